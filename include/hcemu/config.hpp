@@ -1,0 +1,97 @@
+#pragma once
+// One machine: its dimension, the communication parameters of MODEL.md section 2, and how the emulator runs it.
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "hcemu/time.hpp"
+
+namespace hcemu {
+
+enum class Switching { circuit, store_and_forward };
+enum class Protocol { forced, unforced };
+enum class Timing { virtual_time, wall, native };  // "virtual" in configs and on the command line
+
+// MODEL.md section 4: `one` (full duplex), `half` (one-port half duplex), `k:N`, `all` (n-port).
+struct Ports {
+  enum class Kind { one, half, k, all };
+  Kind kind = Kind::one;
+  int n = 1;  // for Kind::k: at most n transfers out and n in at a time
+
+  static Ports parse(std::string_view text);  // throws ConfigError("ports", ...)
+  std::string str() const;
+  friend bool operator==(const Ports&, const Ports&) = default;
+};
+
+std::string_view to_string(Switching);
+std::string_view to_string(Protocol);
+std::string_view to_string(Timing);
+Switching parse_switching(std::string_view);  // throws ConfigError naming the key
+Protocol parse_protocol(std::string_view);
+Timing parse_timing(std::string_view);
+
+struct MachineConfig {
+  std::string name = "custom";  // preset name, for reports
+  int d = 0;                    // 2^d nodes, 0..13
+
+  // MODEL.md section 2. Times in microseconds, sizes in bytes.
+  double lambda = 0;                // λ: start-up of one transfer (one packet)
+  std::optional<double> lambda0;    // λ0: start-up of a zero-byte message; unset means λ
+  double tau = 0;                   // τ: per byte on a link
+  double delta_hop = 0;             // δ: circuit set-up per hop
+  double delta_msg = 0;             // δ': circuit set-up per message
+  double rho = 0;                   // ρ: local copy or permutation, per byte
+  double barrier_a = 0;             // Q(d) = barrier_a + barrier_b * d
+  double barrier_b = 0;
+  std::size_t packet = 0;           // B_m: largest packet, 0 = no limit
+  double flop = 0;                  // t_a: per floating-point operation
+  double sys_copy = 0;              // per byte out of the system buffer, UNFORCED late receive
+  Switching switching = Switching::circuit;
+  Ports ports;
+  Protocol protocol = Protocol::unforced;
+
+  // How the emulator runs (MODEL.md section 8).
+  Timing timing = Timing::virtual_time;
+  double time_scale = 1;                       // wall timing: real seconds per model second, >= 1
+  std::size_t arena_bytes = 64u << 20;         // per node
+  std::size_t stack_bytes = 256u << 10;        // per node thread
+  unsigned yield_seed = 0;                     // != 0: random thread yields in the runtime, to shake out races
+  double deadlock_seconds = 0.25;              // how long nothing may move before a deadlock is declared
+  bool trace = false;                          // record spans for a Chrome trace
+
+  int nodes() const { return 1 << d; }
+  void validate() const;  // throws ConfigError naming the first bad key
+};
+
+// MODEL.md section 2 in exact time: every parameter rounded once to whole picoseconds. The timing layer and the
+// closed forms both compute from this, so that the emulator and the model agree to the picosecond.
+struct CostTable {
+  Time lambda = 0, lambda0 = 0, tau = 0, delta_hop = 0, delta_msg = 0, rho = 0;
+  Time barrier_a = 0, barrier_b = 0, flop = 0, sys_copy = 0;
+  std::size_t packet = 0;
+
+  static CostTable from(const MachineConfig&);
+
+  Time startup(std::size_t bytes) const { return bytes == 0 ? lambda0 : lambda; }
+  std::size_t packet_count(std::size_t bytes) const {
+    return (packet == 0 || bytes == 0) ? 1 : (bytes + packet - 1) / packet;
+  }
+  // Size of packet `i` (0-based) of a message of `bytes`: all full but the last.
+  std::size_t packet_bytes(std::size_t bytes, std::size_t i) const {
+    if (packet == 0 || bytes == 0) return bytes;
+    return i + 1 < packet_count(bytes) ? packet : bytes - packet * (packet_count(bytes) - 1);
+  }
+  // MODEL.md section 3, circuit: one packet over h hops holds its route for λ + δ' + δ·h + τ·L.
+  Time circuit_packet(std::size_t bytes, int hops) const {
+    return startup(bytes) + delta_msg + delta_hop * hops + tau * static_cast<Time>(bytes);
+  }
+  // Until the first byte reaches the receiver: λ + δ' + δ·h.
+  Time circuit_first_byte(std::size_t bytes, int hops) const { return startup(bytes) + delta_msg + delta_hop * hops; }
+  // MODEL.md section 3, store-and-forward: each hop of one packet is λ + τ·L on one link.
+  Time hop_packet(std::size_t bytes) const { return startup(bytes) + tau * static_cast<Time>(bytes); }
+  Time copy(std::size_t bytes) const { return rho * static_cast<Time>(bytes); }
+  Time barrier(int d) const { return barrier_a + barrier_b * d; }
+};
+
+}  // namespace hcemu

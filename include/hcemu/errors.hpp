@@ -1,0 +1,58 @@
+#pragma once
+// Every error hcemu raises derives from hcemu::Error and says in one sentence what went wrong.
+#include <cstddef>
+#include <exception>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace hcemu {
+
+struct Error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// A machine config that cannot be used: names the key, and the file and line when it came from a file.
+struct ConfigError : Error {
+  ConfigError(std::string key, const std::string& message, std::string file = {}, int line = 0);
+  std::string key;
+  std::string file;
+  int line = 0;
+};
+
+// A kernel used the node API wrongly: a node that does not exist, a bad length, a message longer than the
+// buffer posted for it, a request that is not pending...
+struct UsageError : Error {
+  using Error::Error;
+};
+
+// A node's arena cannot satisfy a request.
+struct ArenaExhausted : Error {
+  ArenaExhausted(int node, std::size_t capacity, std::size_t in_use, std::size_t request);
+  int node;
+  std::size_t capacity, in_use, request;
+};
+
+// What one node was blocked on when a deadlock was detected.
+struct BlockedOperation {
+  int node = 0;
+  std::string operation;  // "recv", "wait", "wait_all", "barrier", "exchange"...
+  int peer = -1;          // the source waited for, -1 when not one node
+  int tag = 0;
+  std::string detail;     // e.g. "its message was discarded under FORCED"
+};
+
+// Every unfinished node is blocked and nothing in flight can wake one.
+struct DeadlockError : Error {
+  explicit DeadlockError(std::vector<BlockedOperation> blocked);
+  std::vector<BlockedOperation> blocked;
+};
+
+// An exception escaped a node's kernel. The run was stopped and every thread ended; cause() is the original.
+struct KernelError : Error {
+  KernelError(int node, std::exception_ptr cause, const std::string& what);
+  int node;
+  std::exception_ptr cause;
+};
+
+}  // namespace hcemu

@@ -1,0 +1,175 @@
+#pragma once
+// The handle a kernel receives: one node of the emulated hypercube (MODEL.md sections 1, 5 and 6).
+// Every call advances this node's model clock by the rules of the machine's timing model.
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "hcemu/config.hpp"
+#include "hcemu/time.hpp"
+
+namespace hcemu {
+
+namespace detail {
+class NodeRuntime;
+}
+
+// A pending non-blocking operation (isend or post_recv). Cheap to copy; complete it once with wait,
+// wait_all or test.
+class Request {
+ public:
+  Request() = default;
+  bool valid() const { return slot_ != kNone; }
+
+ private:
+  friend class detail::NodeRuntime;
+  static constexpr std::uint32_t kNone = 0xffffffffu;
+  std::uint32_t slot_ = kNone;
+  std::uint32_t generation_ = 0;
+};
+
+// What a completed operation did.
+struct Status {
+  int source = -1;        // for a receive: who sent it; for a send: this node
+  int tag = 0;
+  std::size_t bytes = 0;  // bytes moved
+  Time completed = 0;     // model time at which it completed
+};
+
+class Node;
+
+// Memory from a node's arena (MODEL.md section 1). Freed when it goes out of scope.
+template <class T>
+class Buffer {
+  static_assert(std::is_trivially_copyable_v<T>, "arena buffers hold plain data");
+
+ public:
+  Buffer() = default;
+  Buffer(Buffer&& other) noexcept { swap(other); }
+  Buffer& operator=(Buffer&& other) noexcept {
+    Buffer(std::move(other)).swap(*this);
+    return *this;
+  }
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+  ~Buffer();
+
+  T* data() const { return data_; }
+  std::size_t size() const { return size_; }
+  T& operator[](std::size_t i) const { return data_[i]; }
+  T* begin() const { return data_; }
+  T* end() const { return data_ + size_; }
+  std::span<T> span() const { return {data_, size_}; }
+  operator std::span<T>() const { return span(); }
+  operator std::span<const T>() const { return {data_, size_}; }
+
+ private:
+  friend class Node;
+  Buffer(Node* owner, T* data, std::size_t size) : owner_(owner), data_(data), size_(size) {}
+  void swap(Buffer& other) noexcept {
+    std::swap(owner_, other.owner_);
+    std::swap(data_, other.data_);
+    std::swap(size_, other.size_);
+  }
+  Node* owner_ = nullptr;
+  T* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+template <class R>
+concept ByteViewable = std::ranges::contiguous_range<R> && std::ranges::sized_range<R> &&
+                       std::is_trivially_copyable_v<std::ranges::range_value_t<R>>;
+
+class Node {
+ public:
+  Node(const Node&) = delete;
+  Node& operator=(const Node&) = delete;
+
+  int id() const;
+  int dim() const;
+  int size() const;          // 2^d
+  int neighbor(int k) const;  // id ^ (1 << k), k in [0, d)
+  const MachineConfig& config() const;
+
+  // Blocking send: returns at the end of the transfer (store-and-forward: the end of its first hop).
+  void send(int dest, std::span<const std::byte> data, int tag = 0);
+  // Blocking receive of a message from `source` with `tag` into `buffer`; the message may be shorter.
+  Status recv(int source, std::span<std::byte> buffer, int tag = 0);
+
+  // Non-blocking: returns at once. Data is copied out of `data` before isend returns.
+  Request isend(int dest, std::span<const std::byte> data, int tag = 0);
+  // Posts a receive now, at this node's clock: under FORCED, a message whose first byte arrives before this
+  // moment is discarded. `buffer` must stay valid until the request completes.
+  Request post_recv(int source, std::span<std::byte> buffer, int tag = 0);
+  Status wait(Request& request);
+  // Completes all; receives take the input port in order of arrival, ties by source id (MODEL.md section 4).
+  void wait_all(std::span<Request> requests);
+  // True (and the request completes) if it has completed by this node's clock.
+  bool test(Request& request);
+
+  // Pairwise exchange with one partner: post the receive, send, wait for both.
+  Status exchange(int partner, std::span<const std::byte> out, std::span<std::byte> in, int tag = 0);
+
+  // Global barrier: every node leaves at max(entry clocks) + Q(d).
+  void barrier();
+
+  // Local data movement, charged ρ per byte.
+  void copy(std::span<const std::byte> from, std::span<std::byte> to);
+  // to[i-th block] = from[order[i]-th block], blocks of block_bytes; charged ρ per byte moved.
+  void permute(std::span<const std::byte> from, std::span<std::byte> to, std::size_t block_bytes,
+               std::span<const std::uint32_t> order);
+  void compute(std::uint64_t flops);  // charges t_a per flop
+  void elapse(double microseconds);   // charges model time directly
+  void elapse_time(Time t);
+
+  double now() const;  // the node's clock in microseconds
+  Time clock() const;  // the node's clock, exact
+
+  // Memory from this node's arena; exhausting it is an ArenaExhausted error naming the node.
+  template <class T>
+  Buffer<T> allocate(std::size_t count) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    void* p = allocate_bytes(count * sizeof(T), alignof(T) < 64 ? 64 : alignof(T));
+    return Buffer<T>(this, static_cast<T*>(p), count);
+  }
+  void* allocate_bytes(std::size_t bytes, std::size_t alignment = 64);
+  void deallocate_bytes(void* p, std::size_t bytes);
+
+  // Typed conveniences over the byte API.
+  template <ByteViewable R>
+  void send(int dest, const R& data, int tag = 0) {
+    send(dest, std::as_bytes(std::span(data)), tag);
+  }
+  template <ByteViewable R>
+  Status recv(int source, R&& buffer, int tag = 0) {
+    return recv(source, std::as_writable_bytes(std::span(buffer)), tag);
+  }
+  template <ByteViewable R>
+  Request isend(int dest, const R& data, int tag = 0) {
+    return isend(dest, std::as_bytes(std::span(data)), tag);
+  }
+  template <ByteViewable R>
+  Request post_recv(int source, R&& buffer, int tag = 0) {
+    return post_recv(source, std::as_writable_bytes(std::span(buffer)), tag);
+  }
+  template <ByteViewable R1, ByteViewable R2>
+  Status exchange(int partner, const R1& out, R2&& in, int tag = 0) {
+    return exchange(partner, std::as_bytes(std::span(out)), std::as_writable_bytes(std::span(in)), tag);
+  }
+
+ private:
+  friend class detail::NodeRuntime;
+  explicit Node(detail::NodeRuntime& runtime) : rt_(runtime) {}
+  detail::NodeRuntime& rt_;
+};
+
+template <class T>
+Buffer<T>::~Buffer() {
+  if (data_ != nullptr) owner_->deallocate_bytes(data_, size_ * sizeof(T));
+}
+
+}  // namespace hcemu

@@ -1,0 +1,83 @@
+#pragma once
+// What a run did: MODEL.md sections 5, 7 and 8 made visible.
+#include <cstddef>
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "hcemu/config.hpp"
+#include "hcemu/time.hpp"
+
+namespace hcemu {
+
+struct NodeStats {
+  Time final_clock = 0;
+  std::uint64_t messages_sent = 0, bytes_sent = 0;
+  std::uint64_t messages_received = 0, bytes_received = 0;
+  std::size_t arena_high_water = 0;  // bytes
+};
+
+// One directed link, from -> to = from ^ (1 << dim).
+struct LinkStats {
+  int from = 0;
+  int dim = 0;
+  Time busy = 0;                      // total time held by transfers
+  std::uint64_t contention_events = 0;  // transfers delayed by another sender's transfer on this link
+  Time contention_delay = 0;
+  int to() const { return from ^ (1 << dim); }
+};
+
+// A message lost under FORCED (MODEL.md section 5): its first byte arrived before a matching receive was posted.
+struct ForcedDiscard {
+  int source = 0, destination = 0, tag = 0;
+  std::size_t bytes = 0;
+  Time arrival = 0;                // first byte at the receiver
+  std::optional<Time> post_time;  // of the receive that came too late; empty if none was ever posted
+};
+
+// Wall timing only: how late the injected waits woke, in microseconds of real time.
+struct Lateness {
+  std::size_t samples = 0;
+  double p50_us = 0, p99_us = 0, max_us = 0;
+};
+
+// One span of a node's activity, for traces.
+struct TraceSpan {
+  int node = 0;
+  std::string kind;  // "send", "recv", "wait", "barrier", "copy", "compute", "elapse"
+  Time start = 0, end = 0;
+  int peer = -1;
+  std::size_t bytes = 0;
+  int tag = 0;
+};
+
+struct RunReport {
+  MachineConfig config;
+  Time makespan = 0;  // the largest final clock
+  std::vector<NodeStats> nodes;
+  std::vector<LinkStats> links;  // only links that carried something, ordered by (from, dim)
+  std::vector<ForcedDiscard> forced_discards;
+  std::vector<std::string> unreceived;  // UNFORCED messages nobody received, one line each
+  double wall_seconds = 0;               // real duration of the run
+  std::optional<Lateness> lateness;     // wall timing only
+  std::vector<TraceSpan> trace;         // when config.trace
+
+  double makespan_us() const { return to_us(makespan); }
+  std::uint64_t messages() const;
+  std::uint64_t bytes() const;
+  std::uint64_t contention_events() const;
+  Time contention_delay() const;
+
+  void print(std::ostream& out) const;  // a readable table
+};
+
+nlohmann::json to_json(const RunReport& report);
+void to_json(nlohmann::json& j, const RunReport& report);
+// Chrome trace event format (Perfetto, chrome://tracing): one track per node.
+nlohmann::json to_chrome_trace(const RunReport& report);
+
+}  // namespace hcemu

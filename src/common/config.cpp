@@ -1,0 +1,108 @@
+#include "hcemu/config.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <string>
+
+#include "hcemu/errors.hpp"
+
+namespace hcemu {
+
+Ports Ports::parse(std::string_view text) {
+  if (text == "one") return {Kind::one, 1};
+  if (text == "half") return {Kind::half, 1};
+  if (text == "all") return {Kind::all, 0};
+  if (text.size() > 2 && text.substr(0, 2) == "k:") {
+    int n = 0;
+    auto digits = text.substr(2);
+    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
+    if (ec == std::errc() && end == digits.data() + digits.size() && n >= 1) return {Kind::k, n};
+  }
+  throw ConfigError("ports", "expected one, half, k:N (N >= 1) or all, got '" + std::string(text) + "'");
+}
+
+std::string Ports::str() const {
+  switch (kind) {
+    case Kind::one: return "one";
+    case Kind::half: return "half";
+    case Kind::all: return "all";
+    case Kind::k: return "k:" + std::to_string(n);
+  }
+  return "?";
+}
+
+std::string_view to_string(Switching s) { return s == Switching::circuit ? "circuit" : "store_and_forward"; }
+std::string_view to_string(Protocol p) { return p == Protocol::forced ? "forced" : "unforced"; }
+std::string_view to_string(Timing t) {
+  switch (t) {
+    case Timing::virtual_time: return "virtual";
+    case Timing::wall: return "wall";
+    case Timing::native: return "native";
+  }
+  return "?";
+}
+
+Switching parse_switching(std::string_view s) {
+  if (s == "circuit") return Switching::circuit;
+  if (s == "store_and_forward") return Switching::store_and_forward;
+  throw ConfigError("switching", "expected circuit or store_and_forward, got '" + std::string(s) + "'");
+}
+Protocol parse_protocol(std::string_view s) {
+  if (s == "forced") return Protocol::forced;
+  if (s == "unforced") return Protocol::unforced;
+  throw ConfigError("protocol", "expected forced or unforced, got '" + std::string(s) + "'");
+}
+Timing parse_timing(std::string_view s) {
+  if (s == "virtual") return Timing::virtual_time;
+  if (s == "wall") return Timing::wall;
+  if (s == "native") return Timing::native;
+  throw ConfigError("timing", "expected virtual, wall or native, got '" + std::string(s) + "'");
+}
+
+namespace {
+void require_time(const char* key, double value) {
+  // Whole picoseconds must fit comfortably in 64 bits even when multiplied by large byte counts.
+  if (!std::isfinite(value) || value < 0 || value > 1e9)
+    throw ConfigError(key, "must be a time in microseconds between 0 and 1e9, got " + std::to_string(value));
+}
+}  // namespace
+
+void MachineConfig::validate() const {
+  if (d < 0 || d > 13) throw ConfigError("d", "the dimension must be 0..13, got " + std::to_string(d));
+  require_time("lambda", lambda);
+  if (lambda0) require_time("lambda0", *lambda0);
+  require_time("tau", tau);
+  require_time("delta_hop", delta_hop);
+  require_time("delta_msg", delta_msg);
+  require_time("rho", rho);
+  require_time("barrier_a", barrier_a);
+  require_time("barrier_b", barrier_b);
+  require_time("flop", flop);
+  require_time("sys_copy", sys_copy);
+  if (ports.kind == Ports::Kind::k && ports.n < 1)
+    throw ConfigError("ports", "k:N needs N >= 1, got " + std::to_string(ports.n));
+  if (!std::isfinite(time_scale) || time_scale < 1)
+    throw ConfigError("time_scale", "must be >= 1, got " + std::to_string(time_scale));
+  if (arena_bytes < 4096) throw ConfigError("arena_bytes", "must be at least 4096 bytes");
+  if (stack_bytes < (64u << 10)) throw ConfigError("stack_bytes", "must be at least 65536 bytes");
+  if (!std::isfinite(deadlock_seconds) || deadlock_seconds <= 0 || deadlock_seconds > 60)
+    throw ConfigError("deadlock_seconds", "must be in (0, 60]");
+}
+
+CostTable CostTable::from(const MachineConfig& c) {
+  CostTable t;
+  t.lambda = from_us(c.lambda);
+  t.lambda0 = from_us(c.lambda0.value_or(c.lambda));
+  t.tau = from_us(c.tau);
+  t.delta_hop = from_us(c.delta_hop);
+  t.delta_msg = from_us(c.delta_msg);
+  t.rho = from_us(c.rho);
+  t.barrier_a = from_us(c.barrier_a);
+  t.barrier_b = from_us(c.barrier_b);
+  t.flop = from_us(c.flop);
+  t.sys_copy = from_us(c.sys_copy);
+  t.packet = c.packet;
+  return t;
+}
+
+}  // namespace hcemu
