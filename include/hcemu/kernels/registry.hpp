@@ -1,0 +1,62 @@
+#pragma once
+// The kernels by name, as the `hcemu` command and the test harness see them: each kernel says which algorithms it
+// has, runs one case on a machine with random data, verifies the result against a sequential reference, and gives
+// the closed-form prediction of its time.
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hcemu/config.hpp"
+#include "hcemu/report.hpp"
+
+namespace hcemu::kernels {
+
+// Synchronisation styles of Nicol & Bokhari (1994) §4, an option of every exchange.
+enum class Sync { none, barrier, pairwise };
+std::string_view to_string(Sync);
+Sync parse_sync(std::string_view);  // throws UsageError
+
+struct KernelCase {
+  std::string algo;             // one of KernelInfo::algos
+  std::vector<int> partition;   // multiphase exchange: parts, first part spans the highest bits
+  std::size_t m = 64;           // bytes per block (exchange, transpose), per message (broadcast), bins (histogram)
+  Sync sync = Sync::none;
+  int root = 0;                 // broadcast root
+  std::uint64_t seed = 1;       // random data
+};
+
+struct KernelResult {
+  KernelCase run_case;          // as run (auto: with the partition chosen)
+  RunReport report;
+  bool verified = false;
+  std::string verify_message;   // why verification failed, empty when it passed
+  std::optional<Time> predicted;  // the closed form for this case, when the model has one
+};
+
+struct KernelInfo {
+  std::string name;             // "exchange", "transpose", "broadcast", "allgather", "histogram"
+  std::string summary;          // one line, with the paper it comes from
+  std::vector<std::string> algos;
+  std::string default_algo;
+  // The cases `--algo all` runs for this machine (exchange: direct, standard and every equipartition).
+  std::function<std::vector<KernelCase>(const MachineConfig&, const KernelCase& base)> expand_all;
+  // Runs one case on a fresh Machine(config); throws UsageError for an algo/partition it does not know.
+  std::function<KernelResult(const MachineConfig&, const KernelCase&)> run;
+  // The closed-form prediction without running anything (nullopt when the model has none for this case).
+  std::function<std::optional<Time>(const MachineConfig&, const KernelCase&)> predict;
+};
+
+// Each kernel family registers itself through one of these (defined next to the kernel).
+KernelInfo exchange_kernel_info();
+KernelInfo transpose_kernel_info();
+KernelInfo broadcast_kernel_info();
+KernelInfo allgather_kernel_info();
+KernelInfo histogram_kernel_info();
+
+const std::vector<KernelInfo>& registry();
+const KernelInfo& find_kernel(std::string_view name);  // throws UsageError naming the known kernels
+
+}  // namespace hcemu::kernels
