@@ -10,14 +10,10 @@
 #include <vector>
 
 #include "hcemu/config.hpp"
+#include "hcemu/model/sync.hpp"
 #include "hcemu/report.hpp"
 
 namespace hcemu::kernels {
-
-// Synchronisation styles of Nicol & Bokhari (1994) §4, an option of every exchange.
-enum class Sync { none, barrier, pairwise };
-std::string_view to_string(Sync);
-Sync parse_sync(std::string_view);  // throws UsageError
 
 struct KernelCase {
   std::string algo;             // one of KernelInfo::algos
