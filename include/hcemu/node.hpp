@@ -63,9 +63,7 @@ class Buffer {
   T& operator[](std::size_t i) const { return data_[i]; }
   T* begin() const { return data_; }
   T* end() const { return data_ + size_; }
-  std::span<T> span() const { return {data_, size_}; }
-  operator std::span<T>() const { return span(); }
-  operator std::span<const T>() const { return {data_, size_}; }
+  std::span<T> span() const { return {data_, size_}; }  // Buffer is also a contiguous range: std::span(buffer)
 
  private:
   friend class Node;

@@ -1,0 +1,31 @@
+#pragma once
+// A node's own memory (MODEL.md section 1): a capacity, and allocations from oneTBB's scalable allocator charged
+// against it. Only the owning node's thread touches it.
+#include <cstddef>
+
+namespace hcemu::detail {
+
+class Arena {
+ public:
+  Arena(int node, std::size_t capacity) : node_(node), capacity_(capacity) {}
+  Arena(const Arena&) = delete;
+  Arena& operator=(const Arena&) = delete;
+
+  void* allocate(std::size_t bytes, std::size_t alignment);  // throws ArenaExhausted
+  void deallocate(void* p, std::size_t bytes);
+  // Space held for a while without a user pointer (a message waiting in the system buffer).
+  void charge(std::size_t bytes);  // throws ArenaExhausted
+  void release(std::size_t bytes) { in_use_ -= bytes; }
+
+  std::size_t capacity() const { return capacity_; }
+  std::size_t in_use() const { return in_use_; }
+  std::size_t high_water() const { return high_water_; }
+
+ private:
+  int node_;
+  std::size_t capacity_;
+  std::size_t in_use_ = 0;
+  std::size_t high_water_ = 0;
+};
+
+}  // namespace hcemu::detail

@@ -1,0 +1,89 @@
+#include "timing/links.hpp"
+
+#include <algorithm>
+#include <array>
+#include <thread>
+
+namespace hcemu::timing {
+
+namespace {
+// Links are locked only for the few instructions of a booking, and almost never by two threads at once; a
+// spin on an atomic flag is cheaper than any mutex for that.
+void lock(std::atomic_flag& flag) {
+  while (flag.test_and_set(std::memory_order_acquire)) {
+    while (flag.test(std::memory_order_relaxed)) std::this_thread::yield();
+  }
+}
+void unlock(std::atomic_flag& flag) { flag.clear(std::memory_order_release); }
+}  // namespace
+
+std::vector<int> ecube_route(int src, int dst, int d) {
+  std::vector<int> route;
+  int at = src;
+  for (int k = 0; k < d; ++k) {
+    if (((src ^ dst) >> k) & 1) {
+      route.push_back(LinkTable::index(at, k, d));
+      at ^= 1 << k;
+    }
+  }
+  return route;
+}
+
+LinkTable::LinkTable(int d) : d_(d), links_(static_cast<std::size_t>(d) << d) {}
+
+Time LinkTable::book(std::span<const int> route, Time ready, Time duration, int owner) {
+  if (route.empty() || duration == 0) return ready;  // nothing to hold
+  // Lock in index order so that two routes never wait on each other.
+  // At most d <= 13 hops: fixed arrays keep the message path free of allocation.
+  std::array<int, 16> order{};
+  std::array<Time, 16> delay_by{};
+  std::copy(route.begin(), route.end(), order.begin());
+  std::sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(route.size()));
+  for (std::size_t r = 0; r < route.size(); ++r) lock(links_[static_cast<std::size_t>(order[r])].lock);
+
+  Time start = ready;
+  for (bool moved = true; moved;) {
+    moved = false;
+    for (std::size_t r = 0; r < route.size(); ++r) {
+      auto& b = links_[static_cast<std::size_t>(route[r])].bookings;
+      // The first booking that ends after `start`; bookings are disjoint, so ends are sorted too.
+      auto it = std::upper_bound(b.begin(), b.end(), start, [](Time t, const Booking& x) { return t < x.end; });
+      if (it != b.end() && it->start < start + duration) {
+        if (it->owner != owner) delay_by[r] += it->end - start;
+        start = it->end;
+        moved = true;
+      }
+    }
+  }
+  for (std::size_t r = 0; r < route.size(); ++r) {
+    Link& link = links_[static_cast<std::size_t>(route[r])];
+    auto& b = link.bookings;
+    auto it = std::upper_bound(b.begin(), b.end(), start, [](Time t, const Booking& x) { return t < x.start; });
+    b.insert(it, Booking{start, start + duration, owner});
+    link.busy += duration;
+    if (delay_by[r] > 0) {
+      ++link.contention_events;
+      link.contention_delay += delay_by[r];
+    }
+  }
+  for (std::size_t r = 0; r < route.size(); ++r) unlock(links_[static_cast<std::size_t>(order[r])].lock);
+  return start;
+}
+
+std::vector<LinkStats> LinkTable::stats() const {
+  std::vector<LinkStats> out;
+  for (std::size_t i = 0; i < links_.size(); ++i) {
+    const Link& l = links_[i];
+    if (l.busy == 0 && l.contention_events == 0) continue;
+    LinkStats s;
+    s.from = static_cast<int>(i) / d_;
+    s.dim = static_cast<int>(i) % d_;
+    s.busy = l.busy;
+    s.contention_events = l.contention_events;
+    s.contention_delay = l.contention_delay;
+    out.push_back(s);
+  }
+  return out;
+}
+
+}  // namespace hcemu::timing

@@ -1,0 +1,48 @@
+#pragma once
+// The d·2^d directed links (MODEL.md sections 1 and 7). Unlike ports, a link is shared: a multi-hop circuit or a
+// forwarded packet holds links that other nodes also send on. Each link keeps the intervals it is booked for, so
+// that bookings made out of model-time order (threads run at their own pace) still land where the model puts
+// them: a transfer takes the earliest moment at which every link it needs is free for its whole duration.
+#include <atomic>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "hcemu/report.hpp"
+#include "hcemu/time.hpp"
+
+namespace hcemu::timing {
+
+class LinkTable {
+ public:
+  explicit LinkTable(int d);
+
+  static int index(int from, int dim, int d) { return from * d + dim; }
+
+  // Books `duration` on every link of `route` at the earliest time >= `ready` when all are free, and returns that
+  // start. A wait caused by another owner's booking is a contention event on the link that caused it; waiting for
+  // one's own earlier transfer is not (it is the port model's business).
+  Time book(std::span<const int> route, Time ready, Time duration, int owner);
+
+  std::vector<LinkStats> stats() const;  // links that carried something, by (from, dim)
+
+ private:
+  struct Booking {
+    Time start, end;
+    int owner;
+  };
+  struct alignas(64) Link {
+    std::atomic_flag lock;
+    std::vector<Booking> bookings;  // sorted, disjoint
+    Time busy = 0;
+    std::uint64_t contention_events = 0;
+    Time contention_delay = 0;
+  };
+  int d_;
+  std::vector<Link> links_;
+};
+
+// The e-cube route from `src` to `dst`: the links that correct the differing bits, lowest first.
+std::vector<int> ecube_route(int src, int dst, int d);
+
+}  // namespace hcemu::timing
