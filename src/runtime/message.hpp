@@ -1,7 +1,10 @@
 #pragma once
-// A message in flight: its header, its model times, and a copy of its payload made when it was sent.
+// A message in flight: its header, its model times, and a copy of its payload made when it was sent. Header and
+// payload are one allocation from oneTBB's scalable allocator, which is built for memory freed by another thread
+// than the one that allocated it (the receiver frees what the sender made).
 #include <cstddef>
 #include <cstring>
+#include <new>
 
 #include <oneapi/tbb/scalable_allocator.h>
 
@@ -15,25 +18,22 @@ struct Message {
   int tag = 0;
   std::size_t bytes = 0;
   timing::TransferTimes times;
-  std::byte* payload = nullptr;
+
+  std::byte* payload() { return reinterpret_cast<std::byte*>(this + 1); }
 
   static Message* make(int source, int destination, int tag, const std::byte* data, std::size_t bytes) {
-    auto* m = new Message{source, destination, tag, bytes, {}, nullptr};
-    if (bytes > 0) {
-      m->payload = static_cast<std::byte*>(scalable_malloc(bytes));
-      if (m->payload == nullptr) {
-        delete m;
-        throw std::bad_alloc();
-      }
-      std::memcpy(m->payload, data, bytes);
-    }
+    void* memory = scalable_malloc(sizeof(Message) + bytes);
+    if (memory == nullptr) throw std::bad_alloc();
+    auto* m = new (memory) Message{source, destination, tag, bytes, {}};
+    if (bytes > 0) std::memcpy(m->payload(), data, bytes);
     return m;
   }
   static void destroy(Message* m) {
     if (m == nullptr) return;
-    scalable_free(m->payload);
-    delete m;
+    m->~Message();
+    scalable_free(m);
   }
 };
+static_assert(sizeof(Message) % alignof(Message) == 0);
 
 }  // namespace hcemu::detail

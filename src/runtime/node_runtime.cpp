@@ -9,7 +9,6 @@
 namespace hcemu::detail {
 
 namespace {
-constexpr int kSpinRounds = 32;  // yields before a node goes to sleep on its inbox
 
 std::string describe(int node, const char* operation) {
   return "node " + std::to_string(node) + ": " + operation + ": ";
@@ -23,8 +22,14 @@ NodeRuntime::NodeRuntime(RunState& run, int id)
       arena_(id, run.config.arena_bytes),
       clock_(run.config.timing, run.config.time_scale, run.origin),
       ports_(run.config.ports, run.config.d),
-      yield_rng_(run.config.yield_seed ^ static_cast<unsigned>(id * 2654435761u)) {
+      yield_rng_(run.config.yield_seed ^ static_cast<unsigned>(id * 2654435761u)),
+      // Yielding before sleeping pays when a partner is likely running on another core; with many more
+      // threads than cores it only burns system calls.
+      spin_rounds_(run.config.nodes() <= static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))
+                       ? 64
+                       : 2) {
   inbox_.reserve(static_cast<std::size_t>(run.config.d) + 1);
+  slots_.reserve(64);
   for (int k = 0; k <= run.config.d; ++k) inbox_.push_back(std::make_unique<boost::lockfree::queue<Message*>>(4));
 }
 
@@ -67,11 +72,16 @@ void NodeRuntime::run_kernel() {
 void NodeRuntime::deliver(Message* m) {
   const int last = m->times.in_link < 0 ? dim() : m->times.in_link;
   inbox_[static_cast<std::size_t>(last)]->push(m);
-  inbox_signal_.fetch_add(1, std::memory_order_seq_cst);
-  if (sleeping_.load(std::memory_order_seq_cst)) inbox_signal_.notify_one();
+  const std::uint32_t delivered = inbox_signal_.fetch_add(1, std::memory_order_seq_cst) + 1;
+  // Wake the node only once enough has arrived to possibly satisfy what it waits for: a node waiting for 255
+  // messages is woken once, not 255 times.
+  if (sleeping_.load(std::memory_order_seq_cst) &&
+      static_cast<std::int32_t>(delivered - wake_at_.load(std::memory_order_seq_cst)) >= 0)
+    inbox_signal_.notify_one();
 }
 
 void NodeRuntime::wake() {
+  wake_at_.store(inbox_signal_.load(std::memory_order_seq_cst) + 1, std::memory_order_seq_cst);
   inbox_signal_.fetch_add(1, std::memory_order_seq_cst);
   inbox_signal_.notify_one();
 }
@@ -80,14 +90,18 @@ bool NodeRuntime::stuck() const {
   if (state_.load(std::memory_order_acquire) != NodeState::blocked) return false;
   if (in_barrier_.load(std::memory_order_acquire))
     return run_.barrier.generation() == barrier_generation_.load(std::memory_order_acquire);
-  return inbox_signal_.load(std::memory_order_acquire) == sleep_signal_.load(std::memory_order_acquire);
+  // Asleep, and not enough delivered since to be woken.
+  return static_cast<std::int32_t>(inbox_signal_.load(std::memory_order_acquire) -
+                                   wake_at_.load(std::memory_order_acquire)) < 0;
 }
 
-template <class Ready>
-void NodeRuntime::block_until(Ready ready, const BlockedOperation& op) {
+// Waits until ready(); `needed()` is how many receives are still unmatched, so at least that many messages must
+// arrive before ready() can change.
+template <class Ready, class Needed>
+void NodeRuntime::block_until(Ready ready, Needed needed, const BlockedOperation& op) {
   drain();
   if (ready()) return;
-  for (int round = 0; round < kSpinRounds; ++round) {
+  for (int round = 0; round < spin_rounds_; ++round) {
     check_running();
     std::this_thread::yield();
     drain();
@@ -95,20 +109,21 @@ void NodeRuntime::block_until(Ready ready, const BlockedOperation& op) {
   }
   for (;;) {
     check_running();
+    // Everything delivered up to `seen` is drained before counting what is still needed; whatever arrives
+    // after `seen` counts towards the wake-up (at worst it wakes the node early, never late).
     const std::uint32_t seen = inbox_signal_.load(std::memory_order_seq_cst);
-    sleeping_.store(true, std::memory_order_seq_cst);
     drain();
-    if (ready()) {
-      sleeping_.store(false, std::memory_order_relaxed);
-      return;
+    if (ready()) return;
+    wake_at_.store(seen + static_cast<std::uint32_t>(needed()), std::memory_order_seq_cst);
+    sleeping_.store(true, std::memory_order_seq_cst);
+    if (inbox_signal_.load(std::memory_order_seq_cst) == seen && !run_.aborted.load(std::memory_order_acquire)) {
+      blocked_ = op;
+      state_.store(NodeState::blocked, std::memory_order_release);
+      inbox_signal_.wait(seen, std::memory_order_seq_cst);
+      state_.store(NodeState::running, std::memory_order_release);
+      wakes_.fetch_add(1, std::memory_order_release);
     }
-    blocked_ = op;
-    sleep_signal_.store(seen, std::memory_order_release);
-    state_.store(NodeState::blocked, std::memory_order_release);
-    inbox_signal_.wait(seen, std::memory_order_seq_cst);
-    state_.store(NodeState::running, std::memory_order_release);
     sleeping_.store(false, std::memory_order_relaxed);
-    wakes_.fetch_add(1, std::memory_order_release);
     drain();
     if (ready()) return;
   }
@@ -163,7 +178,7 @@ void NodeRuntime::match(KeyQueue& q) {
       arena_.charge(m->bytes);
       arena_.release(m->bytes);
     }
-    if (m->bytes > 0) std::memcpy(r.buffer.data(), m->payload, m->bytes);
+    if (m->bytes > 0) std::memcpy(r.buffer.data(), m->payload(), m->bytes);
     r.matched = true;
     r.late = early;
     r.bytes = m->bytes;
@@ -276,7 +291,7 @@ Status NodeRuntime::wait(Request& request, const char* operation) {
   } else {
     if (!s.matched) {
       BlockedOperation op{id_, operation, s.peer, s.tag, {}};
-      block_until([&] { return slots_[index].matched; }, op);
+      block_until([&] { return slots_[index].matched; }, [] { return 1; }, op);
     }
     Slot& r = slots_[index];  // drain may have grown slots_? no: only this thread adds slots
     status.bytes = r.bytes;
@@ -300,11 +315,19 @@ void NodeRuntime::wait_all(std::span<Request> requests) {
     if (s.kind == Kind::send) done = std::max(done, s.done);
     else receives.push_back(r.slot_);
   }
-  for (std::uint32_t index : receives) {
-    if (!slots_[index].matched) {
-      BlockedOperation op{id_, "wait_all", slots_[index].peer, slots_[index].tag, {}};
-      block_until([&] { return slots_[index].matched; }, op);
-    }
+  const auto unmatched = [&] {
+    return static_cast<int>(std::count_if(receives.begin(), receives.end(),
+                                          [&](std::uint32_t i) { return !slots_[i].matched; }));
+  };
+  if (unmatched() > 0) {
+    // Reported as waiting for the first receive still unmatched.
+    const auto first = [&]() -> const Slot& {
+      for (std::uint32_t i : receives)
+        if (!slots_[i].matched) return slots_[i];
+      return slots_[receives.front()];
+    };
+    BlockedOperation op{id_, "wait_all", first().peer, first().tag, {}};
+    block_until([&] { return unmatched() == 0; }, unmatched, op);
   }
   // MODEL.md section 4: inside one wait_all, arrivals take the input port in order of arrival, ties by source.
   std::sort(receives.begin(), receives.end(), [&](std::uint32_t a, std::uint32_t b) {
@@ -353,7 +376,7 @@ void NodeRuntime::barrier() {
     blocked_ = BlockedOperation{id_, "barrier", -1, 0, {}};
     barrier_generation_.store(e.generation, std::memory_order_release);
     in_barrier_.store(true, std::memory_order_release);
-    for (int round = 0; round < kSpinRounds && !run_.barrier.released(e.generation); ++round)
+    for (int round = 0; round < spin_rounds_ && !run_.barrier.released(e.generation); ++round)
       std::this_thread::yield();
     while (!run_.barrier.released(e.generation)) {
       state_.store(NodeState::blocked, std::memory_order_release);

@@ -107,8 +107,8 @@ class NodeRuntime {
   }
   void drain();                  // moves the inbox into the key queues, matching what it can
   void match(KeyQueue& q);       // pairs messages with posted receives in order (MODEL.md section 5)
-  template <class Ready>
-  void block_until(Ready ready, const BlockedOperation& op);
+  template <class Ready, class Needed>
+  void block_until(Ready ready, Needed needed, const BlockedOperation& op);
   Time complete_receive(Slot& s);  // takes the input port; returns the completion
   void check_peer(int peer, const char* operation) const;
   void check_running();
@@ -127,8 +127,8 @@ class NodeRuntime {
   std::vector<std::unique_ptr<boost::lockfree::queue<Message*>>> inbox_;
   alignas(64) std::atomic<std::uint32_t> inbox_signal_{0};
   std::atomic<bool> sleeping_{false};
+  std::atomic<std::uint32_t> wake_at_{0};  // senders wake this node once the signal reaches it
   alignas(64) std::atomic<NodeState> state_{NodeState::running};
-  std::atomic<std::uint32_t> sleep_signal_{0};
   std::atomic<std::uint64_t> wakes_{0};
   std::atomic<std::uint32_t> barrier_generation_{0};
   std::atomic<bool> in_barrier_{false};
@@ -141,6 +141,7 @@ class NodeRuntime {
   std::vector<ForcedDiscard> discards_;
   std::vector<TraceSpan> trace_;
   std::minstd_rand yield_rng_;
+  int spin_rounds_;
 };
 
 }  // namespace hcemu::detail
