@@ -39,6 +39,10 @@ TEST(Forced, MessageArrivingBeforePostIsDiscardedAndTheReceiveDeadlocks) {
     EXPECT_EQ(e.blocked[0].peer, 0);
     EXPECT_EQ(e.blocked[0].detail, "its message was discarded under FORCED");
     EXPECT_NE(std::string(e.what()).find("discarded under FORCED"), std::string::npos);
+    ASSERT_NE(e.report, nullptr);  // the run's report comes with the error, and names the lost message
+    ASSERT_EQ(e.report->forced_discards.size(), 1u);
+    EXPECT_EQ(e.report->forced_discards[0].source, 0);
+    EXPECT_EQ(*e.report->forced_discards[0].post_time, us(50));
   }
 }
 

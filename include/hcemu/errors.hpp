@@ -2,11 +2,14 @@
 // Every error hcemu raises derives from hcemu::Error and says in one sentence what went wrong.
 #include <cstddef>
 #include <exception>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace hcemu {
+
+struct RunReport;
 
 struct Error : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -44,8 +47,10 @@ struct BlockedOperation {
 
 // Every unfinished node is blocked and nothing in flight can wake one.
 struct DeadlockError : Error {
-  explicit DeadlockError(std::vector<BlockedOperation> blocked);
+  explicit DeadlockError(std::vector<BlockedOperation> blocked, std::shared_ptr<const RunReport> report = {});
   std::vector<BlockedOperation> blocked;
+  // What the run did until it stuck: clocks, messages, and the FORCED discards that are often the cause.
+  std::shared_ptr<const RunReport> report;
 };
 
 // An exception escaped a node's kernel. The run was stopped and every thread ended; cause() is the original.

@@ -33,8 +33,8 @@ ArenaExhausted::ArenaExhausted(int node_, std::size_t capacity_, std::size_t in_
             std::to_string(in_use_) + " in use, " + std::to_string(request_) + " requested)"),
       node(node_), capacity(capacity_), in_use(in_use_), request(request_) {}
 
-DeadlockError::DeadlockError(std::vector<BlockedOperation> blocked_)
-    : Error(deadlock_message(blocked_)), blocked(std::move(blocked_)) {}
+DeadlockError::DeadlockError(std::vector<BlockedOperation> blocked_, std::shared_ptr<const RunReport> report_)
+    : Error(deadlock_message(blocked_)), blocked(std::move(blocked_)), report(std::move(report_)) {}
 
 KernelError::KernelError(int node_, std::exception_ptr cause_, const std::string& what)
     : Error("node " + std::to_string(node_) + ": " + what), node(node_), cause(std::move(cause_)) {}

@@ -78,6 +78,33 @@ Lateness summarize(std::vector<double> samples) {
   return l;
 }
 
+RunReport collect_report(RunState& run, std::chrono::steady_clock::time_point wall_start) {
+  const MachineConfig& config = run.config;
+  RunReport report;
+  report.config = config;
+  std::vector<double> lateness;
+  for (auto& n : run.nodes) {
+    report.nodes.push_back(n->stats());
+    report.makespan = std::max(report.makespan, report.nodes.back().final_clock);
+    report.forced_discards.insert(report.forced_discards.end(), n->discards().begin(), n->discards().end());
+    n->drain_leftovers(report.forced_discards, report.unreceived);
+    lateness.insert(lateness.end(), n->lateness_us().begin(), n->lateness_us().end());
+    if (config.trace) {
+      auto& t = n->trace();
+      report.trace.insert(report.trace.end(), std::make_move_iterator(t.begin()), std::make_move_iterator(t.end()));
+    }
+  }
+  std::sort(report.forced_discards.begin(), report.forced_discards.end(),
+            [](const ForcedDiscard& a, const ForcedDiscard& b) {
+              return std::tie(a.destination, a.source, a.tag, a.arrival) <
+                     std::tie(b.destination, b.source, b.tag, b.arrival);
+            });
+  report.links = run.timing.link_stats();
+  if (config.timing == Timing::wall) report.lateness = summarize(std::move(lateness));
+  report.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  return report;
+}
+
 }  // namespace
 
 Machine::Machine(MachineConfig config) : config_(std::move(config)) { config_.validate(); }
@@ -114,32 +141,10 @@ RunReport Machine::run(const Kernel& kernel) {
   std::vector<BlockedOperation> deadlock = watch(run);
   for (pthread_t t : threads) pthread_join(t, nullptr);
 
-  if (run.failed())
-    throw KernelError(run.failed_node(), run.failure(), run.failure_what());
-  if (!deadlock.empty()) throw DeadlockError(std::move(deadlock));
-
-  RunReport report;
-  report.config = config_;
-  std::vector<double> lateness;
-  for (auto& n : run.nodes) {
-    report.nodes.push_back(n->stats());
-    report.makespan = std::max(report.makespan, report.nodes.back().final_clock);
-    report.forced_discards.insert(report.forced_discards.end(), n->discards().begin(), n->discards().end());
-    n->drain_leftovers(report.forced_discards, report.unreceived);
-    lateness.insert(lateness.end(), n->lateness_us().begin(), n->lateness_us().end());
-    if (config_.trace) {
-      auto& t = n->trace();
-      report.trace.insert(report.trace.end(), std::make_move_iterator(t.begin()), std::make_move_iterator(t.end()));
-    }
-  }
-  std::sort(report.forced_discards.begin(), report.forced_discards.end(),
-            [](const ForcedDiscard& a, const ForcedDiscard& b) {
-              return std::tie(a.destination, a.source, a.tag, a.arrival) <
-                     std::tie(b.destination, b.source, b.tag, b.arrival);
-            });
-  report.links = run.timing.link_stats();
-  if (config_.timing == Timing::wall) report.lateness = summarize(std::move(lateness));
-  report.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  if (run.failed()) throw KernelError(run.failed_node(), run.failure(), run.failure_what());
+  RunReport report = collect_report(run, wall_start);
+  if (!deadlock.empty())
+    throw DeadlockError(std::move(deadlock), std::make_shared<const RunReport>(std::move(report)));
   return report;
 }
 
