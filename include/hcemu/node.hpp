@@ -137,26 +137,40 @@ class Node {
   void* allocate_bytes(std::size_t bytes, std::size_t alignment = 64);
   void deallocate_bytes(void* p, std::size_t bytes);
 
-  // Typed conveniences over the byte API.
+  // Typed conveniences over the byte API: any contiguous range of plain data (std::vector, std::array, Buffer,
+  // std::span...).
   template <ByteViewable R>
   void send(int dest, const R& data, int tag = 0) {
-    send(dest, std::as_bytes(std::span(data)), tag);
+    send(dest, bytes_of(data), tag);
   }
   template <ByteViewable R>
   Status recv(int source, R&& buffer, int tag = 0) {
-    return recv(source, std::as_writable_bytes(std::span(buffer)), tag);
+    return recv(source, writable_bytes_of(buffer), tag);
   }
   template <ByteViewable R>
   Request isend(int dest, const R& data, int tag = 0) {
-    return isend(dest, std::as_bytes(std::span(data)), tag);
+    return isend(dest, bytes_of(data), tag);
   }
   template <ByteViewable R>
   Request post_recv(int source, R&& buffer, int tag = 0) {
-    return post_recv(source, std::as_writable_bytes(std::span(buffer)), tag);
+    return post_recv(source, writable_bytes_of(buffer), tag);
   }
   template <ByteViewable R1, ByteViewable R2>
   Status exchange(int partner, const R1& out, R2&& in, int tag = 0) {
-    return exchange(partner, std::as_bytes(std::span(out)), std::as_writable_bytes(std::span(in)), tag);
+    return exchange(partner, bytes_of(out), writable_bytes_of(in), tag);
+  }
+
+  // Byte views with a dynamic extent, so that the byte overloads above are the ones called.
+  template <ByteViewable R>
+  static std::span<const std::byte> bytes_of(const R& data) {
+    const auto s = std::span(data);
+    return {reinterpret_cast<const std::byte*>(s.data()), s.size_bytes()};
+  }
+  template <ByteViewable R>
+  static std::span<std::byte> writable_bytes_of(R& data) {
+    const auto s = std::span(data);
+    static_assert(!std::is_const_v<typename decltype(s)::element_type>, "a receive buffer must be writable");
+    return {reinterpret_cast<std::byte*>(s.data()), s.size_bytes()};
   }
 
  private:

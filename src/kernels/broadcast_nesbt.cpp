@@ -1,0 +1,126 @@
+// n edge-disjoint spanning binomial trees: Johnsson & Ho (1987) §3.4 and Table 1 (nESBT-b(n,1)), after Ho &
+// Johnsson (ICPP 1986). See papers/digests/johnsson-ho.md §3.4 for the construction, verified there (and in our
+// tests) to be edge-disjoint.
+//
+// The message is split into n = d pieces; piece k is sent to the root's neighbour s ^ 2^k and broadcast from there
+// with a binomial tree whose dimension order is (k+1, k+2, ..., k-1, k), dimension k last so that s is a leaf,
+// which is then deleted. Tree k is thus: s -> s ^ 2^k, then for a node x (y = x ^ s ^ 2^k, h(y) the position in
+// that order of y's last 1-bit, -1 for y = 0) the children x ^ 2^o_t for t > h(y). Its height is d + 1. The d
+// trees share no directed link, so on an all-port machine each piece, cut into chunks of B bytes, is pipelined
+// down its own tree: (M/n + nB) t_c + (⌈M/(nB)⌉ + n) τ in the paper's terms.
+//
+// A node sits in all d trees at once, each chunk arriving on the link from its parent in that tree. It forwards a
+// chunk the moment it arrives; the node API has no wait-any, so the node waits for its chunks in the order of their
+// arrival on an all-port machine, which the model gives in closed form (a chunk c at depth ℓ arrives at
+// Σ_{c'<=c} T_c' + (ℓ - 1)·max_{c'<=c} T_c'). On other port models that order is still a correct one (each
+// forward comes strictly later in it than the receive it depends on), only no longer the arrival order.
+#include <algorithm>
+#include <tuple>
+#include <vector>
+
+#include "broadcast_cube.hpp"
+#include "hcemu/kernels/broadcast.hpp"
+#include "hcemu/model/transfer.hpp"
+
+namespace hcemu::kernels {
+namespace {
+
+struct Chunk {
+  Time arrival;  // on an all-port machine
+  int stage;     // chunk index + depth: strictly increases from a chunk's receive to its forwards
+  int tree;
+  std::size_t index;
+  std::span<std::byte> bytes;
+  Request receive;
+};
+
+// The dimension order of tree k below its sub-root: k+1, k+2, ..., k-1, k.
+int order(int k, int t, int d) { return (k + 1 + t) % d; }
+
+// The position in that order of y's last 1-bit, -1 for y = 0.
+int last_position(std::uint32_t y, int k, int d) {
+  int h = -1;
+  for (int t = 0; t < d; ++t)
+    if (y & detail::dim_bit(order(k, t, d))) h = t;
+  return h;
+}
+
+// The chunks of each tree's piece: ⌈m/d⌉ or ⌊m/d⌋ bytes cut into chunks of at most `chunk` bytes. A tree whose
+// piece is empty gets none, unless the whole message is empty: then every tree carries one empty chunk, as the
+// binomial tree broadcast sends one empty message.
+std::vector<std::vector<std::span<std::byte>>> tree_chunks(std::span<std::byte> message, int d, std::size_t chunk) {
+  const std::size_t m = message.size();
+  const auto n = static_cast<std::size_t>(d);
+  std::vector<std::vector<std::span<std::byte>>> trees(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t piece = detail::part_bytes(m, n, k);
+    if (piece == 0 && m != 0) continue;
+    const std::span<std::byte> data = message.subspan(detail::part_offset(m, n, k), piece);
+    const std::size_t b = chunk == 0 ? std::max<std::size_t>(piece, 1) : chunk;
+    for (std::size_t at = 0; at < piece || (piece == 0 && at == 0); at += std::max<std::size_t>(b, 1))
+      trees[k].push_back(data.subspan(at, std::min(b, piece - at)));
+  }
+  return trees;
+}
+
+}  // namespace
+
+void nesbt_broadcast(Node& node, std::span<std::byte> message, int root, std::size_t chunk, int tag) {
+  detail::check_root(root, node.size(), "nesbt_broadcast");
+  const int d = node.dim();
+  if (d == 0) return;
+  const auto relative = static_cast<std::uint32_t>(node.id() ^ root);
+  const auto trees = tree_chunks(message, d, chunk);
+  std::vector<Request> sends;
+
+  if (relative == 0) {
+    // The root sends every chunk down its tree's first link; chunk-major, so that a one-port root alternates trees.
+    for (std::size_t c = 0;; ++c) {
+      bool any = false;
+      for (int k = 0; k < d; ++k) {
+        const auto& parts = trees[static_cast<std::size_t>(k)];
+        if (c >= parts.size()) continue;
+        sends.push_back(node.isend(node.neighbor(k), std::span<const std::byte>(parts[c]), tag + k));
+        any = true;
+      }
+      if (!any) break;
+    }
+    node.wait_all(sends);
+    return;
+  }
+
+  const CostTable cost = CostTable::from(node.config());
+  const Switching switching = node.config().switching;
+  std::vector<Chunk> chunks;
+  std::vector<std::vector<int>> children(static_cast<std::size_t>(d));  // per tree, the dimensions to forward on
+  for (int k = 0; k < d; ++k) {
+    const auto& parts = trees[static_cast<std::size_t>(k)];
+    if (parts.empty()) continue;
+    const std::uint32_t y = relative ^ detail::dim_bit(k);
+    const int h = last_position(y, k, d);
+    for (int t = h + 1; t < d; ++t)
+      if (!(y == 0 && t == d - 1)) children[static_cast<std::size_t>(k)].push_back(order(k, t, d));  // not the root
+    const int from = y == 0 ? k : order(k, h, d);
+    const int depth = 1 + std::popcount(y);
+    Time sum = 0, longest = 0;
+    for (std::size_t c = 0; c < parts.size(); ++c) {
+      const Time t = model::message_time(cost, switching, parts[c].size(), 1);
+      sum += t;
+      longest = std::max(longest, t);
+      chunks.push_back({sum + (depth - 1) * longest, static_cast<int>(c) + depth, k, c, parts[c],
+                        node.post_recv(node.neighbor(from), parts[c], tag + k)});  // all posted up front
+    }
+  }
+
+  std::sort(chunks.begin(), chunks.end(), [](const Chunk& a, const Chunk& b) {
+    return std::tie(a.arrival, a.stage, a.tree, a.index) < std::tie(b.arrival, b.stage, b.tree, b.index);
+  });
+  for (Chunk& c : chunks) {
+    node.wait(c.receive);
+    for (int dim : children[static_cast<std::size_t>(c.tree)])
+      sends.push_back(node.isend(node.neighbor(dim), std::span<const std::byte>(c.bytes), tag + c.tree));
+  }
+  node.wait_all(sends);
+}
+
+}  // namespace hcemu::kernels

@@ -1,0 +1,118 @@
+// The one-to-all broadcast as the registry (hcemu command, harness) sees it.
+#include <mutex>
+#include <string>
+
+#include "case_data.hpp"
+#include "hcemu/errors.hpp"
+#include "hcemu/kernels/broadcast.hpp"
+#include "hcemu/kernels/registry.hpp"
+#include "hcemu/machine.hpp"
+#include "hcemu/model/collectives.hpp"
+
+namespace hcemu::kernels {
+namespace {
+
+const std::vector<std::string> kAlgos = {"sbt", "bcast2", "bcast4", "nesbt"};
+
+void check_algo(const KernelCase& c) {
+  for (const auto& a : kAlgos)
+    if (a == c.algo) return;
+  throw UsageError("broadcast: unknown algo '" + c.algo + "' (sbt, bcast2, bcast4, nesbt)");
+}
+
+// BROADCAST 4's number of groups g and nESBT's chunk size B come from the case's `partition` when it gives one
+// ({g} or {B}), else they are the papers' optima for this machine and m.
+int groups_of(const MachineConfig& config, const KernelCase& c) {
+  if (!c.partition.empty()) {
+    if (c.partition.front() < 1) throw UsageError("broadcast bcast4: the number of groups must be >= 1");
+    return c.partition.front();
+  }
+  return model::optimal_broadcast_groups(config, c.m);
+}
+
+std::size_t chunk_of(const MachineConfig& config, const KernelCase& c) {
+  if (!c.partition.empty()) {
+    if (c.partition.front() < 1) throw UsageError("broadcast nesbt: the chunk size must be >= 1 byte");
+    return static_cast<std::size_t>(c.partition.front());
+  }
+  return model::optimal_nesbt_chunk(config, c.m);
+}
+
+std::optional<Time> predict(const MachineConfig& config, const KernelCase& c) {
+  check_algo(c);
+  if (c.algo == "sbt") return model::sbt_broadcast_time(config, c.m);
+  if (c.algo == "bcast2") return model::symmetrized_broadcast_time(config, c.m);
+  if (c.algo == "bcast4") return model::pipelined_broadcast_time(config, c.m, groups_of(config, c));
+  return model::nesbt_broadcast_time(config, c.m, chunk_of(config, c));
+}
+
+KernelResult run(const MachineConfig& config, const KernelCase& c) {
+  check_algo(c);
+  if (c.root < 0 || c.root >= config.nodes())
+    throw UsageError("broadcast: root " + std::to_string(c.root) + " does not exist in a " +
+                     std::to_string(config.nodes()) + "-node machine");
+  KernelResult result;
+  result.run_case = c;
+  if (c.algo == "bcast4") result.run_case.partition = {groups_of(config, c)};
+  if (c.algo == "nesbt") result.run_case.partition = {static_cast<int>(chunk_of(config, c))};
+  const KernelCase& ran = result.run_case;
+
+  std::mutex failure_mutex;
+  std::string failure;
+  Machine machine(config);
+  result.report = machine.run([&](Node& node) {
+    Buffer<std::byte> message = node.allocate<std::byte>(ran.m);
+    if (node.id() == ran.root) detail::fill(message.span(), ran.seed, static_cast<std::uint64_t>(ran.root), 0);
+    if (ran.algo == "sbt")
+      sbt_broadcast(node, message.span(), ran.root);
+    else if (ran.algo == "bcast2")
+      symmetrized_broadcast(node, message.span(), ran.root);
+    else if (ran.algo == "bcast4")
+      pipelined_broadcast(node, message.span(), ran.root, ran.partition.front());
+    else
+      nesbt_broadcast(node, message.span(), ran.root, static_cast<std::size_t>(ran.partition.front()));
+    const std::size_t k = detail::first_mismatch(message.span(), ran.seed, static_cast<std::uint64_t>(ran.root), 0);
+    if (k != ran.m) {
+      std::lock_guard lock(failure_mutex);
+      if (failure.empty())
+        failure =
+            "node " + std::to_string(node.id()) + ": the message differs from the root's at byte " + std::to_string(k);
+    }
+  });
+  result.verified = failure.empty();
+  result.verify_message = failure;
+  result.predicted = predict(config, ran);
+  return result;
+}
+
+std::vector<KernelCase> expand_all(const MachineConfig& config, const KernelCase& base) {
+  std::vector<KernelCase> cases;
+  for (const auto& algo : kAlgos) {
+    // BROADCAST 2 and 4 and nESBT are all-port algorithms (they still run elsewhere, without a closed form).
+    if (algo != "sbt" && config.ports.kind != Ports::Kind::all) continue;
+    KernelCase c = base;
+    c.algo = algo;
+    c.partition.clear();
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+}  // namespace
+
+KernelInfo broadcast_kernel_info() {
+  KernelInfo info;
+  info.name = "broadcast";
+  info.summary =
+      "one-to-all broadcast: binomial tree (Johnsson & Ho 1987 §3.2), BROADCAST 2 and 4 (Stout & Wagar 1990 §2), "
+      "n edge-disjoint binomial trees (Johnsson & Ho §3.4); bcast4's groups and nesbt's chunk bytes are "
+      "KernelCase::partition[0] when given, else the papers' optima";
+  info.algos = kAlgos;
+  info.default_algo = "sbt";
+  info.expand_all = expand_all;
+  info.run = run;
+  info.predict = predict;
+  return info;
+}
+
+}  // namespace hcemu::kernels

@@ -1,0 +1,409 @@
+// The one-to-all broadcasts: every node ends with the root's message, and the virtual-time makespan equals the
+// closed form (MODEL.md §9; Johnsson & Ho 1987 Table 1; Stout & Wagar 1990 §2).
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+#include "hcemu/hcemu.hpp"
+#include "hcemu/kernels/broadcast.hpp"
+#include "hcemu/kernels/registry.hpp"
+#include "hcemu/model/collectives.hpp"
+#include "hcemu/model/transfer.hpp"
+#include "hcemu/testing.hpp"
+
+namespace hcemu {
+namespace {
+
+using testing::Case;
+using testing::KernelCheck;
+using Data = std::vector<std::byte>;
+
+// λ = 10 µs, τ = 0.01 µs/byte, δ = 2 µs per hop, δ' = 3 µs: every term of MODEL.md §9 shows.
+MachineConfig circuit_machine() {
+  MachineConfig c;
+  c.lambda = 10;
+  c.tau = 0.01;
+  c.delta_hop = 2;
+  c.delta_msg = 3;
+  return c;
+}
+
+// Stout & Wagar's model: store-and-forward, no δ, β = λ.
+MachineConfig link_bound_machine(double beta = 10, double tau = 0.01) {
+  MachineConfig c;
+  c.lambda = beta;
+  c.tau = tau;
+  c.switching = Switching::store_and_forward;
+  return c;
+}
+
+// A root that is not 0 for d >= 1, to exercise the XOR translation.
+int root_of(int nodes) { return nodes * 2 / 3; }
+
+using Broadcast = std::function<void(Node&, std::span<std::byte>, int root)>;
+
+// The root's input is m random bytes, every other node's m zeros; every node must end with the root's bytes.
+KernelCheck<> broadcast_check(std::size_t m, Broadcast broadcast) {
+  KernelCheck check;
+  check
+      .input([m](const Case& c, int node, std::mt19937_64& rng) {
+        Data data = testing::random_bytes(m, rng);
+        return node == root_of(c.nodes()) ? data : Data(m);
+      })
+      .kernel([broadcast](Node& node, std::span<const std::byte> in, Data& out) {
+        out.assign(in.begin(), in.end());
+        broadcast(node, out, root_of(node.size()));
+      })
+      .reference([](const Case& c, const std::vector<Data>& in) {
+        return std::vector<Data>(static_cast<std::size_t>(c.nodes()), in[static_cast<std::size_t>(root_of(c.nodes()))]);
+      })
+      .exact()
+      .no_contention()
+      .no_forced_discards();
+  return check;
+}
+
+Broadcast sbt() {
+  return [](Node& node, std::span<std::byte> data, int root) { kernels::sbt_broadcast(node, data, root); };
+}
+Broadcast bcast2() {
+  return [](Node& node, std::span<std::byte> data, int root) { kernels::symmetrized_broadcast(node, data, root); };
+}
+Broadcast bcast4(int groups) {
+  return [groups](Node& node, std::span<std::byte> data, int root) {
+    kernels::pipelined_broadcast(node, data, root, groups);
+  };
+}
+Broadcast nesbt(std::size_t chunk) {
+  return
+      [chunk](Node& node, std::span<std::byte> data, int root) { kernels::nesbt_broadcast(node, data, root, chunk); };
+}
+
+// ----- Binomial spanning tree -------------------------------------------------------------------------------------
+
+TEST(SbtBroadcast, OnePortCircuitTakesDTransfersOfTheWholeMessage) {
+  // MODEL.md §9: d(λ + δ' + δ + τm).
+  const std::size_t m = 1000;
+  auto check = broadcast_check(m, sbt());
+  check.dims(0, 8).ports({"one"}).base(circuit_machine()).predict([m](const MachineConfig& cfg) -> std::optional<Time> {
+    return cfg.d * (from_us(10) + from_us(3) + from_us(2) + from_us(0.01) * static_cast<Time>(m));
+  });
+  check.run();
+}
+
+TEST(SbtBroadcast, EveryPortModelAndSwitchingTakesDTransfers) {
+  const std::size_t m = 333;
+  auto check = broadcast_check(m, sbt());
+  check.dims(0, 8)
+      .ports({"all", "half", "k:2"})
+      .base(circuit_machine())
+      .variant("circuit", [](MachineConfig&) {})
+      .variant("store-and-forward", [](MachineConfig& c) { c.switching = Switching::store_and_forward; })
+      .predict([m](const MachineConfig& cfg) -> std::optional<Time> { return model::sbt_broadcast_time(cfg, m); });
+  check.run();
+}
+
+TEST(SbtBroadcast, PacketsOfAMessagePayTheirOwnStartUps) {
+  // Johnsson & Ho Table 1, SBT-b(1,1) with n = 3, M = 24, B_m = 8: 72 element transfers and 9 start-ups.
+  MachineConfig c = link_bound_machine(10, 0.5);
+  c.packet = 8;
+  auto check = broadcast_check(24, sbt());
+  check.dims({3}).ports({"one"}).base(c).predict(
+      [](const MachineConfig&) -> std::optional<Time> { return 72 * from_us(0.5) + 9 * from_us(10); });
+  check.run();
+}
+
+TEST(SbtBroadcast, OddSizesAndAThousandNodes) {
+  for (std::size_t m : {std::size_t{0}, std::size_t{1}, std::size_t{7}}) {
+    SCOPED_TRACE("m = " + std::to_string(m));
+    auto check = broadcast_check(m, sbt());
+    check.dims({0, 3, 5})
+        .ports({"one", "all"})
+        .base(circuit_machine())
+        .predict([m](const MachineConfig& cfg) -> std::optional<Time> { return model::sbt_broadcast_time(cfg, m); });
+    check.run();
+  }
+  auto big = broadcast_check(64, sbt());
+  big.dims({10}).ports({"one"}).base(circuit_machine()).predict([](const MachineConfig& cfg) -> std::optional<Time> {
+    return model::sbt_broadcast_time(cfg, 64);
+  });
+  big.run();
+}
+
+// ----- BROADCAST 2 ---------------------------------------------------------------------------------------------------
+
+TEST(SymmetrizedBroadcast, AllPortStoreAndForwardTakesTauMPlusDLambda) {
+  // MODEL.md §9 and Stout & Wagar §2: τm + dβ. 840 = lcm(1..8), so every d from 1 to 8 divides m.
+  const std::size_t m = 840;
+  auto check = broadcast_check(m, bcast2());
+  check.dims(0, 8)
+      .ports({"all"})
+      .base(link_bound_machine())
+      .predict([m](const MachineConfig& cfg) -> std::optional<Time> {
+        return cfg.d == 0 ? 0 : from_us(0.01) * static_cast<Time>(m) + cfg.d * from_us(10);
+      });
+  check.run();
+}
+
+TEST(SymmetrizedBroadcast, MatchesStoutAndWagarNumericExamples) {
+  // Stout & Wagar digest §9, τ = 1, β = 12 (d = 3, m = 3600) and β = 16 (d = 4, m = 4800): 3636 and 4864.
+  for (auto [d, beta, m, want] :
+       {std::tuple{3, 12.0, std::size_t{3600}, 3636.0}, {4, 16.0, std::size_t{4800}, 4864.0}}) {
+    auto check = broadcast_check(m, bcast2());
+    check.dims({d})
+        .ports({"all"})
+        .base(link_bound_machine(beta, 1))
+        .predict([want](const MachineConfig&) -> std::optional<Time> { return from_us(want); });
+    check.run();
+  }
+}
+
+TEST(SymmetrizedBroadcast, CircuitPaysItsSetUpOncePerStage) {
+  const std::size_t m = 840;
+  auto check = broadcast_check(m, bcast2());
+  check.dims(1, 8).ports({"all"}).base(circuit_machine()).predict([m](const MachineConfig& cfg) -> std::optional<Time> {
+    const auto per_packet = static_cast<Time>(m / static_cast<std::size_t>(cfg.d));
+    return cfg.d * (from_us(10) + from_us(3) + from_us(2) + from_us(0.01) * per_packet);
+  });
+  check.run();
+}
+
+TEST(SymmetrizedBroadcast, UnevenPacketsTakeTheLongestPacketTimePerStage) {
+  // m = 7 on a 3-cube: packets of 3, 2 and 2 bytes; every stage lasts T(3).
+  auto hand = broadcast_check(7, bcast2());
+  hand.dims({3}).ports({"all"}).base(link_bound_machine()).predict([](const MachineConfig&) -> std::optional<Time> {
+    return 3 * (from_us(10) + 3 * from_us(0.01));
+  });
+  hand.run();
+  for (std::size_t m : {std::size_t{0}, std::size_t{1}, std::size_t{1001}}) {
+    SCOPED_TRACE("m = " + std::to_string(m));
+    auto check = broadcast_check(m, bcast2());
+    check.dims(0, 8).ports({"all"}).base(circuit_machine()).predict([m](const MachineConfig& cfg) {
+      return model::symmetrized_broadcast_time(cfg, m);
+    });
+    check.run();
+  }
+}
+
+TEST(SymmetrizedBroadcast, UsesOnlyTheLinksDirectedAwayFromTheRoot) {
+  // Stout & Wagar §2: half of all links, those directed toward the root, are never used.
+  auto check = broadcast_check(120, bcast2());
+  check.dims({2, 5}).ports({"all"}).base(link_bound_machine()).check_report([](const Case& c, const RunReport& r) {
+    const int root = root_of(c.nodes());
+    EXPECT_EQ(r.links.size(), static_cast<std::size_t>(c.d) << (c.d - 1)) << c.name();
+    for (const LinkStats& l : r.links) EXPECT_EQ(((l.from ^ root) >> l.dim) & 1, 0) << c.name() << " link " << l.from;
+  });
+  check.run();
+}
+
+TEST(SymmetrizedBroadcast, RunsOnOnePortWithoutAClosedForm) {
+  auto check = broadcast_check(100, bcast2());
+  check.dims(0, 6).ports({"one", "half"}).base(circuit_machine()).predict([](const MachineConfig& cfg) {
+    return model::symmetrized_broadcast_time(cfg, 100);
+  });
+  const auto results = check.run();
+  for (const auto& r : results) EXPECT_FALSE(r.predicted.has_value());
+}
+
+// ----- BROADCAST 4 ---------------------------------------------------------------------------------------------------
+
+TEST(PipelinedBroadcast, MatchesStoutAndWagarNumericExamples) {
+  // Stout & Wagar digest §9, τ = 1: (d + g - 1)(m/(dg) + β).
+  struct Example {
+    int d;
+    double beta;
+    std::size_t m;
+    int g;
+    double want;
+  };
+  for (const Example& e : {Example{3, 12, 3600, 5, 1764},
+                           {3, 12, 3600, 10, 1584},
+                           {3, 12, 3600, 15, 1564},
+                           {3, 12, 3600, 20, 1584},
+                           {4, 16, 4800, 5, 2048},
+                           {4, 16, 4800, 10, 1768},
+                           {4, 16, 4800, 15, 1728},
+                           {4, 16, 4800, 20, 1748}}) {
+    SCOPED_TRACE("d = " + std::to_string(e.d) + ", g = " + std::to_string(e.g));
+    auto check = broadcast_check(e.m, bcast4(e.g));
+    check.dims({e.d})
+        .ports({"all"})
+        .base(link_bound_machine(e.beta, 1))
+        .predict([&e](const MachineConfig&) -> std::optional<Time> { return from_us(e.want); });
+    check.run();
+  }
+}
+
+TEST(PipelinedBroadcast, TakesDPlusGMinusOneStagesForEveryDimension) {
+  for (int g : {1, 2, 3, 5}) {
+    SCOPED_TRACE("g = " + std::to_string(g));
+    const std::size_t m = 840 * static_cast<std::size_t>(g);
+    auto check = broadcast_check(m, bcast4(g));
+    check.dims(0, 8)
+        .ports({"all"})
+        .base(link_bound_machine())
+        .predict([m, g](const MachineConfig& cfg) -> std::optional<Time> {
+          if (cfg.d == 0) return 0;
+          return (cfg.d + g - 1) *
+                 (from_us(10) + from_us(0.01) * static_cast<Time>(m / static_cast<std::size_t>(cfg.d * g)));
+        });
+    check.run();
+  }
+}
+
+TEST(PipelinedBroadcast, SizesNotDivisibleByTheGroupsUseRoundedUpPackets) {
+  // m = 1001 into 3 groups on a 4-cube: packets of ⌈1001/12⌉ = 84 bytes, the last one padded.
+  auto hand = broadcast_check(1001, bcast4(3));
+  hand.dims({4}).ports({"all"}).base(link_bound_machine()).predict([](const MachineConfig&) -> std::optional<Time> {
+    return 6 * (from_us(10) + 84 * from_us(0.01));
+  });
+  hand.run();
+  for (auto [m, g] :
+       {std::pair{std::size_t{0}, 2}, {std::size_t{1}, 3}, {std::size_t{1001}, 4}, {std::size_t{50}, 7}}) {
+    SCOPED_TRACE("m = " + std::to_string(m) + ", g = " + std::to_string(g));
+    auto check = broadcast_check(m, bcast4(g));
+    check.dims(0, 7).ports({"all"}).base(circuit_machine()).predict([m, g](const MachineConfig& cfg) {
+      return model::pipelined_broadcast_time(cfg, m, g);
+    });
+    check.run();
+  }
+}
+
+TEST(PipelinedBroadcast, RunsOnOnePortWithoutAClosedForm) {
+  auto check = broadcast_check(300, bcast4(3));
+  check.dims(0, 5).ports({"one", "k:2"}).base(circuit_machine()).predict([](const MachineConfig& cfg) {
+    return model::pipelined_broadcast_time(cfg, 300, 3);
+  });
+  for (const auto& r : check.run()) EXPECT_FALSE(r.predicted.has_value());
+}
+
+// ----- nESBT ---------------------------------------------------------------------------------------------------------
+
+TEST(NesbtBroadcast, MatchesJohnssonAndHoTableOne) {
+  // Johnsson & Ho Table 1, nESBT-b(n,1), n = 3, M = 24, B = 8: 32 element transfers and 4 start-ups.
+  auto check = broadcast_check(24, nesbt(8));
+  check.dims({3})
+      .ports({"all"})
+      .base(link_bound_machine(10, 0.5))
+      .predict([](const MachineConfig&) -> std::optional<Time> { return 32 * from_us(0.5) + 4 * from_us(10); });
+  check.run();
+}
+
+TEST(NesbtBroadcast, PipelinedChunksTakeMOverNPlusNBAndTheirStartUps) {
+  // (M/n + nB) t_c + (⌈M/(nB)⌉ + n) τ, here with M/n = 105 bytes in chunks of B = 16 (the last one 9 bytes).
+  const std::size_t m = 105 * 8, b = 16;
+  auto check = broadcast_check(m, nesbt(b));
+  check.dims({8}).ports({"all"}).base(link_bound_machine()).predict([](const MachineConfig&) -> std::optional<Time> {
+    return (105 + 8 * 16) * from_us(0.01) + (7 + 8) * from_us(10);
+  });
+  check.run();
+}
+
+TEST(NesbtBroadcast, EveryDimensionAndChunkSize) {
+  for (auto [m, chunk] : {std::pair{std::size_t{840}, std::size_t{0}},
+                          {std::size_t{1001}, std::size_t{13}},
+                          {std::size_t{0}, std::size_t{4}},
+                          {std::size_t{1}, std::size_t{1}},
+                          {std::size_t{5}, std::size_t{1}}}) {
+    SCOPED_TRACE("m = " + std::to_string(m) + ", chunk = " + std::to_string(chunk));
+    auto check = broadcast_check(m, nesbt(chunk));
+    check.dims(0, 8).ports({"all"}).base(circuit_machine()).predict([m, chunk](const MachineConfig& cfg) {
+      return model::nesbt_broadcast_time(cfg, m, chunk);
+    });
+    check.run();
+  }
+}
+
+TEST(NesbtBroadcast, TreesUseEveryDirectedLinkButThoseIntoTheRoot) {
+  // Johnsson & Ho §3.4: the n trees use (N - 1)·n directed edges, none directed into the source, each once.
+  auto check = broadcast_check(600, nesbt(25));
+  check.dims({2, 4, 6}).ports({"all"}).base(link_bound_machine()).check_report([](const Case& c, const RunReport& r) {
+    const int root = root_of(c.nodes());
+    EXPECT_EQ(r.links.size(), static_cast<std::size_t>(c.d * (c.nodes() - 1))) << c.name();
+    for (const LinkStats& l : r.links) EXPECT_NE(l.to(), root) << c.name();
+  });
+  check.run();
+}
+
+TEST(NesbtBroadcast, RunsOnOnePortWithoutAClosedForm) {
+  auto check = broadcast_check(500, nesbt(20));
+  check.dims(0, 5).ports({"one", "half"}).base(circuit_machine()).predict([](const MachineConfig& cfg) {
+    return model::nesbt_broadcast_time(cfg, 500, 20);
+  });
+  for (const auto& r : check.run()) EXPECT_FALSE(r.predicted.has_value());
+}
+
+// ----- Every kernel ---------------------------------------------------------------------------------------------
+
+TEST(Broadcasts, PostEveryReceiveBeforeItsMessageArrivesUnderForced) {
+  MachineConfig forced = circuit_machine();
+  forced.protocol = Protocol::forced;
+  for (const auto& [name, kernel] : std::vector<std::pair<std::string, Broadcast>>{
+           {"sbt", sbt()}, {"bcast2", bcast2()}, {"bcast4", bcast4(3)}, {"nesbt", nesbt(10)}}) {
+    SCOPED_TRACE(name);
+    auto check = broadcast_check(257, kernel);
+    check.dims(0, 6).ports({"one", "all"}).base(forced);
+    check.run();
+  }
+}
+
+// ----- Registry ------------------------------------------------------------------------------------------------------
+
+TEST(BroadcastRegistry, EveryAlgoVerifiesAndMeetsItsPrediction) {
+  const kernels::KernelInfo& info = kernels::find_kernel("broadcast");
+  MachineConfig config = circuit_machine();
+  config.d = 5;
+  config.ports = Ports::parse("all");
+  for (const std::string& algo : info.algos) {
+    for (int root : {0, 19}) {
+      SCOPED_TRACE(algo + " root " + std::to_string(root));
+      kernels::KernelCase c;
+      c.algo = algo;
+      c.m = 999;
+      c.root = root;
+      c.seed = 7;
+      const kernels::KernelResult r = info.run(config, c);
+      EXPECT_TRUE(r.verified) << r.verify_message;
+      ASSERT_TRUE(r.predicted.has_value());
+      EXPECT_EQ(r.report.makespan, *r.predicted);
+      EXPECT_EQ(info.predict(config, r.run_case), r.predicted);
+    }
+  }
+}
+
+TEST(BroadcastRegistry, PartitionGivesTheGroupsOfBroadcastFour) {
+  const kernels::KernelInfo& info = kernels::find_kernel("broadcast");
+  MachineConfig config = link_bound_machine(12, 1);
+  config.d = 3;
+  config.ports = Ports::parse("all");
+  kernels::KernelCase c;
+  c.algo = "bcast4";
+  c.m = 3600;
+  c.partition = {15};
+  const kernels::KernelResult r = info.run(config, c);
+  EXPECT_TRUE(r.verified) << r.verify_message;
+  EXPECT_EQ(r.report.makespan, from_us(1564));
+}
+
+TEST(BroadcastRegistry, OptimalGroupsMinimizeTheClosedForm) {
+  // Stout & Wagar digest §9: with d = 4, β = 16, τ = 1, m = 4800 the optimum is g* = 15.
+  MachineConfig config = link_bound_machine(16, 1);
+  config.d = 4;
+  EXPECT_EQ(model::optimal_broadcast_groups(config, 4800), 15);
+}
+
+TEST(BroadcastRegistry, UnknownAlgoAndRootAreUsageErrors) {
+  const kernels::KernelInfo& info = kernels::find_kernel("broadcast");
+  MachineConfig config = circuit_machine();
+  config.d = 2;
+  kernels::KernelCase c;
+  c.algo = "flood";
+  EXPECT_THROW(info.run(config, c), UsageError);
+  c.algo = "sbt";
+  c.root = 4;
+  EXPECT_THROW(info.run(config, c), UsageError);
+}
+
+}  // namespace
+}  // namespace hcemu

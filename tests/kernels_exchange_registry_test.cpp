@@ -1,0 +1,85 @@
+// The exchange and transpose registry entries run every algorithm, verify it, and predict its time exactly.
+#include <gtest/gtest.h>
+
+#include "hcemu/errors.hpp"
+#include "hcemu/kernels/registry.hpp"
+
+namespace hcemu::kernels {
+namespace {
+
+MachineConfig config_for(int d, const char* ports) {
+  MachineConfig c;
+  c.d = d;
+  c.lambda = 95.0;
+  c.tau = 0.394;
+  c.delta_msg = 5.15;
+  c.rho = 0.54;
+  c.barrier_b = 150;
+  c.ports = Ports::parse(ports);
+  return c;
+}
+
+void expect_all_cases_verified_and_predicted(const KernelInfo& info, const MachineConfig& config, KernelCase base) {
+  for (const KernelCase& c : info.expand_all(config, base)) {
+    const KernelResult r = info.run(config, c);
+    EXPECT_TRUE(r.verified) << info.name << " " << c.algo << ": " << r.verify_message;
+    ASSERT_TRUE(r.predicted.has_value()) << info.name << " " << c.algo;
+    EXPECT_EQ(r.report.makespan, *r.predicted) << info.name << " " << c.algo;
+    EXPECT_EQ(info.predict(config, c), r.predicted) << info.name << " " << c.algo;
+  }
+}
+
+TEST(ExchangeRegistry, EveryExpandedCaseVerifiesInItsPredictedTime) {
+  KernelCase base;
+  base.m = 60;
+  for (const char* ports : {"one", "all"}) expect_all_cases_verified_and_predicted(exchange_kernel_info(), config_for(4, ports), base);
+}
+
+TEST(ExchangeRegistry, AutoReportsThePartitionItRan) {
+  KernelCase c;
+  c.algo = "auto";
+  c.m = 16;
+  const KernelResult r = exchange_kernel_info().run(config_for(5, "one"), c);
+  EXPECT_TRUE(r.verified);
+  int sum = 0;
+  for (int p : r.run_case.partition) sum += p;
+  EXPECT_EQ(sum, 5);
+  EXPECT_EQ(r.predicted, r.report.makespan);
+}
+
+TEST(ExchangeRegistry, UnknownAlgoIsAUsageError) {
+  KernelCase c;
+  c.algo = "bogus";
+  EXPECT_THROW(exchange_kernel_info().run(config_for(2, "one"), c), UsageError);
+}
+
+TEST(TransposeRegistry, EveryExpandedCaseVerifiesInItsPredictedTime) {
+  KernelCase base;
+  base.m = 36;  // 3 x 3 blocks of 4-byte elements
+  for (const char* ports : {"one", "all"}) expect_all_cases_verified_and_predicted(transpose_kernel_info(), config_for(4, ports), base);
+}
+
+}  // namespace
+}  // namespace hcemu::kernels
+
+namespace hcemu::kernels {
+namespace {
+
+TEST(Registry, ListsTheFiveKernelFamiliesAndFindsThemByName) {
+  std::vector<std::string> names;
+  for (const KernelInfo& k : registry()) names.push_back(k.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"exchange", "transpose", "broadcast", "allgather", "histogram"}));
+  EXPECT_EQ(find_kernel("transpose").name, "transpose");
+}
+
+TEST(Registry, UnknownKernelNameIsAUsageErrorNamingTheKnownOnes) {
+  try {
+    find_kernel("fft");
+    ADD_FAILURE() << "no error";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("exchange, transpose"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace hcemu::kernels
