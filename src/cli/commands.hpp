@@ -1,0 +1,25 @@
+#pragma once
+// The subcommands of `hcemu`. Each registers its options on a CLI11 subcommand and returns a function that runs it
+// and gives the exit code (cli_error.hpp). Output goes to `out`, warnings to `err`;
+// errors are thrown and run_main() reports them.
+#include <functional>
+#include <iosfwd>
+
+namespace CLI {
+class App;
+}
+
+namespace hcemu::cli {
+
+using Action = std::function<int(std::ostream& out, std::ostream& err)>;
+
+Action add_run_command(CLI::App& app);
+Action add_plan_command(CLI::App& app);
+Action add_sweep_command(CLI::App& app);
+Action add_fit_command(CLI::App& app);
+Action add_configs_command(CLI::App& app);
+
+// Parses argv and runs the chosen subcommand: the whole of `hcemu`, callable from tests.
+int run_main(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+
+}  // namespace hcemu::cli

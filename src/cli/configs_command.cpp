@@ -1,0 +1,101 @@
+// `hcemu configs`: the built-in machine presets, each with the paper and section its numbers come from.
+#include <memory>
+#include <ostream>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "cli/cli_error.hpp"
+#include "cli/commands.hpp"
+#include "cli/config_builder.hpp"
+#include "cli/config_loader.hpp"
+#include "cli/presets.hpp"
+#include "cli/text_table.hpp"
+
+namespace hcemu::cli {
+
+namespace {
+
+struct ConfigsOptions {
+  bool keys = false;
+  bool json = false;
+  std::string show;
+};
+
+nlohmann::json config_json(const MachineConfig& c) {
+  nlohmann::json j = {{"d", c.d},
+                      {"lambda", c.lambda},
+                      {"tau", c.tau},
+                      {"delta_hop", c.delta_hop},
+                      {"delta_msg", c.delta_msg},
+                      {"rho", c.rho},
+                      {"barrier_a", c.barrier_a},
+                      {"barrier_b", c.barrier_b},
+                      {"packet", c.packet},
+                      {"flop", c.flop},
+                      {"sys_copy", c.sys_copy},
+                      {"switching", std::string(to_string(c.switching))},
+                      {"ports", c.ports.str()},
+                      {"protocol", std::string(to_string(c.protocol))}};
+  j["lambda0"] = c.lambda0 ? nlohmann::json(*c.lambda0) : nlohmann::json(nullptr);
+  return j;
+}
+
+int list(const ConfigsOptions& options, std::ostream& out) {
+  if (!options.show.empty()) {
+    const PresetFile* preset = find_preset(options.show);
+    if (!preset) {
+      std::string hint = nearest_key(options.show, preset_names());
+      throw UsageProblem("no preset named '" + options.show + "'" + (hint.empty() ? "" : "; did you mean '" + hint + "'?"));
+    }
+    out << preset->text;
+    return kExitOk;
+  }
+  if (options.keys) {
+    if (options.json) {
+      nlohmann::json array = nlohmann::json::array();
+      for (const auto& k : config_keys())
+        array.push_back({{"key", k.name}, {"type", k.type}, {"meaning", k.meaning}});
+      out << array.dump(2) << '\n';
+      return kExitOk;
+    }
+    TextTable table({"key", "type", "meaning"});
+    for (const auto& k : config_keys())
+      table.add_row({std::string(k.name), std::string(k.type), std::string(k.meaning)});
+    table.print(out);
+    return kExitOk;
+  }
+  nlohmann::json array = nlohmann::json::array();
+  TextTable table({"preset", "machine", "source"});
+  for (const auto& preset : preset_files()) {
+    ConfigBuilder builder;
+    apply_toml(builder, preset.text, preset.path);
+    MachineConfig config = builder.resolve();
+    table.add_row({preset.name, builder.summary, builder.source});
+    nlohmann::json j = {{"name", preset.name}, {"summary", builder.summary}, {"source", builder.source},
+                        {"file", preset.path}, {"config", config_json(config)}};
+    if (builder.delta_msg_per_d()) j["config"]["delta_msg_per_d"] = *builder.delta_msg_per_d();
+    array.push_back(std::move(j));
+  }
+  if (options.json) {
+    out << array.dump(2) << '\n';
+  } else {
+    table.print(out);
+    out << "\nUse one with --config NAME; `hcemu configs --show NAME` prints its file, with how it maps the paper's "
+           "numbers onto the config keys.\n";
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+Action add_configs_command(CLI::App& app) {
+  auto options = std::make_shared<ConfigsOptions>();
+  auto* sub = app.add_subcommand("configs", "The machine presets, each with its source");
+  sub->add_flag("--keys", options->keys, "List the config keys instead");
+  sub->add_option("--show", options->show, "Print one preset's TOML file")->type_name("NAME");
+  sub->add_flag("--json", options->json, "Print JSON");
+  return [options](std::ostream& out, std::ostream&) { return list(*options, out); };
+}
+
+}  // namespace hcemu::cli

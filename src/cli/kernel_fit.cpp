@@ -1,0 +1,109 @@
+#include "cli/kernel_fit.hpp"
+
+#include <algorithm>
+
+#include "cli/cli_error.hpp"
+#include "cli/least_squares.hpp"
+
+namespace hcemu::cli {
+
+namespace {
+
+Time predict(const kernels::KernelInfo& kernel, const MachineConfig& config, const kernels::KernelCase& c) {
+  auto t = kernel.predict(config, c);
+  if (!t)
+    throw UsageProblem("kernel '" + kernel.name + "' has no closed form for " + case_label(c) +
+                       ", so its effective parameters cannot be fitted");
+  return *t;
+}
+
+}  // namespace
+
+KernelFitResult fit_kernel(const kernels::KernelInfo& kernel, const MachineFamily& family,
+                           const KernelFitOptions& options) {
+  KernelFitResult result;
+  const MachineConfig& base = family.config;
+  // Without a fixed partition the kernel runs on cubes of several dimensions, which is what tells a start-up
+  // apart from a set-up that grows with d.
+  if (options.partition.empty()) {
+    for (int d = 2; d <= std::max(3, std::min(base.d, 6)); ++d) result.dimensions.push_back(d);
+  } else {
+    result.dimensions.push_back(base.d);
+  }
+  const bool split = result.dimensions.size() > 1;
+  // The reference model: every message pays the same start-up and set-up, the barriers and bytes are as configured.
+  const Sync model_sync = options.sync == Sync::pairwise ? Sync::barrier : options.sync;
+
+  std::vector<std::vector<double>> rows;
+  std::vector<double> y;
+  for (int d : result.dimensions) {
+    MachineConfig config = family.at_dimension(d);
+    MachineConfig free_messages = config;  // λ = λ0 = δ' = 0: what the model says beyond the per-message costs
+    free_messages.lambda = 0;
+    free_messages.lambda0 = 0;
+    free_messages.delta_msg = 0;
+    MachineConfig unit_messages = free_messages;  // λ = λ0 = 1 µs: adds 1 µs per message on the critical path
+    unit_messages.lambda = 1;
+    unit_messages.lambda0 = 1;
+    for (std::size_t m : options.sizes) {
+      kernels::KernelCase c;
+      c.algo = options.algo;
+      c.partition = options.partition;
+      c.m = m;
+      c.sync = options.sync;
+      c.seed = options.seed;
+      auto measured = kernel.run(config, c);
+      if (!measured.verified) result.all_verified = false;
+      kernels::KernelCase reference = measured.run_case;  // as run, with the partition the kernel chose
+      // An exchange that chose its partition (auto) is predicted as that partition: re-planning on the machine
+      // with free messages below would choose another.
+      if (reference.algo == "auto" && !reference.partition.empty()) reference.algo = "multiphase";
+      reference.sync = model_sync;
+      const Time rest = predict(kernel, free_messages, reference);
+      const double per_message_count = to_us(predict(kernel, unit_messages, reference) - rest);
+      const double excess = to_us(measured.report.makespan - rest);
+      if (split)
+        rows.push_back({per_message_count, per_message_count * d});
+      else
+        rows.push_back({per_message_count});
+      y.push_back(excess);
+    }
+  }
+  LeastSquares fit = least_squares(rows, y);
+
+  // What the configured machine says those effective values are: with pairwise synchronisation every transfer is
+  // preceded by a zero-byte exchange, one more λ0 + δ' (Nicol & Bokhari §4).
+  const double lambda0 = base.lambda0.value_or(base.lambda);
+  const double delta_const = family.delta_msg_per_d ? 0.0 : base.delta_msg;
+  const double per_d = family.delta_msg_per_d.value_or(0.0);
+  const bool pairwise = options.sync == Sync::pairwise;
+  const double lambda_eff = base.lambda + delta_const + (pairwise ? lambda0 + delta_const : 0.0);
+  const double delta_eff_per_d = per_d * (pairwise ? 2 : 1);
+
+  const auto row = [&](std::string key, double fitted, double configured) {
+    FitRow r;
+    r.key = std::move(key);
+    r.measured_by = kernel.name + " " + (options.algo.empty() ? kernel.default_algo : options.algo) +
+                    ", sync " + std::string(to_string(options.sync));
+    r.fitted = fitted;
+    r.configured = configured;
+    r.r_squared = fit.r_squared;
+    r.max_residual_us = fit.max_residual;
+    r.samples = y.size();
+    result.rows.push_back(std::move(r));
+  };
+  if (split) {
+    row("lambda_eff", fit.coefficients[0], lambda_eff);
+    row("delta_eff_per_d", fit.coefficients[1], delta_eff_per_d);
+  } else {
+    row("lambda_eff+delta_eff", fit.coefficients[0], lambda_eff + delta_eff_per_d * base.d);
+    result.notes.push_back("a fixed partition runs on one cube only, so the start-up and the set-up are fitted as "
+                           "their sum");
+  }
+  if (pairwise && base.name == "ipsc860")
+    result.notes.push_back("Nicol & Bokhari §4 give the effective values lambda = 177.5 us and delta = 10.3*d us "
+                           "(their lambda + lambda0 = 180.5 us)");
+  return result;
+}
+
+}  // namespace hcemu::cli

@@ -1,0 +1,38 @@
+#pragma once
+// The machine options shared by `run`, `plan`, `sweep` and `fit`: a preset or file, `--set` overrides, and the
+// flags that are shorthands for single keys. Layers apply in that order, so a flag beats `--set`, which beats the
+// file.
+#include <string>
+#include <vector>
+
+#include "cli/config_builder.hpp"
+#include "hcemu/config.hpp"
+#include "hcemu/model/sync.hpp"
+
+namespace CLI {
+class App;
+class Option;
+}  // namespace CLI
+
+namespace hcemu::cli {
+
+struct MachineOptions {
+  std::string config{"ipsc860"};
+  std::vector<std::string> sets;
+  std::string d, timing, ports, switching, protocol, time_scale;  // empty: not given
+  std::string sync{"none"};
+
+  // `with_sync`: whether the command takes --sync (an option of the exchange, not of the machine).
+  void add_to(CLI::App& app, bool with_sync = true);
+
+  // Preset or file, then every --set, then the flags. Throws ConfigError / UsageProblem.
+  MachineConfig build() const;
+  MachineFamily build_family() const;
+  Sync parsed_sync() const;
+};
+
+// "2,3" -> {2, 3}. Throws UsageProblem.
+std::vector<int> parse_partition(const std::string& text);
+std::string partition_label(const std::vector<int>& partition);  // "(2,3)", or "" when empty
+
+}  // namespace hcemu::cli

@@ -1,0 +1,34 @@
+#pragma once
+// Plots drawn with gnuplot in the manner of Nicol & Bokhari (1994) Figures 2 and 3: time against the block size m,
+// one curve per algorithm or partition, measured (here: emulated) solid and predicted dashed.
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hcemu::cli {
+
+struct PlotPoint {
+  double m = 0;
+  std::optional<double> emulated_us, predicted_us;
+};
+
+struct PlotCurve {
+  std::string label;
+  std::vector<PlotPoint> points;
+};
+
+struct PlotSpec {
+  std::string title;
+  std::string x_label = "block size m (bytes)";
+  std::string y_label = "time (ms)";
+  std::vector<PlotCurve> curves;
+};
+
+// The gnuplot script that draws `spec` into `output` (.png or .svg), reading its data inline.
+std::string gnuplot_script(const PlotSpec& spec, const std::string& output);
+
+// Runs gnuplot. Throws UsageProblem for an output that is neither .png nor .svg, and Error when gnuplot is missing
+// or fails.
+void draw_plot(const PlotSpec& spec, const std::string& output);
+
+}  // namespace hcemu::cli

@@ -1,0 +1,144 @@
+// `hcemu run <kernel>`: run one kernel case (or every algorithm) and set the emulated time beside the prediction.
+#include <ostream>
+#include <memory>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/case_runner.hpp"
+#include "cli/cli_error.hpp"
+#include "cli/commands.hpp"
+#include "cli/machine_options.hpp"
+#include "cli/text_table.hpp"
+#include "cli/trace_writer.hpp"
+
+namespace hcemu::cli {
+
+namespace {
+
+struct RunOptions {
+  MachineOptions machine;
+  std::string kernel;
+  std::string algo;
+  std::string partition;
+  std::size_t m = 64;
+  int root = 0;
+  std::uint64_t seed = 1;
+  bool json = false;
+  std::string trace;
+};
+
+void print_machine_line(std::ostream& out, const MachineConfig& c, std::size_t m, Sync sync) {
+  out << c.name << ": d = " << c.d << " (" << c.nodes() << " nodes), " << to_string(c.switching) << ", ports "
+      << c.ports.str() << ", " << to_string(c.protocol) << ", " << to_string(c.timing) << " timing; m = " << m
+      << " bytes, sync " << to_string(sync) << "\n";
+}
+
+std::string difference(const CaseOutcome& o) {
+  if (!o.result || !o.result->predicted) return "";
+  Time diff = o.result->report.makespan - *o.result->predicted;
+  if (diff == 0) return "0";
+  return (diff > 0 ? "+" : "") + fixed(to_us(diff), 2);
+}
+
+void print_table(std::ostream& out, const std::vector<CaseOutcome>& outcomes) {
+  int best = optimal_index(outcomes);
+  TextTable table({"", "algorithm", "predicted µs", "emulated µs", "emulated-predicted", "verified", "messages",
+                   "contention", "discards"});
+  for (std::size_t i = 0; i < outcomes.size(); ++i) {
+    const auto& o = outcomes[i];
+    std::string mark = static_cast<int>(i) == best ? "*" : "";
+    const auto& c = o.result ? o.result->run_case : o.requested;
+    if (!o.result) {
+      // The first line only: a deadlock's full list of blocked nodes follows on stderr.
+      table.add_row({mark, case_label(c), "", "", "", "error: " + o.error.substr(0, o.error.find('\n'))});
+      continue;
+    }
+    const auto& r = *o.result;
+    table.add_row({mark, case_label(c), r.predicted ? fixed(to_us(*r.predicted)) : "n/a",
+                   fixed(r.report.makespan_us()), difference(o), r.verified ? "yes" : "NO: " + r.verify_message,
+                   std::to_string(r.report.messages()), std::to_string(r.report.contention_events()),
+                   std::to_string(r.report.forced_discards.size())});
+  }
+  table.print(out);
+  if (best >= 0 && outcomes.size() > 1) out << "* optimal by the model\n";
+}
+
+int run(const RunOptions& options, std::ostream& out, std::ostream& err) {
+  const kernels::KernelInfo* kernel = &find_kernel_or_explain(options.kernel);
+  MachineConfig config = options.machine.build();
+  if (!options.trace.empty()) config.trace = true;
+  CaseRequest request;
+  request.algo = options.algo;
+  if (!options.partition.empty()) request.partition = parse_partition(options.partition);
+  request.m = options.m;
+  request.sync = options.machine.parsed_sync();
+  request.root = options.root;
+  request.seed = options.seed;
+  auto cases = select_cases(*kernel, config, request);
+
+  std::vector<CaseOutcome> outcomes;
+  for (const auto& c : cases) outcomes.push_back(run_case(*kernel, config, c));
+
+  if (!options.trace.empty()) {
+    std::vector<LabelledReport> runs;
+    for (const auto& o : outcomes)
+      if (o.result) runs.push_back({case_label(o.result->run_case), &o.result->report});
+    write_chrome_trace(options.trace, runs);
+  }
+
+  bool all_ok = true;
+  for (const auto& o : outcomes) all_ok = all_ok && o.ok();
+  if (options.json) {
+    int best = optimal_index(outcomes);
+    bool every_algorithm = options.algo == "all" || (options.algo.empty() && options.partition.empty());
+    if (!every_algorithm && outcomes.size() == 1) {
+      out << outcome_json(kernel->name, config, outcomes.front()).dump(2) << '\n';
+    } else {
+      nlohmann::json array = nlohmann::json::array();
+      for (std::size_t i = 0; i < outcomes.size(); ++i) {
+        auto j = outcome_json(kernel->name, config, outcomes[i]);
+        j["optimal"] = static_cast<int>(i) == best;
+        array.push_back(std::move(j));
+      }
+      out << array.dump(2) << '\n';
+    }
+    return all_ok ? kExitOk : kExitRunFailed;
+  }
+
+  print_machine_line(out, config, request.m, request.sync);
+  out << kernel->name << ": " << kernel->summary << "\n\n";
+  print_table(out, outcomes);
+  if (outcomes.size() == 1 && outcomes.front().result) {
+    out << '\n';
+    outcomes.front().result->report.print(out);
+  } else if (outcomes.size() > 1) {
+    out << "(run one algorithm, e.g. --algo " << outcomes.front().requested.algo << ", for its full report)\n";
+  }
+  for (const auto& o : outcomes)
+    if (!o.error.empty()) err << "hcemu: " << case_label(o.requested) << ": " << o.error << '\n';
+  if (!options.trace.empty()) out << "trace written to " << options.trace << '\n';
+  return all_ok ? kExitOk : kExitRunFailed;
+}
+
+}  // namespace
+
+Action add_run_command(CLI::App& app) {
+  auto options = std::make_shared<RunOptions>();
+  auto* sub = app.add_subcommand("run", "Run a kernel: emulated time beside the model's prediction, and the report");
+  sub->add_option("kernel", options->kernel, "exchange, transpose, broadcast, allgather or histogram")->required();
+  sub->add_option("--algo", options->algo,
+                  "An algorithm of the kernel, or 'all' (the default without --partition: every algorithm; for "
+                  "exchange: Direct, Standard and every equipartition)");
+  sub->add_option("--partition", options->partition, "Multiphase exchange partition, e.g. 2,3 (sums to d)");
+  sub->add_option("-m,--bytes", options->m, "Bytes per block (exchange, transpose), per message (broadcast)")
+      ->capture_default_str();
+  sub->add_option("--root", options->root, "Root node (broadcast)")->capture_default_str();
+  sub->add_option("--seed", options->seed, "Seed of the random data")->capture_default_str();
+  options->machine.add_to(*sub);
+  sub->add_flag("--json", options->json, "Print one JSON object (an array with several algorithms)");
+  sub->add_option("--trace", options->trace, "Write a Chrome trace (Perfetto, chrome://tracing) to FILE.json")
+      ->type_name("FILE");
+  return [options](std::ostream& out, std::ostream& err) { return run(*options, out, err); };
+}
+
+}  // namespace hcemu::cli

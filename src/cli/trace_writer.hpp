@@ -1,0 +1,18 @@
+#pragma once
+// `--trace FILE.json`: the Chrome trace event format (Perfetto, chrome://tracing) of one or several runs.
+#include <string>
+#include <vector>
+
+#include "hcemu/report.hpp"
+
+namespace hcemu::cli {
+
+struct LabelledReport {
+  std::string label;  // "direct", "multiphase (2,3)"
+  const RunReport* report;
+};
+
+// One process per run (named by its label), one track per node. Throws UsageProblem if the file cannot be written.
+void write_chrome_trace(const std::string& path, const std::vector<LabelledReport>& runs);
+
+}  // namespace hcemu::cli

@@ -1,0 +1,177 @@
+// Machine configs: the presets reproduce their papers' parameters, and broken configs and overrides give errors
+// that name the file, the line and the key.
+#include <gtest/gtest.h>
+
+#include "cli/config_builder.hpp"
+#include "cli/config_loader.hpp"
+#include "cli/presets.hpp"
+#include "hcemu/errors.hpp"
+
+namespace hcemu::cli {
+namespace {
+
+TEST(Presets, Ipsc860HasNicolAndBokhariSection4Parameters) {
+  MachineConfig c = load_config("ipsc860");
+  EXPECT_EQ(c.d, 5);
+  EXPECT_DOUBLE_EQ(c.lambda, 95.0);
+  ASSERT_TRUE(c.lambda0.has_value());
+  EXPECT_DOUBLE_EQ(*c.lambda0, 85.5);
+  EXPECT_DOUBLE_EQ(c.tau, 0.394);
+  EXPECT_DOUBLE_EQ(c.delta_msg, 5.15 * 5);  // δ = 5.15·d µs per message
+  EXPECT_DOUBLE_EQ(c.delta_hop, 0.0);
+  EXPECT_DOUBLE_EQ(c.rho, 0.54);
+  EXPECT_DOUBLE_EQ(c.barrier_a, 0.0);
+  EXPECT_DOUBLE_EQ(c.barrier_b, 150.0);  // Q(d) = 150·d µs
+  EXPECT_EQ(c.protocol, Protocol::forced);
+  EXPECT_EQ(c.switching, Switching::circuit);
+  EXPECT_EQ(c.ports, Ports::parse("one"));
+}
+
+TEST(Presets, IpscYaleHasOneKilobytePacketsAndOnePort) {
+  MachineConfig c = load_config("ipsc-yale");
+  EXPECT_EQ(c.packet, 1024u);
+  EXPECT_DOUBLE_EQ(c.lambda, 1500.0);  // NX start-up, Johnsson & Ho §1.3
+  EXPECT_EQ(c.ports, Ports::parse("one"));
+  EXPECT_EQ(c.switching, Switching::store_and_forward);
+}
+
+TEST(Presets, LinkboundIsAllPortStoreAndForwardWithoutSetUp) {
+  MachineConfig c = load_config("linkbound");
+  EXPECT_EQ(c.ports, Ports::parse("all"));
+  EXPECT_EQ(c.switching, Switching::store_and_forward);
+  EXPECT_DOUBLE_EQ(c.delta_hop, 0.0);
+  EXPECT_DOUBLE_EQ(c.delta_msg, 0.0);
+}
+
+TEST(Presets, EveryPresetCitesItsSource) {
+  for (const auto& preset : preset_files()) {
+    ConfigBuilder builder;
+    apply_toml(builder, preset.text, preset.path);
+    EXPECT_FALSE(builder.source.empty()) << preset.name;
+    EXPECT_EQ(builder.resolve().name, preset.name);
+  }
+}
+
+TEST(ConfigBuilder, DeltaMsgPerDFollowsTheDimensionSetLater) {
+  ConfigBuilder builder;
+  apply_config(builder, "ipsc860");
+  builder.set_text("d", "6", Origin{"-d 6", 0});
+  EXPECT_DOUBLE_EQ(builder.resolve().delta_msg, 5.15 * 6);
+}
+
+TEST(ConfigBuilder, SettingDeltaMsgReplacesDeltaMsgPerD) {
+  ConfigBuilder builder;
+  apply_config(builder, "ipsc860");
+  apply_assignment(builder, "delta_msg=3");
+  EXPECT_DOUBLE_EQ(builder.resolve().delta_msg, 3.0);
+}
+
+TEST(ConfigBuilder, SetOverridesAreTypedByKey) {
+  ConfigBuilder builder;
+  apply_assignment(builder, "lambda=12");
+  apply_assignment(builder, "ports=k:2");
+  apply_assignment(builder, "trace=true");
+  apply_assignment(builder, "packet=512");
+  MachineConfig c = builder.resolve();
+  EXPECT_DOUBLE_EQ(c.lambda, 12.0);
+  EXPECT_EQ(c.ports, Ports::parse("k:2"));
+  EXPECT_TRUE(c.trace);
+  EXPECT_EQ(c.packet, 512u);
+}
+
+TEST(ConfigBuilder, NearestKeySuggestsTheTypo) {
+  EXPECT_EQ(nearest_config_key("lamda"), "lambda");
+  EXPECT_EQ(nearest_config_key("delta_hops"), "delta_hop");
+  EXPECT_EQ(nearest_config_key("barier_b"), "barrier_b");
+  EXPECT_EQ(nearest_config_key("completely_unrelated"), "");
+}
+
+// The corpus of broken configs: each names its file, line and key.
+struct BrokenConfig {
+  const char* text;
+  const char* key;
+  int line;
+  const char* says;
+};
+
+class BrokenConfigs : public ::testing::TestWithParam<BrokenConfig> {};
+
+TEST_P(BrokenConfigs, ErrorNamesFileLineAndKey) {
+  const BrokenConfig& broken = GetParam();
+  ConfigBuilder builder;
+  try {
+    apply_toml(builder, broken.text, "broken.toml");
+    builder.resolve();
+    FAIL() << "no error for: " << broken.text;
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(e.key, broken.key);
+    EXPECT_EQ(e.file, "broken.toml");
+    EXPECT_EQ(e.line, broken.line);
+    EXPECT_NE(std::string(e.what()).find(broken.says), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("broken.toml:" + std::to_string(broken.line)), std::string::npos)
+        << e.what();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Corpus, BrokenConfigs,
+    ::testing::Values(BrokenConfig{"lambda = 1\ntua = 0.5\n", "tua", 2, "did you mean 'tau'"},
+                      BrokenConfig{"lamda = 95\n", "lamda", 1, "did you mean 'lambda'"},
+                      BrokenConfig{"\n\nrho = \"fast\"\n", "rho", 3, "must be a number"},
+                      BrokenConfig{"d = 14\n", "d", 1, "0..13"},
+                      BrokenConfig{"d = 2.5\n", "d", 1, "must be an integer"},
+                      BrokenConfig{"tau = -0.1\n", "tau", 1, "between 0 and 1e9"},
+                      BrokenConfig{"ports = \"two\"\n", "ports", 1, "k:N"},
+                      BrokenConfig{"ports = \"k:0\"\n", "ports", 1, "k:N"},
+                      BrokenConfig{"switching = \"wormhole\"\n", "switching", 1, "store_and_forward"},
+                      BrokenConfig{"protocol = \"FORCED\"\n", "protocol", 1, "forced or unforced"},
+                      BrokenConfig{"timing = \"virtal\"\n", "timing", 1, "virtual"},
+                      BrokenConfig{"packet = -1\n", "packet", 1, ">= 0"},
+                      BrokenConfig{"trace = 1\n", "trace", 1, "true or false"},
+                      BrokenConfig{"time_scale = 0.5\n", "time_scale", 1, ">= 1"},
+                      BrokenConfig{"lambda = [1, 2]\n", "lambda", 1, "single value"},
+                      BrokenConfig{"delta_msg = 1\ndelta_msg_per_d = 2\n", "delta_msg_per_d", 2, "not both"},
+                      BrokenConfig{"name = 3\n", "name", 1, "must be a string"}));
+
+TEST(ConfigLoader, InvalidTomlNamesFileAndLine) {
+  ConfigBuilder builder;
+  try {
+    apply_toml(builder, "lambda = 1\nrho = \n", "syntax.toml");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("syntax.toml:2"), std::string::npos) << e.what();
+  }
+}
+
+TEST(ConfigLoader, SetOverrideOutOfRangeNamesTheOverride) {
+  ConfigBuilder builder;
+  try {
+    apply_assignment(builder, "lambda=-3");
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(e.key, "lambda");
+    EXPECT_EQ(e.file, "--set lambda=-3");
+  }
+}
+
+TEST(ConfigLoader, SetOverrideWithUnknownKeySuggestsNearest) {
+  ConfigBuilder builder;
+  try {
+    apply_assignment(builder, "rhoo=1");
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("did you mean 'rho'"), std::string::npos) << e.what();
+  }
+}
+
+TEST(ConfigLoader, BaseFileIsOverriddenByTheFileThatNamesIt) {
+  ConfigBuilder builder;
+  apply_toml(builder, "base = \"ipsc860\"\nlambda = 100\n", "mine.toml");
+  MachineConfig c = builder.resolve();
+  EXPECT_DOUBLE_EQ(c.lambda, 100.0);
+  EXPECT_DOUBLE_EQ(c.tau, 0.394);
+  EXPECT_EQ(c.name, "mine");
+}
+
+}  // namespace
+}  // namespace hcemu::cli

@@ -1,0 +1,256 @@
+// Each subcommand of `hcemu` end to end: the built binary is run, its JSON parsed and checked against the model
+// (the closed forms of src/model), and bad arguments give the intended error and exit code.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/config_loader.hpp"
+#include "hcemu/model/exchange.hpp"
+#include "hcemu/model/planner.hpp"
+
+namespace hcemu::cli {
+namespace {
+
+struct Result {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+Result hcemu(const std::string& arguments) {
+  static int counter = 0;
+  auto err_path = std::filesystem::temp_directory_path() /
+                  ("hcemu-e2e-" + std::to_string(::getpid()) + "-" + std::to_string(++counter) + ".err");
+  std::string command = std::string(HCEMU_BINARY) + " " + arguments + " 2>" + err_path.string();
+  Result result;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (!pipe) return result;
+  char buffer[4096];
+  std::size_t n;
+  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) result.out.append(buffer, n);
+  int status = ::pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream err(err_path);
+  std::ostringstream text;
+  text << err.rdbuf();
+  result.err = text.str();
+  std::filesystem::remove(err_path);
+  return result;
+}
+
+nlohmann::json json_of(const Result& r) {
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return nlohmann::json::parse(r.out);
+}
+
+Time model_exchange_time(const MachineConfig& c, const nlohmann::json& partition, std::size_t m, Sync sync) {
+  return model::multiphase_exchange_time(c, partition.get<std::vector<int>>(), m, sync);
+}
+
+TEST(RunCommand, DefaultExchangeRunsEveryAlgorithmAndMarksTheOptimal) {
+  auto j = json_of(hcemu("run exchange --json"));
+  ASSERT_TRUE(j.is_array());
+  const MachineConfig c = load_config("ipsc860");
+  // Direct, Standard and the equipartitions (2,3), (1,2,2), (1,1,1,2): every E(5, n).
+  ASSERT_EQ(j.size(), 5u);
+  const model::Plan plan = model::optimal_partition(c, 64);
+  int optimal = 0;
+  for (const auto& o : j) {
+    EXPECT_EQ(o["kernel"], "exchange");
+    EXPECT_EQ(o["d"], 5);
+    EXPECT_EQ(o["m"], 64);
+    EXPECT_EQ(o["timing"], "virtual");
+    EXPECT_TRUE(o["verified"].get<bool>());
+    const Time expected = model_exchange_time(c, o["partition"], 64, Sync::none);
+    EXPECT_EQ(o["predicted_ps"].get<Time>(), expected) << o["algo"];
+    EXPECT_EQ(o["emulated_ps"].get<Time>(), expected) << o["algo"];
+    EXPECT_EQ(o["contention_events"], 0);
+    EXPECT_EQ(o["forced_discards"], 0);
+    if (o["optimal"].get<bool>()) {
+      ++optimal;
+      EXPECT_EQ(o["predicted_ps"].get<Time>(), plan.predicted);
+    }
+  }
+  EXPECT_EQ(optimal, 1);
+}
+
+TEST(RunCommand, OneAlgorithmGivesOneObjectWithTheIssuesKeys) {
+  auto j = json_of(hcemu("run exchange --algo standard -d 3 -m 16 --json"));
+  ASSERT_TRUE(j.is_object());
+  for (const char* key : {"kernel", "algo", "partition", "d", "m", "timing", "predicted_us", "emulated_us", "verified",
+                          "messages", "bytes", "contention_events", "forced_discards", "wall_seconds", "report"})
+    EXPECT_TRUE(j.contains(key)) << key;
+  MachineConfig c = load_config("ipsc860");
+  c.d = 3;
+  c.delta_msg = 5.15 * 3;
+  // MODEL.md §9, Standard exchange: d(λ + δ' + δ + τ·m·2^(d-1)) + d·ρ·2^d·m.
+  const double expected_us = 3 * (95.0 + 5.15 * 3 + 0.394 * 16 * 4) + 3 * 0.54 * 8 * 16;
+  EXPECT_NEAR(j["predicted_us"].get<double>(), expected_us, 1e-6);
+  EXPECT_NEAR(j["emulated_us"].get<double>(), expected_us, 1e-6);
+  // Standard exchange sends d messages from every node.
+  EXPECT_EQ(j["messages"], 3 * 8);
+}
+
+TEST(RunCommand, PartitionRunsThatMultiphaseExchange) {
+  auto j = json_of(hcemu("run exchange --partition 2,3 --sync pairwise --json"));
+  const MachineConfig c = load_config("ipsc860");
+  EXPECT_EQ(j["algo"], "multiphase");
+  EXPECT_EQ(j["emulated_ps"].get<Time>(), model::multiphase_exchange_time(c, {2, 3}, 64, Sync::pairwise));
+}
+
+TEST(RunCommand, TraceIsChromeTraceEventFormat) {
+  auto path = std::filesystem::temp_directory_path() / ("hcemu-e2e-trace-" + std::to_string(::getpid()) + ".json");
+  auto r = hcemu("run exchange --algo direct -d 2 --trace " + path.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream in(path);
+  auto trace = nlohmann::json::parse(in);
+  std::filesystem::remove(path);
+  const auto& events = trace.is_array() ? trace : trace["traceEvents"];
+  ASSERT_FALSE(events.empty());
+  bool span = false;
+  for (const auto& e : events) span = span || (e.contains("ph") && e["ph"] == "X");
+  EXPECT_TRUE(span);
+}
+
+TEST(PlanCommand, OptimalAndEquipartitionsAreTheModels) {
+  auto j = json_of(hcemu("plan -d 5 -m 50 --sync pairwise --json"));
+  MachineConfig c = load_config("ipsc860");
+  const model::Plan plan = model::optimal_partition(c, 50, Sync::pairwise);
+  EXPECT_EQ(j["optimal"]["partition"].get<std::vector<int>>(), plan.partition);
+  EXPECT_EQ(j["optimal"]["predicted_ps"].get<Time>(), plan.predicted);
+  ASSERT_EQ(j["equipartitions"].size(), 5u);
+  for (const auto& e : j["equipartitions"])
+    EXPECT_EQ(e["predicted_ps"].get<Time>(), model_exchange_time(c, e["partition"], 50, Sync::pairwise));
+  // Nicol & Bokhari §4, d = 5: (2,3) is optimal below about 100 bytes.
+  EXPECT_EQ(plan.partition, (std::vector<int>{2, 3}));
+  const auto& hull = j["hull"];
+  EXPECT_EQ(hull["breakpoints"].size() + 1, hull["faces"].size());
+  EXPECT_TRUE(hull["exact"].get<bool>());
+}
+
+TEST(SweepCommand, OnePointPerAlgorithmAndSize) {
+  auto csv = std::filesystem::temp_directory_path() / ("hcemu-e2e-sweep-" + std::to_string(::getpid()) + ".csv");
+  auto j = json_of(hcemu("sweep exchange --algo direct,standard -d 3 --m 0:64:32 --json --csv " + csv.string()));
+  ASSERT_EQ(j.size(), 6u);
+  MachineConfig c = load_config("ipsc860");
+  c.d = 3;
+  c.delta_msg = 5.15 * 3;
+  for (const auto& o : j)
+    EXPECT_EQ(o["emulated_ps"].get<Time>(),
+              model_exchange_time(c, o["partition"], o["m"].get<std::size_t>(), Sync::none));
+  std::ifstream in(csv);
+  std::string line;
+  int lines = 0;
+  while (std::getline(in, line)) ++lines;
+  std::filesystem::remove(csv);
+  EXPECT_EQ(lines, 7);  // header and six points
+}
+
+TEST(SweepCommand, PlotIsDrawnWithGnuplot) {
+  auto png = std::filesystem::temp_directory_path() / ("hcemu-e2e-plot-" + std::to_string(::getpid()) + ".svg");
+  auto r = hcemu("sweep exchange -d 3 --m 0:64:32 --plot " + png.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_GT(std::filesystem::file_size(png), 0u);
+  std::filesystem::remove(png);
+}
+
+TEST(FitCommand, VirtualFitRecoversTheConfiguredValues) {
+  auto j = json_of(hcemu("fit --json"));
+  ASSERT_FALSE(j["parameters"].empty());
+  for (const auto& p : j["parameters"]) {
+    double configured = p["configured"].get<double>();
+    EXPECT_NEAR(p["fitted"].get<double>(), configured, 1e-9 * std::max(1.0, std::abs(configured))) << p["key"];
+  }
+}
+
+TEST(FitCommand, KernelFitGivesTheEffectiveParametersOfPairwiseSync) {
+  auto j = json_of(hcemu("fit --kernel exchange --algo direct --sync pairwise --m 32,256 --json"));
+  std::map<std::string, double> fitted;
+  for (const auto& p : j["parameters"]) fitted[p["key"]] = p["fitted"];
+  EXPECT_NEAR(fitted["lambda_eff"], 180.5, 1e-7);
+  EXPECT_NEAR(fitted["delta_eff_per_d"], 10.3, 1e-8);
+}
+
+TEST(ConfigsCommand, ListsEveryPresetWithItsSource) {
+  auto j = json_of(hcemu("configs --json"));
+  std::set<std::string> names;
+  for (const auto& p : j) {
+    names.insert(p["name"]);
+    EXPECT_FALSE(p["source"].get<std::string>().empty());
+  }
+  EXPECT_EQ(names, (std::set<std::string>{"ipsc860", "ipsc-yale", "linkbound"}));
+}
+
+TEST(HelpText, EverySubcommandHasHelp) {
+  for (const char* sub : {"run", "plan", "sweep", "fit", "configs"}) {
+    auto r = hcemu(std::string(sub) + " --help");
+    EXPECT_EQ(r.exit_code, 0) << sub;
+    EXPECT_NE(r.out.find("Usage"), std::string::npos) << sub;
+  }
+}
+
+// Bad arguments and configs: the exit code and the sentence on stderr.
+struct BadUsage {
+  const char* arguments;
+  int exit_code;
+  const char* says;
+};
+
+class BadArguments : public ::testing::TestWithParam<BadUsage> {};
+
+TEST_P(BadArguments, GiveTheIntendedErrorAndExitCode) {
+  auto r = hcemu(GetParam().arguments);
+  EXPECT_EQ(r.exit_code, GetParam().exit_code) << r.err;
+  EXPECT_NE(r.err.find(GetParam().says), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Corpus, BadArguments,
+    ::testing::Values(BadUsage{"", 2, "subcommand is required"}, BadUsage{"run", 2, "kernel is required"},
+                      BadUsage{"run exchange --bogus", 2, "--bogus"},
+                      BadUsage{"run exchang", 2, "did you mean 'exchange'"},
+                      BadUsage{"run exchange --algo direkt", 2, "did you mean 'direct'"},
+                      BadUsage{"run exchange --partition 2,2", 2, "sums to 4"},
+                      BadUsage{"run exchange --partition 2,x", 2, "positive integers"},
+                      BadUsage{"run exchange --config ipsc86", 2, "did you mean 'ipsc860'"},
+                      BadUsage{"run exchange --set lamda=3", 2, "did you mean 'lambda'"},
+                      BadUsage{"run exchange --set lambda=-1", 2, "key 'lambda'"},
+                      BadUsage{"run exchange --set d", 2, "expected key=value"},
+                      BadUsage{"run exchange -d 14", 2, "0..13"},
+                      BadUsage{"run exchange --ports two", 2, "key 'ports'"},
+                      BadUsage{"run exchange --timing virtal", 2, "key 'timing'"},
+                      BadUsage{"run exchange --sync pairwize", 2, "key 'sync'"},
+                      BadUsage{"plan -d 0", 2, "d >= 1"},
+                      BadUsage{"sweep exchange --m 10:0:1", 2, "FROM must not exceed TO"},
+                      BadUsage{"sweep exchange --m 0:10:0", 2, "STEP"},
+                      BadUsage{"sweep exchange -d 2 --m 0:8:8 --plot out.pdf", 2, ".png or .svg"},
+                      BadUsage{"fit --algo direct", 2, "need --kernel"},
+                      BadUsage{"configs --show nope", 2, "no preset named"},
+                      BadUsage{"run exchange --config " HCEMU_CLI_TEST_DATA "/unknown_key.toml", 2,
+                               "unknown_key.toml:4: key 'tua': unknown key; did you mean 'tau'?"},
+                      BadUsage{"run exchange --config " HCEMU_CLI_TEST_DATA "/wrong_type.toml", 2,
+                               "wrong_type.toml:3: key 'rho': must be a number"},
+                      BadUsage{"run exchange --config " HCEMU_CLI_TEST_DATA "/out_of_range.toml", 2,
+                               "out_of_range.toml:2: key 'd'"},
+                      BadUsage{"run exchange --config " HCEMU_CLI_TEST_DATA "/not_toml.toml", 2,
+                               "not_toml.toml:2: not valid TOML"}));
+
+TEST(ExitCodes, ARunThatErrorsExitsWithOne) {
+  // Every node needs 2·2^d·m bytes for its blocks; an arena of 4096 bytes cannot hold them.
+  auto r = hcemu("run exchange --algo direct -d 3 -m 4096 --set arena_bytes=4096");
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find("arena"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace hcemu::cli
