@@ -13,7 +13,7 @@ GlobalBarrier::Entry GlobalBarrier::arrive(Time clock) {
   max_entry_.store(0, std::memory_order_relaxed);
   arrived_.store(0, std::memory_order_relaxed);
   generation_.fetch_add(1, std::memory_order_acq_rel);
-  generation_.notify_all();
+  futex_wake_all(generation_);
   return {generation, true};
 }
 

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "hcemu/time.hpp"
+#include "runtime/futex.hpp"
 
 namespace hcemu::detail {
 
@@ -18,13 +19,13 @@ class GlobalBarrier {
   };
   Entry arrive(Time clock);
   bool released(std::uint32_t generation) const { return generation_.load(std::memory_order_acquire) != generation; }
-  void wait(std::uint32_t generation) const { generation_.wait(generation, std::memory_order_acquire); }
+  void wait(std::uint32_t generation) const { futex_wait(generation_, generation); }
   Time release_time() const { return release_time_; }  // valid once released
   std::uint32_t generation() const { return generation_.load(std::memory_order_acquire); }
   // Wakes every waiter without completing anything (the run is being aborted).
   void wake_all() {
     generation_.fetch_add(1, std::memory_order_acq_rel);
-    generation_.notify_all();
+    futex_wake_all(generation_);
   }
 
  private:

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <thread>
 
+#include "runtime/futex.hpp"
 #include "runtime/node_runtime.hpp"
 #include "runtime/run_state.hpp"
 
@@ -43,6 +44,9 @@ std::vector<BlockedOperation> watch(RunState& run) {
   auto stuck_since = steady_clock::time_point::max();
   while (run.finished.load(std::memory_order_acquire) < nodes) {
     std::this_thread::sleep_for(poll);
+    Time horizon = kNever;
+    for (const auto& n : run.nodes) horizon = std::min(horizon, n->published_clock());
+    run.timing.set_horizon(horizon);
     if (run.aborted.load(std::memory_order_acquire)) continue;  // an exception: threads are unwinding
     std::uint64_t activity = 0;
     if (!all_stuck(run, activity) || activity != last_activity) {
@@ -123,8 +127,8 @@ RunReport Machine::run(const Kernel& kernel) {
     if (const int err = pthread_create(&t, &attr, node_thread, n.get()); err != 0) {
       pthread_attr_destroy(&attr);
       run.abort();
-      run.go.store(true, std::memory_order_release);
-      run.go.notify_all();
+      run.go.store(1, std::memory_order_release);
+      detail::futex_wake_all(run.go);
       for (pthread_t started : threads) pthread_join(started, nullptr);
       throw Error("could not start the thread of node " + std::to_string(threads.size()) + " of " +
                   std::to_string(run.nodes.size()) + ": " + std::strerror(err) +
@@ -135,8 +139,8 @@ RunReport Machine::run(const Kernel& kernel) {
   pthread_attr_destroy(&attr);
   run.origin = std::chrono::steady_clock::now();
   for (auto& n : run.nodes) n->reset_clock(run.origin);
-  run.go.store(true, std::memory_order_release);
-  run.go.notify_all();
+  run.go.store(1, std::memory_order_release);
+  detail::futex_wake_all(run.go);
 
   std::vector<BlockedOperation> deadlock = watch(run);
   for (pthread_t t : threads) pthread_join(t, nullptr);

@@ -18,13 +18,14 @@ struct Message {
   int tag = 0;
   std::size_t bytes = 0;
   timing::TransferTimes times;
+  Message* next = nullptr;  // the receiver's queue of unmatched messages with the same (source, tag)
 
   std::byte* payload() { return reinterpret_cast<std::byte*>(this + 1); }
 
   static Message* make(int source, int destination, int tag, const std::byte* data, std::size_t bytes) {
     void* memory = scalable_malloc(sizeof(Message) + bytes);
     if (memory == nullptr) throw std::bad_alloc();
-    auto* m = new (memory) Message{source, destination, tag, bytes, {}};
+    auto* m = new (memory) Message{source, destination, tag, bytes, {}, nullptr};
     if (bytes > 0) std::memcpy(m->payload(), data, bytes);
     return m;
   }

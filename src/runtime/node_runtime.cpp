@@ -4,6 +4,7 @@
 #include <cstring>
 #include <thread>
 
+#include "runtime/futex.hpp"
 #include "runtime/run_state.hpp"
 
 namespace hcemu::detail {
@@ -29,14 +30,18 @@ NodeRuntime::NodeRuntime(RunState& run, int id)
                        ? 64
                        : 2) {
   inbox_.reserve(static_cast<std::size_t>(run.config.d) + 1);
-  slots_.reserve(64);
   for (int k = 0; k <= run.config.d; ++k) inbox_.push_back(std::make_unique<boost::lockfree::queue<Message*>>(4));
 }
 
 NodeRuntime::~NodeRuntime() {
   for (auto& q : inbox_) q->consume_all([](Message* m) { Message::destroy(m); });
-  for (auto& [k, q] : keys_)
-    for (std::size_t i = q.message_head; i < q.messages.size(); ++i) Message::destroy(q.messages[i]);
+  for (auto& [k, q] : keys_) {
+    for (Message* m = q.first_message; m != nullptr;) {
+      Message* next = m->next;
+      Message::destroy(m);
+      m = next;
+    }
+  }
 }
 
 int NodeRuntime::dim() const { return run_.config.d; }
@@ -52,7 +57,7 @@ int NodeRuntime::neighbor(int k) const {
 }
 
 void NodeRuntime::run_kernel() {
-  while (!run_.go.load(std::memory_order_acquire)) run_.go.wait(false, std::memory_order_acquire);
+  while (run_.go.load(std::memory_order_acquire) == 0) futex_wait(run_.go, 0);
   try {
     if (!run_.aborted.load(std::memory_order_acquire)) run_.kernel(node_);
   } catch (const Aborted&) {
@@ -62,6 +67,7 @@ void NodeRuntime::run_kernel() {
     run_.fail(id_, std::current_exception(), "unknown exception");
   }
   stats_.final_clock = clock_.now();
+  published_clock_.store(kNever, std::memory_order_relaxed);
   state_.store(NodeState::done, std::memory_order_release);
   run_.finished.fetch_add(1, std::memory_order_acq_rel);
 }
@@ -77,13 +83,13 @@ void NodeRuntime::deliver(Message* m) {
   // messages is woken once, not 255 times.
   if (sleeping_.load(std::memory_order_seq_cst) &&
       static_cast<std::int32_t>(delivered - wake_at_.load(std::memory_order_seq_cst)) >= 0)
-    inbox_signal_.notify_one();
+    futex_wake_one(inbox_signal_);
 }
 
 void NodeRuntime::wake() {
   wake_at_.store(inbox_signal_.load(std::memory_order_seq_cst) + 1, std::memory_order_seq_cst);
   inbox_signal_.fetch_add(1, std::memory_order_seq_cst);
-  inbox_signal_.notify_one();
+  futex_wake_one(inbox_signal_);
 }
 
 bool NodeRuntime::stuck() const {
@@ -119,7 +125,7 @@ void NodeRuntime::block_until(Ready ready, Needed needed, const BlockedOperation
     if (inbox_signal_.load(std::memory_order_seq_cst) == seen && !run_.aborted.load(std::memory_order_acquire)) {
       blocked_ = op;
       state_.store(NodeState::blocked, std::memory_order_release);
-      inbox_signal_.wait(seen, std::memory_order_seq_cst);
+      futex_wait(inbox_signal_, seen);
       state_.store(NodeState::running, std::memory_order_release);
       wakes_.fetch_add(1, std::memory_order_release);
     }
@@ -145,18 +151,19 @@ void NodeRuntime::drain() {
     Message* m = nullptr;
     while (queue->pop(m)) {
       KeyQueue& q = keys_[key(m->source, m->tag)];
-      q.messages.push_back(m);
+      (q.last_message != nullptr ? q.last_message->next : q.first_message) = m;
+      q.last_message = m;
       match(q);
     }
   }
 }
 
 void NodeRuntime::match(KeyQueue& q) {
-  while (q.receive_head < q.receives.size() && q.message_head < q.messages.size()) {
-    Slot& r = slots_[q.receives[q.receive_head]];
-    Message* m = q.messages[q.message_head];
-    q.messages[q.message_head++] = nullptr;
-    if (q.message_head == q.messages.size()) q.messages.clear(), q.message_head = 0;
+  while (q.first_receive != kNoSlot && q.first_message != nullptr) {
+    Slot& r = slots_[q.first_receive];
+    Message* m = q.first_message;
+    q.first_message = m->next;
+    if (q.first_message == nullptr) q.last_message = nullptr;
 
     const bool early = m->times.first_byte < r.posted;
     if (early && run_.config.protocol == Protocol::forced) {
@@ -186,7 +193,8 @@ void NodeRuntime::match(KeyQueue& q) {
     ++stats_.messages_received;
     stats_.bytes_received += m->bytes;
     Message::destroy(m);
-    if (++q.receive_head == q.receives.size()) q.receives.clear(), q.receive_head = 0;
+    q.first_receive = r.next_receive;
+    if (q.first_receive == kNoSlot) q.last_receive = kNoSlot;
   }
 }
 
@@ -267,7 +275,8 @@ Request NodeRuntime::post_recv(int source, std::span<std::byte> buffer, int tag)
   s.buffer = buffer;
   s.posted = clock_.now();
   KeyQueue& q = keys_[key(source, tag)];
-  q.receives.push_back(r.slot_);
+  (q.last_receive != kNoSlot ? slots_[q.last_receive].next_receive : q.first_receive) = r.slot_;
+  q.last_receive = r.slot_;
   match(q);
   return r;
 }
@@ -297,7 +306,7 @@ Status NodeRuntime::wait(Request& request, const char* operation) {
     status.bytes = r.bytes;
     status.completed = std::max(before, complete_receive(r));
   }
-  clock_.advance_to(status.completed);
+  advance_clock(status.completed);
   if (status.completed > before) record("wait", before, status.completed, status.source, status.bytes, status.tag);
   free_slot(index);
   request = Request{};
@@ -335,7 +344,7 @@ void NodeRuntime::wait_all(std::span<Request> requests) {
     return x.times.arrival != y.times.arrival ? x.times.arrival < y.times.arrival : x.peer < y.peer;
   });
   for (std::uint32_t index : receives) done = std::max(done, complete_receive(slots_[index]));
-  clock_.advance_to(done);
+  advance_clock(done);
   if (done > before) record("wait", before, done);
   for (Request& r : requests) {
     if (!r.valid()) continue;
@@ -388,7 +397,7 @@ void NodeRuntime::barrier() {
     check_running();
   }
   const Time release = run_.barrier.release_time();
-  clock_.advance_to(release);
+  advance_clock(release);
   record("barrier", entry, release);
 }
 
@@ -422,7 +431,7 @@ void NodeRuntime::permute(std::span<const std::byte> from, std::span<std::byte> 
 void NodeRuntime::charge(Time cost, const char* kind) {
   check_running();
   const Time start = clock_.now();
-  clock_.advance_to(start + cost);
+  advance_clock(start + cost);
   if (cost > 0) record(kind, start, start + cost);
 }
 
@@ -436,11 +445,15 @@ void NodeRuntime::record(const char* kind, Time start, Time end, int peer, std::
 void NodeRuntime::drain_leftovers(std::vector<ForcedDiscard>& discards, std::vector<std::string>& unreceived) {
   for (auto& queue : inbox_) {
     Message* m = nullptr;
-    while (queue->pop(m)) keys_[key(m->source, m->tag)].messages.push_back(m);
+    while (queue->pop(m)) {
+      KeyQueue& q = keys_[key(m->source, m->tag)];
+      (q.last_message != nullptr ? q.last_message->next : q.first_message) = m;
+      q.last_message = m;
+    }
   }
   for (auto& [k, q] : keys_) {
-    for (std::size_t i = q.message_head; i < q.messages.size(); ++i) {
-      Message* m = q.messages[i];
+    for (Message* m = q.first_message; m != nullptr;) {
+      Message* next = m->next;
       if (run_.config.protocol == Protocol::forced) {
         discards.push_back({m->source, id_, m->tag, m->bytes, m->times.first_byte, std::nullopt});
       } else {
@@ -448,9 +461,9 @@ void NodeRuntime::drain_leftovers(std::vector<ForcedDiscard>& discards, std::vec
                              " bytes from node " + std::to_string(m->source) + " tag " + std::to_string(m->tag));
       }
       Message::destroy(m);
+      m = next;
     }
-    q.messages.clear();
-    q.message_head = 0;
+    q.first_message = q.last_message = nullptr;
   }
 }
 

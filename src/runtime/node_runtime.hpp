@@ -3,6 +3,7 @@
 // messages to posted receives, and the node API that the Node handle forwards to.
 #include <atomic>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <random>
 #include <span>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include <boost/lockfree/queue.hpp>
+#include <oneapi/tbb/scalable_allocator.h>
 
 #include "hcemu/errors.hpp"
 #include "hcemu/node.hpp"
@@ -63,6 +65,8 @@ class NodeRuntime {
 
   // --- for the watchdog and the report (the node thread has stopped or is asleep) ---
   NodeState state() const { return state_.load(std::memory_order_acquire); }
+  // A lower bound on the issue time of any transfer this node will still make.
+  Time published_clock() const { return published_clock_.load(std::memory_order_relaxed); }
   // True when this node is asleep and nothing has been delivered since it fell asleep.
   bool stuck() const;
   std::uint64_t activity() const {
@@ -90,13 +94,17 @@ class NodeRuntime {
     Time posted = 0;
     bool matched = false;
     bool late = false;  // UNFORCED, arrived before the post: comes out of the system buffer
+    std::uint32_t next_receive = kNoSlot;  // the next receive posted for the same (source, tag)
     timing::TransferTimes times;
   };
-  struct KeyQueue {  // one (source, tag): messages and receives, each in order
-    std::vector<Message*> messages;
-    std::size_t message_head = 0;
-    std::vector<std::uint32_t> receives;
-    std::size_t receive_head = 0;
+  static constexpr std::uint32_t kNoSlot = 0xffffffffu;
+  // One (source, tag): its unmatched messages and its pending receives, each a FIFO threaded through the
+  // messages and slots themselves, so that matching allocates nothing.
+  struct KeyQueue {
+    Message* first_message = nullptr;
+    Message* last_message = nullptr;
+    std::uint32_t first_receive = kNoSlot;
+    std::uint32_t last_receive = kNoSlot;
   };
 
   Slot& slot_of(const Request& r, const char* operation);
@@ -113,6 +121,10 @@ class NodeRuntime {
   void check_peer(int peer, const char* operation) const;
   void check_running();
   void maybe_yield();
+  void advance_clock(Time target) {
+    clock_.advance_to(target);
+    published_clock_.store(clock_.value(), std::memory_order_relaxed);
+  }
   void record(const char* kind, Time start, Time end, int peer = -1, std::size_t bytes = 0, int tag = 0);
 
   RunState& run_;
@@ -130,13 +142,16 @@ class NodeRuntime {
   std::atomic<std::uint32_t> wake_at_{0};  // senders wake this node once the signal reaches it
   alignas(64) std::atomic<NodeState> state_{NodeState::running};
   std::atomic<std::uint64_t> wakes_{0};
+  std::atomic<Time> published_clock_{0};
   std::atomic<std::uint32_t> barrier_generation_{0};
   std::atomic<bool> in_barrier_{false};
   BlockedOperation blocked_;
 
-  std::unordered_map<std::uint64_t, KeyQueue> keys_;
-  std::vector<Slot> slots_;
-  std::vector<std::uint32_t> free_slots_;
+  std::unordered_map<std::uint64_t, KeyQueue, std::hash<std::uint64_t>, std::equal_to<>,
+                     tbb::scalable_allocator<std::pair<const std::uint64_t, KeyQueue>>>
+      keys_;
+  std::deque<Slot, tbb::scalable_allocator<Slot>> slots_;  // a deque: slots never move as it grows
+  std::vector<std::uint32_t, tbb::scalable_allocator<std::uint32_t>> free_slots_;
   NodeStats stats_;
   std::vector<ForcedDiscard> discards_;
   std::vector<TraceSpan> trace_;

@@ -31,7 +31,7 @@ class RunState {
   std::chrono::steady_clock::time_point origin;
   std::vector<std::unique_ptr<NodeRuntime>> nodes;
 
-  std::atomic<bool> go{false};       // threads wait for it, so that wall time starts together
+  std::atomic<std::uint32_t> go{0};  // threads wait for it, so that wall time starts together
   std::atomic<bool> aborted{false};
   std::atomic<int> finished{0};
 

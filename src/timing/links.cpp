@@ -1,20 +1,30 @@
 #include "timing/links.hpp"
 
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
-#include <thread>
 
 namespace hcemu::timing {
 
 namespace {
-// Links are locked only for the few instructions of a booking, and almost never by two threads at once; a
-// spin on an atomic flag is cheaper than any mutex for that.
-void lock(std::atomic_flag& flag) {
-  while (flag.test_and_set(std::memory_order_acquire)) {
-    while (flag.test(std::memory_order_relaxed)) std::this_thread::yield();
+// A link is locked only for the few instructions of a booking, and almost never by two threads at once. But with a
+// thousand node threads on two cores the holder can be preempted inside, so a waiter spins a little and then
+// sleeps on the lock word instead of yielding in a loop. States: 0 free, 1 held, 2 held with sleepers.
+void lock(std::atomic<std::uint32_t>& word) {
+  for (int spin = 0; spin < 64; ++spin) {
+    std::uint32_t expected = 0;
+    if (word.compare_exchange_weak(expected, 1, std::memory_order_acquire, std::memory_order_relaxed)) return;
   }
+  while (word.exchange(2, std::memory_order_acquire) != 0)
+    syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&word), FUTEX_WAIT_PRIVATE, 2u, nullptr, nullptr, 0);
 }
-void unlock(std::atomic_flag& flag) { flag.clear(std::memory_order_release); }
+void unlock(std::atomic<std::uint32_t>& word) {
+  if (word.exchange(0, std::memory_order_release) == 2)
+    syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&word), FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
+}
 }  // namespace
 
 std::vector<int> ecube_route(int src, int dst, int d) {
@@ -40,6 +50,7 @@ Time LinkTable::book(std::span<const int> route, Time ready, Time duration, int 
   std::copy(route.begin(), route.end(), order.begin());
   std::sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(route.size()));
   for (std::size_t r = 0; r < route.size(); ++r) lock(links_[static_cast<std::size_t>(order[r])].lock);
+  for (int i : route) prune(links_[static_cast<std::size_t>(i)]);
 
   Time start = ready;
   for (bool moved = true; moved;) {
@@ -47,7 +58,8 @@ Time LinkTable::book(std::span<const int> route, Time ready, Time duration, int 
     for (std::size_t r = 0; r < route.size(); ++r) {
       auto& b = links_[static_cast<std::size_t>(route[r])].bookings;
       // The first booking that ends after `start`; bookings are disjoint, so ends are sorted too.
-      auto it = std::upper_bound(b.begin(), b.end(), start, [](Time t, const Booking& x) { return t < x.end; });
+      const auto first = b.begin() + static_cast<std::ptrdiff_t>(links_[static_cast<std::size_t>(route[r])].head);
+      auto it = std::upper_bound(first, b.end(), start, [](Time t, const Booking& x) { return t < x.end; });
       if (it != b.end() && it->start < start + duration) {
         if (it->owner != owner) delay_by[r] += it->end - start;
         start = it->end;
@@ -58,7 +70,8 @@ Time LinkTable::book(std::span<const int> route, Time ready, Time duration, int 
   for (std::size_t r = 0; r < route.size(); ++r) {
     Link& link = links_[static_cast<std::size_t>(route[r])];
     auto& b = link.bookings;
-    auto it = std::upper_bound(b.begin(), b.end(), start, [](Time t, const Booking& x) { return t < x.start; });
+    auto it = std::upper_bound(b.begin() + static_cast<std::ptrdiff_t>(link.head), b.end(), start,
+                               [](Time t, const Booking& x) { return t < x.start; });
     b.insert(it, Booking{start, start + duration, owner});
     link.busy += duration;
     if (delay_by[r] > 0) {
@@ -68,6 +81,16 @@ Time LinkTable::book(std::span<const int> route, Time ready, Time duration, int 
   }
   for (std::size_t r = 0; r < route.size(); ++r) unlock(links_[static_cast<std::size_t>(order[r])].lock);
   return start;
+}
+
+void LinkTable::prune(Link& link) const {
+  const Time horizon = horizon_.load(std::memory_order_relaxed);
+  auto& b = link.bookings;
+  while (link.head < b.size() && b[link.head].end <= horizon) ++link.head;
+  if (link.head >= 64 && 2 * link.head >= b.size()) {
+    b.erase(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(link.head));
+    link.head = 0;
+  }
 }
 
 std::vector<LinkStats> LinkTable::stats() const {

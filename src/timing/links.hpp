@@ -8,6 +8,8 @@
 #include <span>
 #include <vector>
 
+#include <oneapi/tbb/scalable_allocator.h>
+
 #include "hcemu/report.hpp"
 #include "hcemu/time.hpp"
 
@@ -26,19 +28,26 @@ class LinkTable {
 
   std::vector<LinkStats> stats() const;  // links that carried something, by (from, dim)
 
+  // No transfer will ever again be issued before `t` (every node's clock has passed it): bookings that end by
+  // then can no longer be in anyone's way and are dropped, which keeps each link's list short.
+  void set_horizon(Time t) { horizon_.store(t, std::memory_order_relaxed); }
+
  private:
   struct Booking {
     Time start, end;
     int owner;
   };
   struct alignas(64) Link {
-    std::atomic_flag lock;
-    std::vector<Booking> bookings;  // sorted, disjoint
+    std::atomic<std::uint32_t> lock{0};
+    std::vector<Booking, tbb::scalable_allocator<Booking>> bookings;  // sorted, disjoint; those before `head` are behind the horizon
+    std::size_t head = 0;
     Time busy = 0;
     std::uint64_t contention_events = 0;
     Time contention_delay = 0;
   };
+  void prune(Link& link) const;
   int d_;
+  std::atomic<Time> horizon_{0};
   std::vector<Link> links_;
 };
 

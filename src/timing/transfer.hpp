@@ -42,6 +42,7 @@ class TimingModel {
   Time elapse(double us) const { return native_ ? 0 : from_us(us); }
 
   std::vector<LinkStats> link_stats() const { return links_.stats(); }
+  void set_horizon(Time t) { links_.set_horizon(t); }  // see LinkTable::set_horizon
 
  private:
   TransferTimes send_circuit(PortState& sender, int src, int dst, std::size_t bytes, Time ready, int channel);
