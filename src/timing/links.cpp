@@ -27,18 +27,6 @@ void unlock(std::atomic<std::uint32_t>& word) {
 }
 }  // namespace
 
-std::vector<int> ecube_route(int src, int dst, int d) {
-  std::vector<int> route;
-  int at = src;
-  for (int k = 0; k < d; ++k) {
-    if (((src ^ dst) >> k) & 1) {
-      route.push_back(LinkTable::index(at, k, d));
-      at ^= 1 << k;
-    }
-  }
-  return route;
-}
-
 LinkTable::LinkTable(int d) : d_(d), links_(static_cast<std::size_t>(d) << d) {}
 
 Time LinkTable::book(std::span<const int> route, Time ready, Time duration, int owner) {
@@ -50,17 +38,15 @@ Time LinkTable::book(std::span<const int> route, Time ready, Time duration, int 
   std::copy(route.begin(), route.end(), order.begin());
   std::sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(route.size()));
   for (std::size_t r = 0; r < route.size(); ++r) lock(links_[static_cast<std::size_t>(order[r])].lock);
-  for (int i : route) prune(links_[static_cast<std::size_t>(i)]);
+  const Time horizon = horizon_.load(std::memory_order_relaxed);
+  for (int i : route) links_[static_cast<std::size_t>(i)].bookings.drop_ending_by(horizon);
 
   Time start = ready;
   for (bool moved = true; moved;) {
     moved = false;
     for (std::size_t r = 0; r < route.size(); ++r) {
-      auto& b = links_[static_cast<std::size_t>(route[r])].bookings;
-      // The first booking that ends after `start`; bookings are disjoint, so ends are sorted too.
-      const auto first = b.begin() + static_cast<std::ptrdiff_t>(links_[static_cast<std::size_t>(route[r])].head);
-      auto it = std::upper_bound(first, b.end(), start, [](Time t, const Booking& x) { return t < x.end; });
-      if (it != b.end() && it->start < start + duration) {
+      const Booking* it = links_[static_cast<std::size_t>(route[r])].bookings.first_ending_after(start);
+      if (it != nullptr && it->start < start + duration) {
         if (it->owner != owner) delay_by[r] += it->end - start;
         start = it->end;
         moved = true;
@@ -69,10 +55,7 @@ Time LinkTable::book(std::span<const int> route, Time ready, Time duration, int 
   }
   for (std::size_t r = 0; r < route.size(); ++r) {
     Link& link = links_[static_cast<std::size_t>(route[r])];
-    auto& b = link.bookings;
-    auto it = std::upper_bound(b.begin() + static_cast<std::ptrdiff_t>(link.head), b.end(), start,
-                               [](Time t, const Booking& x) { return t < x.start; });
-    b.insert(it, Booking{start, start + duration, owner});
+    link.bookings.insert(Booking{start, start + duration, owner});
     link.busy += duration;
     if (delay_by[r] > 0) {
       ++link.contention_events;
@@ -81,16 +64,6 @@ Time LinkTable::book(std::span<const int> route, Time ready, Time duration, int 
   }
   for (std::size_t r = 0; r < route.size(); ++r) unlock(links_[static_cast<std::size_t>(order[r])].lock);
   return start;
-}
-
-void LinkTable::prune(Link& link) const {
-  const Time horizon = horizon_.load(std::memory_order_relaxed);
-  auto& b = link.bookings;
-  while (link.head < b.size() && b[link.head].end <= horizon) ++link.head;
-  if (link.head >= 64 && 2 * link.head >= b.size()) {
-    b.erase(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(link.head));
-    link.head = 0;
-  }
 }
 
 std::vector<LinkStats> LinkTable::stats() const {

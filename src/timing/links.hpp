@@ -8,10 +8,9 @@
 #include <span>
 #include <vector>
 
-#include <oneapi/tbb/scalable_allocator.h>
-
 #include "hcemu/report.hpp"
 #include "hcemu/time.hpp"
+#include "timing/booking_list.hpp"
 
 namespace hcemu::timing {
 
@@ -33,25 +32,16 @@ class LinkTable {
   void set_horizon(Time t) { horizon_.store(t, std::memory_order_relaxed); }
 
  private:
-  struct Booking {
-    Time start, end;
-    int owner;
-  };
   struct alignas(64) Link {
     std::atomic<std::uint32_t> lock{0};
-    std::vector<Booking, tbb::scalable_allocator<Booking>> bookings;  // sorted, disjoint; those before `head` are behind the horizon
-    std::size_t head = 0;
+    BookingList bookings;
     Time busy = 0;
     std::uint64_t contention_events = 0;
     Time contention_delay = 0;
   };
-  void prune(Link& link) const;
   int d_;
   std::atomic<Time> horizon_{0};
   std::vector<Link> links_;
 };
-
-// The e-cube route from `src` to `dst`: the links that correct the differing bits, lowest first.
-std::vector<int> ecube_route(int src, int dst, int d);
 
 }  // namespace hcemu::timing
