@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <optional>
 #include <string>
 
 #include "hcemu/hcemu.hpp"
@@ -372,7 +373,8 @@ TEST(BroadcastRegistry, EveryAlgoVerifiesAndMeetsItsPrediction) {
   }
 }
 
-TEST(BroadcastRegistry, PartitionGivesTheGroupsOfBroadcastFour) {
+TEST(BroadcastRegistry, PiecesGiveTheGroupsOfBroadcastFour) {
+  // Stout & Wagar digest §9: d = 3, β = 12, τ = 1, m = 3600, g = 15: (d + g - 1)(β + τ·m/(dg)) = 17·(12 + 80).
   const kernels::KernelInfo& info = kernels::find_kernel("broadcast");
   MachineConfig config = link_bound_machine(12, 1);
   config.d = 3;
@@ -380,10 +382,66 @@ TEST(BroadcastRegistry, PartitionGivesTheGroupsOfBroadcastFour) {
   kernels::KernelCase c;
   c.algo = "bcast4";
   c.m = 3600;
-  c.partition = {15};
+  c.pieces = 15;
   const kernels::KernelResult r = info.run(config, c);
   EXPECT_TRUE(r.verified) << r.verify_message;
   EXPECT_EQ(r.report.makespan, from_us(1564));
+}
+
+TEST(BroadcastRegistry, FivePiecesRunBroadcastFourWithFiveGroupsAsItsClosedForm) {
+  // g = 5 is not the optimum here (sqrt((d-1)τm/(dβ)) = sqrt(200), 14), so the case really runs the given g:
+  // packets of ⌈3600/(3·5)⌉ = 240 bytes, (d + g - 1)(β + τ·240) = 7·252 = 1764 µs, the digest's §9 number for g = 5.
+  const kernels::KernelInfo& info = kernels::find_kernel("broadcast");
+  MachineConfig config = link_bound_machine(12, 1);
+  config.d = 3;
+  config.ports = Ports::parse("all");
+  ASSERT_NE(model::optimal_broadcast_groups(config, 3600), 5);
+  kernels::KernelCase c;
+  c.algo = "bcast4";
+  c.m = 3600;
+  c.pieces = 5;
+  const kernels::KernelResult r = info.run(config, c);
+  EXPECT_TRUE(r.verified) << r.verify_message;
+  EXPECT_EQ(r.run_case.pieces, 5u);
+  EXPECT_EQ(r.report.makespan, from_us(7 * 252));
+  EXPECT_EQ(r.predicted, std::optional<Time>(from_us(7 * 252)));
+  EXPECT_EQ(info.predict(config, c), r.predicted);
+}
+
+TEST(BroadcastRegistry, PiecesGiveTheChunkOfNesbt) {
+  // Johnsson & Ho Table 1, nESBT: (M/n + nB) t_c + (⌈M/(nB)⌉ + n) τ with M = 3600, n = 3, B = 100, t_c = 1, τ = 12
+  // (the paper's τ is the start-up β): (1200 + 300) + (12 + 3)·12 = 1680 µs. The optimum would be
+  // sqrt(m·β/τ)/d = 69 bytes.
+  const kernels::KernelInfo& info = kernels::find_kernel("broadcast");
+  MachineConfig config = link_bound_machine(12, 1);
+  config.d = 3;
+  config.ports = Ports::parse("all");
+  ASSERT_NE(model::optimal_nesbt_chunk(config, 3600), 100u);
+  kernels::KernelCase c;
+  c.algo = "nesbt";
+  c.m = 3600;
+  c.pieces = 100;
+  const kernels::KernelResult r = info.run(config, c);
+  EXPECT_TRUE(r.verified) << r.verify_message;
+  EXPECT_EQ(r.run_case.pieces, 100u);
+  EXPECT_EQ(r.report.makespan, from_us(1680));
+  EXPECT_EQ(r.predicted, std::optional<Time>(from_us(1680)));
+}
+
+TEST(BroadcastRegistry, ZeroPiecesRunThePapersOptimaAndReportThem) {
+  const kernels::KernelInfo& info = kernels::find_kernel("broadcast");
+  MachineConfig config = link_bound_machine(12, 1);
+  config.d = 3;
+  config.ports = Ports::parse("all");
+  kernels::KernelCase c;
+  c.m = 3600;
+  c.algo = "bcast4";
+  EXPECT_EQ(info.run(config, c).run_case.pieces, static_cast<std::size_t>(model::optimal_broadcast_groups(config, 3600)));
+  c.algo = "nesbt";
+  EXPECT_EQ(info.run(config, c).run_case.pieces, model::optimal_nesbt_chunk(config, 3600));
+  c.algo = "sbt";
+  c.pieces = 7;  // sbt has no pieces: it ignores them and reports none
+  EXPECT_EQ(info.run(config, c).run_case.pieces, 0u);
 }
 
 TEST(BroadcastRegistry, OptimalGroupsMinimizeTheClosedForm) {

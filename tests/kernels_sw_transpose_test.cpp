@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -329,6 +330,46 @@ TEST(StoutWagarTransposeRegistry, RunsVerifiedAndAsPredicted) {
   config.ports = Ports::parse("all");
   config.d = 3;
   EXPECT_EQ(expands_to_stout_wagar(config), 0);
+}
+
+TEST(StoutWagarTransposeRegistry, PiecesGiveThePacketsPerLink) {
+  // §7.2, (kp + 1)(τm/(2kp) + β) with kp = P = 8 (the optimum is 10), m = 60·60·4 bytes, β = 18, τ = 0.25:
+  // 9·(0.25·14400/16 + 18) = 9·243 µs.
+  const kernels::KernelInfo& info = kernels::find_kernel("transpose");
+  MachineConfig config = paper_machine(18, 0.25);
+  config.d = 4;
+  kernels::KernelCase c;
+  c.algo = "stout-wagar";
+  c.m = 3600 * kBytes;
+  c.pieces = 8;
+  const kernels::KernelResult r = info.run(config, c);
+  EXPECT_TRUE(r.verified) << r.verify_message;
+  EXPECT_EQ(r.run_case.pieces, 8u);
+  EXPECT_EQ(r.report.makespan, from_us(9 * 243));
+  EXPECT_EQ(r.predicted, std::optional<Time>(from_us(9 * 243)));
+  EXPECT_EQ(info.predict(config, c), r.predicted);
+}
+
+TEST(StoutWagarTransposeRegistry, ZeroPiecesRunAndReportTheFastestPacketCount) {
+  const kernels::KernelInfo& info = kernels::find_kernel("transpose");
+  MachineConfig config = paper_machine(18, 0.25);
+  config.d = 4;
+  kernels::KernelCase c;
+  c.algo = "stout-wagar";
+  c.m = 3600 * kBytes;
+  EXPECT_EQ(info.run(config, c).run_case.pieces, 10u);  // model::stout_wagar_packets, checked above against §7.2
+}
+
+TEST(StoutWagarTransposeRegistry, FewerPiecesThanDAreAUsageError) {
+  const kernels::KernelInfo& info = kernels::find_kernel("transpose");
+  MachineConfig config = paper_machine(18, 0.25);
+  config.d = 4;
+  kernels::KernelCase c;
+  c.algo = "stout-wagar";
+  c.m = 3600 * kBytes;
+  c.pieces = 3;
+  EXPECT_THROW(info.run(config, c), UsageError);
+  EXPECT_THROW(info.predict(config, c), UsageError);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "cli/case_runner.hpp"
 
+#include <algorithm>
 #include <numeric>
 
 #include "cli/cli_error.hpp"
@@ -16,6 +17,9 @@ bool has_algo(const kernels::KernelInfo& kernel, const std::string& algo) {
     if (a == algo) return true;
   return false;
 }
+
+// The algorithms that take KernelCase::partition.
+bool takes_partition(const std::string& algo) { return algo == "multiphase" || algo == "rows-multiphase"; }
 
 std::string known_algos(const kernels::KernelInfo& kernel) {
   std::string list;
@@ -44,20 +48,21 @@ std::vector<kernels::KernelCase> select_cases(const kernels::KernelInfo& kernel,
   base.sync = request.sync;
   base.root = request.root;
   base.seed = request.seed;
+  base.pieces = request.pieces;
   std::string algo = request.algo;
   if (algo.empty()) algo = request.partition.empty() ? "all" : (has_algo(kernel, "multiphase") ? "multiphase" : "");
   if (algo.empty()) throw UsageProblem("kernel '" + kernel.name + "' takes no --partition");
-  if (!request.partition.empty()) {
-    int sum = std::accumulate(request.partition.begin(), request.partition.end(), 0);
-    if (sum != config.d)
-      throw UsageProblem("--partition " + partition_label(request.partition) + " sums to " + std::to_string(sum) +
-                         " but the cube has d = " + std::to_string(config.d));
-  }
   if (request.root < 0 || request.root >= config.nodes())
     throw UsageProblem("--root " + std::to_string(request.root) + " is not a node of a cube of " +
                        std::to_string(config.nodes()) + " nodes");
+  const std::string pieces_help =
+      "--pieces sets the pipelining granularity of broadcast bcast4 (g) and nesbt (chunk bytes) and of transpose "
+      "stout-wagar (P)";
   if (algo == "all") {
     if (!request.partition.empty()) throw UsageProblem("--algo all runs every partition; drop --partition");
+    if (request.pieces != 0 &&
+        std::none_of(kernel.algos.begin(), kernel.algos.end(), [](const auto& a) { return !pieces_name(a).empty(); }))
+      throw UsageProblem("kernel '" + kernel.name + "' takes no --pieces (" + pieces_help + ")");
     return kernel.expand_all(config, base);
   }
   if (!has_algo(kernel, algo)) {
@@ -65,6 +70,18 @@ std::vector<kernels::KernelCase> select_cases(const kernels::KernelInfo& kernel,
     throw UsageProblem("kernel '" + kernel.name + "' has no algorithm '" + algo + "'" +
                        (hint.empty() ? "" : "; did you mean '" + hint + "'?") + " (algorithms: " +
                        known_algos(kernel) + ")");
+  }
+  if (!request.partition.empty() && !takes_partition(algo))
+    throw UsageProblem("--partition is the multiphase exchange's (exchange multiphase, transpose rows-multiphase); "
+                       "algorithm '" + algo + "' takes none" +
+                       (pieces_name(algo).empty() ? "" : " (its " + pieces_name(algo) + " is --pieces)"));
+  if (request.pieces != 0 && pieces_name(algo).empty())
+    throw UsageProblem("algorithm '" + algo + "' takes no --pieces (" + pieces_help + ")");
+  if (!request.partition.empty()) {
+    int sum = std::accumulate(request.partition.begin(), request.partition.end(), 0);
+    if (sum != config.d)
+      throw UsageProblem("--partition " + partition_label(request.partition) + " sums to " + std::to_string(sum) +
+                         " but the cube has d = " + std::to_string(config.d));
   }
   base.algo = algo;
   return {base};
@@ -83,9 +100,17 @@ CaseOutcome run_case(const kernels::KernelInfo& kernel, const MachineConfig& con
   return outcome;
 }
 
+std::string pieces_name(const std::string& algo) {
+  if (algo == "bcast4") return "g";        // Stout & Wagar §2, BROADCAST 4's groups
+  if (algo == "nesbt") return "chunk";     // Johnsson & Ho §3.4, bytes per chunk
+  if (algo == "stout-wagar") return "P";   // Stout & Wagar §7.2, packets per physical link
+  return "";
+}
+
 std::string case_label(const kernels::KernelCase& c) {
   std::string label = c.algo;
   if (!c.partition.empty()) label += " " + partition_label(c.partition);
+  if (c.pieces != 0 && !pieces_name(c.algo).empty()) label += " " + pieces_name(c.algo) + "=" + std::to_string(c.pieces);
   return label;
 }
 
@@ -111,6 +136,8 @@ nlohmann::json outcome_json(const std::string& kernel, const MachineConfig& conf
   j["kernel"] = kernel;
   j["algo"] = c.algo;
   j["partition"] = c.partition;
+  // The g / chunk / P that ran (as requested when the run threw); null for the algorithms without one.
+  j["pieces"] = pieces_name(c.algo).empty() ? nlohmann::json(nullptr) : nlohmann::json(c.pieces);
   j["d"] = config.d;
   j["m"] = c.m;
   j["sync"] = std::string(to_string(c.sync));

@@ -18,13 +18,15 @@ struct CaseRequest {
   Sync sync = Sync::none;
   int root = 0;
   std::uint64_t seed = 1;
+  std::size_t pieces = 0;       // KernelCase::pieces: bcast4's g, nesbt's chunk, stout-wagar's P; 0 = optimum
 };
 
 // The kernel of that name. Throws UsageProblem naming the nearest kernel and all of them.
 const kernels::KernelInfo& find_kernel_or_explain(const std::string& name);
 
-// The cases to run. Throws UsageProblem for an unknown algorithm (with the nearest one) or a partition that does
-// not sum to d.
+// The cases to run. Throws UsageProblem for an unknown algorithm (with the nearest one), a partition that does
+// not sum to d or given to an algorithm other than the multiphase exchange, or pieces given to an algorithm that
+// has none (with --algo all: to a kernel none of whose algorithms has them).
 std::vector<kernels::KernelCase> select_cases(const kernels::KernelInfo& kernel, const MachineConfig& config,
                                               const CaseRequest& request);
 
@@ -37,7 +39,10 @@ struct CaseOutcome {
 
 CaseOutcome run_case(const kernels::KernelInfo& kernel, const MachineConfig& config, const kernels::KernelCase& c);
 
-// "multiphase (2,3)", "direct".
+// What KernelCase::pieces means for the algorithm: "g" (bcast4), "chunk" (nesbt), "P" (stout-wagar), else "".
+std::string pieces_name(const std::string& algo);
+
+// "multiphase (2,3)", "direct", "bcast4 g=15" (the pieces shown when the algorithm has them and they are not 0).
 std::string case_label(const kernels::KernelCase& c);
 
 // The index of the case the model says is fastest (smallest prediction; without predictions, the smallest emulated

@@ -23,6 +23,7 @@ struct RunOptions {
   std::size_t m = 64;
   int root = 0;
   std::uint64_t seed = 1;
+  std::size_t pieces = 0;
   bool json = false;
   std::string trace;
 };
@@ -74,6 +75,7 @@ int run(const RunOptions& options, std::ostream& out, std::ostream& err) {
   request.sync = options.machine.parsed_sync();
   request.root = options.root;
   request.seed = options.seed;
+  request.pieces = options.pieces;
   auto cases = select_cases(*kernel, config, request);
 
   std::vector<CaseOutcome> outcomes;
@@ -129,10 +131,15 @@ Action add_run_command(CLI::App& app) {
   sub->add_option("--algo", options->algo,
                   "An algorithm of the kernel, or 'all' (the default without --partition: every algorithm; for "
                   "exchange: Direct, Standard and every equipartition)");
-  sub->add_option("--partition", options->partition, "Multiphase exchange partition, e.g. 2,3 (sums to d)");
+  sub->add_option("--partition", options->partition, "Multiphase exchange partition, e.g. 2,3 (sums to d; exchange multiphase, transpose rows-multiphase)");
   sub->add_option("-m,--bytes", options->m, "Bytes per block (exchange, transpose), per message (broadcast)")
       ->capture_default_str();
   sub->add_option("--root", options->root, "Root node (broadcast)")->capture_default_str();
+  sub->add_option("--pieces", options->pieces,
+                  "Pipelining granularity: broadcast bcast4's groups g, nesbt's chunk bytes, transpose "
+                  "stout-wagar's packets per link P (>= d); 0 = the paper's optimum")
+      ->type_name("N")
+      ->capture_default_str();
   sub->add_option("--seed", options->seed, "Seed of the random data")->capture_default_str();
   options->machine.add_to(*sub);
   sub->add_flag("--json", options->json, "Print one JSON object (an array with several algorithms)");

@@ -1,5 +1,6 @@
 // `hcemu sweep <kernel>`: emulated and predicted time against the block size m, one curve per algorithm or
 // partition, as a table, CSV, JSON and a gnuplot figure in the manner of Nicol & Bokhari (1994) Figures 2 and 3.
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -29,6 +30,7 @@ struct SweepOptions {
   std::string sizes{"0:400:16"};
   int root = 0;
   std::uint64_t seed = 1;
+  std::size_t pieces = 0;
   std::string csv, plot;
   bool json = false;
   bool progress = true;
@@ -50,28 +52,45 @@ std::vector<kernels::KernelCase> cases_at(const kernels::KernelInfo& kernel, con
   request.seed = options.seed;
   std::vector<std::string> algos = options.algos;
   if (algos.empty() && options.partitions.empty()) algos = {"all"};
+  // --pieces goes to the listed algorithms that have pieces (all of them with `all`); it is an error only when none
+  // of the curves has any.
+  const auto gets_pieces = [&](const std::string& algo) { return algo == "all" || !pieces_name(algo).empty(); };
+  if (options.pieces != 0 && std::none_of(algos.begin(), algos.end(), gets_pieces))
+    throw UsageProblem("--pieces: none of the requested curves takes it (it sets the pipelining granularity of "
+                       "broadcast bcast4 (g) and nesbt (chunk bytes) and of transpose stout-wagar (P))");
   for (const auto& algo : algos) {
     request.algo = algo;
     request.partition.clear();
+    request.pieces = gets_pieces(algo) ? options.pieces : 0;
     for (auto& c : select_cases(kernel, config, request)) cases.push_back(std::move(c));
   }
   for (const auto& p : options.partitions) {
     request.algo.clear();
+    request.pieces = 0;
     request.partition = parse_partition(p);
     for (auto& c : select_cases(kernel, config, request)) cases.push_back(std::move(c));
   }
   return cases;
 }
 
+// A curve's label: the case as run, but with the pieces as requested, so that an optimum g / chunk / P that changes
+// with m stays one curve (the value used at each point is in the CSV and the JSON).
+std::string curve_label(const CaseOutcome& outcome) {
+  kernels::KernelCase c = outcome.result ? outcome.result->run_case : outcome.requested;
+  c.pieces = outcome.requested.pieces;
+  return case_label(c);
+}
+
 void write_csv(const std::string& path, const std::string& kernel, const std::vector<Point>& points) {
   std::ofstream csv(path);
   if (!csv) throw UsageProblem("--csv " + path + ": cannot open the file for writing");
-  csv << "kernel,algo,partition,m,predicted_us,emulated_us,verified\n";
+  csv << "kernel,algo,partition,pieces,m,predicted_us,emulated_us,verified\n";
   for (const auto& p : points) {
     const auto& c = p.outcome.result ? p.outcome.result->run_case : p.outcome.requested;
     std::string partition;
     for (std::size_t i = 0; i < c.partition.size(); ++i) partition += (i ? "-" : "") + std::to_string(c.partition[i]);
-    csv << kernel << ',' << c.algo << ',' << partition << ',' << p.m << ',';
+    const std::string pieces = pieces_name(c.algo).empty() ? "" : std::to_string(c.pieces);
+    csv << kernel << ',' << c.algo << ',' << partition << ',' << pieces << ',' << p.m << ',';
     if (p.outcome.result && p.outcome.result->predicted) csv << shortest(to_us(*p.outcome.result->predicted));
     csv << ',';
     if (p.outcome.result) csv << shortest(p.outcome.result->report.makespan_us());
@@ -88,8 +107,7 @@ PlotSpec plot_spec(const kernels::KernelInfo& kernel, const MachineConfig& confi
                ": emulated solid, predicted dashed";
   std::map<std::string, std::size_t> index;
   for (const auto& p : points) {
-    const auto& c = p.outcome.result ? p.outcome.result->run_case : p.outcome.requested;
-    std::string label = case_label(c);
+    std::string label = curve_label(p.outcome);
     auto [it, fresh] = index.try_emplace(label, spec.curves.size());
     if (fresh) spec.curves.push_back({label, {}});
     PlotPoint point;
@@ -108,8 +126,7 @@ void print_table(std::ostream& out, const std::vector<Point>& points) {
   std::vector<std::string> labels;
   std::map<std::size_t, std::map<std::string, const CaseOutcome*>> rows;
   for (const auto& p : points) {
-    const auto& c = p.outcome.result ? p.outcome.result->run_case : p.outcome.requested;
-    std::string label = case_label(c);
+    std::string label = curve_label(p.outcome);
     if (std::find(labels.begin(), labels.end(), label) == labels.end()) labels.push_back(label);
     rows[p.m][label] = &p.outcome;
   }
@@ -197,6 +214,11 @@ Action add_sweep_command(CLI::App& app) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   sub->add_option("--m", options->sizes, "Block sizes FROM:TO:STEP (or A,B,C) in bytes")->capture_default_str();
   sub->add_option("--root", options->root, "Root node (broadcast)")->capture_default_str();
+  sub->add_option("--pieces", options->pieces,
+                  "Pipelining granularity of the curves that have one: broadcast bcast4's groups g, nesbt's chunk "
+                  "bytes, transpose stout-wagar's packets per link P (>= d); 0 = the paper's optimum at each m")
+      ->type_name("N")
+      ->capture_default_str();
   sub->add_option("--seed", options->seed, "Seed of the random data")->capture_default_str();
   options->machine.add_to(*sub);
   sub->add_option("--csv", options->csv, "Write the points to FILE.csv")->type_name("FILE");

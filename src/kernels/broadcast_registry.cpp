@@ -1,4 +1,6 @@
 // The one-to-all broadcast as the registry (hcemu command, harness) sees it.
+#include <algorithm>
+#include <limits>
 #include <mutex>
 #include <string>
 
@@ -20,22 +22,27 @@ void check_algo(const KernelCase& c) {
   throw UsageError("broadcast: unknown algo '" + c.algo + "' (sbt, bcast2, bcast4, nesbt)");
 }
 
-// BROADCAST 4's number of groups g and nESBT's chunk size B come from the case's `partition` when it gives one
-// ({g} or {B}), else they are the papers' optima for this machine and m.
+// BROADCAST 4's number of groups g (Stout & Wagar §2) and nESBT's chunk size B in bytes (Johnsson & Ho §3.4) are
+// KernelCase::pieces when it is not 0, else the papers' optima for this machine and m.
 int groups_of(const MachineConfig& config, const KernelCase& c) {
-  if (!c.partition.empty()) {
-    if (c.partition.front() < 1) throw UsageError("broadcast bcast4: the number of groups must be >= 1");
-    return c.partition.front();
-  }
-  return model::optimal_broadcast_groups(config, c.m);
+  if (c.pieces == 0) return model::optimal_broadcast_groups(config, c.m);
+  // pipelined_broadcast uses d·g tags from its base tag 3000, which must stay ints.
+  const auto most = static_cast<std::size_t>((std::numeric_limits<int>::max() - 3000) / std::max(config.d, 1));
+  if (c.pieces > most)
+    throw UsageError("broadcast bcast4: " + std::to_string(c.pieces) + " groups are too many (at most " +
+                     std::to_string(most) + " on d = " + std::to_string(config.d) + ")");
+  return static_cast<int>(c.pieces);
 }
 
 std::size_t chunk_of(const MachineConfig& config, const KernelCase& c) {
-  if (!c.partition.empty()) {
-    if (c.partition.front() < 1) throw UsageError("broadcast nesbt: the chunk size must be >= 1 byte");
-    return static_cast<std::size_t>(c.partition.front());
-  }
-  return model::optimal_nesbt_chunk(config, c.m);
+  return c.pieces == 0 ? model::optimal_nesbt_chunk(config, c.m) : c.pieces;
+}
+
+// The pieces this case runs with: g for bcast4, the chunk for nesbt, 0 for the algorithms without one.
+std::size_t pieces_of(const MachineConfig& config, const KernelCase& c) {
+  if (c.algo == "bcast4") return static_cast<std::size_t>(groups_of(config, c));
+  if (c.algo == "nesbt") return chunk_of(config, c);
+  return 0;
 }
 
 std::optional<Time> predict(const MachineConfig& config, const KernelCase& c) {
@@ -53,8 +60,7 @@ KernelResult run(const MachineConfig& config, const KernelCase& c) {
                      std::to_string(config.nodes()) + "-node machine");
   KernelResult result;
   result.run_case = c;
-  if (c.algo == "bcast4") result.run_case.partition = {groups_of(config, c)};
-  if (c.algo == "nesbt") result.run_case.partition = {static_cast<int>(chunk_of(config, c))};
+  result.run_case.pieces = pieces_of(config, c);
   const KernelCase& ran = result.run_case;
 
   std::mutex failure_mutex;
@@ -68,9 +74,9 @@ KernelResult run(const MachineConfig& config, const KernelCase& c) {
     else if (ran.algo == "bcast2")
       symmetrized_broadcast(node, message.span(), ran.root);
     else if (ran.algo == "bcast4")
-      pipelined_broadcast(node, message.span(), ran.root, ran.partition.front());
+      pipelined_broadcast(node, message.span(), ran.root, static_cast<int>(ran.pieces));
     else
-      nesbt_broadcast(node, message.span(), ran.root, static_cast<std::size_t>(ran.partition.front()));
+      nesbt_broadcast(node, message.span(), ran.root, ran.pieces);
     const std::size_t k = detail::first_mismatch(message.span(), ran.seed, static_cast<std::uint64_t>(ran.root), 0);
     if (k != ran.m) {
       std::lock_guard lock(failure_mutex);
@@ -92,7 +98,6 @@ std::vector<KernelCase> expand_all(const MachineConfig& config, const KernelCase
     if (algo != "sbt" && config.ports.kind != Ports::Kind::all) continue;
     KernelCase c = base;
     c.algo = algo;
-    c.partition.clear();
     cases.push_back(std::move(c));
   }
   return cases;
@@ -105,8 +110,8 @@ KernelInfo broadcast_kernel_info() {
   info.name = "broadcast";
   info.summary =
       "one-to-all broadcast: binomial tree (Johnsson & Ho 1987 §3.2), BROADCAST 2 and 4 (Stout & Wagar 1990 §2), "
-      "n edge-disjoint binomial trees (Johnsson & Ho §3.4); bcast4's groups and nesbt's chunk bytes are "
-      "KernelCase::partition[0] when given, else the papers' optima";
+      "n edge-disjoint binomial trees (Johnsson & Ho §3.4); bcast4's groups g and nesbt's chunk bytes are "
+      "KernelCase::pieces when given, else the papers' optima";
   info.algos = kAlgos;
   info.default_algo = "sbt";
   info.expand_all = expand_all;

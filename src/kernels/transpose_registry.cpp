@@ -1,9 +1,11 @@
 // The matrix transposes as the registry sees them. KernelCase::m is the bytes of one sub-block: the matrix has
 // 4-byte elements and sub-blocks of side s = floor(sqrt(m/4)) (run_case.m reports s·s·4, the size actually used);
-// row distribution: n = s·2^d; grid distribution: n = s·2^(d/2). stout-wagar sends the number of packets per link
-// that model::stout_wagar_packets finds fastest for the machine.
+// row distribution: n = s·2^d; grid distribution: n = s·2^(d/2). stout-wagar sends KernelCase::pieces packets per
+// link (the paper's kp, Stout & Wagar §7.2), or when that is 0 the number model::stout_wagar_packets finds fastest
+// for the machine.
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <mutex>
 #include <string>
 
@@ -59,13 +61,25 @@ void check_algo(const KernelCase& c) {
                    "rows-auto, rows-all-port, johnsson-ho, stout-wagar)");
 }
 
+// The packets per physical link P of the Stout & Wagar transpose of an n x n matrix (§7.2): KernelCase::pieces, or
+// the fastest for the machine when it is 0. The kernel needs P >= d (the paper's p >= 2 packets per stage) when d > 0.
+int packets_of(const MachineConfig& config, const KernelCase& c, std::size_t n) {
+  if (c.pieces == 0) return model::stout_wagar_packets(config, n, kElement);
+  if (config.d > 0 && c.pieces < static_cast<std::size_t>(config.d))
+    throw UsageError("transpose stout-wagar: needs at least d = " + std::to_string(config.d) +
+                     " packets per link P (the paper's p >= 2 packets per stage), got " + std::to_string(c.pieces));
+  if (c.pieces > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+    throw UsageError("transpose stout-wagar: " + std::to_string(c.pieces) + " packets per link are too many");
+  return static_cast<int>(c.pieces);
+}
+
 std::optional<Time> predict_with(const MachineConfig& config, const KernelCase& c,
                                  const std::optional<std::vector<int>>& partition) {
   const std::size_t s = block_side(c.m);
   if (c.algo == "johnsson-ho") return model::johnsson_ho_transpose_time(config, s << (config.d / 2), kElement);
   if (c.algo == "stout-wagar") {
     const std::size_t n = s << (config.d / 2);
-    return model::stout_wagar_transpose_time(config, n, kElement, model::stout_wagar_packets(config, n, kElement));
+    return model::stout_wagar_transpose_time(config, n, kElement, packets_of(config, c, n));
   }
   const std::size_t n = s << config.d;
   const std::size_t m = model::row_transpose_block_bytes(config.d, n, kElement);
@@ -100,7 +114,8 @@ KernelResult run(const MachineConfig& config, const KernelCase& c) {
   const int grid_bits = rows ? config.d : config.d / 2;  // the matrix is s·2^grid_bits on a side
   const std::size_t n = s << grid_bits;
   const ExchangeOptions options{c.sync};
-  const int packets = c.algo == "stout-wagar" ? model::stout_wagar_packets(config, n, kElement) : 0;
+  const int packets = c.algo == "stout-wagar" ? packets_of(config, c, n) : 0;
+  result.run_case.pieces = static_cast<std::size_t>(packets);  // the P that ran; 0 for the other algorithms
 
   std::mutex failure_mutex;
   std::string failure;

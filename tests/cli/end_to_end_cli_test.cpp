@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/config_loader.hpp"
+#include "hcemu/model/collectives.hpp"
 #include "hcemu/model/exchange.hpp"
 #include "hcemu/model/planner.hpp"
 
@@ -105,6 +106,34 @@ TEST(RunCommand, PartitionRunsThatMultiphaseExchange) {
   const MachineConfig c = load_config("ipsc860");
   EXPECT_EQ(j["algo"], "multiphase");
   EXPECT_EQ(j["emulated_ps"].get<Time>(), model::multiphase_exchange_time(c, {2, 3}, 64, Sync::pairwise));
+}
+
+// The iPSC/860 preset (d = 5) made all-port and store-and-forward, where BROADCAST 4 has its closed form.
+MachineConfig all_port_ipsc() {
+  MachineConfig c = load_config("ipsc860");
+  c.ports = Ports::parse("all");
+  c.switching = Switching::store_and_forward;
+  return c;
+}
+
+TEST(RunCommand, PiecesSetTheGroupsOfBroadcastFour) {
+  auto j = json_of(hcemu("run broadcast --algo bcast4 --pieces 5 --ports all --switching store_and_forward --json"));
+  EXPECT_EQ(j["pieces"], 5);
+  EXPECT_TRUE(j["verified"].get<bool>());
+  EXPECT_EQ(j["predicted_ps"].get<Time>(), j["emulated_ps"].get<Time>());
+  EXPECT_EQ(j["emulated_ps"].get<Time>(), *model::pipelined_broadcast_time(all_port_ipsc(), 64, 5));
+}
+
+TEST(RunCommand, WithoutPiecesBroadcastFourReportsTheOptimalGroups) {
+  auto j = json_of(hcemu("run broadcast --algo bcast4 --ports all --switching store_and_forward --json"));
+  EXPECT_EQ(j["pieces"].get<int>(), model::optimal_broadcast_groups(all_port_ipsc(), 64));
+  EXPECT_EQ(j["predicted_ps"].get<Time>(), j["emulated_ps"].get<Time>());
+}
+
+TEST(RunCommand, TableLabelShowsThePieces) {
+  auto r = hcemu("run broadcast --algo bcast4 --pieces 5 --ports all --switching store_and_forward");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("bcast4 g=5"), std::string::npos) << r.out;
 }
 
 TEST(RunCommand, TraceIsChromeTraceEventFormat) {
@@ -222,6 +251,11 @@ INSTANTIATE_TEST_SUITE_P(
                       BadUsage{"run exchange --algo direkt", 2, "did you mean 'direct'"},
                       BadUsage{"run exchange --partition 2,2", 2, "sums to 4"},
                       BadUsage{"run exchange --partition 2,x", 2, "positive integers"},
+                      BadUsage{"run broadcast --algo bcast4 --partition 5", 2, "its g is --pieces"},
+                      BadUsage{"run broadcast --algo sbt --pieces 5", 2, "takes no --pieces"},
+                      BadUsage{"run exchange --pieces 5", 2, "takes no --pieces"},
+                      BadUsage{"run transpose --algo stout-wagar -d 4 --ports all --pieces 3", 2, "at least d = 4"},
+                      BadUsage{"sweep exchange --algo direct --m 8 --pieces 5", 2, "none of the requested curves"},
                       BadUsage{"run exchange --config ipsc86", 2, "did you mean 'ipsc860'"},
                       BadUsage{"run exchange --set lamda=3", 2, "did you mean 'lambda'"},
                       BadUsage{"run exchange --set lambda=-1", 2, "key 'lambda'"},

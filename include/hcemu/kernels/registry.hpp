@@ -22,10 +22,15 @@ struct KernelCase {
   Sync sync = Sync::none;
   int root = 0;                 // broadcast root
   std::uint64_t seed = 1;       // random data
+  // The pipelining granularity of the algorithms that have one: BROADCAST 4's number of groups g (Stout & Wagar
+  // 1990 §2), nESBT's chunk size in bytes (Johnsson & Ho 1987 §3.4), the Stout & Wagar block transpose's packets
+  // per physical link P (§7.2). 0 = the paper's optimum for this machine and m. Other algorithms ignore it.
+  // (Last, so that aggregate initialisers of the fields above keep their meaning.)
+  std::size_t pieces = 0;
 };
 
 struct KernelResult {
-  KernelCase run_case;          // as run (auto: with the partition chosen)
+  KernelCase run_case;          // as run (auto: with the partition chosen; pieces: the g / chunk / P used)
   RunReport report;
   bool verified = false;
   std::string verify_message;   // why verification failed, empty when it passed
