@@ -10,6 +10,7 @@
 #include "hcemu/kernels/registry.hpp"
 #include "hcemu/model/collectives.hpp"
 #include "hcemu/testing.hpp"
+#include "kernel_machines.hpp"
 
 namespace hcemu {
 namespace {
@@ -18,24 +19,8 @@ using testing::Case;
 using testing::KernelCheck;
 using Data = std::vector<std::byte>;
 
-// λ = 10 µs, τ = 0.01 µs/byte, δ = 2 µs per hop, δ' = 3 µs.
-MachineConfig circuit_machine() {
-  MachineConfig c;
-  c.lambda = 10;
-  c.tau = 0.01;
-  c.delta_hop = 2;
-  c.delta_msg = 3;
-  return c;
-}
-
-// Stout & Wagar's model: store-and-forward, no δ, β = λ.
-MachineConfig link_bound_machine(double beta = 10, double tau = 0.01) {
-  MachineConfig c;
-  c.lambda = beta;
-  c.tau = tau;
-  c.switching = Switching::store_and_forward;
-  return c;
-}
+using test::circuit_machine;
+using test::link_bound_machine;
 
 using Allgather = std::function<void(Node&, std::span<std::byte>, std::size_t m)>;
 

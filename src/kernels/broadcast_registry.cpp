@@ -8,6 +8,7 @@
 #include "hcemu/errors.hpp"
 #include "hcemu/kernels/broadcast.hpp"
 #include "hcemu/kernels/registry.hpp"
+#include "kernels/registry_support.hpp"
 #include "hcemu/machine.hpp"
 #include "hcemu/model/collectives.hpp"
 
@@ -92,15 +93,8 @@ KernelResult run(const MachineConfig& config, const KernelCase& c) {
 }
 
 std::vector<KernelCase> expand_all(const MachineConfig& config, const KernelCase& base) {
-  std::vector<KernelCase> cases;
-  for (const auto& algo : kAlgos) {
-    // BROADCAST 2 and 4 and nESBT are all-port algorithms (they still run elsewhere, without a closed form).
-    if (algo != "sbt" && config.ports.kind != Ports::Kind::all) continue;
-    KernelCase c = base;
-    c.algo = algo;
-    cases.push_back(std::move(c));
-  }
-  return cases;
+  // BROADCAST 2 and 4 and nESBT are all-port algorithms.
+  return cases_for_each_algo(config, base, kAlgos, {"bcast2", "bcast4", "nesbt"});
 }
 
 }  // namespace

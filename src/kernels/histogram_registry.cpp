@@ -8,6 +8,7 @@
 #include "hcemu/errors.hpp"
 #include "hcemu/kernels/histogram.hpp"
 #include "hcemu/kernels/registry.hpp"
+#include "kernels/registry_support.hpp"
 #include "hcemu/machine.hpp"
 #include "hcemu/model/collectives.hpp"
 
@@ -74,14 +75,7 @@ KernelResult run(const MachineConfig& config, const KernelCase& c) {
 }
 
 std::vector<KernelCase> expand_all(const MachineConfig& config, const KernelCase& base) {
-  std::vector<KernelCase> cases;
-  for (const auto& algo : kAlgos) {
-    if (algo == "symmetrized" && config.ports.kind != Ports::Kind::all) continue;  // an all-port algorithm
-    KernelCase c = base;
-    c.algo = algo;
-    cases.push_back(std::move(c));
-  }
-  return cases;
+  return cases_for_each_algo(config, base, kAlgos, {"symmetrized"});
 }
 
 }  // namespace
