@@ -99,7 +99,7 @@ void pipelined_broadcast(Node& node, std::span<std::byte> message, int root, int
 
   if (relative == 0) {
     std::fill(tail.begin(), tail.end(), std::byte{0});
-    std::memcpy(tail.data(), message.data() + whole * s, m - whole * s);
+    if (m > whole * s) std::memcpy(tail.data(), message.data() + whole * s, m - whole * s);
   }
 
   // Receives: the first delivery of every packet, all posted up front.
@@ -137,7 +137,7 @@ void pipelined_broadcast(Node& node, std::span<std::byte> message, int root, int
   node.wait_all(arriving[static_cast<std::size_t>(last_stage)]);
   node.wait_all(sends);
 
-  if (relative != 0) std::memcpy(message.data() + whole * s, tail.data(), m - whole * s);
+  if (relative != 0 && m > whole * s) std::memcpy(message.data() + whole * s, tail.data(), m - whole * s);
 }
 
 }  // namespace hcemu::kernels
