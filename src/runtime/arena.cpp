@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include <oneapi/tbb/scalable_allocator.h>
+#include "common/allocation.hpp"
 
 #include "hcemu/errors.hpp"
 
@@ -16,7 +16,7 @@ void Arena::charge(std::size_t bytes) {
 
 void* Arena::allocate(std::size_t bytes, std::size_t alignment) {
   charge(bytes);
-  void* p = scalable_aligned_malloc(std::max<std::size_t>(bytes, 1), alignment);
+  void* p = allocate_aligned(std::max<std::size_t>(bytes, 1), alignment);
   if (p == nullptr) {
     release(bytes);
     throw ArenaExhausted(node_, capacity_, in_use_, bytes);
@@ -26,7 +26,7 @@ void* Arena::allocate(std::size_t bytes, std::size_t alignment) {
 
 void Arena::deallocate(void* p, std::size_t bytes) {
   if (p == nullptr) return;
-  scalable_aligned_free(p);
+  free_aligned(p);
   release(bytes);
 }
 

@@ -1,12 +1,11 @@
 #pragma once
 // A message in flight: its header, its model times, and a copy of its payload made when it was sent. Header and
-// payload are one allocation from oneTBB's scalable allocator, which is built for memory freed by another thread
-// than the one that allocated it (the receiver frees what the sender made).
+// payload are one allocation (common/allocation.hpp: freed by the receiver, made by the sender).
 #include <cstddef>
 #include <cstring>
 #include <new>
 
-#include <oneapi/tbb/scalable_allocator.h>
+#include "common/allocation.hpp"
 
 #include "timing/transfer.hpp"
 
@@ -23,7 +22,7 @@ struct Message {
   std::byte* payload() { return reinterpret_cast<std::byte*>(this + 1); }
 
   static Message* make(int source, int destination, int tag, const std::byte* data, std::size_t bytes) {
-    void* memory = scalable_malloc(sizeof(Message) + bytes);
+    void* memory = allocate_raw(sizeof(Message) + bytes);
     if (memory == nullptr) throw std::bad_alloc();
     auto* m = new (memory) Message{source, destination, tag, bytes, {}, nullptr};
     if (bytes > 0) std::memcpy(m->payload(), data, bytes);
@@ -32,7 +31,7 @@ struct Message {
   static void destroy(Message* m) {
     if (m == nullptr) return;
     m->~Message();
-    scalable_free(m);
+    free_raw(m);
   }
 };
 static_assert(sizeof(Message) % alignof(Message) == 0);

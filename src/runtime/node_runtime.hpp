@@ -12,8 +12,8 @@
 #include <vector>
 
 #include <boost/lockfree/queue.hpp>
-#include <oneapi/tbb/scalable_allocator.h>
 
+#include "common/allocation.hpp"
 #include "hcemu/errors.hpp"
 #include "hcemu/node.hpp"
 #include "hcemu/report.hpp"
@@ -148,10 +148,10 @@ class NodeRuntime {
   BlockedOperation blocked_;
 
   std::unordered_map<std::uint64_t, KeyQueue, std::hash<std::uint64_t>, std::equal_to<>,
-                     tbb::scalable_allocator<std::pair<const std::uint64_t, KeyQueue>>>
+                     Allocator<std::pair<const std::uint64_t, KeyQueue>>>
       keys_;
-  std::deque<Slot, tbb::scalable_allocator<Slot>> slots_;  // a deque: slots never move as it grows
-  std::vector<std::uint32_t, tbb::scalable_allocator<std::uint32_t>> free_slots_;
+  std::deque<Slot, Allocator<Slot>> slots_;  // a deque: slots never move as it grows
+  std::vector<std::uint32_t, Allocator<std::uint32_t>> free_slots_;
   NodeStats stats_;
   std::vector<ForcedDiscard> discards_;
   std::vector<TraceSpan> trace_;

@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <vector>
 
-#include <oneapi/tbb/scalable_allocator.h>
+#include "common/allocation.hpp"
 
 #include "hcemu/time.hpp"
 
@@ -62,8 +62,8 @@ class BookingList {
 
  private:
   static constexpr std::size_t kChunk = 32;
-  using Chunk = std::vector<Booking, tbb::scalable_allocator<Booking>>;
-  std::vector<Chunk, tbb::scalable_allocator<Chunk>> chunks_;  // each non-empty, in order
+  using Chunk = std::vector<Booking, detail::Allocator<Booking>>;
+  std::vector<Chunk, detail::Allocator<Chunk>> chunks_;  // each non-empty, in order
 };
 
 }  // namespace hcemu::timing
