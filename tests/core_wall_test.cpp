@@ -14,6 +14,9 @@ using test::round_config;
 using test::us;
 
 TEST(Wall, AgreesWithVirtualWithinTwoPercentAtTimeScaleTen) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "a sanitizer slows the host's side of every transfer far beyond 2% of it";
+#endif
   auto config = round_config(1);
   config.lambda = 200;  // long enough that the host's own costs are small next to them
   config.tau = 1;
