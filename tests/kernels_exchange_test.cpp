@@ -217,6 +217,16 @@ TEST(MultiphaseExchange, SkippingTheBarrierUnderForcedLosesTheMessagesOfALateNod
     for (const BlockedOperation& b : e.blocked)
       if (b.node == 0 && b.detail == "its message was discarded under FORCED") ++discarded;
     EXPECT_GE(discarded, 1) << e.what();
+    // The report that comes with the error lists the lost messages: all to node 0, each found too early by a
+    // receive node 0 posted at 1000 µs.
+    ASSERT_NE(e.report, nullptr);
+    EXPECT_GE(e.report->forced_discards.size(), 1u);
+    for (const ForcedDiscard& lost : e.report->forced_discards) {
+      EXPECT_EQ(lost.destination, 0);
+      ASSERT_TRUE(lost.post_time.has_value());
+      EXPECT_EQ(*lost.post_time, from_us(1000));
+      EXPECT_LT(lost.arrival, *lost.post_time);
+    }
   }
 }
 
