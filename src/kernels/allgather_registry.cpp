@@ -1,14 +1,13 @@
 // The all-to-all broadcast as the registry (hcemu command, harness) sees it.
-#include <mutex>
 #include <string>
 
 #include "case_data.hpp"
 #include "hcemu/errors.hpp"
 #include "hcemu/kernels/allgather.hpp"
 #include "hcemu/kernels/registry.hpp"
-#include "kernels/registry_support.hpp"
 #include "hcemu/machine.hpp"
 #include "hcemu/model/collectives.hpp"
+#include "kernels/registry_support.hpp"
 
 namespace hcemu::kernels {
 namespace {
@@ -32,8 +31,7 @@ KernelResult run(const MachineConfig& config, const KernelCase& c) {
   result.run_case = c;
   const std::size_t m = c.m;
 
-  std::mutex failure_mutex;
-  std::string failure;
+  FirstFailure failure;
   Machine machine(config);
   result.report = machine.run([&](Node& node) {
     const auto n = static_cast<std::size_t>(node.size());
@@ -47,15 +45,12 @@ KernelResult run(const MachineConfig& config, const KernelCase& c) {
     for (std::size_t s = 0; s < n; ++s) {
       const std::size_t k = detail::first_mismatch(all.span().subspan(s * m, m), c.seed, s, 0);
       if (k == m) continue;
-      std::lock_guard lock(failure_mutex);
-      if (failure.empty())
-        failure = "node " + std::to_string(self) + ": the message of node " + std::to_string(s) + " differs at byte " +
-                  std::to_string(k);
+      failure.report("node " + std::to_string(self) + ": the message of node " + std::to_string(s) +
+                     " differs at byte " + std::to_string(k));
       return;
     }
   });
-  result.verified = failure.empty();
-  result.verify_message = failure;
+  failure.record_into(result);
   result.predicted = predict(config, c);
   return result;
 }

@@ -1,16 +1,15 @@
 // The one-to-all broadcast as the registry (hcemu command, harness) sees it.
 #include <algorithm>
 #include <limits>
-#include <mutex>
 #include <string>
 
 #include "case_data.hpp"
 #include "hcemu/errors.hpp"
 #include "hcemu/kernels/broadcast.hpp"
 #include "hcemu/kernels/registry.hpp"
-#include "kernels/registry_support.hpp"
 #include "hcemu/machine.hpp"
 #include "hcemu/model/collectives.hpp"
+#include "kernels/registry_support.hpp"
 
 namespace hcemu::kernels {
 namespace {
@@ -64,8 +63,7 @@ KernelResult run(const MachineConfig& config, const KernelCase& c) {
   result.run_case.pieces = pieces_of(config, c);
   const KernelCase& ran = result.run_case;
 
-  std::mutex failure_mutex;
-  std::string failure;
+  FirstFailure failure;
   Machine machine(config);
   result.report = machine.run([&](Node& node) {
     Buffer<std::byte> message = node.allocate<std::byte>(ran.m);
@@ -80,14 +78,11 @@ KernelResult run(const MachineConfig& config, const KernelCase& c) {
       nesbt_broadcast(node, message.span(), ran.root, ran.pieces);
     const std::size_t k = detail::first_mismatch(message.span(), ran.seed, static_cast<std::uint64_t>(ran.root), 0);
     if (k != ran.m) {
-      std::lock_guard lock(failure_mutex);
-      if (failure.empty())
-        failure =
-            "node " + std::to_string(node.id()) + ": the message differs from the root's at byte " + std::to_string(k);
+      failure.report("node " + std::to_string(node.id()) + ": the message differs from the root's at byte " +
+                     std::to_string(k));
     }
   });
-  result.verified = failure.empty();
-  result.verify_message = failure;
+  failure.record_into(result);
   result.predicted = predict(config, ran);
   return result;
 }

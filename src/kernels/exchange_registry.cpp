@@ -1,6 +1,5 @@
 // The complete exchange as the registry (hcemu command, harness) sees it.
 #include <algorithm>
-#include <mutex>
 #include <string>
 
 #include "case_data.hpp"
@@ -11,6 +10,7 @@
 #include "hcemu/model/all_port_exchange.hpp"
 #include "hcemu/model/exchange.hpp"
 #include "hcemu/model/planner.hpp"
+#include "kernels/registry_support.hpp"
 
 namespace hcemu::kernels {
 namespace {
@@ -44,8 +44,7 @@ KernelResult run(const MachineConfig& config, const KernelCase& c) {
   const std::size_t m = c.m;
   const ExchangeOptions options{c.sync};
 
-  std::mutex failures_mutex;
-  std::string failure;
+  FirstFailure failure;
   Machine machine(config);
   result.report = machine.run([&](Node& node) {
     const auto n = static_cast<std::size_t>(node.size());
@@ -62,19 +61,15 @@ KernelResult run(const MachineConfig& config, const KernelCase& c) {
       const auto block = recv.span().subspan(s * m, m);
       const std::size_t k = detail::first_mismatch(block, c.seed, s, self);
       if (k != m) {
-        std::lock_guard lock(failures_mutex);
-        if (failure.empty())
-          failure = "node " + std::to_string(self) + ": block from node " + std::to_string(s) + " differs at byte " +
-                    std::to_string(k);
+        failure.report("node " + std::to_string(self) + ": block from node " + std::to_string(s) + " differs at byte " +
+                       std::to_string(k));
         return;
       }
     }
   });
-  result.verified = failure.empty();
-  result.verify_message = failure;
-  result.predicted = predict(config, result.run_case.algo == "auto"
-                                         ? KernelCase{"multiphase", result.run_case.partition, m, c.sync}
-                                         : c);
+  failure.record_into(result);
+  result.predicted = predict(
+      config, result.run_case.algo == "auto" ? KernelCase{"multiphase", result.run_case.partition, m, c.sync} : c);
   return result;
 }
 
@@ -99,8 +94,9 @@ std::vector<KernelCase> expand_all(const MachineConfig& config, const KernelCase
 KernelInfo exchange_kernel_info() {
   KernelInfo info;
   info.name = "exchange";
-  info.summary = "complete exchange: Direct, Standard and Multiphase (Bokhari 1993; Nicol & Bokhari 1994), all-port "
-                 "(Stout & Wagar 1990 §6)";
+  info.summary =
+      "complete exchange: Direct, Standard and Multiphase (Bokhari 1993; Nicol & Bokhari 1994), all-port "
+      "(Stout & Wagar 1990 §6)";
   info.algos = kAlgos;
   info.default_algo = "auto";
   info.expand_all = expand_all;

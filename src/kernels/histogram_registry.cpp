@@ -1,6 +1,5 @@
 // The histogram as the registry (hcemu command, harness) sees it: KernelCase::m is the number of bins, and every
 // node counts m random 32-bit values (value v in bin v mod m).
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -8,9 +7,9 @@
 #include "hcemu/errors.hpp"
 #include "hcemu/kernels/histogram.hpp"
 #include "hcemu/kernels/registry.hpp"
-#include "kernels/registry_support.hpp"
 #include "hcemu/machine.hpp"
 #include "hcemu/model/collectives.hpp"
+#include "kernels/registry_support.hpp"
 
 namespace hcemu::kernels {
 namespace {
@@ -45,8 +44,7 @@ KernelResult run(const MachineConfig& config, const KernelCase& c) {
   for (int x = 0; x < config.nodes(); ++x)
     for (std::size_t k = 0; k < items; ++k) ++global[value(c.seed, static_cast<std::uint64_t>(x), k) % bins];
 
-  std::mutex failure_mutex;
-  std::string failure;
+  FirstFailure failure;
   Machine machine(config);
   result.report = machine.run([&](Node& node) {
     const auto self = static_cast<std::uint64_t>(node.id());
@@ -61,15 +59,12 @@ KernelResult run(const MachineConfig& config, const KernelCase& c) {
     const std::size_t first = static_cast<std::size_t>(self) * model::histogram_block_bins(node.dim(), bins);
     for (std::size_t t = 0; t < owned.size(); ++t) {
       if (owned[t] == global[first + t]) continue;
-      std::lock_guard lock(failure_mutex);
-      if (failure.empty())
-        failure = "node " + std::to_string(self) + ": bin " + std::to_string(first + t) + " counts " +
-                  std::to_string(owned[t]) + ", expected " + std::to_string(global[first + t]);
+      failure.report("node " + std::to_string(self) + ": bin " + std::to_string(first + t) + " counts " +
+                     std::to_string(owned[t]) + ", expected " + std::to_string(global[first + t]));
       return;
     }
   });
-  result.verified = failure.empty();
-  result.verify_message = failure;
+  failure.record_into(result);
   result.predicted = predict(config, c);
   return result;
 }

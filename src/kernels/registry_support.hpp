@@ -1,6 +1,7 @@
 #pragma once
 // What the kernel families' registry entries share.
 #include <algorithm>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,5 +25,22 @@ inline std::vector<KernelCase> cases_for_each_algo(const MachineConfig& config, 
   }
   return cases;
 }
+
+// The first verification failure that any node reports; the node threads report concurrently.
+class FirstFailure {
+ public:
+  void report(std::string message) {
+    std::lock_guard lock(mutex_);
+    if (message_.empty()) message_ = std::move(message);
+  }
+  void record_into(KernelResult& result) const {
+    result.verified = message_.empty();
+    result.verify_message = message_;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::string message_;
+};
 
 }  // namespace hcemu::kernels

@@ -6,7 +6,6 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <mutex>
 #include <string>
 
 #include "case_data.hpp"
@@ -18,13 +17,14 @@
 #include "hcemu/model/exchange.hpp"
 #include "hcemu/model/planner.hpp"
 #include "hcemu/model/transpose.hpp"
+#include "kernels/registry_support.hpp"
 
 namespace hcemu::kernels {
 namespace {
 
 constexpr std::size_t kElement = 4;
-const std::vector<std::string> kAlgos = {"rows-direct", "rows-standard", "rows-multiphase", "rows-auto",
-                                         "rows-all-port", "johnsson-ho", "stout-wagar"};
+const std::vector<std::string> kAlgos = {"rows-direct",   "rows-standard", "rows-multiphase", "rows-auto",
+                                         "rows-all-port", "johnsson-ho",   "stout-wagar"};
 
 std::size_t block_side(std::size_t m) {
   auto s = static_cast<std::size_t>(std::sqrt(static_cast<double>(m / kElement)));
@@ -57,7 +57,8 @@ std::optional<std::vector<int>> exchange_partition(const MachineConfig& config, 
 void check_algo(const KernelCase& c) {
   for (const auto& a : kAlgos)
     if (a == c.algo) return;
-  throw UsageError("transpose: unknown algo '" + c.algo + "' (rows-direct, rows-standard, rows-multiphase, "
+  throw UsageError("transpose: unknown algo '" + c.algo +
+                   "' (rows-direct, rows-standard, rows-multiphase, "
                    "rows-auto, rows-all-port, johnsson-ho, stout-wagar)");
 }
 
@@ -83,9 +84,9 @@ std::optional<Time> predict_with(const MachineConfig& config, const KernelCase& 
   }
   const std::size_t n = s << config.d;
   const std::size_t m = model::row_transpose_block_bytes(config.d, n, kElement);
-  std::optional<Time> exchange = partition ? std::optional<Time>(model::multiphase_exchange_time(
-                                                 config, *partition, m, c.sync))
-                                           : model::all_port_exchange_time(config, m);
+  std::optional<Time> exchange =
+      partition ? std::optional<Time>(model::multiphase_exchange_time(config, *partition, m, c.sync))
+                : model::all_port_exchange_time(config, m);
   if (!exchange) return std::nullopt;
   return model::row_transpose_time(config, n, kElement, *exchange);
 }
@@ -117,8 +118,7 @@ KernelResult run(const MachineConfig& config, const KernelCase& c) {
   const int packets = c.algo == "stout-wagar" ? packets_of(config, c, n) : 0;
   result.run_case.pieces = static_cast<std::size_t>(packets);  // the P that ran; 0 for the other algorithms
 
-  std::mutex failure_mutex;
-  std::string failure;
+  FirstFailure failure;
   Machine machine(config);
   result.report = machine.run([&](Node& node) {
     const auto id = static_cast<std::size_t>(node.id());
@@ -129,13 +129,16 @@ KernelResult run(const MachineConfig& config, const KernelCase& c) {
     Buffer<std::byte> in = node.allocate<std::byte>(height * width * kElement);
     Buffer<std::byte> out = node.allocate<std::byte>(height * width * kElement);
     for (std::size_t i = 0; i < height; ++i)
-      for (std::size_t j = 0; j < width; ++j) element(c.seed, row0 + i, col0 + j, in.data() + (i * width + j) * kElement);
+      for (std::size_t j = 0; j < width; ++j)
+        element(c.seed, row0 + i, col0 + j, in.data() + (i * width + j) * kElement);
 
     if (rows) {
       row_transpose(node, in.span(), out.span(), n, kElement,
                     [&](Node& nd, std::span<const std::byte> snd, std::span<std::byte> rcv, std::size_t m) {
-                      if (partition) multiphase_exchange(nd, snd, rcv, m, *partition, options);
-                      else all_port_exchange(nd, snd, rcv, m, options);
+                      if (partition)
+                        multiphase_exchange(nd, snd, rcv, m, *partition, options);
+                      else
+                        all_port_exchange(nd, snd, rcv, m, options);
                     });
     } else if (c.algo == "johnsson-ho") {
       johnsson_ho_transpose(node, in.span(), out.span(), n, kElement);
@@ -149,16 +152,13 @@ KernelResult run(const MachineConfig& config, const KernelCase& c) {
       for (std::size_t j = 0; j < width; ++j) {
         element(c.seed, col0 + j, row0 + i, want);
         if (std::memcmp(want, out.data() + (i * width + j) * kElement, kElement) != 0) {
-          std::lock_guard lock(failure_mutex);
-          if (failure.empty())
-            failure = "node " + std::to_string(id) + ": element (" + std::to_string(row0 + i) + ", " +
-                      std::to_string(col0 + j) + ") of the transpose is wrong";
+          failure.report("node " + std::to_string(id) + ": element (" + std::to_string(row0 + i) + ", " +
+                         std::to_string(col0 + j) + ") of the transpose is wrong");
           return;
         }
       }
   });
-  result.verified = failure.empty();
-  result.verify_message = failure;
+  failure.record_into(result);
   result.predicted = predict_with(config, result.run_case, partition);
   return result;
 }
@@ -193,9 +193,10 @@ std::vector<KernelCase> expand_all(const MachineConfig& config, const KernelCase
 KernelInfo transpose_kernel_info() {
   KernelInfo info;
   info.name = "transpose";
-  info.summary = "matrix transpose: by rows through a complete exchange (Nicol & Bokhari 1994 Fig. 1; Stout & "
-                 "Wagar 1990 §7.1), by blocks on a 2^(d/2) grid (Johnsson & Ho 1987 §4.6; all-port: Stout & Wagar "
-                 "1990 §7.2)";
+  info.summary =
+      "matrix transpose: by rows through a complete exchange (Nicol & Bokhari 1994 Fig. 1; Stout & "
+      "Wagar 1990 §7.1), by blocks on a 2^(d/2) grid (Johnsson & Ho 1987 §4.6; all-port: Stout & Wagar "
+      "1990 §7.2)";
   info.algos = kAlgos;
   info.default_algo = "rows-auto";
   info.expand_all = expand_all;
