@@ -1,5 +1,5 @@
 #pragma once
-// The machines the collective kernels' tests run on.
+// The machines the kernel tests run on.
 #include "hcemu/config.hpp"
 
 namespace hcemu::test {
@@ -20,6 +20,19 @@ inline MachineConfig link_bound_machine(double beta = 10, double tau = 0.01) {
   c.lambda = beta;
   c.tau = tau;
   c.switching = Switching::store_and_forward;
+  return c;
+}
+
+// Nicol & Bokhari's iPSC/860 figures (§4), with a per-hop δ so that the XOR schedule's distances show.
+inline MachineConfig ipsc_like() {
+  MachineConfig c;
+  c.lambda = 95.0;
+  c.lambda0 = 85.5;
+  c.tau = 0.394;
+  c.delta_msg = 5.15;
+  c.delta_hop = 1.5;
+  c.rho = 0.54;
+  c.barrier_b = 150;
   return c;
 }
 

@@ -13,6 +13,7 @@
 #include "hcemu/model/partitions.hpp"
 #include "hcemu/model/planner.hpp"
 #include "hcemu/testing.hpp"
+#include "kernel_machines.hpp"
 
 namespace hcemu {
 namespace {
@@ -22,18 +23,7 @@ using testing::Case;
 using testing::KernelCheck;
 using Data = std::vector<std::byte>;
 
-// Nicol & Bokhari's iPSC/860 figures (§4), with a per-hop δ so that the XOR schedule's distances show.
-MachineConfig ipsc_like() {
-  MachineConfig c;
-  c.lambda = 95.0;
-  c.lambda0 = 85.5;
-  c.tau = 0.394;
-  c.delta_msg = 5.15;
-  c.delta_hop = 1.5;
-  c.rho = 0.54;
-  c.barrier_b = 150;
-  return c;
-}
+using test::ipsc_like;
 
 // Node i's input: 2^d random blocks of m bytes, block j for node j.
 KernelCheck<>::InputFn blocks_of(std::size_t m) {

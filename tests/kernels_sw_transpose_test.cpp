@@ -14,6 +14,7 @@
 #include "hcemu/kernels/transpose.hpp"
 #include "hcemu/model/transpose.hpp"
 #include "hcemu/testing.hpp"
+#include "kernel_machines.hpp"
 
 namespace hcemu {
 namespace {
@@ -35,17 +36,7 @@ MachineConfig paper_machine(double beta, double tau) {
   return c;
 }
 
-MachineConfig ipsc_like() {
-  MachineConfig c;
-  c.lambda = 95.0;
-  c.lambda0 = 85.5;
-  c.tau = 0.394;
-  c.delta_msg = 5.15;
-  c.delta_hop = 1.5;
-  c.rho = 0.54;
-  c.barrier_b = 150;
-  return c;
-}
+using test::ipsc_like;
 
 // Block (a, b) of side s at node a·2^c + b; node a·2^c + b must end with (M_{b,a})^T.
 KernelCheck<Element>::ReferenceFn blocks_reference(std::size_t s) {

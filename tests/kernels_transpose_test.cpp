@@ -12,6 +12,7 @@
 #include "hcemu/model/partitions.hpp"
 #include "hcemu/model/transpose.hpp"
 #include "hcemu/testing.hpp"
+#include "kernel_machines.hpp"
 
 namespace hcemu {
 namespace {
@@ -22,17 +23,7 @@ using testing::Case;
 using testing::KernelCheck;
 constexpr std::size_t kBytes = sizeof(Element);
 
-MachineConfig ipsc_like() {
-  MachineConfig c;
-  c.lambda = 95.0;
-  c.lambda0 = 85.5;
-  c.tau = 0.394;
-  c.delta_msg = 5.15;
-  c.delta_hop = 1.5;
-  c.rho = 0.54;
-  c.barrier_b = 150;
-  return c;
-}
+using test::ipsc_like;
 
 Data random_elements(std::size_t count, std::mt19937_64& rng) {
   Data v(count);

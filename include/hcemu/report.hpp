@@ -75,6 +75,8 @@ struct RunReport {
   void print(std::ostream& out) const;  // a readable table
 };
 
+// A machine config as JSON, with the keys of docs/model.md (lambda0 resolved to lambda when unset).
+void to_json(nlohmann::json& j, const MachineConfig& config);
 nlohmann::json to_json(const RunReport& report);
 void to_json(nlohmann::json& j, const RunReport& report);
 // Chrome trace event format (Perfetto, chrome://tracing): one track per node.

@@ -11,6 +11,7 @@
 #include "cli/config_loader.hpp"
 #include "cli/presets.hpp"
 #include "cli/text_table.hpp"
+#include "hcemu/report.hpp"
 
 namespace hcemu::cli {
 
@@ -22,24 +23,6 @@ struct ConfigsOptions {
   std::string show;
 };
 
-nlohmann::json config_json(const MachineConfig& c) {
-  nlohmann::json j = {{"d", c.d},
-                      {"lambda", c.lambda},
-                      {"tau", c.tau},
-                      {"delta_hop", c.delta_hop},
-                      {"delta_msg", c.delta_msg},
-                      {"rho", c.rho},
-                      {"barrier_a", c.barrier_a},
-                      {"barrier_b", c.barrier_b},
-                      {"packet", c.packet},
-                      {"flop", c.flop},
-                      {"sys_copy", c.sys_copy},
-                      {"switching", std::string(to_string(c.switching))},
-                      {"ports", c.ports.str()},
-                      {"protocol", std::string(to_string(c.protocol))}};
-  j["lambda0"] = c.lambda0 ? nlohmann::json(*c.lambda0) : nlohmann::json(nullptr);
-  return j;
-}
 
 int list(const ConfigsOptions& options, std::ostream& out) {
   if (!options.show.empty()) {
@@ -73,7 +56,7 @@ int list(const ConfigsOptions& options, std::ostream& out) {
     MachineConfig config = builder.resolve();
     table.add_row({preset.name, builder.summary, builder.source});
     nlohmann::json j = {{"name", preset.name}, {"summary", builder.summary}, {"source", builder.source},
-                        {"file", preset.path}, {"config", config_json(config)}};
+                        {"file", preset.path}, {"config", nlohmann::json(config)}};
     if (builder.delta_msg_per_d()) j["config"]["delta_msg_per_d"] = *builder.delta_msg_per_d();
     array.push_back(std::move(j));
   }

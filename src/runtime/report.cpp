@@ -72,28 +72,31 @@ void RunReport::print(std::ostream& out) const {
   out.flags(flags);
 }
 
+void to_json(nlohmann::json& j, const MachineConfig& c) {
+  j = {{"name", c.name},
+       {"d", c.d},
+       {"lambda", c.lambda},
+       {"lambda0", c.lambda0.value_or(c.lambda)},
+       {"tau", c.tau},
+       {"delta_hop", c.delta_hop},
+       {"delta_msg", c.delta_msg},
+       {"rho", c.rho},
+       {"barrier_a", c.barrier_a},
+       {"barrier_b", c.barrier_b},
+       {"packet", c.packet},
+       {"flop", c.flop},
+       {"sys_copy", c.sys_copy},
+       {"switching", to_string(c.switching)},
+       {"ports", c.ports.str()},
+       {"protocol", to_string(c.protocol)},
+       {"timing", to_string(c.timing)},
+       {"time_scale", c.time_scale}};
+}
+
 void to_json(nlohmann::json& j, const RunReport& r) {
   using nlohmann::json;
-  const auto& c = r.config;
   j = json::object();
-  j["config"] = {{"name", c.name},
-                 {"d", c.d},
-                 {"lambda", c.lambda},
-                 {"lambda0", c.lambda0.value_or(c.lambda)},
-                 {"tau", c.tau},
-                 {"delta_hop", c.delta_hop},
-                 {"delta_msg", c.delta_msg},
-                 {"rho", c.rho},
-                 {"barrier_a", c.barrier_a},
-                 {"barrier_b", c.barrier_b},
-                 {"packet", c.packet},
-                 {"flop", c.flop},
-                 {"sys_copy", c.sys_copy},
-                 {"switching", to_string(c.switching)},
-                 {"ports", c.ports.str()},
-                 {"protocol", to_string(c.protocol)},
-                 {"timing", to_string(c.timing)},
-                 {"time_scale", c.time_scale}};
+  j["config"] = r.config;
   j["makespan_us"] = r.makespan_us();
   j["makespan_ps"] = r.makespan;
   j["messages"] = r.messages();
