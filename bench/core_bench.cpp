@@ -20,8 +20,9 @@ void BM_NativePingPong(benchmark::State& state) {
   constexpr int round_trips = 2000;
   MachineConfig config;
   config.d = 1;
-  config.timing = hcemu::Timing::native;
-  Machine machine(config);
+  hcemu::EmulatorSettings settings;
+  settings.timing = hcemu::Timing::native;
+  Machine machine(config, settings);
   for (auto _ : state) {
     machine.run([bytes](Node& node) {
       std::vector<std::byte> buf(bytes);
@@ -50,7 +51,6 @@ MachineConfig virtual_machine(int d) {
   config.lambda = 95;
   config.tau = 0.394;
   config.delta_msg = 5.15 * d;
-  config.stack_bytes = 128 << 10;
   return config;
 }
 

@@ -10,11 +10,7 @@ namespace {
 
 using test::round_config;
 
-MachineConfig quick(int d) {
-  auto c = round_config(d);
-  c.deadlock_seconds = 0.1;
-  return c;
-}
+MachineConfig quick(int d) { return round_config(d); }
 
 TEST(Deadlock, MutualReceiveIsReportedWithEachBlockedOperation) {
   Machine machine(quick(1));
@@ -120,9 +116,9 @@ TEST(Usage, NegativeElapseIsAnError) {
 }
 
 TEST(Arena, ExhaustionNamesTheNodeTheArenaAndTheRequest) {
-  auto config = quick(1);
-  config.arena_bytes = 1 << 16;
-  Machine machine(config);
+  EmulatorSettings settings;
+  settings.arena_bytes = 1 << 16;
+  Machine machine(quick(1), settings);
   try {
     machine.run([](Node& node) {
       auto a = node.allocate<std::byte>(40000);
@@ -142,9 +138,9 @@ TEST(Arena, ExhaustionNamesTheNodeTheArenaAndTheRequest) {
 }
 
 TEST(Arena, BuffersAreReturnedWhenTheyGoOutOfScope) {
-  auto config = quick(0);
-  config.arena_bytes = 1 << 16;
-  Machine machine(config);
+  EmulatorSettings settings;
+  settings.arena_bytes = 1 << 16;
+  Machine machine(quick(0), settings);
   auto report = machine.run([](Node& node) {
     for (int i = 0; i < 10; ++i) auto a = node.allocate<double>(4096);  // 32 KiB each time
   });

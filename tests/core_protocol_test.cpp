@@ -28,7 +28,6 @@ Kernel late_post_kernel() {
 TEST(Forced, MessageArrivingBeforePostIsDiscardedAndTheReceiveDeadlocks) {
   auto config = round_config(1);
   config.protocol = Protocol::forced;
-  config.deadlock_seconds = 0.1;
   Machine machine(config);
   try {
     machine.run(late_post_kernel());

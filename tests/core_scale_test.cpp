@@ -10,10 +10,10 @@ TEST(Scale, ThirteenDimensionalMachineRunsANeighbourExchange) {
 #if defined(__SANITIZE_THREAD__)
   GTEST_SKIP() << "ThreadSanitizer supports fewer live threads than the 8192 of a 13-cube";
 #endif
-  auto config = test::round_config(13);
-  config.stack_bytes = 64 << 10;
-  config.arena_bytes = 1 << 16;
-  Machine machine(config);
+  EmulatorSettings settings;
+  settings.stack_bytes = 64 << 10;
+  settings.arena_bytes = 1 << 16;
+  Machine machine(test::round_config(13), settings);
   const auto report = machine.run([](Node& node) {
     std::array<std::byte, 8> out{}, in{};
     node.exchange(node.neighbor(12), out, in);

@@ -39,8 +39,9 @@ TEST(Virtual, SameKernelGivesIdenticalClocksInEveryRun) {
   auto config = round_config(4);
   std::vector<Time> first;
   for (unsigned run = 1; run <= 50; ++run) {
-    config.yield_seed = run;
-    Machine machine(config);
+    EmulatorSettings settings;
+    settings.yield_seed = run;
+    Machine machine(config, settings);
     auto report = machine.run(all_to_all(run));
     std::vector<Time> clocks;
     for (const auto& n : report.nodes) clocks.push_back(n.final_clock);
@@ -54,9 +55,9 @@ TEST(Virtual, SameKernelGivesIdenticalClocksInEveryRun) {
 }
 
 TEST(Native, InjectsNoDelay) {
-  auto config = round_config(2);
-  config.timing = Timing::native;
-  const auto report = Machine(config).run([](Node& node) {
+  EmulatorSettings settings;
+  settings.timing = Timing::native;
+  const auto report = Machine(round_config(2), settings).run([](Node& node) {
     node.elapse(1e6);  // a second of model time is not waited for
     node.barrier();
   });
@@ -64,9 +65,9 @@ TEST(Native, InjectsNoDelay) {
 }
 
 TEST(Trace, RecordsSpansForTransfersAndBarriers) {
-  auto config = round_config(1);
-  config.trace = true;
-  const auto report = Machine(config).run([](Node& node) {
+  EmulatorSettings settings;
+  settings.trace = true;
+  const auto report = Machine(round_config(1), settings).run([](Node& node) {
     std::vector<std::byte> buf(8);
     node.exchange(node.neighbor(0), buf, buf);
     node.barrier();

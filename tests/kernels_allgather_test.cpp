@@ -205,7 +205,7 @@ TEST(AllgatherRegistry, EveryAlgoVerifiesAndMeetsItsPrediction) {
     c.algo = algo;
     c.m = 77;
     c.seed = 3;
-    const kernels::KernelResult r = info.run(config, c);
+    const kernels::KernelResult r = info.run(config, {}, c);
     EXPECT_TRUE(r.verified) << r.verify_message;
     ASSERT_TRUE(r.predicted.has_value());
     EXPECT_EQ(r.report.makespan, *r.predicted);
@@ -219,7 +219,7 @@ TEST(AllgatherRegistry, CompletedHasNoPredictionOnOnePort) {
   kernels::KernelCase c;
   c.algo = "completed";
   c.m = 10;
-  const kernels::KernelResult r = info.run(config, c);
+  const kernels::KernelResult r = info.run(config, {}, c);
   EXPECT_TRUE(r.verified) << r.verify_message;
   EXPECT_FALSE(r.predicted.has_value());
   EXPECT_EQ(info.expand_all(config, c).size(), 1u);  // recursive doubling only

@@ -349,7 +349,7 @@ TEST(BroadcastRegistry, EveryAlgoVerifiesAndMeetsItsPrediction) {
       c.m = 999;
       c.root = root;
       c.seed = 7;
-      const kernels::KernelResult r = info.run(config, c);
+      const kernels::KernelResult r = info.run(config, {}, c);
       EXPECT_TRUE(r.verified) << r.verify_message;
       ASSERT_TRUE(r.predicted.has_value());
       EXPECT_EQ(r.report.makespan, *r.predicted);
@@ -368,7 +368,7 @@ TEST(BroadcastRegistry, PiecesGiveTheGroupsOfBroadcastFour) {
   c.algo = "bcast4";
   c.m = 3600;
   c.pieces = 15;
-  const kernels::KernelResult r = info.run(config, c);
+  const kernels::KernelResult r = info.run(config, {}, c);
   EXPECT_TRUE(r.verified) << r.verify_message;
   EXPECT_EQ(r.report.makespan, from_us(1564));
 }
@@ -385,7 +385,7 @@ TEST(BroadcastRegistry, FivePiecesRunBroadcastFourWithFiveGroupsAsItsClosedForm)
   c.algo = "bcast4";
   c.m = 3600;
   c.pieces = 5;
-  const kernels::KernelResult r = info.run(config, c);
+  const kernels::KernelResult r = info.run(config, {}, c);
   EXPECT_TRUE(r.verified) << r.verify_message;
   EXPECT_EQ(r.run_case.pieces, 5u);
   EXPECT_EQ(r.report.makespan, from_us(7 * 252));
@@ -406,7 +406,7 @@ TEST(BroadcastRegistry, PiecesGiveTheChunkOfNesbt) {
   c.algo = "nesbt";
   c.m = 3600;
   c.pieces = 100;
-  const kernels::KernelResult r = info.run(config, c);
+  const kernels::KernelResult r = info.run(config, {}, c);
   EXPECT_TRUE(r.verified) << r.verify_message;
   EXPECT_EQ(r.run_case.pieces, 100u);
   EXPECT_EQ(r.report.makespan, from_us(1680));
@@ -421,12 +421,12 @@ TEST(BroadcastRegistry, ZeroPiecesRunThePapersOptimaAndReportThem) {
   kernels::KernelCase c;
   c.m = 3600;
   c.algo = "bcast4";
-  EXPECT_EQ(info.run(config, c).run_case.pieces, static_cast<std::size_t>(model::optimal_broadcast_groups(config, 3600)));
+  EXPECT_EQ(info.run(config, {}, c).run_case.pieces, static_cast<std::size_t>(model::optimal_broadcast_groups(config, 3600)));
   c.algo = "nesbt";
-  EXPECT_EQ(info.run(config, c).run_case.pieces, model::optimal_nesbt_chunk(config, 3600));
+  EXPECT_EQ(info.run(config, {}, c).run_case.pieces, model::optimal_nesbt_chunk(config, 3600));
   c.algo = "sbt";
   c.pieces = 7;  // sbt has no pieces: it ignores them and reports none
-  EXPECT_EQ(info.run(config, c).run_case.pieces, 0u);
+  EXPECT_EQ(info.run(config, {}, c).run_case.pieces, 0u);
 }
 
 TEST(BroadcastRegistry, OptimalGroupsMinimizeTheClosedForm) {
@@ -442,10 +442,10 @@ TEST(BroadcastRegistry, UnknownAlgoAndRootAreUsageErrors) {
   config.d = 2;
   kernels::KernelCase c;
   c.algo = "flood";
-  EXPECT_THROW(info.run(config, c), UsageError);
+  EXPECT_THROW(info.run(config, {}, c), UsageError);
   c.algo = "sbt";
   c.root = 4;
-  EXPECT_THROW(info.run(config, c), UsageError);
+  EXPECT_THROW(info.run(config, {}, c), UsageError);
 }
 
 }  // namespace

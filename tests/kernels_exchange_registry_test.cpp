@@ -21,7 +21,7 @@ MachineConfig config_for(int d, const char* ports) {
 
 void expect_all_cases_verified_and_predicted(const KernelInfo& info, const MachineConfig& config, KernelCase base) {
   for (const KernelCase& c : info.expand_all(config, base)) {
-    const KernelResult r = info.run(config, c);
+    const KernelResult r = info.run(config, {}, c);
     EXPECT_TRUE(r.verified) << info.name << " " << c.algo << ": " << r.verify_message;
     ASSERT_TRUE(r.predicted.has_value()) << info.name << " " << c.algo;
     EXPECT_EQ(r.report.makespan, *r.predicted) << info.name << " " << c.algo;
@@ -39,7 +39,7 @@ TEST(ExchangeRegistry, AutoReportsThePartitionItRan) {
   KernelCase c;
   c.algo = "auto";
   c.m = 16;
-  const KernelResult r = exchange_kernel_info().run(config_for(5, "one"), c);
+  const KernelResult r = exchange_kernel_info().run(config_for(5, "one"), {}, c);
   EXPECT_TRUE(r.verified);
   int sum = 0;
   for (int p : r.run_case.partition) sum += p;
@@ -50,7 +50,7 @@ TEST(ExchangeRegistry, AutoReportsThePartitionItRan) {
 TEST(ExchangeRegistry, UnknownAlgoIsAUsageError) {
   KernelCase c;
   c.algo = "bogus";
-  EXPECT_THROW(exchange_kernel_info().run(config_for(2, "one"), c), UsageError);
+  EXPECT_THROW(exchange_kernel_info().run(config_for(2, "one"), {}, c), UsageError);
 }
 
 TEST(TransposeRegistry, EveryExpandedCaseVerifiesInItsPredictedTime) {

@@ -235,7 +235,7 @@ TEST(HistogramRegistry, EveryAlgoVerifiesAndMeetsItsPrediction) {
       c.algo = algo;
       c.m = bins;
       c.seed = 11;
-      const kernels::KernelResult r = info.run(config, c);
+      const kernels::KernelResult r = info.run(config, {}, c);
       EXPECT_TRUE(r.verified) << r.verify_message;
       ASSERT_TRUE(r.predicted.has_value());
       EXPECT_EQ(r.report.makespan, *r.predicted);

@@ -145,7 +145,7 @@ TEST(StoutWagarTranspose, PacketsSpanningStagesKeepThePaperTime) {
   KernelCheck<Element> check = sw_check(s, [](int) { return 7; });
   check.dims({6}).ports({"all"}).base(paper_machine(18, 0.25))
       .variant("", nullptr)
-      .variant("random thread yields", [](MachineConfig& c) { c.yield_seed = 7; })  // same times, any interleaving
+      .variant("random thread yields", [](MachineConfig&, EmulatorSettings& s) { s.yield_seed = 7; })  // same times, any interleaving
       .predict([&](const MachineConfig& cfg) { return paper_time(cfg, s * s * kBytes, 7); })
       .exact().no_contention();
   check.run();
@@ -304,7 +304,7 @@ TEST(StoutWagarTransposeRegistry, RunsVerifiedAndAsPredicted) {
   kernels::KernelCase c;
   c.algo = "stout-wagar";
   c.m = 3600 * kBytes;
-  const kernels::KernelResult r = info.run(config, c);
+  const kernels::KernelResult r = info.run(config, {}, c);
   EXPECT_TRUE(r.verified) << r.verify_message;
   ASSERT_TRUE(r.predicted.has_value());
   EXPECT_EQ(r.report.makespan, *r.predicted);
@@ -333,7 +333,7 @@ TEST(StoutWagarTransposeRegistry, PiecesGiveThePacketsPerLink) {
   c.algo = "stout-wagar";
   c.m = 3600 * kBytes;
   c.pieces = 8;
-  const kernels::KernelResult r = info.run(config, c);
+  const kernels::KernelResult r = info.run(config, {}, c);
   EXPECT_TRUE(r.verified) << r.verify_message;
   EXPECT_EQ(r.run_case.pieces, 8u);
   EXPECT_EQ(r.report.makespan, from_us(9 * 243));
@@ -348,7 +348,7 @@ TEST(StoutWagarTransposeRegistry, ZeroPiecesRunAndReportTheFastestPacketCount) {
   kernels::KernelCase c;
   c.algo = "stout-wagar";
   c.m = 3600 * kBytes;
-  EXPECT_EQ(info.run(config, c).run_case.pieces, 10u);  // model::stout_wagar_packets, checked above against §7.2
+  EXPECT_EQ(info.run(config, {}, c).run_case.pieces, 10u);  // model::stout_wagar_packets, checked above against §7.2
 }
 
 TEST(StoutWagarTransposeRegistry, FewerPiecesThanDAreAUsageError) {
@@ -359,7 +359,7 @@ TEST(StoutWagarTransposeRegistry, FewerPiecesThanDAreAUsageError) {
   c.algo = "stout-wagar";
   c.m = 3600 * kBytes;
   c.pieces = 3;
-  EXPECT_THROW(info.run(config, c), UsageError);
+  EXPECT_THROW(info.run(config, {}, c), UsageError);
   EXPECT_THROW(info.predict(config, c), UsageError);
 }
 

@@ -1,5 +1,7 @@
 #pragma once
-// One machine: its dimension, the communication parameters of MODEL.md section 2, and how the emulator runs it.
+// One machine: its dimension and the communication parameters of MODEL.md section 2 (MachineConfig), apart from how
+// the emulator runs it (EmulatorSettings), so that a kernel's node.config() shows the machine of the papers and
+// nothing of the emulator's internals.
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -51,7 +53,12 @@ struct MachineConfig {
   Ports ports;
   Protocol protocol = Protocol::unforced;
 
-  // How the emulator runs (MODEL.md section 8).
+  int nodes() const { return 1 << d; }
+  void validate() const;  // throws ConfigError naming the first bad key
+};
+
+// How the emulator runs a machine (MODEL.md section 8): none of this changes the model's results in virtual time.
+struct EmulatorSettings {
   Timing timing = Timing::virtual_time;
   double time_scale = 1;                       // wall timing: real seconds per model second, >= 1
   std::size_t arena_bytes = 64u << 20;         // per node
@@ -60,7 +67,6 @@ struct MachineConfig {
   double deadlock_seconds = 0.25;              // how long nothing may move before a deadlock is declared
   bool trace = false;                          // record spans for a Chrome trace
 
-  int nodes() const { return 1 << d; }
   void validate() const;  // throws ConfigError naming the first bad key
 };
 

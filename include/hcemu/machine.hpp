@@ -13,8 +13,10 @@ using Kernel = std::function<void(Node&)>;
 
 class Machine {
  public:
-  explicit Machine(MachineConfig config);  // validates; throws ConfigError
+  // Validates both; throws ConfigError.
+  explicit Machine(MachineConfig config, EmulatorSettings settings = {});
   const MachineConfig& config() const { return config_; }
+  const EmulatorSettings& settings() const { return settings_; }
 
   // Runs `kernel` on every node, each in its own thread, and returns when all have finished.
   // Throws KernelError if a node's kernel threw, DeadlockError if the nodes deadlocked; every thread has
@@ -23,6 +25,7 @@ class Machine {
 
  private:
   MachineConfig config_;
+  EmulatorSettings settings_;
 };
 
 }  // namespace hcemu

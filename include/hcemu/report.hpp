@@ -57,6 +57,7 @@ struct TraceSpan {
 
 struct RunReport {
   MachineConfig config;
+  EmulatorSettings settings;
   Time makespan = 0;  // the largest final clock
   std::vector<NodeStats> nodes;
   std::vector<LinkStats> links;  // only links that carried something, ordered by (from, dim)
@@ -64,7 +65,7 @@ struct RunReport {
   std::vector<std::string> unreceived;  // UNFORCED messages nobody received, one line each
   double wall_seconds = 0;               // real duration of the run
   std::optional<Lateness> lateness;     // wall timing only
-  std::vector<TraceSpan> trace;         // when config.trace
+  std::vector<TraceSpan> trace;         // when settings.trace
 
   double makespan_us() const { return to_us(makespan); }
   std::uint64_t messages() const;
@@ -77,6 +78,7 @@ struct RunReport {
 
 // A machine config as JSON, with the keys of docs/model.md (lambda0 resolved to lambda when unset).
 void to_json(nlohmann::json& j, const MachineConfig& config);
+void to_json(nlohmann::json& j, const EmulatorSettings& settings);
 nlohmann::json to_json(const RunReport& report);
 void to_json(nlohmann::json& j, const RunReport& report);
 // Chrome trace event format (Perfetto, chrome://tracing): one track per node.

@@ -37,6 +37,7 @@ namespace hcemu::testing {
 // One case of a check: the machine it runs on and where it sits in the sweep.
 struct Case {
   MachineConfig config;  // config.d and config.ports already set for this case
+  EmulatorSettings settings;
   int d = 0;
   std::string ports;     // as given to ports()
   std::string variant;   // name given to variant(), empty for the base config
@@ -96,6 +97,17 @@ class KernelCheck {
   // A further axis of the sweep: each variant is the base config changed by `change`. Without any, the base
   // config alone runs.
   KernelCheck& variant(std::string name, std::function<void(MachineConfig&)> change) {
+    if (!change) return variant(std::move(name), nullptr);
+    variants_.emplace_back(std::move(name), [change](MachineConfig& c, EmulatorSettings&) { change(c); });
+    return *this;
+  }
+  // The base config unchanged, under a name of its own.
+  KernelCheck& variant(std::string name, std::nullptr_t) {
+    variants_.emplace_back(std::move(name), nullptr);
+    return *this;
+  }
+  // A variant of how the emulator runs (random yields, another timing...): the results must not change.
+  KernelCheck& variant(std::string name, std::function<void(MachineConfig&, EmulatorSettings&)> change) {
     variants_.emplace_back(std::move(name), std::move(change));
     return *this;
   }
@@ -161,14 +173,14 @@ class KernelCheck {
       ADD_FAILURE() << "KernelCheck: no kernel given";
       return results;
     }
-    std::vector<std::pair<std::string, std::function<void(MachineConfig&)>>> variants = variants_;
+    auto variants = variants_;
     if (variants.empty()) variants.emplace_back(std::string(), nullptr);
     for (const auto& [variant_name, change] : variants) {
       for (const std::string& ports : ports_) {
         for (int d : dims_) {
           Case c;
           c.config = base_;
-          if (change) change(c.config);
+          if (change) change(c.config, c.settings);
           c.config.d = d;
           c.config.ports = Ports::parse(ports);
           c.d = d;
@@ -195,7 +207,7 @@ class KernelCheck {
     CaseResult result;
     result.run_case = c;
     try {
-      Machine machine(c.config);
+      Machine machine(c.config, c.settings);
       result.report = machine.run([&](Node& node) {
         const auto i = static_cast<std::size_t>(node.id());
         kernel_(node, std::span<const T>(inputs[i]), outputs[i]);
@@ -265,7 +277,7 @@ class KernelCheck {
   std::vector<int> dims_{0, 1, 2, 3, 4};
   std::vector<std::string> ports_{"one"};
   MachineConfig base_;
-  std::vector<std::pair<std::string, std::function<void(MachineConfig&)>>> variants_;
+  std::vector<std::pair<std::string, std::function<void(MachineConfig&, EmulatorSettings&)>>> variants_;
   std::uint64_t seed_ = 1;
   InputFn input_;
   KernelFn kernel_;

@@ -87,11 +87,12 @@ std::vector<kernels::KernelCase> select_cases(const kernels::KernelInfo& kernel,
   return {base};
 }
 
-CaseOutcome run_case(const kernels::KernelInfo& kernel, const MachineConfig& config, const kernels::KernelCase& c) {
+CaseOutcome run_case(const kernels::KernelInfo& kernel, const MachineConfig& config, const EmulatorSettings& settings,
+                     const kernels::KernelCase& c) {
   CaseOutcome outcome;
   outcome.requested = c;
   try {
-    outcome.result = kernel.run(config, c);
+    outcome.result = kernel.run(config, settings, c);
   } catch (const UsageError& e) {
     throw UsageProblem(e.what());  // a case the kernel refuses is bad usage, not a failed run
   } catch (const std::exception& e) {
@@ -129,8 +130,8 @@ int optimal_index(const std::vector<CaseOutcome>& outcomes) {
   return best;
 }
 
-nlohmann::json outcome_json(const std::string& kernel, const MachineConfig& config, const CaseOutcome& outcome,
-                            bool with_report) {
+nlohmann::json outcome_json(const std::string& kernel, const MachineConfig& config, const EmulatorSettings& settings,
+                            const CaseOutcome& outcome, bool with_report) {
   const kernels::KernelCase& c = outcome.result ? outcome.result->run_case : outcome.requested;
   nlohmann::json j;
   j["kernel"] = kernel;
@@ -142,7 +143,7 @@ nlohmann::json outcome_json(const std::string& kernel, const MachineConfig& conf
   j["m"] = c.m;
   j["sync"] = std::string(to_string(c.sync));
   j["config"] = config.name;
-  j["timing"] = std::string(to_string(config.timing));
+  j["timing"] = std::string(to_string(settings.timing));
   j["seed"] = c.seed;
   if (!outcome.result) {
     j["predicted_us"] = nullptr;

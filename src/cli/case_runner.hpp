@@ -37,7 +37,8 @@ struct CaseOutcome {
   bool ok() const { return result && result->verified && error.empty(); }
 };
 
-CaseOutcome run_case(const kernels::KernelInfo& kernel, const MachineConfig& config, const kernels::KernelCase& c);
+CaseOutcome run_case(const kernels::KernelInfo& kernel, const MachineConfig& config, const EmulatorSettings& settings,
+                     const kernels::KernelCase& c);
 
 // What KernelCase::pieces means for the algorithm: "g" (bcast4), "chunk" (nesbt), "P" (stout-wagar), else "".
 std::string pieces_name(const std::string& algo);
@@ -49,7 +50,7 @@ std::string case_label(const kernels::KernelCase& c);
 // time), or -1.
 int optimal_index(const std::vector<CaseOutcome>& outcomes);
 
-nlohmann::json outcome_json(const std::string& kernel, const MachineConfig& config, const CaseOutcome& outcome,
-                            bool with_report = true);
+nlohmann::json outcome_json(const std::string& kernel, const MachineConfig& config, const EmulatorSettings& settings,
+                            const CaseOutcome& outcome, bool with_report = true);
 
 }  // namespace hcemu::cli

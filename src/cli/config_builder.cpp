@@ -117,8 +117,8 @@ const std::string& as_string(std::string_view key, const Value& v, const Origin&
   fail(key, "must be a string, got " + type_name(v) + " " + show(v), origin);
 }
 
-void apply(MachineConfig& c, std::optional<double>& delta_msg_per_d, std::string_view key, const Value& v,
-           const Origin& o) {
+void apply(MachineConfig& c, EmulatorSettings& s, std::optional<double>& delta_msg_per_d, std::string_view key,
+           const Value& v, const Origin& o) {
   const auto time = [&] { return as_number(key, v, o, " of microseconds"); };
   if (key == "d") {
     auto d = as_integer(key, v, o);
@@ -147,20 +147,20 @@ void apply(MachineConfig& c, std::optional<double>& delta_msg_per_d, std::string
   else if (key == "switching") c.switching = parse_switching(as_string(key, v, o));
   else if (key == "ports") c.ports = Ports::parse(as_string(key, v, o));
   else if (key == "protocol") c.protocol = parse_protocol(as_string(key, v, o));
-  else if (key == "timing") c.timing = parse_timing(as_string(key, v, o));
-  else if (key == "time_scale") c.time_scale = as_number(key, v, o, "");
-  else if (key == "arena_bytes") c.arena_bytes = as_size(key, v, o);
-  else if (key == "stack_bytes") c.stack_bytes = as_size(key, v, o);
+  else if (key == "timing") s.timing = parse_timing(as_string(key, v, o));
+  else if (key == "time_scale") s.time_scale = as_number(key, v, o, "");
+  else if (key == "arena_bytes") s.arena_bytes = as_size(key, v, o);
+  else if (key == "stack_bytes") s.stack_bytes = as_size(key, v, o);
   else if (key == "yield_seed") {
     auto seed = as_integer(key, v, o);
     if (seed < 0 || seed > std::numeric_limits<unsigned>::max())
       fail(key, "must be an integer 0..4294967295, got " + std::to_string(seed), o);
-    c.yield_seed = static_cast<unsigned>(seed);
-  } else if (key == "deadlock_seconds") c.deadlock_seconds = as_number(key, v, o, " of seconds");
+    s.yield_seed = static_cast<unsigned>(seed);
+  } else if (key == "deadlock_seconds") s.deadlock_seconds = as_number(key, v, o, " of seconds");
   else if (key == "trace") {
     auto* b = std::get_if<bool>(&v);
     if (!b) fail(key, "must be true or false, got " + type_name(v) + " " + show(v), o);
-    c.trace = *b;
+    s.trace = *b;
   }
 }
 
@@ -221,17 +221,20 @@ void ConfigBuilder::set(std::string_view key, const Value& value, const Origin& 
          origin);
   }
   MachineConfig next = config_;
+  EmulatorSettings next_settings = settings_;
   auto per_d = delta_msg_per_d_;
   try {
-    apply(next, per_d, key, value, origin);
-    // MachineConfig::validate holds the ranges; a failure that names this key is this value's fault.
+    apply(next, next_settings, per_d, key, value, origin);
+    // validate() holds the ranges; a failure that names this key is this value's fault.
     next.validate();
+    next_settings.validate();
   } catch (const ConfigError& e) {
     // Already placed (thrown by fail above), or about another key: pass it on as it is.
     if (!e.file.empty() || e.key != key) throw;
     fail(key, without_key_prefix(e), origin);
   }
   config_ = std::move(next);
+  settings_ = std::move(next_settings);
   delta_msg_per_d_ = per_d;
   origins_[std::string(key)] = origin;
   if (key == "delta_msg") origins_.erase("delta_msg_per_d");

@@ -38,6 +38,7 @@ std::string nearest_config_key(std::string_view unknown);
 // run on cubes of other dimensions (`hcemu fit`).
 struct MachineFamily {
   MachineConfig config;
+  EmulatorSettings settings;
   std::optional<double> delta_msg_per_d;
   MachineConfig at_dimension(int d) const;
 };
@@ -54,7 +55,8 @@ class ConfigBuilder {
 
   // The config as set so far: δ' = delta_msg + delta_msg_per_d·d, then MachineConfig::validate().
   MachineConfig resolve() const;
-  MachineFamily family() const { return {resolve(), delta_msg_per_d_}; }
+  const EmulatorSettings& settings() const { return settings_; }
+  MachineFamily family() const { return {resolve(), settings_, delta_msg_per_d_}; }
 
   const MachineConfig& raw() const { return config_; }
   void set_name(std::string name) { config_.name = std::move(name); }
@@ -67,6 +69,7 @@ class ConfigBuilder {
 
  private:
   MachineConfig config_;
+  EmulatorSettings settings_;
   std::optional<double> delta_msg_per_d_;
   std::map<std::string, Origin, std::less<>> origins_;
 };

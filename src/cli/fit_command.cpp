@@ -66,7 +66,7 @@ void print_rows(std::ostream& out, const std::vector<FitRow>& rows) {
 int fit(const FitOptions& options, std::ostream& out) {
   MachineFamily family = options.machine.build_family();
   const MachineConfig& config = family.config;
-  nlohmann::json j = {{"config", config.name}, {"timing", std::string(to_string(config.timing))}, {"d", config.d}};
+  nlohmann::json j = {{"config", config.name}, {"timing", std::string(to_string(family.settings.timing))}, {"d", config.d}};
   std::vector<FitRow> rows;
   std::vector<int> dimensions;
   std::vector<std::string> notes;
@@ -112,7 +112,7 @@ int fit(const FitOptions& options, std::ostream& out) {
     j["notes"] = notes;
     out << j.dump(2) << '\n';
   } else {
-    out << "fit of " << config.name << " (" << to_string(config.timing) << " timing), cubes of d =";
+    out << "fit of " << config.name << " (" << to_string(family.settings.timing) << " timing), cubes of d =";
     for (int d : dimensions) out << ' ' << d;
     out << "\n\n";
     print_rows(out, rows);

@@ -52,7 +52,7 @@ KernelFitResult fit_kernel(const kernels::KernelInfo& kernel, const MachineFamil
       c.m = m;
       c.sync = options.sync;
       c.seed = options.seed;
-      auto measured = kernel.run(config, c);
+      auto measured = kernel.run(config, family.settings, c);
       if (!measured.verified) result.all_verified = false;
       kernels::KernelCase reference = measured.run_case;  // as run, with the partition the kernel chose
       // An exchange that chose its partition (auto) is predicted as that partition: re-planning on the machine

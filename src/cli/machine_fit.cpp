@@ -54,11 +54,11 @@ Time median(std::vector<Time> v) {
 // The microbenchmarks on one cube. Node 0 measures; the others take part where a benchmark needs them. Every
 // receive is posted before the barrier that starts its measurement, so FORCED machines lose nothing
 // (Nicol & Bokhari §4: "post receives ... then a global synchronization").
-void measure(const MachineConfig& c, int reps, bool full, Samples& samples) {
+void measure(const MachineConfig& c, const EmulatorSettings& settings, int reps, bool full, Samples& samples) {
   const auto sizes = message_sizes(c);
   const std::size_t buffer_bytes = std::max<std::size_t>(16384, sizes.back());
   const int d = c.d;
-  Machine machine(c);
+  Machine machine(c, settings);
   machine.run([&](Node& node) {
     const int id = node.id();
     auto out = node.allocate<std::byte>(buffer_bytes);
@@ -180,13 +180,13 @@ void add_rows(MachineFitResult& result, const Regression& regression, const char
 
 MachineFitResult fit_machine(const MachineFamily& family, const MachineFitOptions& options) {
   const MachineConfig& base = family.config;
-  const int reps = options.repetitions > 0 ? options.repetitions : (base.timing == Timing::virtual_time ? 1 : 5);
+  const int reps = options.repetitions > 0 ? options.repetitions : (family.settings.timing == Timing::virtual_time ? 1 : 5);
   const int top = std::min(std::max(base.d, 2), std::max(options.max_dimension, 2));
   MachineFitResult result;
   Samples samples;
   for (int d = 1; d <= top; ++d) {
     result.dimensions.push_back(d);
-    measure(family.at_dimension(d), reps, d == top, samples);
+    measure(family.at_dimension(d), family.settings, reps, d == top, samples);
   }
   const bool circuit = base.switching == Switching::circuit;
   // λ and a constant δ' are paid together by every circuit message and no measurement can split them; a δ' that

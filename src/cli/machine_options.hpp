@@ -27,7 +27,7 @@ struct MachineOptions {
 
   // Preset or file, then every --set, then the flags. Throws ConfigError / UsageProblem.
   MachineConfig build() const;
-  MachineFamily build_family() const;
+  MachineFamily build_family() const;  // the config, the emulator settings and how δ' follows d
   Sync parsed_sync() const;
 };
 

@@ -28,9 +28,10 @@ struct RunOptions {
   std::string trace;
 };
 
-void print_machine_line(std::ostream& out, const MachineConfig& c, std::size_t m, Sync sync) {
+void print_machine_line(std::ostream& out, const MachineConfig& c, const EmulatorSettings& s, std::size_t m,
+                        Sync sync) {
   out << c.name << ": d = " << c.d << " (" << c.nodes() << " nodes), " << to_string(c.switching) << ", ports "
-      << c.ports.str() << ", " << to_string(c.protocol) << ", " << to_string(c.timing) << " timing; m = " << m
+      << c.ports.str() << ", " << to_string(c.protocol) << ", " << to_string(s.timing) << " timing; m = " << m
       << " bytes, sync " << to_string(sync) << "\n";
 }
 
@@ -66,8 +67,10 @@ void print_table(std::ostream& out, const std::vector<CaseOutcome>& outcomes) {
 
 int run(const RunOptions& options, std::ostream& out, std::ostream& err) {
   const kernels::KernelInfo* kernel = &find_kernel_or_explain(options.kernel);
-  MachineConfig config = options.machine.build();
-  if (!options.trace.empty()) config.trace = true;
+  const MachineFamily family = options.machine.build_family();
+  const MachineConfig& config = family.config;
+  EmulatorSettings settings = family.settings;
+  if (!options.trace.empty()) settings.trace = true;
   CaseRequest request;
   request.algo = options.algo;
   if (!options.partition.empty()) request.partition = parse_partition(options.partition);
@@ -79,7 +82,7 @@ int run(const RunOptions& options, std::ostream& out, std::ostream& err) {
   auto cases = select_cases(*kernel, config, request);
 
   std::vector<CaseOutcome> outcomes;
-  for (const auto& c : cases) outcomes.push_back(run_case(*kernel, config, c));
+  for (const auto& c : cases) outcomes.push_back(run_case(*kernel, config, settings, c));
 
   if (!options.trace.empty()) {
     std::vector<LabelledReport> runs;
@@ -94,11 +97,11 @@ int run(const RunOptions& options, std::ostream& out, std::ostream& err) {
     int best = optimal_index(outcomes);
     bool every_algorithm = options.algo == "all" || (options.algo.empty() && options.partition.empty());
     if (!every_algorithm && outcomes.size() == 1) {
-      out << outcome_json(kernel->name, config, outcomes.front()).dump(2) << '\n';
+      out << outcome_json(kernel->name, config, settings, outcomes.front()).dump(2) << '\n';
     } else {
       nlohmann::json array = nlohmann::json::array();
       for (std::size_t i = 0; i < outcomes.size(); ++i) {
-        auto j = outcome_json(kernel->name, config, outcomes[i]);
+        auto j = outcome_json(kernel->name, config, settings, outcomes[i]);
         j["optimal"] = static_cast<int>(i) == best;
         array.push_back(std::move(j));
       }
@@ -107,7 +110,7 @@ int run(const RunOptions& options, std::ostream& out, std::ostream& err) {
     return all_ok ? kExitOk : kExitRunFailed;
   }
 
-  print_machine_line(out, config, request.m, request.sync);
+  print_machine_line(out, config, settings, request.m, request.sync);
   out << kernel->name << ": " << kernel->summary << "\n\n";
   print_table(out, outcomes);
   if (outcomes.size() == 1 && outcomes.front().result) {

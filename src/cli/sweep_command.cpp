@@ -156,7 +156,9 @@ void print_table(std::ostream& out, const std::vector<Point>& points) {
 
 int sweep(const SweepOptions& options, std::ostream& out, std::ostream& err) {
   const kernels::KernelInfo* kernel = &find_kernel_or_explain(options.kernel);
-  MachineConfig config = options.machine.build();
+  const MachineFamily family = options.machine.build_family();
+  const MachineConfig& config = family.config;
+  const EmulatorSettings& settings = family.settings;
   const Sync sync = options.machine.parsed_sync();
   const auto sizes = parse_size_range(options.sizes);
   if (!options.plot.empty()) {
@@ -175,7 +177,7 @@ int sweep(const SweepOptions& options, std::ostream& out, std::ostream& err) {
   {
     ProgressBar bar(err, work.size(), options.progress && !options.json && ProgressBar::stderr_is_terminal());
     for (const auto& [m, c] : work) {
-      points.push_back({m, run_case(*kernel, config, c)});
+      points.push_back({m, run_case(*kernel, config, settings, c)});
       bar.step(case_label(c) + " m=" + std::to_string(m));
     }
   }
@@ -186,11 +188,11 @@ int sweep(const SweepOptions& options, std::ostream& out, std::ostream& err) {
   if (!options.plot.empty()) draw_plot(plot_spec(*kernel, config, sync, points), options.plot);
   if (options.json) {
     nlohmann::json array = nlohmann::json::array();
-    for (const auto& p : points) array.push_back(outcome_json(kernel->name, config, p.outcome, false));
+    for (const auto& p : points) array.push_back(outcome_json(kernel->name, config, settings, p.outcome, false));
     out << array.dump(2) << '\n';
   } else {
     out << kernel->name << " on " << config.name << ", d = " << config.d << ", sync " << to_string(sync) << ", "
-        << to_string(config.timing) << " timing\n\n";
+        << to_string(settings.timing) << " timing\n\n";
     print_table(out, points);
     if (!options.csv.empty()) out << "CSV written to " << options.csv << '\n';
     if (!options.plot.empty()) out << "plot written to " << options.plot << '\n';

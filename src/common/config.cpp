@@ -81,6 +81,9 @@ void MachineConfig::validate() const {
   require_time("sys_copy", sys_copy);
   if (ports.kind == Ports::Kind::k && ports.n < 1)
     throw ConfigError("ports", "k:N needs N >= 1, got " + std::to_string(ports.n));
+}
+
+void EmulatorSettings::validate() const {
   if (!std::isfinite(time_scale) || time_scale < 1)
     throw ConfigError("time_scale", "must be >= 1, got " + std::to_string(time_scale));
   if (arena_bytes < 4096) throw ConfigError("arena_bytes", "must be at least 4096 bytes");

@@ -25,14 +25,14 @@ std::optional<Time> predict(const MachineConfig& config, const KernelCase& c) {
   return model::completed_allgather_time(config, c.m);
 }
 
-KernelResult run(const MachineConfig& config, const KernelCase& c) {
+KernelResult run(const MachineConfig& config, const EmulatorSettings& settings, const KernelCase& c) {
   check_algo(c);
   KernelResult result;
   result.run_case = c;
   const std::size_t m = c.m;
 
   FirstFailure failure;
-  Machine machine(config);
+  Machine machine(config, settings);
   result.report = machine.run([&](Node& node) {
     const auto n = static_cast<std::size_t>(node.size());
     const auto self = static_cast<std::size_t>(node.id());

@@ -53,7 +53,7 @@ std::optional<Time> predict(const MachineConfig& config, const KernelCase& c) {
   return model::nesbt_broadcast_time(config, c.m, chunk_of(config, c));
 }
 
-KernelResult run(const MachineConfig& config, const KernelCase& c) {
+KernelResult run(const MachineConfig& config, const EmulatorSettings& settings, const KernelCase& c) {
   check_algo(c);
   if (c.root < 0 || c.root >= config.nodes())
     throw UsageError("broadcast: root " + std::to_string(c.root) + " does not exist in a " +
@@ -64,7 +64,7 @@ KernelResult run(const MachineConfig& config, const KernelCase& c) {
   const KernelCase& ran = result.run_case;
 
   FirstFailure failure;
-  Machine machine(config);
+  Machine machine(config, settings);
   result.report = machine.run([&](Node& node) {
     Buffer<std::byte> message = node.allocate<std::byte>(ran.m);
     if (node.id() == ran.root) detail::fill(message.span(), ran.seed, static_cast<std::uint64_t>(ran.root), 0);

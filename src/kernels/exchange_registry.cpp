@@ -36,7 +36,7 @@ std::optional<Time> predict(const MachineConfig& config, const KernelCase& c) {
   return model::multiphase_exchange_time(config, *partition, c.m, c.sync);
 }
 
-KernelResult run(const MachineConfig& config, const KernelCase& c) {
+KernelResult run(const MachineConfig& config, const EmulatorSettings& settings, const KernelCase& c) {
   KernelResult result;
   result.run_case = c;
   const auto partition = case_partition(config, c);
@@ -45,7 +45,7 @@ KernelResult run(const MachineConfig& config, const KernelCase& c) {
   const ExchangeOptions options{c.sync};
 
   FirstFailure failure;
-  Machine machine(config);
+  Machine machine(config, settings);
   result.report = machine.run([&](Node& node) {
     const auto n = static_cast<std::size_t>(node.size());
     const auto self = static_cast<std::uint64_t>(node.id());

@@ -33,7 +33,7 @@ std::optional<Time> predict(const MachineConfig& config, const KernelCase& c) {
   return model::symmetrized_histogram_time(config, c.m, values_per_node(c));
 }
 
-KernelResult run(const MachineConfig& config, const KernelCase& c) {
+KernelResult run(const MachineConfig& config, const EmulatorSettings& settings, const KernelCase& c) {
   check_algo(c);
   KernelResult result;
   result.run_case = c;
@@ -45,7 +45,7 @@ KernelResult run(const MachineConfig& config, const KernelCase& c) {
     for (std::size_t k = 0; k < items; ++k) ++global[value(c.seed, static_cast<std::uint64_t>(x), k) % bins];
 
   FirstFailure failure;
-  Machine machine(config);
+  Machine machine(config, settings);
   result.report = machine.run([&](Node& node) {
     const auto self = static_cast<std::uint64_t>(node.id());
     Buffer<std::uint32_t> values = node.allocate<std::uint32_t>(items);

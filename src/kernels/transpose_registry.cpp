@@ -98,7 +98,7 @@ std::optional<Time> predict(const MachineConfig& config, const KernelCase& c) {
   return predict_with(config, c, exchange_partition(config, c, s * s * kElement));
 }
 
-KernelResult run(const MachineConfig& config, const KernelCase& c) {
+KernelResult run(const MachineConfig& config, const EmulatorSettings& settings, const KernelCase& c) {
   check_algo(c);
   KernelResult result;
   result.run_case = c;
@@ -119,7 +119,7 @@ KernelResult run(const MachineConfig& config, const KernelCase& c) {
   result.run_case.pieces = static_cast<std::size_t>(packets);  // the P that ran; 0 for the other algorithms
 
   FirstFailure failure;
-  Machine machine(config);
+  Machine machine(config, settings);
   result.report = machine.run([&](Node& node) {
     const auto id = static_cast<std::size_t>(node.id());
     // The node's rectangle of the matrix: rows [row0, row0 + height), columns [col0, col0 + width).

@@ -38,7 +38,7 @@ bool all_stuck(const RunState& run, std::uint64_t& activity) {
 // Watches the run until every node has finished; returns the blocked operations if the nodes deadlocked.
 std::vector<BlockedOperation> watch(RunState& run) {
   using namespace std::chrono;
-  const auto poll = duration<double>(std::min(0.02, run.config.deadlock_seconds / 4));
+  const auto poll = duration<double>(std::min(0.02, run.settings.deadlock_seconds / 4));
   const int nodes = static_cast<int>(run.nodes.size());
   std::uint64_t last_activity = 0;
   auto stuck_since = steady_clock::time_point::max();
@@ -56,7 +56,7 @@ std::vector<BlockedOperation> watch(RunState& run) {
     }
     const auto now = steady_clock::now();
     if (stuck_since == steady_clock::time_point::max()) stuck_since = now;
-    if (duration<double>(now - stuck_since).count() < run.config.deadlock_seconds) continue;
+    if (duration<double>(now - stuck_since).count() < run.settings.deadlock_seconds) continue;
     std::vector<BlockedOperation> blocked;
     for (const auto& n : run.nodes)
       if (n->state() == NodeState::blocked) blocked.push_back(n->blocked_operation());
@@ -86,6 +86,7 @@ RunReport collect_report(RunState& run, std::chrono::steady_clock::time_point wa
   const MachineConfig& config = run.config;
   RunReport report;
   report.config = config;
+  report.settings = run.settings;
   std::vector<double> lateness;
   for (auto& n : run.nodes) {
     report.nodes.push_back(n->stats());
@@ -93,7 +94,7 @@ RunReport collect_report(RunState& run, std::chrono::steady_clock::time_point wa
     report.forced_discards.insert(report.forced_discards.end(), n->discards().begin(), n->discards().end());
     n->drain_leftovers(report.forced_discards, report.unreceived);
     lateness.insert(lateness.end(), n->lateness_us().begin(), n->lateness_us().end());
-    if (config.trace) {
+    if (run.settings.trace) {
       auto& t = n->trace();
       report.trace.insert(report.trace.end(), std::make_move_iterator(t.begin()), std::make_move_iterator(t.end()));
     }
@@ -104,22 +105,26 @@ RunReport collect_report(RunState& run, std::chrono::steady_clock::time_point wa
                      std::tie(b.destination, b.source, b.tag, b.arrival);
             });
   report.links = run.timing.link_stats();
-  if (config.timing == Timing::wall) report.lateness = summarize(std::move(lateness));
+  if (run.settings.timing == Timing::wall) report.lateness = summarize(std::move(lateness));
   report.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   return report;
 }
 
 }  // namespace
 
-Machine::Machine(MachineConfig config) : config_(std::move(config)) { config_.validate(); }
+Machine::Machine(MachineConfig config, EmulatorSettings settings)
+    : config_(std::move(config)), settings_(std::move(settings)) {
+  config_.validate();
+  settings_.validate();
+}
 
 RunReport Machine::run(const Kernel& kernel) {
   const auto wall_start = std::chrono::steady_clock::now();
-  RunState run(config_, kernel);
+  RunState run(config_, settings_, kernel);
 
   pthread_attr_t attr;
   pthread_attr_init(&attr);
-  pthread_attr_setstacksize(&attr, config_.stack_bytes);
+  pthread_attr_setstacksize(&attr, settings_.stack_bytes);
   std::vector<pthread_t> threads;
   threads.reserve(run.nodes.size());
   for (auto& n : run.nodes) {

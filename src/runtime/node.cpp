@@ -53,7 +53,7 @@ void Node::elapse(double microseconds) {
 }
 void Node::elapse_time(Time t) {
   if (t < 0) throw UsageError("node " + std::to_string(id()) + ": elapse: time must be >= 0");
-  rt_.charge(rt_.config().timing == Timing::native ? 0 : t, "elapse");
+  rt_.charge(rt_.settings().timing == Timing::native ? 0 : t, "elapse");
 }
 
 double Node::now() const { return to_us(rt_.clock()); }

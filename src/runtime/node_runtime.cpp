@@ -20,10 +20,10 @@ NodeRuntime::NodeRuntime(RunState& run, int id)
     : run_(run),
       id_(id),
       node_(*this),
-      arena_(id, run.config.arena_bytes),
-      clock_(run.config.timing, run.config.time_scale, run.origin),
+      arena_(id, run.settings.arena_bytes),
+      clock_(run.settings.timing, run.settings.time_scale, run.origin),
       ports_(run.config.ports, run.config.d),
-      yield_rng_(run.config.yield_seed ^ static_cast<unsigned>(id * 2654435761u)),
+      yield_rng_(run.settings.yield_seed ^ static_cast<unsigned>(id * 2654435761u)),
       // Yielding before sleeping pays when a partner is likely running on another core; with many more
       // threads than cores it only burns system calls.
       spin_rounds_(run.config.nodes() <= static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))
@@ -47,6 +47,7 @@ NodeRuntime::~NodeRuntime() {
 int NodeRuntime::dim() const { return run_.config.d; }
 int NodeRuntime::size() const { return run_.config.nodes(); }
 const MachineConfig& NodeRuntime::config() const { return run_.config; }
+const EmulatorSettings& NodeRuntime::settings() const { return run_.settings; }
 const timing::TimingModel& NodeRuntime::timing() const { return run_.timing; }
 
 int NodeRuntime::neighbor(int k) const {
@@ -140,7 +141,7 @@ void NodeRuntime::check_running() {
 }
 
 void NodeRuntime::maybe_yield() {
-  if (run_.config.yield_seed != 0 && (yield_rng_() & 3) == 0) std::this_thread::yield();
+  if (run_.settings.yield_seed != 0 && (yield_rng_() & 3) == 0) std::this_thread::yield();
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -243,10 +244,10 @@ void NodeRuntime::check_peer(int peer, const char* operation) const {
 Request NodeRuntime::isend(int dest, std::span<const std::byte> data, int tag) {
   check_running();
   check_peer(dest, "send");
-  if (data.size() > run_.config.arena_bytes)
+  if (data.size() > run_.settings.arena_bytes)
     throw UsageError(describe(id_, "send") + "a message of " + std::to_string(data.size()) +
                      " bytes cannot be received by any node: arenas hold " +
-                     std::to_string(run_.config.arena_bytes) + " bytes");
+                     std::to_string(run_.settings.arena_bytes) + " bytes");
   maybe_yield();
   const Time issue = clock_.now();
   Message* m = Message::make(id_, dest, tag, data.data(), data.size());
@@ -436,7 +437,7 @@ void NodeRuntime::charge(Time cost, const char* kind) {
 }
 
 void NodeRuntime::record(const char* kind, Time start, Time end, int peer, std::size_t bytes, int tag) {
-  if (run_.config.trace) trace_.push_back(TraceSpan{id_, kind, start, end, peer, bytes, tag});
+  if (run_.settings.trace) trace_.push_back(TraceSpan{id_, kind, start, end, peer, bytes, tag});
 }
 
 // ---------------------------------------------------------------------------------------------------------------

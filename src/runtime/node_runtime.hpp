@@ -36,7 +36,7 @@ class NodeRuntime {
   Node& node() { return node_; }
   void run_kernel();  // the thread's body
   void reset_clock(timing::NodeClock::RealClock::time_point origin) {
-    clock_ = timing::NodeClock(config().timing, config().time_scale, origin);
+    clock_ = timing::NodeClock(settings().timing, settings().time_scale, origin);
   }
 
   // --- the node API (see include/hcemu/node.hpp) ---
@@ -45,6 +45,7 @@ class NodeRuntime {
   int size() const;
   int neighbor(int k) const;
   const MachineConfig& config() const;
+  const EmulatorSettings& settings() const;
   const timing::TimingModel& timing() const;
   Request isend(int dest, std::span<const std::byte> data, int tag);
   Request post_recv(int source, std::span<std::byte> buffer, int tag);

@@ -33,7 +33,7 @@ void RunReport::print(std::ostream& out) const {
   out << std::fixed << std::setprecision(3);
   out << "machine   " << config.name << ", d = " << config.d << " (" << nodes.size() << " nodes), "
       << to_string(config.switching) << ", ports " << config.ports.str() << ", " << to_string(config.protocol)
-      << ", " << to_string(config.timing) << " timing\n";
+      << ", " << to_string(settings.timing) << " timing\n";
   out << "makespan  " << makespan_us() << " us\n";
   out << "messages  " << messages() << " (" << bytes() << " bytes)\n";
   out << "contention " << contention_events() << " events, " << to_us(contention_delay()) << " us of delay\n";
@@ -88,15 +88,23 @@ void to_json(nlohmann::json& j, const MachineConfig& c) {
        {"sys_copy", c.sys_copy},
        {"switching", to_string(c.switching)},
        {"ports", c.ports.str()},
-       {"protocol", to_string(c.protocol)},
-       {"timing", to_string(c.timing)},
-       {"time_scale", c.time_scale}};
+       {"protocol", to_string(c.protocol)}};
+}
+
+void to_json(nlohmann::json& j, const EmulatorSettings& s) {
+  j = {{"timing", to_string(s.timing)},
+       {"time_scale", s.time_scale},
+       {"arena_bytes", s.arena_bytes},
+       {"stack_bytes", s.stack_bytes},
+       {"yield_seed", s.yield_seed},
+       {"trace", s.trace}};
 }
 
 void to_json(nlohmann::json& j, const RunReport& r) {
   using nlohmann::json;
   j = json::object();
   j["config"] = r.config;
+  j["emulator"] = r.settings;
   j["makespan_us"] = r.makespan_us();
   j["makespan_ps"] = r.makespan;
   j["messages"] = r.messages();

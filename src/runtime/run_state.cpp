@@ -4,10 +4,11 @@
 
 namespace hcemu::detail {
 
-RunState::RunState(const MachineConfig& config_, const Kernel& kernel_)
+RunState::RunState(const MachineConfig& config_, const EmulatorSettings& settings_, const Kernel& kernel_)
     : config(config_),
+      settings(settings_),
       kernel(kernel_),
-      timing(config_),
+      timing(config_, settings_.timing),
       barrier(config_.nodes(), timing.barrier()),
       origin(std::chrono::steady_clock::now()) {
   nodes.reserve(static_cast<std::size_t>(config.nodes()));

@@ -21,10 +21,11 @@ struct Aborted {};
 
 class RunState {
  public:
-  RunState(const MachineConfig& config, const Kernel& kernel);
+  RunState(const MachineConfig& config, const EmulatorSettings& settings, const Kernel& kernel);
   ~RunState();
 
   const MachineConfig& config;
+  const EmulatorSettings& settings;
   const Kernel& kernel;
   timing::TimingModel timing;
   GlobalBarrier barrier;

@@ -34,17 +34,17 @@ int last_dim(int src, int dst) {
   return diff == 0 ? -1 : static_cast<int>(std::bit_width(diff)) - 1;
 }
 
-CostTable costs_for(const MachineConfig& config) {
+CostTable costs_for(const MachineConfig& config, Timing timing) {
   // Native timing injects no delay at all: every cost is zero and the clocks are real time.
-  return config.timing == Timing::native ? CostTable{} : CostTable::from(config);
+  return timing == Timing::native ? CostTable{} : CostTable::from(config);
 }
 }  // namespace
 
-TimingModel::TimingModel(const MachineConfig& config)
-    : cost_(costs_for(config)),
+TimingModel::TimingModel(const MachineConfig& config, Timing timing)
+    : cost_(costs_for(config, timing)),
       switching_(config.switching),
       d_(config.d),
-      native_(config.timing == Timing::native),
+      native_(timing == Timing::native),
       links_(config.d) {}
 
 TransferTimes TimingModel::send(PortState& sender, int src, int dst, std::size_t bytes, Time issue) {

@@ -23,7 +23,7 @@ struct TransferTimes {
 
 class TimingModel {
  public:
-  explicit TimingModel(const MachineConfig& config);
+  TimingModel(const MachineConfig& config, Timing timing);
 
   // Books the sender's output resource and the links of the route; called by the sender's thread.
   TransferTimes send(PortState& sender, int src, int dst, std::size_t bytes, Time issue);

@@ -75,7 +75,7 @@ TEST(ConfigBuilder, SetOverridesAreTypedByKey) {
   MachineConfig c = builder.resolve();
   EXPECT_DOUBLE_EQ(c.lambda, 12.0);
   EXPECT_EQ(c.ports, Ports::parse("k:2"));
-  EXPECT_TRUE(c.trace);
+  EXPECT_TRUE(builder.settings().trace);
   EXPECT_EQ(c.packet, 512u);
 }
 

@@ -44,8 +44,8 @@ struct KernelInfo {
   std::string default_algo;
   // The cases `--algo all` runs for this machine (exchange: direct, standard and every equipartition).
   std::function<std::vector<KernelCase>(const MachineConfig&, const KernelCase& base)> expand_all;
-  // Runs one case on a fresh Machine(config); throws UsageError for an algo/partition it does not know.
-  std::function<KernelResult(const MachineConfig&, const KernelCase&)> run;
+  // Runs one case on a fresh Machine(config, settings); throws UsageError for an algo/partition it does not know.
+  std::function<KernelResult(const MachineConfig&, const EmulatorSettings&, const KernelCase&)> run;
   // The closed-form prediction without running anything (nullopt when the model has none for this case).
   std::function<std::optional<Time>(const MachineConfig&, const KernelCase&)> predict;
 };
