@@ -144,6 +144,54 @@ TEST(Matching, TagsSeparateMessages) {
   });
 }
 
+TEST(Matching, ACollectiveScopeIsATagSpaceOfItsOwn) {
+  Machine machine(round_config(1));
+  machine.run([](Node& node) {
+    const int peer = node.neighbor(0);
+    if (node.id() == 0) {
+      {
+        CollectiveScope scope(node);
+        node.send(peer, bytes_of(4, 1), 7);  // the collective's tag 7
+      }
+      node.send(peer, bytes_of(4, 2), 7);  // the caller's tag 7
+    } else {
+      std::vector<std::byte> outside(4), inside(4);
+      Request r = node.post_recv(0, outside, 7);  // posted first, yet only the caller's message matches it
+      {
+        CollectiveScope scope(node);
+        node.recv(0, inside, 7);
+      }
+      node.wait(r);
+      EXPECT_EQ(inside, bytes_of(4, 1));
+      EXPECT_EQ(outside, bytes_of(4, 2));
+    }
+  });
+}
+
+TEST(Matching, NestedCollectiveScopesAreDistinctSpaces) {
+  Machine machine(round_config(1));
+  machine.run([](Node& node) {
+    const int peer = node.neighbor(0);
+    CollectiveScope outer(node);
+    if (node.id() == 0) {
+      { CollectiveScope first(node); node.send(peer, bytes_of(4, 1), 3); }
+      { CollectiveScope second(node); node.send(peer, bytes_of(4, 2), 3); }
+      node.send(peer, bytes_of(4, 3), 3);
+    } else {
+      std::vector<std::byte> a(4), b(4), c(4);
+      Request ra, rb;
+      { CollectiveScope first(node); ra = node.post_recv(0, a, 3); }
+      { CollectiveScope second(node); rb = node.post_recv(0, b, 3); }
+      node.recv(0, c, 3);
+      node.wait(rb);  // a request keeps the space it was posted in
+      node.wait(ra);
+      EXPECT_EQ(a, bytes_of(4, 1));
+      EXPECT_EQ(b, bytes_of(4, 2));
+      EXPECT_EQ(c, bytes_of(4, 3));
+    }
+  });
+}
+
 TEST(Matching, ShorterMessageReportsItsLength) {
   Machine machine(round_config(1));
   machine.run([](Node& node) {

@@ -82,6 +82,8 @@ template <class R>
 concept ByteViewable = std::ranges::contiguous_range<R> && std::ranges::sized_range<R> &&
                        std::is_trivially_copyable_v<std::ranges::range_value_t<R>>;
 
+class CollectiveScope;
+
 class Node {
  public:
   Node(const Node&) = delete;
@@ -175,8 +177,28 @@ class Node {
 
  private:
   friend class detail::NodeRuntime;
+  friend class CollectiveScope;
   explicit Node(detail::NodeRuntime& runtime) : rt_(runtime) {}
+  std::uint32_t enter_collective();  // returns the context to restore
+  void leave_collective(std::uint32_t previous);
   detail::NodeRuntime& rt_;
+};
+
+// A tag space of its own for one collective call, as an MPI communicator gives each collective a context: while the
+// scope lives, this node's sends and receives carry its context and match only messages of the same context, so a
+// collective's tags never meet those of the caller or of another collective. Every node must enter collective scopes
+// in the same order (as every MPI process calls collectives in the same order): the n-th scope a node enters is then
+// the same space on every node. Scopes nest, so a collective built from others works the same way.
+class CollectiveScope {
+ public:
+  explicit CollectiveScope(Node& node) : node_(node), previous_(node.enter_collective()) {}
+  ~CollectiveScope() { node_.leave_collective(previous_); }
+  CollectiveScope(const CollectiveScope&) = delete;
+  CollectiveScope& operator=(const CollectiveScope&) = delete;
+
+ private:
+  Node& node_;
+  std::uint32_t previous_;
 };
 
 template <class T>

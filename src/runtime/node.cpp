@@ -38,6 +38,8 @@ Status Node::exchange(int partner, std::span<const std::byte> out, std::span<std
 }
 
 void Node::barrier() { rt_.barrier(); }
+std::uint32_t Node::enter_collective() { return rt_.enter_collective(); }
+void Node::leave_collective(std::uint32_t previous) { rt_.leave_collective(previous); }
 void Node::copy(std::span<const std::byte> from, std::span<std::byte> to) { rt_.copy(from, to); }
 void Node::permute(std::span<const std::byte> from, std::span<std::byte> to, std::size_t block_bytes,
                    std::span<const std::uint32_t> order) {

@@ -151,7 +151,7 @@ void NodeRuntime::drain() {
   for (auto& queue : inbox_) {
     Message* m = nullptr;
     while (queue->pop(m)) {
-      KeyQueue& q = keys_[key(m->source, m->tag)];
+      KeyQueue& q = keys_[Key{m->source, m->context, m->tag}];
       (q.last_message != nullptr ? q.last_message->next : q.first_message) = m;
       q.last_message = m;
       match(q);
@@ -250,7 +250,7 @@ Request NodeRuntime::isend(int dest, std::span<const std::byte> data, int tag) {
                      std::to_string(run_.settings.arena_bytes) + " bytes");
   maybe_yield();
   const Time issue = clock_.now();
-  Message* m = Message::make(id_, dest, tag, data.data(), data.size());
+  Message* m = Message::make(id_, dest, tag, context_, data.data(), data.size());
   m->times = run_.timing.send(ports_, id_, dest, data.size(), issue);
   ++stats_.messages_sent;
   stats_.bytes_sent += data.size();
@@ -275,7 +275,8 @@ Request NodeRuntime::post_recv(int source, std::span<std::byte> buffer, int tag)
   s.tag = tag;
   s.buffer = buffer;
   s.posted = clock_.now();
-  KeyQueue& q = keys_[key(source, tag)];
+  s.context = context_;
+  KeyQueue& q = keys_[Key{source, context_, tag}];
   (q.last_receive != kNoSlot ? slots_[q.last_receive].next_receive : q.first_receive) = r.slot_;
   q.last_receive = r.slot_;
   match(q);
@@ -447,7 +448,7 @@ void NodeRuntime::drain_leftovers(std::vector<ForcedDiscard>& discards, std::vec
   for (auto& queue : inbox_) {
     Message* m = nullptr;
     while (queue->pop(m)) {
-      KeyQueue& q = keys_[key(m->source, m->tag)];
+      KeyQueue& q = keys_[Key{m->source, m->context, m->tag}];
       (q.last_message != nullptr ? q.last_message->next : q.first_message) = m;
       q.last_message = m;
     }

@@ -53,6 +53,12 @@ class NodeRuntime {
   void wait_all(std::span<Request> requests);
   bool test(Request& request);
   void barrier();
+  std::uint32_t enter_collective() {
+    const std::uint32_t previous = context_;
+    context_ = ++contexts_entered_;
+    return previous;
+  }
+  void leave_collective(std::uint32_t previous) { context_ = previous; }
   void copy(std::span<const std::byte> from, std::span<std::byte> to);
   void permute(std::span<const std::byte> from, std::span<std::byte> to, std::size_t block_bytes,
                std::span<const std::uint32_t> order);
@@ -88,6 +94,7 @@ class NodeRuntime {
     Kind kind = Kind::free;
     int peer = -1;
     int tag = 0;
+    std::uint32_t context = 0;
     std::size_t bytes = 0;
     Time done = 0;  // send: when the sender is released
     // receive
@@ -111,9 +118,20 @@ class NodeRuntime {
   Slot& slot_of(const Request& r, const char* operation);
   Request new_slot(Kind kind);
   void free_slot(std::uint32_t index);
-  static std::uint64_t key(int source, int tag) {
-    return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(source)) << 32) | static_cast<std::uint32_t>(tag);
-  }
+  // Messages and receives meet by (source, collective context, tag).
+  struct Key {
+    int source;
+    std::uint32_t context;
+    int tag;
+    friend bool operator==(const Key&, const Key&) = default;
+  };
+  struct KeyHash {
+    std::size_t operator()(const Key& k) const {
+      const auto a = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(k.source)) << 32) |
+                     static_cast<std::uint32_t>(k.tag);
+      return std::hash<std::uint64_t>()(a * 0x9e3779b97f4a7c15ull ^ k.context);
+    }
+  };
   void drain();                  // moves the inbox into the key queues, matching what it can
   void match(KeyQueue& q);       // pairs messages with posted receives in order (MODEL.md section 5)
   template <class Ready, class Needed>
@@ -148,9 +166,9 @@ class NodeRuntime {
   std::atomic<bool> in_barrier_{false};
   BlockedOperation blocked_;
 
-  std::unordered_map<std::uint64_t, KeyQueue, std::hash<std::uint64_t>, std::equal_to<>,
-                     Allocator<std::pair<const std::uint64_t, KeyQueue>>>
-      keys_;
+  std::unordered_map<Key, KeyQueue, KeyHash, std::equal_to<>, Allocator<std::pair<const Key, KeyQueue>>> keys_;
+  std::uint32_t context_ = 0;           // the collective scope this node is in (0: none)
+  std::uint32_t contexts_entered_ = 0;  // scopes entered so far: the next one's context
   std::deque<Slot, Allocator<Slot>> slots_;  // a deque: slots never move as it grows
   std::vector<std::uint32_t, Allocator<std::uint32_t>> free_slots_;
   NodeStats stats_;
