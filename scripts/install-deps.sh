@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(
   g++ cmake make            # the toolchain
   libtbb-dev                # oneTBB: the arenas' scalable allocator
-  libboost-dev              # Boost.Lockfree: the link queues
+  libboost-dev libboost-context-dev  # Boost.Context: the task engine's lightweight threads
   libgtest-dev libgmock-dev # GoogleTest
   libbenchmark-dev          # Google Benchmark
   nlohmann-json3-dev        # JSON reports

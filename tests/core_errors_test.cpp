@@ -148,9 +148,18 @@ TEST(Arena, BuffersAreReturnedWhenTheyGoOutOfScope) {
 }
 
 TEST(Config, OutOfRangeValuesNameTheKey) {
-  auto config = round_config(14);
+  auto config = round_config(17);
   try {
     Machine machine(config);
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(e.key, "d");
+  }
+  // One OS thread per node stops at the 13-cube.
+  EmulatorSettings os_threads;
+  os_threads.engine = EngineKind::os_threads;
+  try {
+    Machine machine(round_config(14), os_threads);
     FAIL();
   } catch (const ConfigError& e) {
     EXPECT_EQ(e.key, "d");

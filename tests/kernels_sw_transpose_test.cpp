@@ -145,7 +145,7 @@ TEST(StoutWagarTranspose, PacketsSpanningStagesKeepThePaperTime) {
   KernelCheck<Element> check = sw_check(s, [](int) { return 7; });
   check.dims({6}).ports({"all"}).base(paper_machine(18, 0.25))
       .variant("", nullptr)
-      .variant("random thread yields", [](MachineConfig&, EmulatorSettings& s) { s.yield_seed = 7; })  // same times, any interleaving
+      .variant("random thread yields", [](MachineConfig&, EmulatorSettings& settings) { settings.yield_seed = 7; })  // same times, any interleaving
       .predict([&](const MachineConfig& cfg) { return paper_time(cfg, s * s * kBytes, 7); })
       .exact().no_contention();
   check.run();

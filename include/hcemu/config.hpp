@@ -14,6 +14,8 @@ namespace hcemu {
 enum class Switching { circuit, store_and_forward };
 enum class Protocol { forced, unforced };
 enum class Timing { virtual_time, wall, native };  // "virtual" in configs and on the command line
+// How node threads run: lightweight threads on oneTBB's worker pool, or one OS thread each.
+enum class EngineKind { tasks, os_threads };
 
 // MODEL.md section 4: `one` (full duplex), `half` (one-port half duplex), `k:N`, `all` (n-port).
 struct Ports {
@@ -32,10 +34,12 @@ std::string_view to_string(Timing);
 Switching parse_switching(std::string_view);  // throws ConfigError naming the key
 Protocol parse_protocol(std::string_view);
 Timing parse_timing(std::string_view);
+std::string_view to_string(EngineKind);
+EngineKind parse_engine(std::string_view);
 
 struct MachineConfig {
   std::string name = "custom";  // preset name, for reports
-  int d = 0;                    // 2^d nodes, 0..13
+  int d = 0;                    // 2^d nodes, 0..16 (0..13 with one OS thread per node)
 
   // MODEL.md section 2. Times in microseconds, sizes in bytes.
   double lambda = 0;                // λ: start-up of one transfer (one packet)
@@ -61,6 +65,8 @@ struct MachineConfig {
 struct EmulatorSettings {
   Timing timing = Timing::virtual_time;
   double time_scale = 1;                       // wall timing: real seconds per model second, >= 1
+  EngineKind engine = EngineKind::tasks;       // how node threads run
+  int workers = 0;                             // tasks engine: host threads that run nodes; 0 = one per core
   std::size_t arena_bytes = 64u << 20;         // per node
   std::size_t stack_bytes = 256u << 10;        // per node thread
   unsigned yield_seed = 0;                     // != 0: random thread yields in the runtime, to shake out races
@@ -68,6 +74,8 @@ struct EmulatorSettings {
   bool trace = false;                          // record spans for a Chrome trace
 
   void validate() const;  // throws ConfigError naming the first bad key
+  // What only the pair can tell: the dimension the engine supports.
+  void validate_for(const MachineConfig& config) const;
 };
 
 // MODEL.md section 2 in exact time: every parameter rounded once to whole picoseconds. The timing layer and the

@@ -1,6 +1,7 @@
 #pragma once
 // The emulated hypercube: 2^d node threads running one kernel (MODEL.md section 1).
 #include <functional>
+#include <memory>
 
 #include "hcemu/config.hpp"
 #include "hcemu/errors.hpp"
@@ -9,23 +10,31 @@
 
 namespace hcemu {
 
+namespace detail {
+class RunState;
+}
+
 using Kernel = std::function<void(Node&)>;
 
 class Machine {
  public:
   // Validates both; throws ConfigError.
   explicit Machine(MachineConfig config, EmulatorSettings settings = {});
+  ~Machine();
+  Machine(Machine&&) noexcept;
+  Machine& operator=(Machine&&) noexcept;
   const MachineConfig& config() const { return config_; }
   const EmulatorSettings& settings() const { return settings_; }
 
-  // Runs `kernel` on every node, each in its own thread, and returns when all have finished.
-  // Throws KernelError if a node's kernel threw, DeadlockError if the nodes deadlocked; every thread has
-  // ended by then.
+  // Runs `kernel` on every node, each as its own thread of control, and returns when all have finished.
+  // Throws KernelError if a node's kernel threw, DeadlockError if the nodes deadlocked; every node has
+  // ended by then. A machine runs one kernel at a time; later runs reuse the memory of the first.
   RunReport run(const Kernel& kernel);
 
  private:
   MachineConfig config_;
   EmulatorSettings settings_;
+  std::unique_ptr<detail::RunState> state_;
 };
 
 }  // namespace hcemu

@@ -15,18 +15,23 @@
 namespace hcemu {
 
 namespace detail {
-class NodeRuntime;
-}
+class NodeBackend;
+struct RequestAccess;
+}  // namespace detail
+
+// A receive from whichever node's message completes first (post_recv, recv): the earliest completion in model
+// time, ties by lower source id, whatever the order in which the host's threads ran.
+inline constexpr int kAnySource = -1;
 
 // A pending non-blocking operation (isend or post_recv). Cheap to copy; complete it once with wait,
-// wait_all or test.
+// wait_all, wait_any or test.
 class Request {
  public:
   Request() = default;
   bool valid() const { return slot_ != kNone; }
 
  private:
-  friend class detail::NodeRuntime;
+  friend struct detail::RequestAccess;
   static constexpr std::uint32_t kNone = 0xffffffffu;
   std::uint32_t slot_ = kNone;
   std::uint32_t generation_ = 0;
@@ -97,7 +102,8 @@ class Node {
 
   // Blocking send: returns at the end of the transfer (store-and-forward: the end of its first hop).
   void send(int dest, std::span<const std::byte> data, int tag = 0);
-  // Blocking receive of a message from `source` with `tag` into `buffer`; the message may be shorter.
+  // Blocking receive of a message from `source` (or kAnySource) with `tag` into `buffer`; the message may be
+  // shorter. Status::source says who sent it.
   Status recv(int source, std::span<std::byte> buffer, int tag = 0);
 
   // Non-blocking: returns at once. Data is copied out of `data` before isend returns.
@@ -108,6 +114,10 @@ class Node {
   Status wait(Request& request);
   // Completes all; receives take the input port in order of arrival, ties by source id (MODEL.md section 4).
   void wait_all(std::span<Request> requests);
+  // Completes the one request among `requests` that completes first in model time (ties by lower source id, a
+  // send counting as this node's), invalidates it and returns its index; the others stay pending. Invalid
+  // requests are skipped; at least one must be valid.
+  std::size_t wait_any(std::span<Request> requests, Status* status = nullptr);
   // True (and the request completes) if it has completed by this node's clock.
   bool test(Request& request);
 
@@ -176,12 +186,12 @@ class Node {
   }
 
  private:
-  friend class detail::NodeRuntime;
+  friend class detail::NodeBackend;
   friend class CollectiveScope;
-  explicit Node(detail::NodeRuntime& runtime) : rt_(runtime) {}
+  explicit Node(detail::NodeBackend& backend) : backend_(backend) {}
   std::uint32_t enter_collective();  // returns the context to restore
   void leave_collective(std::uint32_t previous);
-  detail::NodeRuntime& rt_;
+  detail::NodeBackend& backend_;
 };
 
 // A tag space of its own for one collective call, as an MPI communicator gives each collective a context: while the

@@ -52,6 +52,13 @@ Protocol parse_protocol(std::string_view s) {
   if (s == "unforced") return Protocol::unforced;
   throw ConfigError("protocol", "expected forced or unforced, got '" + std::string(s) + "'");
 }
+std::string_view to_string(EngineKind e) { return e == EngineKind::tasks ? "tasks" : "os_threads"; }
+EngineKind parse_engine(std::string_view s) {
+  if (s == "tasks") return EngineKind::tasks;
+  if (s == "os_threads") return EngineKind::os_threads;
+  throw ConfigError("engine", "expected tasks or os_threads, got '" + std::string(s) + "'");
+}
+
 Timing parse_timing(std::string_view s) {
   if (s == "virtual") return Timing::virtual_time;
   if (s == "wall") return Timing::wall;
@@ -68,7 +75,7 @@ void require_time(const char* key, double value) {
 }  // namespace
 
 void MachineConfig::validate() const {
-  if (d < 0 || d > 13) throw ConfigError("d", "the dimension must be 0..13, got " + std::to_string(d));
+  if (d < 0 || d > 16) throw ConfigError("d", "the dimension must be 0..16, got " + std::to_string(d));
   require_time("lambda", lambda);
   if (lambda0) require_time("lambda0", *lambda0);
   require_time("tau", tau);
@@ -90,6 +97,13 @@ void EmulatorSettings::validate() const {
   if (stack_bytes < (64u << 10)) throw ConfigError("stack_bytes", "must be at least 65536 bytes");
   if (!std::isfinite(deadlock_seconds) || deadlock_seconds <= 0 || deadlock_seconds > 60)
     throw ConfigError("deadlock_seconds", "must be in (0, 60]");
+  if (workers < 0 || workers > 1024) throw ConfigError("workers", "must be 0 (one per core) .. 1024, got " + std::to_string(workers));
+}
+
+void EmulatorSettings::validate_for(const MachineConfig& config) const {
+  if (engine == EngineKind::os_threads && config.d > 13)
+    throw ConfigError("d", "the os_threads engine runs one OS thread per node and supports d <= 13, got " +
+                               std::to_string(config.d) + " (engine = tasks runs up to d = 16)");
 }
 
 CostTable CostTable::from(const MachineConfig& c) {

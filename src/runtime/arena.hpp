@@ -1,6 +1,6 @@
 #pragma once
 // A node's own memory (MODEL.md section 1): a capacity, and allocations from oneTBB's scalable allocator charged
-// against it. Only the owning node's thread touches it.
+// against it. Only the node touches it (or a waker holding the node while it is parked).
 #include <cstddef>
 
 namespace hcemu::detail {
@@ -17,6 +17,7 @@ class Arena {
   void charge(std::size_t bytes);  // throws ArenaExhausted
   void release(std::size_t bytes) { in_use_ -= bytes; }
 
+  void reset() { in_use_ = high_water_ = 0; }  // for the next run
   std::size_t capacity() const { return capacity_; }
   std::size_t in_use() const { return in_use_; }
   std::size_t high_water() const { return high_water_; }

@@ -1,32 +1,46 @@
 #pragma once
-// A message in flight: its header, its model times, and a copy of its payload made when it was sent. Header and
-// payload are one allocation (common/allocation.hpp: freed by the receiver, made by the sender).
+// A message in flight: its header, its transfer in model time, and a copy of its payload made when it was sent.
+// Header and payload are one allocation, made by the sender and freed by the receiver (common/allocation.hpp).
+// The same object travels the commit queue (runtime/coordinator.hpp), the receiver's inbox and its matcher.
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <new>
 
 #include "common/allocation.hpp"
-
+#include "runtime/mpsc_queue.hpp"
+#include "runtime/pending.hpp"
 #include "timing/transfer.hpp"
 
 namespace hcemu::detail {
 
-struct Message {
+struct SendSlot;
+
+struct Message : QueueHook, Pending {
   int source = 0;
   int destination = 0;
   int tag = 0;
-  std::uint32_t context = 0;  // the sender's collective scope (node.hpp CollectiveScope); 0 outside any
+  std::uint32_t context = 0;  // the sender's collective scope (CollectiveScope); 0 outside any
   std::size_t bytes = 0;
-  timing::TransferTimes times;
-  Message* next = nullptr;  // the receiver's queue of unmatched messages with the same (source, tag)
+  timing::Transfer transfer;
+  SendSlot* sender = nullptr;     // where the sender learns when its transfer has left (nullptr: nobody waits)
+  Message* match_next = nullptr;  // the receiver's queue of unmatched messages with the same key
+  bool buffered = false;          // charged to the receiver's arena while it waits unmatched (UNFORCED)
 
   std::byte* payload() { return reinterpret_cast<std::byte*>(this + 1); }
+  const timing::TransferTimes& times() const { return transfer.times; }
 
   static Message* make(int source, int destination, int tag, std::uint32_t context, const std::byte* data,
                        std::size_t bytes) {
     void* memory = allocate_raw(sizeof(Message) + bytes);
     if (memory == nullptr) throw std::bad_alloc();
-    auto* m = new (memory) Message{source, destination, tag, context, bytes, {}, nullptr};
+    auto* m = new (memory) Message();
+    m->kind = Pending::Kind::message;
+    m->source = source;
+    m->destination = destination;
+    m->tag = tag;
+    m->context = context;
+    m->bytes = bytes;
     if (bytes > 0) std::memcpy(m->payload(), data, bytes);
     return m;
   }
@@ -36,6 +50,5 @@ struct Message {
     free_raw(m);
   }
 };
-static_assert(sizeof(Message) % alignof(Message) == 0);
 
 }  // namespace hcemu::detail

@@ -4,373 +4,635 @@
 #include <cstring>
 #include <thread>
 
-#include "runtime/futex.hpp"
 #include "runtime/run_state.hpp"
 
 namespace hcemu::detail {
 
-namespace {
-
-std::string describe(int node, const char* operation) {
-  return "node " + std::to_string(node) + ": " + operation + ": ";
-}
-}  // namespace
-
 NodeRuntime::NodeRuntime(RunState& run, int id)
     : run_(run),
       id_(id),
-      node_(*this),
       arena_(id, run.settings.arena_bytes),
-      clock_(run.settings.timing, run.settings.time_scale, run.origin),
-      ports_(run.config.ports, run.config.d),
-      yield_rng_(run.settings.yield_seed ^ static_cast<unsigned>(id * 2654435761u)),
-      // Yielding before sleeping pays when a partner is likely running on another core; with many more
-      // threads than cores it only burns system calls.
-      spin_rounds_(run.config.nodes() <= static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))
-                       ? 64
-                       : 2) {
-  inbox_.reserve(static_cast<std::size_t>(run.config.d) + 1);
-  for (int k = 0; k <= run.config.d; ++k) inbox_.push_back(std::make_unique<boost::lockfree::queue<Message*>>(4));
+      matcher_(id, run.timing, requests_, arena_, run.config.protocol == Protocol::forced),
+      inbox_(run.timing.topology().input_ports()),
+      clock_(run.settings.timing, run.settings.time_scale),
+      ports_(run.timing.make_ports()) {
+  horizon_item_.kind = Pending::Kind::horizon;
+  horizon_item_.owner = id;
 }
 
 NodeRuntime::~NodeRuntime() {
-  for (auto& q : inbox_) q->consume_all([](Message* m) { Message::destroy(m); });
-  for (auto& [k, q] : keys_) {
-    for (Message* m = q.first_message; m != nullptr;) {
-      Message* next = m->next;
-      Message::destroy(m);
-      m = next;
-    }
-  }
+  drain_leftovers_quietly();
+}
+
+void NodeRuntime::drain_leftovers_quietly() {
+  inbox_.drain([](Message* m) { Message::destroy(m); });
+  matcher_.clear();
 }
 
 int NodeRuntime::dim() const { return run_.config.d; }
 int NodeRuntime::size() const { return run_.config.nodes(); }
 const MachineConfig& NodeRuntime::config() const { return run_.config; }
-const EmulatorSettings& NodeRuntime::settings() const { return run_.settings; }
-const timing::TimingModel& NodeRuntime::timing() const { return run_.timing; }
+
+std::string NodeRuntime::where(const char* operation) const {
+  return "node " + std::to_string(id_) + ": " + operation + ": ";
+}
 
 int NodeRuntime::neighbor(int k) const {
   if (k < 0 || k >= dim())
-    throw UsageError(describe(id_, "neighbor") + "link " + std::to_string(k) + " does not exist in a " +
+    throw UsageError(where("neighbor") + "link " + std::to_string(k) + " does not exist in a " +
                      std::to_string(dim()) + "-cube");
   return id_ ^ (1 << k);
 }
 
+// ---------------------------------------------------------------------------------------------------------------
+// The run
+
+void NodeRuntime::start_run() {
+  drain_leftovers_quietly();
+  arena_.reset();
+  requests_.clear();
+  ports_.reset();
+  park_state_.store(kRunning, std::memory_order_relaxed);
+  wait_ = nullptr;
+  pending_error_ = nullptr;
+  issued_ = 0;
+  released_.store(0, std::memory_order_relaxed);
+  hold_slot_ = Slot::kNoSlot;
+  horizon_ticket_ = 0;
+  horizon_reached_.store(0, std::memory_order_relaxed);
+  context_ = contexts_entered_ = 0;
+  messages_sent_ = bytes_sent_ = 0;
+  final_clock_ = 0;
+  trace_.clear();
+  yield_rng_.seed(run_.settings.yield_seed ^ static_cast<unsigned>(id_ * 2654435761u));
+}
+
 void NodeRuntime::run_kernel() {
-  while (run_.go.load(std::memory_order_acquire) == 0) futex_wait(run_.go, 0);
+  clock_.start(run_.origin);
   try {
-    if (!run_.aborted.load(std::memory_order_acquire)) run_.kernel(node_);
+    check_running();
+    (*run_.kernel)(node());
   } catch (const Aborted&) {
   } catch (const std::exception& e) {
     run_.fail(id_, std::current_exception(), e.what());
   } catch (...) {
     run_.fail(id_, std::current_exception(), "unknown exception");
   }
-  stats_.final_clock = clock_.now();
-  published_clock_.store(kNever, std::memory_order_relaxed);
-  state_.store(NodeState::done, std::memory_order_release);
-  run_.finished.fetch_add(1, std::memory_order_acq_rel);
+  final_clock_ = clock_.now();
+  park_state_.store(kDone, std::memory_order_release);
+  run_.coordinator.node_done();
 }
+
+void NodeRuntime::finish_run(RunReport& report) {
+  // Messages that arrived after the node finished meet its receives still posted (so that an oversize is found
+  // however the run ends), then whatever is left is reported.
+  inbox_.drain([&](Message* m) { matcher_.arrive(m); });
+  report.forced_discards.insert(report.forced_discards.end(), matcher_.discards().begin(), matcher_.discards().end());
+  matcher_.collect_leftovers(report.forced_discards, report.unreceived);
+  NodeStats s;
+  s.final_clock = final_clock_;
+  s.messages_sent = messages_sent_;
+  s.bytes_sent = bytes_sent_;
+  s.messages_received = matcher_.messages_received();
+  s.bytes_received = matcher_.bytes_received();
+  s.arena_high_water = arena_.high_water();
+  report.nodes.push_back(s);
+  if (run_.settings.trace)
+    report.trace.insert(report.trace.end(), std::make_move_iterator(trace_.begin()),
+                        std::make_move_iterator(trace_.end()));
+}
+
+const std::vector<double>& NodeRuntime::lateness_us() const { return clock_.lateness_us(); }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Inbox and sleeping. Senders push then bump the signal; a node asleep on its signal is woken by that bump.
+// Parking and waking
 
-void NodeRuntime::deliver(Message* m) {
-  const int last = m->times.in_link < 0 ? dim() : m->times.in_link;
-  inbox_[static_cast<std::size_t>(last)]->push(m);
-  const std::uint32_t delivered = inbox_signal_.fetch_add(1, std::memory_order_seq_cst) + 1;
-  // Wake the node only once enough has arrived to possibly satisfy what it waits for: a node waiting for 255
-  // messages is woken once, not 255 times.
-  if (sleeping_.load(std::memory_order_seq_cst) &&
-      static_cast<std::int32_t>(delivered - wake_at_.load(std::memory_order_seq_cst)) >= 0)
-    futex_wake_one(inbox_signal_);
-}
-
-void NodeRuntime::wake() {
-  wake_at_.store(inbox_signal_.load(std::memory_order_seq_cst) + 1, std::memory_order_seq_cst);
-  inbox_signal_.fetch_add(1, std::memory_order_seq_cst);
-  futex_wake_one(inbox_signal_);
-}
-
-bool NodeRuntime::stuck() const {
-  if (state_.load(std::memory_order_acquire) != NodeState::blocked) return false;
-  if (in_barrier_.load(std::memory_order_acquire))
-    return run_.barrier.generation() == barrier_generation_.load(std::memory_order_acquire);
-  // Asleep, and not enough delivered since to be woken.
-  return static_cast<std::int32_t>(inbox_signal_.load(std::memory_order_acquire) -
-                                   wake_at_.load(std::memory_order_acquire)) < 0;
-}
-
-// Waits until ready(); `needed()` is how many receives are still unmatched, so at least that many messages must
-// arrive before ready() can change.
-template <class Ready, class Needed>
-void NodeRuntime::block_until(Ready ready, Needed needed, const BlockedOperation& op) {
-  drain();
-  if (ready()) return;
-  for (int round = 0; round < spin_rounds_; ++round) {
-    check_running();
-    std::this_thread::yield();
-    drain();
-    if (ready()) return;
-  }
+void NodeRuntime::block_until(Wait& w) {
   for (;;) {
     check_running();
-    // Everything delivered up to `seen` is drained before counting what is still needed; whatever arrives
-    // after `seen` counts towards the wake-up (at worst it wakes the node early, never late).
-    const std::uint32_t seen = inbox_signal_.load(std::memory_order_seq_cst);
     drain();
-    if (ready()) return;
-    wake_at_.store(seen + static_cast<std::uint32_t>(needed()), std::memory_order_seq_cst);
-    sleeping_.store(true, std::memory_order_seq_cst);
-    if (inbox_signal_.load(std::memory_order_seq_cst) == seen && !run_.aborted.load(std::memory_order_acquire)) {
-      blocked_ = op;
-      state_.store(NodeState::blocked, std::memory_order_release);
-      futex_wait(inbox_signal_, seen);
-      state_.store(NodeState::running, std::memory_order_release);
-      wakes_.fetch_add(1, std::memory_order_release);
+    if (w.ready()) return;
+    wait_ = &w;
+    park_state_.store(kParked, std::memory_order_seq_cst);
+    bool cancelled = false;
+    if (inbox_.maybe_nonempty() || run_.aborted()) {
+      // Something came after the drain: look again, unless a waker already holds this node.
+      int expected = kParked;
+      cancelled = park_state_.compare_exchange_strong(expected, kRunning, std::memory_order_acq_rel);
     }
-    sleeping_.store(false, std::memory_order_relaxed);
-    drain();
-    if (ready()) return;
+    if (!cancelled) {
+      run_.coordinator.node_parked();  // the last node to park places transfers, here, on this stack
+      while (park_state_.load(std::memory_order_acquire) != kRunning) run_.engine->park(id_);
+    }
+    wait_ = nullptr;
+    if (pending_error_) {
+      std::exception_ptr error = std::exchange(pending_error_, nullptr);
+      std::rethrow_exception(error);
+    }
   }
+}
+
+std::optional<Time> NodeRuntime::poke() {
+  for (;;) {
+    int state = park_state_.load(std::memory_order_acquire);
+    if (state != kParked) return std::nullopt;  // running (it will look itself), held by another waker, or done
+    if (!park_state_.compare_exchange_weak(state, kWaking, std::memory_order_acq_rel)) continue;
+    bool ready = false;
+    try {
+      drain();
+      ready = wait_->ready();
+    } catch (...) {
+      pending_error_ = std::current_exception();  // thrown by the node itself, in its own context
+      ready = true;
+    }
+    if (ready) {
+      const Time floor = pending_error_ ? clock_.value() : wait_->floor();
+      run_.coordinator.node_woken();
+      park_state_.store(kRunning, std::memory_order_release);
+      run_.engine->unpark(id_);
+      return floor;
+    }
+    park_state_.store(kParked, std::memory_order_seq_cst);
+    if (!inbox_.maybe_nonempty()) return std::nullopt;  // else something came while we looked
+  }
+}
+
+void NodeRuntime::force_wake() {
+  for (;;) {
+    int state = park_state_.load(std::memory_order_acquire);
+    if (state == kWaking) {
+      std::this_thread::yield();
+      continue;
+    }
+    if (state != kParked) return;
+    if (park_state_.compare_exchange_weak(state, kRunning, std::memory_order_acq_rel)) {
+      run_.coordinator.node_woken();
+      run_.engine->unpark(id_);
+      return;
+    }
+  }
+}
+
+BlockedOperation NodeRuntime::blocked_operation() const {
+  if (wait_ == nullptr || !wait_->describe) return BlockedOperation{id_, "wait", -1, 0, {}};
+  BlockedOperation b = wait_->describe();
+  // A receive whose message was lost under FORCED can never complete: say so.
+  for (const auto& d : matcher_.discards())
+    if (b.peer >= 0 && d.source == b.peer && d.tag == b.tag) b.detail = "its message was discarded under FORCED";
+  return b;
+}
+
+void NodeRuntime::drain() {
+  inbox_.drain([&](Message* m) { matcher_.arrive(m); });
 }
 
 void NodeRuntime::check_running() {
-  if (run_.aborted.load(std::memory_order_acquire)) throw Aborted{};
+  if (run_.aborted()) throw Aborted{};
 }
 
 void NodeRuntime::maybe_yield() {
-  if (run_.settings.yield_seed != 0 && (yield_rng_() & 3) == 0) std::this_thread::yield();
+  if (run_.settings.yield_seed != 0 && (yield_rng_() & 3) == 0) run_.engine->yield(id_);
 }
 
-// ---------------------------------------------------------------------------------------------------------------
-// Matching (MODEL.md section 5): by (source, tag), in posting order, never overtaking between the same pair.
-
-void NodeRuntime::drain() {
-  for (auto& queue : inbox_) {
-    Message* m = nullptr;
-    while (queue->pop(m)) {
-      KeyQueue& q = keys_[Key{m->source, m->context, m->tag}];
-      (q.last_message != nullptr ? q.last_message->next : q.first_message) = m;
-      q.last_message = m;
-      match(q);
-    }
+void NodeRuntime::advance_clock(Time target) {
+  if (auto deadline = clock_.advance_to(target)) {
+    run_.engine->sleep_until(id_, *deadline);
+    clock_.reached(target);
   }
-}
-
-void NodeRuntime::match(KeyQueue& q) {
-  while (q.first_receive != kNoSlot && q.first_message != nullptr) {
-    Slot& r = slots_[q.first_receive];
-    Message* m = q.first_message;
-    q.first_message = m->next;
-    if (q.first_message == nullptr) q.last_message = nullptr;
-
-    const bool early = m->times.first_byte < r.posted;
-    if (early && run_.config.protocol == Protocol::forced) {
-      // The iPSC/860 rule: the message arrived before its receive was posted and is lost; the receive stays
-      // pending for a later message.
-      discards_.push_back({m->source, id_, m->tag, m->bytes, m->times.first_byte, r.posted});
-      Message::destroy(m);
-      continue;
-    }
-    if (m->bytes > r.buffer.size()) {
-      const std::string what = describe(id_, "recv") + "message of " + std::to_string(m->bytes) +
-                               " bytes from node " + std::to_string(m->source) + " tag " + std::to_string(m->tag) +
-                               " is longer than the " + std::to_string(r.buffer.size()) + "-byte buffer posted for it";
-      Message::destroy(m);
-      throw UsageError(what);
-    }
-    if (early) {
-      // UNFORCED: it waited in the system buffer, which is this node's arena.
-      arena_.charge(m->bytes);
-      arena_.release(m->bytes);
-    }
-    if (m->bytes > 0) std::memcpy(r.buffer.data(), m->payload(), m->bytes);
-    r.matched = true;
-    r.late = early;
-    r.bytes = m->bytes;
-    r.times = m->times;
-    ++stats_.messages_received;
-    stats_.bytes_received += m->bytes;
-    Message::destroy(m);
-    q.first_receive = r.next_receive;
-    if (q.first_receive == kNoSlot) q.last_receive = kNoSlot;
-  }
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Requests
-
-Request NodeRuntime::new_slot(Kind kind) {
-  std::uint32_t index;
-  if (!free_slots_.empty()) {
-    index = free_slots_.back();
-    free_slots_.pop_back();
-  } else {
-    index = static_cast<std::uint32_t>(slots_.size());
-    slots_.emplace_back();
-  }
-  Slot& s = slots_[index];
-  const std::uint32_t generation = s.generation;
-  s = Slot{};
-  s.generation = generation;
-  s.kind = kind;
-  Request r;
-  r.slot_ = index;
-  r.generation_ = generation;
-  return r;
-}
-
-void NodeRuntime::free_slot(std::uint32_t index) {
-  Slot& s = slots_[index];
-  s.kind = Kind::free;
-  ++s.generation;
-  free_slots_.push_back(index);
-}
-
-NodeRuntime::Slot& NodeRuntime::slot_of(const Request& r, const char* operation) {
-  if (r.slot_ >= slots_.size() || slots_[r.slot_].generation != r.generation_ || slots_[r.slot_].kind == Kind::free)
-    throw UsageError(describe(id_, operation) + "the request is not pending (never issued, or already completed)");
-  return slots_[r.slot_];
 }
 
 void NodeRuntime::check_peer(int peer, const char* operation) const {
   if (peer < 0 || peer >= size())
-    throw UsageError(describe(id_, operation) + "node " + std::to_string(peer) + " does not exist in a " +
+    throw UsageError(where(operation) + "node " + std::to_string(peer) + " does not exist in a " +
                      std::to_string(size()) + "-node machine");
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Sending
 
 Request NodeRuntime::isend(int dest, std::span<const std::byte> data, int tag) {
   check_running();
   check_peer(dest, "send");
   if (data.size() > run_.settings.arena_bytes)
-    throw UsageError(describe(id_, "send") + "a message of " + std::to_string(data.size()) +
+    throw UsageError(where("send") + "a message of " + std::to_string(data.size()) +
                      " bytes cannot be received by any node: arenas hold " +
                      std::to_string(run_.settings.arena_bytes) + " bytes");
   maybe_yield();
+  // MODEL.md section 4: the transfer starts when the output resource is free, so the node's earlier transfers
+  // must have been placed (with `all` ports there is no output resource to wait for).
+  if (ports_.has_output()) place_own_transfers();
   const Time issue = clock_.now();
   Message* m = Message::make(id_, dest, tag, context_, data.data(), data.size());
-  m->times = run_.timing.send(ports_, id_, dest, data.size(), issue);
-  ++stats_.messages_sent;
-  stats_.bytes_sent += data.size();
-  record("send", m->times.start, m->times.sender_done, dest, data.size(), tag);
-  Request r = new_slot(Kind::send);
-  Slot& s = slots_[r.slot_];
+  run_.timing.issue(m->transfer, ports_, id_, dest, data.size(), issue, issued_);
+  const Request r = requests_.add(Slot::Kind::send);
+  const std::uint32_t index = RequestAccess::slot(r);
+  Slot& s = requests_.at(index);
   s.peer = dest;
   s.tag = tag;
+  s.context = context_;
   s.bytes = data.size();
-  s.done = m->times.sender_done;
-  run_.nodes[static_cast<std::size_t>(dest)]->deliver(m);  // m belongs to the receiver from here on
+  s.seq = issued_;
+  m->sender = &s.send;
+  if (ports_.has_output()) hold_slot_ = index;
+  const bool alone = released_.load(std::memory_order_acquire) == issued_;  // none of ours is still unplaced
+  ++issued_;
+  ++messages_sent_;
+  bytes_sent_ += data.size();
+  if (!run_.ordered || (alone && run_.timing.books_alone(m->transfer))) {
+    commit_now(m);
+  } else {
+    m->key = m->transfer.key;
+    run_.coordinator.submit(m);  // placed in model-time order
+  }
   return r;
 }
 
+void NodeRuntime::commit_now(Message* m) {
+  {
+    std::unique_lock<std::mutex> lock;
+    Time forget_before = m->transfer.key.ready;
+    if (run_.settings.timing == Timing::wall) {
+      // Every transfer issued from now on is ready at or after the present moment; keep a margin for those issued
+      // a moment ago and not yet placed.
+      lock = std::unique_lock(run_.wall_commit);
+      forget_before = clock_.model_time_of(timing::NodeClock::RealClock::now() - std::chrono::milliseconds(10));
+    }
+    for (;;) {
+      const timing::CommitStep step = run_.timing.commit(m->transfer, forget_before);
+      if (step.sender_released) transfer_released(*m);
+      if (step.arrived || !step.more) break;
+      if (run_.settings.timing != Timing::wall) forget_before = m->transfer.key.ready;
+    }
+  }
+  NodeRuntime& receiver = *run_.nodes[static_cast<std::size_t>(m->destination)];
+  receiver.deliver(m);  // m belongs to the receiver from here on
+  if (&receiver != this) receiver.poke();
+}
+
+void NodeRuntime::transfer_released(const Message& m) {
+  SendSlot* s = m.sender;
+  s->start = m.times().start;
+  s->done = m.times().sender_done;
+  s->channel = m.transfer.channel;
+  s->released.store(true, std::memory_order_release);
+  released_.fetch_add(1, std::memory_order_release);
+}
+
+void NodeRuntime::place_own_transfers() {
+  if (released_.load(std::memory_order_acquire) != issued_) {
+    const auto ready = [&] { return released_.load(std::memory_order_acquire) == issued_; };
+    const auto floor = [&] {
+      const Time done = hold_slot_ != Slot::kNoSlot ? requests_.at(hold_slot_).send.done : 0;
+      return std::max(clock_.value(), done);
+    };
+    const auto describe = [&] {
+      const Slot* s = hold_slot_ != Slot::kNoSlot ? &requests_.at(hold_slot_) : nullptr;
+      return BlockedOperation{id_, "send", s ? s->peer : -1, s ? s->tag : 0, "its earlier transfer is not placed"};
+    };
+    Wait w{ready, floor, describe};
+    block_until(w);
+  }
+  if (hold_slot_ != Slot::kNoSlot) {
+    const SendSlot& s = requests_.at(hold_slot_).send;
+    ports_.take_output(s.channel, s.done);
+    hold_slot_ = Slot::kNoSlot;
+  }
+}
+
+void NodeRuntime::complete_send(std::uint32_t index) {
+  Slot& s = requests_.at(index);
+  if (index == hold_slot_) {
+    ports_.take_output(s.send.channel, s.send.done);
+    hold_slot_ = Slot::kNoSlot;
+  }
+  record("send", s.send.start, s.send.done, s.peer, s.bytes, s.tag);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Receiving
+
 Request NodeRuntime::post_recv(int source, std::span<std::byte> buffer, int tag) {
   check_running();
-  check_peer(source, "recv");
+  if (source != kAnySource) check_peer(source, "recv");
   maybe_yield();
-  Request r = new_slot(Kind::recv);
-  Slot& s = slots_[r.slot_];
+  const Request r = requests_.add(Slot::Kind::recv);
+  const std::uint32_t index = RequestAccess::slot(r);
+  Slot& s = requests_.at(index);
   s.peer = source;
   s.tag = tag;
+  s.context = context_;
   s.buffer = buffer;
   s.posted = clock_.now();
-  s.context = context_;
-  KeyQueue& q = keys_[Key{source, context_, tag}];
-  (q.last_receive != kNoSlot ? slots_[q.last_receive].next_receive : q.first_receive) = r.slot_;
-  q.last_receive = r.slot_;
-  match(q);
+  drain();  // so that what has arrived meets this receive in arrival order
+  if (source != kAnySource) matcher_.post(index);
   return r;
 }
 
 Time NodeRuntime::complete_receive(Slot& s) {
-  const Time completion = run_.timing.take_input(ports_, s.times);
-  record("recv", completion - s.times.input_hold, completion, s.peer, s.bytes, s.tag);
-  // MODEL.md section 5: max(clock when posted, completion); a late UNFORCED message is then copied out.
-  return std::max(s.posted, completion) + (s.late ? run_.timing.late_copy(s.bytes) : 0);
+  if (ports_.input_shares_output()) place_own_transfers();
+  const Time completion = run_.timing.take_receive(ports_, s.times, s.bytes, s.posted, s.late);
+  record("recv", completion - s.times.input_hold, completion, s.source, s.bytes, s.tag);
+  return completion;
 }
+
+Time NodeRuntime::peek_receive(const Slot& s) const {
+  return run_.timing.peek_receive(ports_, s.times, s.bytes, s.posted, s.late);
+}
+
+// A receive from any source takes, among the first waiting message of every source, the one that completes first;
+// ties by lower source id. Under FORCED a message that arrived before the receive was posted is lost to it.
+Message* NodeRuntime::best_for_any_source(const Slot& r) const {
+  Message* best = nullptr;
+  Time best_time = kNever;
+  matcher_.for_each_first_waiting(r.context, r.tag, [&](Message& m) {
+    const auto outcome = run_.timing.on_match(m.times(), r.posted);
+    const Time t = run_.timing.peek_receive(ports_, m.times(), m.bytes, r.posted,
+                                            outcome == timing::MatchOutcome::deliver_late);
+    if (outcome == timing::MatchOutcome::discard) return;
+    if (best == nullptr || t < best_time || (t == best_time && m.source < best->source)) best = &m, best_time = t;
+  });
+  return best;
+}
+
+void NodeRuntime::resolve_any_source(std::uint32_t index, const char* operation) {
+  const auto candidate = [&] { return best_for_any_source(requests_.at(index)); };
+  const auto describe = [&] {
+    const Slot& s = requests_.at(index);
+    return BlockedOperation{id_, operation, -1, s.tag, "a receive from any source"};
+  };
+  bool horizon_checked = !run_.ordered;
+  for (;;) {
+    drain();
+    Message* best = candidate();
+    if (best == nullptr) {
+      const auto ready = [&] { return candidate() != nullptr; };
+      const auto floor = [&] { return clock_.value(); };
+      Wait w{ready, floor, describe};
+      block_until(w);
+      continue;
+    }
+    if (!horizon_checked) {
+      // Whatever could still complete earlier must be ready by then: wait until all such transfers are placed.
+      const Slot& s = requests_.at(index);
+      const Time t = run_.timing.peek_receive(ports_, best->times(), best->bytes, s.posted,
+                                              run_.timing.on_match(best->times(), s.posted) ==
+                                                  timing::MatchOutcome::deliver_late);
+      const auto floor = [&] {
+        const Message* b = candidate();
+        return b != nullptr ? std::max(clock_.value(), b->times().arrival) : clock_.value();
+      };
+      await_horizon(t, floor, describe);
+      horizon_checked = true;
+      continue;
+    }
+    if (matcher_.take_for(index, best)) return;
+    // A FORCED discard: look again.
+  }
+}
+
+void NodeRuntime::await_horizon(Time t, FunctionRef<Time()> floor, FunctionRef<BlockedOperation()> describe) {
+  if (!run_.ordered) return;
+  const std::uint64_t ticket = ++horizon_ticket_;
+  horizon_item_.key = timing::OrderKey::after(t);
+  run_.coordinator.submit(&horizon_item_);
+  const auto ready = [&] { return horizon_reached_.load(std::memory_order_acquire) >= ticket; };
+  Wait w{ready, floor, describe};
+  block_until(w);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Waiting
 
 Status NodeRuntime::wait(Request& request, const char* operation) {
   check_running();
-  Slot& s = slot_of(request, operation);
-  const std::uint32_t index = request.slot_;
-  Status status{s.kind == Kind::send ? id_ : s.peer, s.tag, 0, 0};
+  requests_.get(request, id_, operation);
+  const std::uint32_t index = RequestAccess::slot(request);
+  Slot& s = requests_.at(index);
   const Time before = clock_.now();
-  if (s.kind == Kind::send) {
-    status.bytes = s.bytes;
-    status.completed = std::max(before, s.done);
-  } else {
-    if (!s.matched) {
-      BlockedOperation op{id_, operation, s.peer, s.tag, {}};
-      block_until([&] { return slots_[index].matched; }, [] { return 1; }, op);
+  Status status;
+  if (s.kind == Slot::Kind::send) {
+    if (!s.send.released.load(std::memory_order_acquire)) {
+      const auto ready = [&] { return s.send.released.load(std::memory_order_acquire); };
+      const auto floor = [&] { return std::max(clock_.value(), s.send.done); };
+      const auto describe = [&] { return BlockedOperation{id_, operation, s.peer, s.tag, "its transfer is not placed"}; };
+      Wait w{ready, floor, describe};
+      block_until(w);
     }
-    Slot& r = slots_[index];  // drain may have grown slots_? no: only this thread adds slots
-    status.bytes = r.bytes;
-    status.completed = std::max(before, complete_receive(r));
+    complete_send(index);
+    status = Status{id_, s.tag, s.bytes, std::max(before, s.send.done)};
+  } else {
+    if (s.peer == kAnySource && !s.matched) resolve_any_source(index, operation);
+    if (!s.matched) {
+      const auto ready = [&] { return s.matched; };
+      const auto floor = [&] { return std::max(clock_.value(), s.times.arrival); };
+      const auto describe = [&] { return BlockedOperation{id_, operation, s.peer, s.tag, {}}; };
+      Wait w{ready, floor, describe};
+      block_until(w);
+    }
+    status = Status{s.source, s.tag, s.bytes, std::max(before, complete_receive(s))};
   }
   advance_clock(status.completed);
   if (status.completed > before) record("wait", before, status.completed, status.source, status.bytes, status.tag);
-  free_slot(index);
+  requests_.release(index);
   request = Request{};
   return status;
 }
 
 void NodeRuntime::wait_all(std::span<Request> requests) {
   check_running();
-  std::vector<std::uint32_t> receives;
-  Time done = clock_.now();
-  const Time before = done;
+  std::vector<std::uint32_t> sends, receives;
   for (Request& r : requests) {
     if (!r.valid()) continue;
-    Slot& s = slot_of(r, "wait_all");
-    if (s.kind == Kind::send) done = std::max(done, s.done);
-    else receives.push_back(r.slot_);
+    Slot& s = requests_.get(r, id_, "wait_all");
+    const std::uint32_t index = RequestAccess::slot(r);
+    std::vector<std::uint32_t>& list = s.kind == Slot::Kind::send ? sends : receives;
+    if (std::find(list.begin(), list.end(), index) != list.end())
+      throw UsageError(where("wait_all") + "the same request is given twice");
+    list.push_back(index);
   }
-  const auto unmatched = [&] {
-    return static_cast<int>(std::count_if(receives.begin(), receives.end(),
-                                          [&](std::uint32_t i) { return !slots_[i].matched; }));
+  for (std::uint32_t i : receives)
+    if (requests_.at(i).peer == kAnySource && !requests_.at(i).matched) resolve_any_source(i, "wait_all");
+
+  const auto ready = [&] {
+    for (std::uint32_t i : sends)
+      if (!requests_.at(i).send.released.load(std::memory_order_acquire)) return false;
+    for (std::uint32_t i : receives)
+      if (!requests_.at(i).matched) return false;
+    return true;
   };
-  if (unmatched() > 0) {
-    // Reported as waiting for the first receive still unmatched.
-    const auto first = [&]() -> const Slot& {
-      for (std::uint32_t i : receives)
-        if (!slots_[i].matched) return slots_[i];
-      return slots_[receives.front()];
+  if (!ready()) {
+    const auto floor = [&] {
+      Time t = clock_.value();
+      for (std::uint32_t i : sends) t = std::max(t, requests_.at(i).send.done);
+      for (std::uint32_t i : receives) t = std::max(t, requests_.at(i).times.arrival);
+      return t;
     };
-    BlockedOperation op{id_, "wait_all", first().peer, first().tag, {}};
-    block_until([&] { return unmatched() == 0; }, unmatched, op);
+    const auto describe = [&] {  // what is still missing
+      for (std::uint32_t i : receives)
+        if (!requests_.at(i).matched) return BlockedOperation{id_, "wait_all", requests_.at(i).peer, requests_.at(i).tag, {}};
+      for (std::uint32_t i : sends)
+        if (!requests_.at(i).send.released.load(std::memory_order_acquire))
+          return BlockedOperation{id_, "wait_all", requests_.at(i).peer, requests_.at(i).tag,
+                                  "a send whose transfer is not placed"};
+      return BlockedOperation{id_, "wait_all", -1, 0, {}};
+    };
+    Wait w{ready, floor, describe};
+    block_until(w);
   }
-  // MODEL.md section 4: inside one wait_all, arrivals take the input port in order of arrival, ties by source.
+
+  const Time before = clock_.now();
+  Time done = before;
+  for (std::uint32_t i : sends) {
+    complete_send(i);
+    done = std::max(done, requests_.at(i).send.done);
+  }
+  // MODEL.md section 4: inside one wait, arrivals take the input resource in order of arrival, ties by source.
   std::sort(receives.begin(), receives.end(), [&](std::uint32_t a, std::uint32_t b) {
-    const Slot &x = slots_[a], &y = slots_[b];
-    return x.times.arrival != y.times.arrival ? x.times.arrival < y.times.arrival : x.peer < y.peer;
+    const Slot &x = requests_.at(a), &y = requests_.at(b);
+    return timing::TimingModel::takes_input_before(x.times, x.source, y.times, y.source);
   });
-  for (std::uint32_t index : receives) done = std::max(done, complete_receive(slots_[index]));
+  for (std::uint32_t i : receives) done = std::max(done, complete_receive(requests_.at(i)));
   advance_clock(done);
   if (done > before) record("wait", before, done);
   for (Request& r : requests) {
     if (!r.valid()) continue;
-    free_slot(r.slot_);
+    requests_.release(RequestAccess::slot(r));
     r = Request{};
+  }
+}
+
+std::size_t NodeRuntime::wait_any(std::span<Request> requests, Status* status) {
+  check_running();
+  bool any = false;
+  for (Request& r : requests)
+    if (r.valid()) {
+      requests_.get(r, id_, "wait_any");
+      any = true;
+    }
+  if (!any) throw UsageError(where("wait_any") + "no pending request among the " +
+                             std::to_string(requests.size()) + " given");
+
+  struct Best {
+    std::size_t index = 0;
+    Time completion = kNever;
+    int source = 0;
+    Message* message = nullptr;  // a receive from any source: the message it would take
+    bool found = false;
+  };
+  // The request that completes first among those whose completion is known, ties by lower source id, then position.
+  const auto best_known = [&] {
+    Best best;
+    for (std::size_t i = 0; i < requests.size(); ++i) {
+      if (!requests[i].valid()) continue;
+      const Slot& s = requests_.at(RequestAccess::slot(requests[i]));
+      Best c;
+      c.index = i;
+      if (s.kind == Slot::Kind::send) {
+        if (!s.send.released.load(std::memory_order_acquire)) continue;
+        c.completion = s.send.done;
+        c.source = id_;
+      } else if (s.matched) {
+        c.completion = peek_receive(s);
+        c.source = s.source;
+      } else if (s.peer == kAnySource) {
+        c.message = best_for_any_source(s);
+        if (c.message == nullptr) continue;
+        c.completion = run_.timing.peek_receive(ports_, c.message->times(), c.message->bytes, s.posted,
+                                                run_.timing.on_match(c.message->times(), s.posted) ==
+                                                    timing::MatchOutcome::deliver_late);
+        c.source = c.message->source;
+      } else {
+        continue;
+      }
+      c.found = true;
+      if (!best.found || c.completion < best.completion ||
+          (c.completion == best.completion && c.source < best.source))
+        best = c;
+    }
+    return best;
+  };
+  const auto describe = [&] {
+    for (const Request& r : requests)
+      if (r.valid()) {
+        const Slot& s = requests_.at(RequestAccess::slot(r));
+        return BlockedOperation{id_, "wait_any", s.peer, s.tag, {}};
+      }
+    return BlockedOperation{id_, "wait_any", -1, 0, {}};
+  };
+  const auto floor = [&] {
+    const Best b = best_known();
+    return b.found ? std::max(clock_.value(), b.completion) : clock_.value();
+  };
+
+  bool horizon_checked = !run_.ordered;
+  for (;;) {
+    drain();
+    Best best = best_known();
+    if (!best.found) {
+      const auto ready = [&] { return best_known().found; };
+      Wait w{ready, floor, describe};
+      block_until(w);
+      continue;
+    }
+    if (!horizon_checked) {
+      // Every request whose completion is still unknown completes after the transfers still unplaced are ready;
+      // once everything ready by the best known completion is placed, nothing unknown can beat it.
+      await_horizon(best.completion, floor, describe);
+      horizon_checked = true;
+      continue;
+    }
+    Request& r = requests[best.index];
+    const std::uint32_t index = RequestAccess::slot(r);
+    Slot& s = requests_.at(index);
+    if (best.message != nullptr && !matcher_.take_for(index, best.message)) continue;  // FORCED discard
+    const Time before = clock_.now();
+    Status st;
+    if (s.kind == Slot::Kind::send) {
+      complete_send(index);
+      st = Status{id_, s.tag, s.bytes, std::max(before, s.send.done)};
+    } else {
+      st = Status{s.source, s.tag, s.bytes, std::max(before, complete_receive(s))};
+    }
+    advance_clock(st.completed);
+    if (st.completed > before) record("wait", before, st.completed, st.source, st.bytes, st.tag);
+    requests_.release(index);
+    r = Request{};
+    if (status != nullptr) *status = st;
+    return best.index;
   }
 }
 
 bool NodeRuntime::test(Request& request) {
   check_running();
-  Slot& s = slot_of(request, "test");
+  requests_.get(request, id_, "test");
+  const std::uint32_t index = RequestAccess::slot(request);
+  Slot& s = requests_.at(index);
   const Time now = clock_.now();
-  if (s.kind == Kind::send) {
-    if (s.done > now) return false;
+  const auto floor = [&] { return clock_.value(); };
+  const auto describe = [&] { return BlockedOperation{id_, "test", s.peer, s.tag, {}}; };
+  if (s.kind == Slot::Kind::send) {
+    // Whether the transfer has left by now is known once everything ready by now is placed.
+    if (!s.send.released.load(std::memory_order_acquire)) await_horizon(now, floor, describe);
+    if (!s.send.released.load(std::memory_order_acquire) || s.send.done > now) return false;
+    complete_send(index);
   } else {
     drain();
-    Slot& r = slots_[request.slot_];
-    if (!r.matched) return false;
-    const Time completion = std::max(r.posted, run_.timing.peek_input(ports_, r.times)) +
-                            (r.late ? run_.timing.late_copy(r.bytes) : 0);
-    if (completion > now) return false;
-    complete_receive(r);
+    if (!s.matched) {
+      await_horizon(now, floor, describe);
+      drain();
+      if (s.peer == kAnySource) {
+        Message* best = best_for_any_source(s);
+        if (best == nullptr || run_.timing.peek_receive(ports_, best->times(), best->bytes, s.posted,
+                                                        run_.timing.on_match(best->times(), s.posted) ==
+                                                            timing::MatchOutcome::deliver_late) > now)
+          return false;
+        if (!matcher_.take_for(index, best)) return false;
+      }
+    }
+    if (!s.matched || peek_receive(s) > now) return false;
+    complete_receive(s);
   }
-  free_slot(request.slot_);
+  requests_.release(index);
   request = Request{};
   return true;
 }
@@ -382,31 +644,33 @@ void NodeRuntime::barrier() {
   check_running();
   maybe_yield();
   const Time entry = clock_.now();
-  const auto e = run_.barrier.arrive(entry);
-  if (!e.last) {
-    blocked_ = BlockedOperation{id_, "barrier", -1, 0, {}};
-    barrier_generation_.store(e.generation, std::memory_order_release);
-    in_barrier_.store(true, std::memory_order_release);
-    for (int round = 0; round < spin_rounds_ && !run_.barrier.released(e.generation); ++round)
-      std::this_thread::yield();
-    while (!run_.barrier.released(e.generation)) {
-      state_.store(NodeState::blocked, std::memory_order_release);
-      run_.barrier.wait(e.generation);
-      state_.store(NodeState::running, std::memory_order_release);
-      wakes_.fetch_add(1, std::memory_order_release);
-    }
-    in_barrier_.store(false, std::memory_order_release);
-    check_running();
+  const GlobalBarrier::Entry e = run_.barrier.arrive(entry);
+  if (e.last) {
+    run_.barrier.release(run_.timing.barrier_release(e.latest_entry));
+    for (const auto& n : run_.nodes)
+      if (n.get() != this) n->poke();
+  } else {
+    const auto ready = [&] { return run_.barrier.released(e.generation); };
+    const auto floor = [&] { return run_.barrier.release_time(); };
+    const auto describe = [&] { return BlockedOperation{id_, "barrier", -1, 0, {}}; };
+    Wait w{ready, floor, describe};
+    block_until(w);
   }
   const Time release = run_.barrier.release_time();
   advance_clock(release);
   record("barrier", entry, release);
 }
 
+std::uint32_t NodeRuntime::enter_collective() {
+  const std::uint32_t previous = context_;
+  context_ = ++contexts_entered_;
+  return previous;
+}
+
 void NodeRuntime::copy(std::span<const std::byte> from, std::span<std::byte> to) {
   check_running();
   if (to.size() < from.size())
-    throw UsageError(describe(id_, "copy") + "destination of " + std::to_string(to.size()) +
+    throw UsageError(where("copy") + "destination of " + std::to_string(to.size()) +
                      " bytes is shorter than the " + std::to_string(from.size()) + " bytes copied");
   if (!from.empty()) std::memmove(to.data(), from.data(), from.size());
   charge(run_.timing.copy(from.size()), "copy");
@@ -417,21 +681,30 @@ void NodeRuntime::permute(std::span<const std::byte> from, std::span<std::byte> 
   check_running();
   const std::size_t moved = order.size() * block_bytes;
   if (to.size() < moved)
-    throw UsageError(describe(id_, "permute") + "destination of " + std::to_string(to.size()) +
+    throw UsageError(where("permute") + "destination of " + std::to_string(to.size()) +
                      " bytes is shorter than the " + std::to_string(moved) + " bytes permuted");
   if (from.data() < to.data() + to.size() && to.data() < from.data() + from.size() && moved > 0)
-    throw UsageError(describe(id_, "permute") + "source and destination overlap");
+    throw UsageError(where("permute") + "source and destination overlap");
   for (std::size_t i = 0; i < order.size(); ++i) {
     if ((static_cast<std::size_t>(order[i]) + 1) * block_bytes > from.size())
-      throw UsageError(describe(id_, "permute") + "block " + std::to_string(order[i]) + " is outside the " +
+      throw UsageError(where("permute") + "block " + std::to_string(order[i]) + " is outside the " +
                        std::to_string(from.size()) + "-byte source");
     if (block_bytes > 0) std::memcpy(to.data() + i * block_bytes, from.data() + order[i] * block_bytes, block_bytes);
   }
   charge(run_.timing.copy(moved), "copy");
 }
 
-void NodeRuntime::charge(Time cost, const char* kind) {
+void NodeRuntime::compute(std::uint64_t flops) {
   check_running();
+  charge(run_.timing.compute(flops), "compute");
+}
+
+void NodeRuntime::elapse(Time t) {
+  check_running();
+  charge(run_.timing.elapse(t), "elapse");
+}
+
+void NodeRuntime::charge(Time cost, const char* kind) {
   const Time start = clock_.now();
   advance_clock(start + cost);
   if (cost > 0) record(kind, start, start + cost);
@@ -439,40 +712,6 @@ void NodeRuntime::charge(Time cost, const char* kind) {
 
 void NodeRuntime::record(const char* kind, Time start, Time end, int peer, std::size_t bytes, int tag) {
   if (run_.settings.trace) trace_.push_back(TraceSpan{id_, kind, start, end, peer, bytes, tag});
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// After the run
-
-void NodeRuntime::drain_leftovers(std::vector<ForcedDiscard>& discards, std::vector<std::string>& unreceived) {
-  for (auto& queue : inbox_) {
-    Message* m = nullptr;
-    while (queue->pop(m)) {
-      KeyQueue& q = keys_[Key{m->source, m->context, m->tag}];
-      (q.last_message != nullptr ? q.last_message->next : q.first_message) = m;
-      q.last_message = m;
-    }
-  }
-  for (auto& [k, q] : keys_) {
-    for (Message* m = q.first_message; m != nullptr;) {
-      Message* next = m->next;
-      if (run_.config.protocol == Protocol::forced) {
-        discards.push_back({m->source, id_, m->tag, m->bytes, m->times.first_byte, std::nullopt});
-      } else {
-        unreceived.push_back("node " + std::to_string(id_) + " never received " + std::to_string(m->bytes) +
-                             " bytes from node " + std::to_string(m->source) + " tag " + std::to_string(m->tag));
-      }
-      Message::destroy(m);
-      m = next;
-    }
-    q.first_message = q.last_message = nullptr;
-  }
-}
-
-NodeStats NodeRuntime::stats() const {
-  NodeStats s = stats_;
-  s.arena_high_water = arena_.high_water();
-  return s;
 }
 
 }  // namespace hcemu::detail

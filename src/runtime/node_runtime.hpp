@@ -1,24 +1,30 @@
 #pragma once
-// One node's side of the runtime: its thread's state, its inbox of lock-free link queues, the matching of
-// messages to posted receives, and the node API that the Node handle forwards to.
+// One node of the in-process runtime: the node API (hcemu::detail::NodeBackend), its inbox, matcher, request table,
+// arena, clock and ports, and how it parks when it must wait.
+//
+// Parking. A node that must wait publishes what it waits for (a Wait) and parks. While it is parked its data is
+// quiescent, and whoever delivers something to it (a sender, the committer, the last node into a barrier) may take
+// it over (state kWaking), drain its inbox into its matcher and ask its Wait whether it is satisfied; if it is, the
+// waker wakes it, and learns from the Wait how early the node can issue its next transfer (its floor), which is what
+// lets the committer go on placing transfers in model-time order while woken nodes run (runtime/coordinator.hpp).
 #include <atomic>
 #include <cstdint>
-#include <deque>
-#include <memory>
+#include <exception>
+#include <optional>
 #include <random>
 #include <span>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
-#include <boost/lockfree/queue.hpp>
-
-#include "common/allocation.hpp"
+#include "common/function_ref.hpp"
+#include "hcemu/detail/node_backend.hpp"
 #include "hcemu/errors.hpp"
-#include "hcemu/node.hpp"
 #include "hcemu/report.hpp"
 #include "runtime/arena.hpp"
-#include "runtime/message.hpp"
+#include "runtime/inbox.hpp"
+#include "runtime/matcher.hpp"
+#include "runtime/pending.hpp"
+#include "runtime/requests.hpp"
 #include "timing/clock.hpp"
 #include "timing/ports.hpp"
 
@@ -26,156 +32,128 @@ namespace hcemu::detail {
 
 class RunState;
 
-enum class NodeState : int { running, blocked, done };
+// Thrown inside a node to unwind its kernel when the run is being stopped.
+struct Aborted {};
 
-class NodeRuntime {
+// What a parked node waits for. `ready` and `floor` run on the node's data, by the node or by a waker holding it.
+struct Wait {
+  FunctionRef<bool()> ready;
+  // A lower bound on the ready time of any transfer the node can issue once the wait is over (its clock then).
+  FunctionRef<Time()> floor;
+  // What it is blocked on, for a deadlock report.
+  FunctionRef<BlockedOperation()> describe;
+};
+
+class NodeRuntime final : public NodeBackend {
  public:
   NodeRuntime(RunState& run, int id);
-  ~NodeRuntime();
+  ~NodeRuntime() override;
 
-  Node& node() { return node_; }
-  void run_kernel();  // the thread's body
-  void reset_clock(timing::NodeClock::RealClock::time_point origin) {
-    clock_ = timing::NodeClock(settings().timing, settings().time_scale, origin);
-  }
+  // --- the run ---
+  void start_run();                  // before the run: everything back to its initial state
+  void run_kernel();                 // the node's thread of control
+  void finish_run(RunReport& report);  // after the run: stats, leftovers, trace into the report
 
-  // --- the node API (see include/hcemu/node.hpp) ---
-  int id() const { return id_; }
-  int dim() const;
-  int size() const;
-  int neighbor(int k) const;
-  const MachineConfig& config() const;
-  const EmulatorSettings& settings() const;
-  const timing::TimingModel& timing() const;
-  Request isend(int dest, std::span<const std::byte> data, int tag);
-  Request post_recv(int source, std::span<std::byte> buffer, int tag);
-  Status wait(Request& request, const char* operation = "wait");
-  void wait_all(std::span<Request> requests);
-  bool test(Request& request);
-  void barrier();
-  std::uint32_t enter_collective() {
-    const std::uint32_t previous = context_;
-    context_ = ++contexts_entered_;
-    return previous;
-  }
-  void leave_collective(std::uint32_t previous) { context_ = previous; }
-  void copy(std::span<const std::byte> from, std::span<std::byte> to);
+  // --- the node API (include/hcemu/node.hpp) ---
+  int id() const override { return id_; }
+  int dim() const override;
+  int size() const override;
+  int neighbor(int k) const override;
+  const MachineConfig& config() const override;
+  Request isend(int dest, std::span<const std::byte> data, int tag) override;
+  Request post_recv(int source, std::span<std::byte> buffer, int tag) override;
+  Status wait(Request& request, const char* operation) override;
+  void wait_all(std::span<Request> requests) override;
+  std::size_t wait_any(std::span<Request> requests, Status* status) override;
+  bool test(Request& request) override;
+  void barrier() override;
+  void copy(std::span<const std::byte> from, std::span<std::byte> to) override;
   void permute(std::span<const std::byte> from, std::span<std::byte> to, std::size_t block_bytes,
-               std::span<const std::uint32_t> order);
-  void charge(Time cost, const char* kind);  // local work: compute, elapse
-  Time clock() { return clock_.now(); }
-  void* allocate(std::size_t bytes, std::size_t alignment) { return arena_.allocate(bytes, alignment); }
-  void deallocate(void* p, std::size_t bytes) { arena_.deallocate(p, bytes); }
+               std::span<const std::uint32_t> order) override;
+  void compute(std::uint64_t flops) override;
+  void elapse(Time t) override;
+  Time clock() override { return clock_.now(); }
+  void* allocate(std::size_t bytes, std::size_t alignment) override { return arena_.allocate(bytes, alignment); }
+  void deallocate(void* p, std::size_t bytes) override { arena_.deallocate(p, bytes); }
+  std::uint32_t enter_collective() override;
+  void leave_collective(std::uint32_t previous) override { context_ = previous; }
 
-  // --- for the sender threads ---
-  void deliver(Message* m);  // any thread: puts m in this node's inbox and wakes the node
+  // --- for the others: delivery and waking (any thread) ---
+  void deliver(Message* m) { inbox_.push(m->times().in_port, m); }
+  // If the node is parked and what it waits for has come, wakes it and returns its floor.
+  std::optional<Time> poke();
+  // Wakes the node whatever it waits for: the run is being aborted.
+  void force_wake();
+  // For the committer: the node's transfer `m` has left it (its SendSlot is filled in).
+  void transfer_released(const Message& m);
+  // For the committer: every transfer ready by the time this node asked for has been placed.
+  void horizon_reached() { horizon_reached_.store(horizon_ticket_, std::memory_order_release); }
+  Pending& horizon_item() { return horizon_item_; }
 
-  // --- for the watchdog and the report (the node thread has stopped or is asleep) ---
-  NodeState state() const { return state_.load(std::memory_order_acquire); }
-  // A lower bound on the issue time of any transfer this node will still make.
-  Time published_clock() const { return published_clock_.load(std::memory_order_relaxed); }
-  // True when this node is asleep and nothing has been delivered since it fell asleep.
-  bool stuck() const;
-  std::uint64_t activity() const {
-    return inbox_signal_.load(std::memory_order_acquire) + wakes_.load(std::memory_order_acquire);
-  }
-  BlockedOperation blocked_operation() const { return blocked_; }
-  void wake();  // abort: make any wait return
-  void drain_leftovers(std::vector<ForcedDiscard>& discards, std::vector<std::string>& unreceived);
-  NodeStats stats() const;
-  const std::vector<ForcedDiscard>& discards() const { return discards_; }
-  const std::vector<double>& lateness_us() const { return clock_.lateness_us(); }
-  std::vector<TraceSpan>& trace() { return trace_; }
+  // --- for the deadlock report (the node is parked: its data is quiescent) ---
+  bool parked() const { return park_state_.load(std::memory_order_acquire) == kParked; }
+  BlockedOperation blocked_operation() const;
+  const std::vector<ForcedDiscard>& discards() const { return matcher_.discards(); }
+  const std::vector<double>& lateness_us() const;
 
  private:
-  enum class Kind : std::uint8_t { free, send, recv };
-  struct Slot {
-    std::uint32_t generation = 0;
-    Kind kind = Kind::free;
-    int peer = -1;
-    int tag = 0;
-    std::uint32_t context = 0;
-    std::size_t bytes = 0;
-    Time done = 0;  // send: when the sender is released
-    // receive
-    std::span<std::byte> buffer;
-    Time posted = 0;
-    bool matched = false;
-    bool late = false;  // UNFORCED, arrived before the post: comes out of the system buffer
-    std::uint32_t next_receive = kNoSlot;  // the next receive posted for the same (source, tag)
-    timing::TransferTimes times;
-  };
-  static constexpr std::uint32_t kNoSlot = 0xffffffffu;
-  // One (source, tag): its unmatched messages and its pending receives, each a FIFO threaded through the
-  // messages and slots themselves, so that matching allocates nothing.
-  struct KeyQueue {
-    Message* first_message = nullptr;
-    Message* last_message = nullptr;
-    std::uint32_t first_receive = kNoSlot;
-    std::uint32_t last_receive = kNoSlot;
-  };
+  static constexpr int kRunning = 0, kParked = 1, kWaking = 2, kDone = 3;
 
-  Slot& slot_of(const Request& r, const char* operation);
-  Request new_slot(Kind kind);
-  void free_slot(std::uint32_t index);
-  // Messages and receives meet by (source, collective context, tag).
-  struct Key {
-    int source;
-    std::uint32_t context;
-    int tag;
-    friend bool operator==(const Key&, const Key&) = default;
-  };
-  struct KeyHash {
-    std::size_t operator()(const Key& k) const {
-      const auto a = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(k.source)) << 32) |
-                     static_cast<std::uint32_t>(k.tag);
-      return std::hash<std::uint64_t>()(a * 0x9e3779b97f4a7c15ull ^ k.context);
-    }
-  };
-  void drain();                  // moves the inbox into the key queues, matching what it can
-  void match(KeyQueue& q);       // pairs messages with posted receives in order (MODEL.md section 5)
-  template <class Ready, class Needed>
-  void block_until(Ready ready, Needed needed, const BlockedOperation& op);
-  Time complete_receive(Slot& s);  // takes the input port; returns the completion
-  void check_peer(int peer, const char* operation) const;
+  // Waits until w.ready(), parking when it must.
+  void block_until(Wait& w);
+  void drain();  // inbox -> matcher
   void check_running();
   void maybe_yield();
-  void advance_clock(Time target) {
-    clock_.advance_to(target);
-    published_clock_.store(clock_.value(), std::memory_order_relaxed);
-  }
+  void advance_clock(Time target);
+  void charge(Time cost, const char* kind);  // local work
+  void drain_leftovers_quietly();            // frees what a run left in the inbox and the matcher
+  void check_peer(int peer, const char* operation) const;
+
+  // Sending.
+  void place_own_transfers();  // waits until this node's transfers have left it and applies their port holds
+  void commit_now(Message* m);  // a transfer that needs no ordering: placed by its sender at once
+  void complete_send(std::uint32_t index);  // a released send: its output hold, its trace
+  // Receiving.
+  Time complete_receive(Slot& s);  // takes the input resource; returns the completion
+  Time peek_receive(const Slot& s) const;
+  // Receives from any source: the best waiting message for slot `index`, or nullptr.
+  Message* best_for_any_source(const Slot& r) const;
+  void resolve_any_source(std::uint32_t index, const char* operation);
+  // Waits until every transfer ready at or before `t` has been placed (model-time ordering only).
+  void await_horizon(Time t, FunctionRef<Time()> floor, FunctionRef<BlockedOperation()> describe);
   void record(const char* kind, Time start, Time end, int peer = -1, std::size_t bytes = 0, int tag = 0);
+  std::string where(const char* operation) const;
 
   RunState& run_;
   int id_;
-  Node node_;
   Arena arena_;
+  RequestTable requests_;
+  Matcher matcher_;
+  Inbox inbox_;
   timing::NodeClock clock_;
   timing::PortState ports_;
 
-  // Inbox: one lock-free queue per link that ends here (indexed by the last hop's dimension), and one for
-  // messages to oneself. Senders push, this node pops.
-  std::vector<std::unique_ptr<boost::lockfree::queue<Message*>>> inbox_;
-  alignas(64) std::atomic<std::uint32_t> inbox_signal_{0};
-  std::atomic<bool> sleeping_{false};
-  std::atomic<std::uint32_t> wake_at_{0};  // senders wake this node once the signal reaches it
-  alignas(64) std::atomic<NodeState> state_{NodeState::running};
-  std::atomic<std::uint64_t> wakes_{0};
-  std::atomic<Time> published_clock_{0};
-  std::atomic<std::uint32_t> barrier_generation_{0};
-  std::atomic<bool> in_barrier_{false};
-  BlockedOperation blocked_;
+  // Parking.
+  alignas(64) std::atomic<int> park_state_{kRunning};
+  Wait* wait_ = nullptr;
+  std::exception_ptr pending_error_;  // an error found by a waker on this node's data, thrown by the node
 
-  std::unordered_map<Key, KeyQueue, KeyHash, std::equal_to<>, Allocator<std::pair<const Key, KeyQueue>>> keys_;
+  // This node's transfers: issued (owner), released by whoever places them.
+  std::uint64_t issued_ = 0;
+  alignas(64) std::atomic<std::uint64_t> released_{0};
+  std::uint32_t hold_slot_ = Slot::kNoSlot;  // the send whose output hold is still to apply
+
+  // Waiting for the horizon.
+  Pending horizon_item_;
+  std::uint64_t horizon_ticket_ = 0;
+  std::atomic<std::uint64_t> horizon_reached_{0};
+
   std::uint32_t context_ = 0;           // the collective scope this node is in (0: none)
   std::uint32_t contexts_entered_ = 0;  // scopes entered so far: the next one's context
-  std::deque<Slot, Allocator<Slot>> slots_;  // a deque: slots never move as it grows
-  std::vector<std::uint32_t, Allocator<std::uint32_t>> free_slots_;
-  NodeStats stats_;
-  std::vector<ForcedDiscard> discards_;
+  std::uint64_t messages_sent_ = 0, bytes_sent_ = 0;
+  Time final_clock_ = 0;
   std::vector<TraceSpan> trace_;
   std::minstd_rand yield_rng_;
-  int spin_rounds_;
 };
 
 }  // namespace hcemu::detail

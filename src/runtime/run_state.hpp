@@ -1,54 +1,67 @@
 #pragma once
-// What the node threads of one run share: the timing model, the barrier, and the means to stop them all.
+// Everything one machine's runs share, kept from run to run so that a run reuses the memory of the last: the timing
+// model and its links, the engine and its stacks, the nodes with their queues and tables, the barrier, and the
+// coordinator that places transfers in model-time order.
 #include <atomic>
 #include <chrono>
 #include <exception>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include "hcemu/config.hpp"
 #include "hcemu/machine.hpp"
+#include "hcemu/report.hpp"
 #include "runtime/barrier.hpp"
-#include "timing/transfer.hpp"
+#include "runtime/coordinator.hpp"
+#include "runtime/engine.hpp"
+#include "timing/timing_model.hpp"
 
 namespace hcemu::detail {
 
 class NodeRuntime;
 
-// Thrown inside a node's thread to unwind its kernel when the run is being stopped.
-struct Aborted {};
-
 class RunState {
  public:
-  RunState(const MachineConfig& config, const EmulatorSettings& settings, const Kernel& kernel);
+  RunState(const MachineConfig& config, const EmulatorSettings& settings);
   ~RunState();
+  RunState(const RunState&) = delete;
+  RunState& operator=(const RunState&) = delete;
 
-  const MachineConfig& config;
-  const EmulatorSettings& settings;
-  const Kernel& kernel;
+  // Runs `kernel` on every node. Throws KernelError, DeadlockError, or hcemu::Error when the engine cannot start.
+  RunReport run(const Kernel& kernel);
+
+  const MachineConfig config;
+  const EmulatorSettings settings;
+  // Transfers that may contend are placed in the model-time order of MODEL.md section 7 (virtual timing). Wall
+  // timing places them in real-time order, which is its model-time order; native timing has nothing to place.
+  const bool ordered;
   timing::TimingModel timing;
+  std::unique_ptr<Engine> engine;
   GlobalBarrier barrier;
-  std::chrono::steady_clock::time_point origin;
+  Coordinator coordinator;
   std::vector<std::unique_ptr<NodeRuntime>> nodes;
-
-  std::atomic<std::uint32_t> go{0};  // threads wait for it, so that wall time starts together
-  std::atomic<bool> aborted{false};
-  std::atomic<int> finished{0};
+  const Kernel* kernel = nullptr;
+  std::chrono::steady_clock::time_point origin;  // of wall and native clocks
+  std::mutex wall_commit;  // wall timing: senders place their own transfers, one at a time
 
   // The first failure wins; every node is woken and unwinds.
   void fail(int node, std::exception_ptr error, const std::string& what);
+  void deadlock(std::vector<BlockedOperation> blocked);
   void abort();
-  bool failed() const { return failed_.load(std::memory_order_acquire); }
-  int failed_node() const { return failed_node_; }
-  std::exception_ptr failure() const { return failure_; }
-  const std::string& failure_what() const { return failure_what_; }
+  bool aborted() const { return aborted_.load(std::memory_order_acquire); }
 
  private:
-  std::atomic<bool> failed_{false};
+  RunReport collect_report(std::chrono::steady_clock::time_point wall_start);
+
+  std::atomic<bool> aborted_{false};
+  std::mutex failure_mutex_;
+  bool failed_ = false;
   int failed_node_ = -1;
   std::exception_ptr failure_;
   std::string failure_what_;
+  std::vector<BlockedOperation> blocked_;
 };
 
 }  // namespace hcemu::detail

@@ -1,13 +1,13 @@
 #pragma once
-// The intervals one directed link is booked for: sorted, disjoint, kept in small sorted chunks so that a booking
-// made out of model-time order (node threads run at their own pace) is inserted in O(chunk) rather than by moving
-// every later booking, which matters because it happens under the link's lock.
+// The intervals one directed link is booked for: sorted, disjoint. Bookings arrive nearly in time order (the
+// committer serves transfers by ready time) and are forgotten from the front once no transfer can be ready before
+// they end, so one vector with a moving head serves: appends and drops touch no other booking, and the memory is
+// reused from booking to booking and from run to run.
 #include <algorithm>
 #include <cstddef>
 #include <vector>
 
 #include "common/allocation.hpp"
-
 #include "hcemu/time.hpp"
 
 namespace hcemu::timing {
@@ -21,49 +21,41 @@ class BookingList {
  public:
   // The first booking that ends after `t`, or nullptr. Bookings are disjoint, so their ends are sorted too.
   const Booking* first_ending_after(Time t) const {
-    auto chunk = std::upper_bound(chunks_.begin(), chunks_.end(), t,
-                                  [](Time x, const Chunk& c) { return x < c.back().end; });
-    if (chunk == chunks_.end()) return nullptr;
-    return &*std::upper_bound(chunk->begin(), chunk->end(), t, [](Time x, const Booking& b) { return x < b.end; });
+    auto it = std::upper_bound(items_.begin() + static_cast<std::ptrdiff_t>(head_), items_.end(), t,
+                               [](Time x, const Booking& b) { return x < b.end; });
+    return it == items_.end() ? nullptr : &*it;
   }
 
   // `b` overlaps no booking already here.
   void insert(const Booking& b) {
-    if (chunks_.empty()) {
-      chunks_.emplace_back().reserve(2 * kChunk);
-      chunks_.back().push_back(b);
+    if (items_.empty() || items_.back().start <= b.start) {
+      items_.push_back(b);
       return;
     }
-    auto chunk = std::upper_bound(chunks_.begin(), chunks_.end(), b.start,
-                                  [](Time x, const Chunk& c) { return x < c.back().start; });
-    if (chunk == chunks_.end()) --chunk;  // after every booking: the last chunk
-    chunk->insert(std::upper_bound(chunk->begin(), chunk->end(), b.start,
-                                   [](Time x, const Booking& y) { return x < y.start; }),
-                  b);
-    if (chunk->size() == 2 * kChunk) {  // split in two halves
-      Chunk upper(chunk->begin() + kChunk, chunk->end());
-      upper.reserve(2 * kChunk);
-      chunk->resize(kChunk);
-      chunks_.insert(chunk + 1, std::move(upper));
-    }
+    auto at = std::upper_bound(items_.begin() + static_cast<std::ptrdiff_t>(head_), items_.end(), b.start,
+                               [](Time x, const Booking& y) { return x < y.start; });
+    items_.insert(at, b);
   }
 
   // Forgets the bookings that end by `horizon`.
   void drop_ending_by(Time horizon) {
-    std::size_t whole = 0;
-    while (whole < chunks_.size() && chunks_[whole].back().end <= horizon) ++whole;
-    if (whole > 0) chunks_.erase(chunks_.begin(), chunks_.begin() + static_cast<std::ptrdiff_t>(whole));
-    if (!chunks_.empty()) {
-      Chunk& first = chunks_.front();
-      auto keep = std::upper_bound(first.begin(), first.end(), horizon, [](Time x, const Booking& b) { return x < b.end; });
-      first.erase(first.begin(), keep);
+    while (head_ < items_.size() && items_[head_].end <= horizon) ++head_;
+    if (head_ == items_.size()) {
+      clear();
+    } else if (head_ >= 32 && head_ * 2 >= items_.size()) {  // compact now and then, keeping the capacity
+      items_.erase(items_.begin(), items_.begin() + static_cast<std::ptrdiff_t>(head_));
+      head_ = 0;
     }
   }
 
+  void clear() {
+    items_.clear();
+    head_ = 0;
+  }
+
  private:
-  static constexpr std::size_t kChunk = 32;
-  using Chunk = std::vector<Booking, detail::Allocator<Booking>>;
-  std::vector<Chunk, detail::Allocator<Chunk>> chunks_;  // each non-empty, in order
+  std::vector<Booking, detail::Allocator<Booking>> items_;
+  std::size_t head_ = 0;  // items_[head_..] are the live bookings
 };
 
 }  // namespace hcemu::timing

@@ -1,9 +1,10 @@
 #pragma once
-// The d·2^d directed links (MODEL.md sections 1 and 7). Unlike ports, a link is shared: a multi-hop circuit or a
-// forwarded packet holds links that other nodes also send on. Each link keeps the intervals it is booked for, so
-// that bookings made out of model-time order (threads run at their own pace) still land where the model puts
-// them: a transfer takes the earliest moment at which every link it needs is free for its whole duration.
-#include <atomic>
+// The directed links of the topology (MODEL.md sections 1 and 7). A multi-hop circuit or a forwarded packet holds
+// links that other nodes also send on, so each link keeps the intervals it is booked for, and a transfer takes the
+// earliest start at or after its ready time at which every link of its route is free for its whole duration.
+//
+// The table does no locking of its own: bookings are made in the order of MODEL.md section 7 by one committer at a
+// time (runtime/coordinator), or on a link private to one node by that node alone, or under the caller's lock.
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -11,36 +12,33 @@
 #include "hcemu/report.hpp"
 #include "hcemu/time.hpp"
 #include "timing/booking_list.hpp"
+#include "timing/topology.hpp"
 
 namespace hcemu::timing {
 
 class LinkTable {
  public:
-  explicit LinkTable(int d);
+  explicit LinkTable(const Topology& topology);
 
-  static int index(int from, int dim, int d) { return from * d + dim; }
+  // Books every link of `route` at the earliest start >= `ready` at which all are free until the booking's end,
+  // max(start + duration, finish_at_least), and returns that start. Waiting for another owner's booking is a
+  // contention event on the link that caused it; waiting for one's own earlier transfer is not (it is the port
+  // model's business). Bookings that end by `forget_before` can no longer be in anyone's way (no transfer will be
+  // ready before it) and are dropped first.
+  Time book(std::span<const int> route, Time ready, Time duration, int owner, Time forget_before,
+            Time finish_at_least = 0);
 
-  // Books `duration` on every link of `route` at the earliest time >= `ready` when all are free, and returns that
-  // start. A wait caused by another owner's booking is a contention event on the link that caused it; waiting for
-  // one's own earlier transfer is not (it is the port model's business).
-  Time book(std::span<const int> route, Time ready, Time duration, int owner);
-
-  std::vector<LinkStats> stats() const;  // links that carried something, by (from, dim)
-
-  // No transfer will ever again be issued before `t` (every node's clock has passed it): bookings that end by
-  // then can no longer be in anyone's way and are dropped, which keeps each link's list short.
-  void set_horizon(Time t) { horizon_.store(t, std::memory_order_relaxed); }
+  std::vector<LinkStats> stats() const;  // links that carried something, by (from, label)
+  void reset();                          // for the next run of the same machine
 
  private:
   struct alignas(64) Link {
-    std::atomic<std::uint32_t> lock{0};
     BookingList bookings;
     Time busy = 0;
     std::uint64_t contention_events = 0;
     Time contention_delay = 0;
   };
-  int d_;
-  std::atomic<Time> horizon_{0};
+  const Topology& topology_;
   std::vector<Link> links_;
 };
 

@@ -4,7 +4,7 @@
 
 namespace hcemu::timing {
 
-PortState::PortState(const Ports& ports, int d) : kind_(ports.kind) {
+PortState::PortState(const Ports& ports, int input_ports) : kind_(ports.kind) {
   switch (kind_) {
     case Ports::Kind::one:
       out_free_.assign(1, 0);
@@ -18,9 +18,14 @@ PortState::PortState(const Ports& ports, int d) : kind_(ports.kind) {
       in_free_.assign(static_cast<std::size_t>(ports.n), 0);
       break;
     case Ports::Kind::all:
-      in_free_.assign(static_cast<std::size_t>(d) + 1, 0);  // one per incoming link, the last for oneself
+      in_free_.assign(static_cast<std::size_t>(input_ports), 0);  // one per incoming link, the last for oneself
       break;
   }
+}
+
+void PortState::reset() {
+  std::fill(out_free_.begin(), out_free_.end(), 0);
+  std::fill(in_free_.begin(), in_free_.end(), 0);
 }
 
 PortState::Slot PortState::output_slot() const {
@@ -33,14 +38,14 @@ void PortState::take_output(int channel, Time until) {
   if (channel >= 0) out_free_[static_cast<std::size_t>(channel)] = until;
 }
 
-int PortState::input_index(int in_link, Time arrival, Time hold) const {
+int PortState::input_index(int in_port, Time arrival, Time hold) const {
   switch (kind_) {
     case Ports::Kind::one:
       return 0;
     case Ports::Kind::half:
       return -1;
     case Ports::Kind::all:
-      return in_link < 0 ? static_cast<int>(in_free_.size()) - 1 : in_link;
+      return in_port;
     case Ports::Kind::k: {
       // The channel that completes it first; among equals the lowest.
       int best = 0;
@@ -55,14 +60,14 @@ int PortState::input_index(int in_link, Time arrival, Time hold) const {
   return 0;
 }
 
-Time PortState::input_completion(Time arrival, Time hold, int in_link) const {
-  const int i = input_index(in_link, arrival, hold);
+Time PortState::input_completion(Time arrival, Time hold, int in_port) const {
+  const int i = input_index(in_port, arrival, hold);
   const Time free = i < 0 ? out_free_[0] : in_free_[static_cast<std::size_t>(i)];
   return std::max(arrival, free + hold);
 }
 
-Time PortState::take_input(Time arrival, Time hold, int in_link) {
-  const int i = input_index(in_link, arrival, hold);
+Time PortState::take_input(Time arrival, Time hold, int in_port) {
+  const int i = input_index(in_port, arrival, hold);
   Time& free = i < 0 ? out_free_[0] : in_free_[static_cast<std::size_t>(i)];
   free = std::max(arrival, free + hold);
   return free;

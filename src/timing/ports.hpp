@@ -1,6 +1,6 @@
 #pragma once
-// A node's port resources (MODEL.md section 4). Owned and touched by the node's own thread only: its sends take
-// the output side when they are issued, its receives take the input side when its program matches them.
+// A node's port resources (MODEL.md section 4). Owned and touched by the node alone: its sends take the output side
+// once their start is known, its receives take the input side when its program completes them.
 #include <vector>
 
 #include "hcemu/config.hpp"
@@ -10,7 +10,9 @@ namespace hcemu::timing {
 
 class PortState {
  public:
-  PortState(const Ports& ports, int d);
+  // `input_ports`: one per incoming link and one for oneself (Topology::input_ports), used by `all`.
+  PortState(const Ports& ports, int input_ports);
+  void reset();  // every resource free at time 0
 
   // When the output resource can next start a transfer, and which channel that is (-1: the model has no output
   // port besides the first link, as under `all`).
@@ -20,14 +22,18 @@ class PortState {
   };
   Slot output_slot() const;
   void take_output(int channel, Time until);
+  bool has_output() const { return !out_free_.empty(); }
 
   // MODEL.md section 4: a message matched now completes at max(arrival, input_free + hold), and holds the input
-  // resource until then. `in_link` is the dimension it arrived on (-1 for a message to oneself).
-  Time input_completion(Time arrival, Time hold, int in_link) const;
-  Time take_input(Time arrival, Time hold, int in_link);
+  // resource until then. `in_port` is the port it arrived on (Route::in_port).
+  Time input_completion(Time arrival, Time hold, int in_port) const;
+  Time take_input(Time arrival, Time hold, int in_port);
+  // Whether the input shares its resource with the output (`half`), so that taking it must wait for the node's
+  // own transfers to be placed.
+  bool input_shares_output() const { return kind_ == Ports::Kind::half; }
 
  private:
-  int input_index(int in_link, Time arrival, Time hold) const;
+  int input_index(int in_port, Time arrival, Time hold) const;
   Ports::Kind kind_;
   std::vector<Time> out_free_;
   std::vector<Time> in_free_;  // for `half` the single entry of out_free_ is used instead

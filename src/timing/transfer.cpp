@@ -1,109 +1,112 @@
 #include "timing/transfer.hpp"
 
 #include <algorithm>
-#include <array>
-#include <bit>
 
 #include "hcemu/model/transfer.hpp"
 
 namespace hcemu::timing {
 
-namespace {
-// The e-cube route (MODEL.md section 1): correct the differing bits from the lowest to the highest.
-struct Route {
-  std::array<int, 16> links{};
-  int hops = 0;
-  std::span<const int> all() const { return {links.data(), static_cast<std::size_t>(hops)}; }
-  std::span<const int> hop(int i) const { return {links.data() + i, 1}; }
-};
+TransferModel::TransferModel(const CostTable& cost, Switching switching, const Topology& topology)
+    : cost_(cost), switching_(switching), topology_(topology) {}
 
-Route route_of(int src, int dst, int d) {
-  Route r;
-  int at = src;
-  for (int k = 0; k < d; ++k) {
-    if (((src ^ dst) >> k) & 1) {
-      r.links[static_cast<std::size_t>(r.hops++)] = LinkTable::index(at, k, d);
-      at ^= 1 << k;
-    }
+void TransferModel::prepare(Transfer& t, int source, int destination, std::size_t bytes, Time ready, int channel,
+                            std::uint64_t seq) const {
+  t.key = OrderKey{ready, source, seq, 0};
+  t.source = source;
+  t.destination = destination;
+  t.bytes = bytes;
+  t.channel = channel;
+  t.route = topology_.route(source, destination);
+  t.times = TransferTimes{};
+  t.times.in_port = t.route.in_port;
+  t.forwarding.reset();
+  if (switching_ == Switching::store_and_forward && t.route.hops() > 0) {
+    t.forwarding = std::make_unique<Forwarding>();
+    t.forwarding->packet_end.assign(cost_.packet_count(bytes), ready);  // the whole message is at the sender
   }
-  return r;
 }
 
-int last_dim(int src, int dst) {
-  const unsigned diff = static_cast<unsigned>(src ^ dst);
-  return diff == 0 ? -1 : static_cast<int>(std::bit_width(diff)) - 1;
+bool TransferModel::books_alone(const Transfer& t) const {
+  return std::all_of(t.route.links.begin(), t.route.links.end(),
+                     [&](int link) { return topology_.private_to(link, t.source); });
 }
 
-CostTable costs_for(const MachineConfig& config, Timing timing) {
-  // Native timing injects no delay at all: every cost is zero and the clocks are real time.
-  return timing == Timing::native ? CostTable{} : CostTable::from(config);
-}
-}  // namespace
-
-TimingModel::TimingModel(const MachineConfig& config, Timing timing)
-    : cost_(costs_for(config, timing)),
-      switching_(config.switching),
-      d_(config.d),
-      native_(timing == Timing::native),
-      links_(config.d) {}
-
-TransferTimes TimingModel::send(PortState& sender, int src, int dst, std::size_t bytes, Time issue) {
-  const auto slot = sender.output_slot();
-  const Time ready = std::max(issue, slot.free);
-  TransferTimes t = switching_ == Switching::circuit ? send_circuit(sender, src, dst, bytes, ready, slot.channel)
-                                                     : send_store_and_forward(sender, src, dst, bytes, ready,
-                                                                              slot.channel);
-  t.in_link = last_dim(src, dst);
-  return t;
+CommitStep TransferModel::commit(Transfer& t, LinkTable& links, Time forget_before) const {
+  if (t.route.hops() == 0) return commit_local(t);
+  if (switching_ == Switching::circuit) return commit_circuit(t, links, forget_before);
+  return commit_hop(t, links, forget_before);
 }
 
 // MODEL.md section 3, circuit: the packets go back to back and the whole route is held for all of them.
-TransferTimes TimingModel::send_circuit(PortState& sender, int src, int dst, std::size_t bytes, Time ready,
-                                        int channel) {
-  const Route route = route_of(src, dst, d_);
-  const Time duration = model::message_time(cost_, Switching::circuit, bytes, route.hops);
-  TransferTimes t;
-  t.start = links_.book(route.all(), ready, duration, src);
-  t.sender_done = t.arrival = t.start + duration;
-  t.first_byte = t.start + cost_.circuit_first_byte(cost_.packet_bytes(bytes, 0), route.hops);
-  t.input_hold = duration;
-  sender.take_output(channel, t.sender_done);
-  return t;
+CommitStep TransferModel::commit_circuit(Transfer& t, LinkTable& links, Time forget_before) const {
+  const int hops = t.route.hops();
+  const Time duration = model::message_time(cost_, Switching::circuit, t.bytes, hops);
+  TransferTimes& x = t.times;
+  x.start = links.book({t.route.links.data(), t.route.links.size()}, t.key.ready, duration, t.source, forget_before);
+  x.sender_done = x.arrival = x.start + duration;
+  x.first_byte = x.start + cost_.circuit_first_byte(cost_.packet_bytes(t.bytes, 0), hops);
+  x.input_hold = duration;
+  return {true, true, false};
 }
 
-// MODEL.md section 3, store-and-forward: every packet takes every hop as its own transfer, when it has fully
-// arrived from the previous hop and the link is free. The emulator does the forwarding, here, at once.
-TransferTimes TimingModel::send_store_and_forward(PortState& sender, int src, int dst, std::size_t bytes,
-                                                  Time ready, int channel) {
-  const Route route = route_of(src, dst, d_);
-  TransferTimes t;
-  t.start = ready;
-  Time last_end = ready;
-  std::array<Time, 16> prev_end{};  // when the previous packet left each hop: packets never overtake
-  for (std::size_t p = 0; p < cost_.packet_count(bytes); ++p) {
-    const std::size_t size = cost_.packet_bytes(bytes, p);
-    const Time hop = cost_.hop_packet(size);
-    t.input_hold += hop;
-    if (route.hops == 0) {  // to oneself: one local transfer, back to back
-      const Time s = std::max(ready, last_end);
-      if (p == 0) t.start = s, t.first_byte = s + cost_.startup(size);
-      last_end = t.sender_done = s + hop;
-      continue;
-    }
-    Time at = ready;  // when this packet is ready to take the next hop
-    for (int i = 0; i < route.hops; ++i) {
-      const Time s = links_.book(route.hop(i), std::max(at, prev_end[static_cast<std::size_t>(i)]), hop, src);
-      prev_end[static_cast<std::size_t>(i)] = s + hop;
-      if (p == 0 && i == 0) t.start = s;
-      if (p == 0 && i == route.hops - 1) t.first_byte = s + cost_.startup(size);
-      at = s + hop;
-      if (i == 0) t.sender_done = at;
-    }
-    last_end = at;
+// A message to oneself crosses no link: its packets go back to back through the node's own ports.
+CommitStep TransferModel::commit_local(Transfer& t) const {
+  TransferTimes& x = t.times;
+  const Time ready = t.key.ready;
+  x.start = ready;
+  x.first_byte = ready + (switching_ == Switching::circuit
+                              ? cost_.circuit_first_byte(cost_.packet_bytes(t.bytes, 0), 0)
+                              : cost_.startup(cost_.packet_bytes(t.bytes, 0)));
+  x.input_hold = model::message_time(cost_, switching_, t.bytes, 0);
+  x.sender_done = x.arrival = ready + x.input_hold;
+  return {true, true, false};
+}
+
+// MODEL.md section 3, store-and-forward: every packet takes every hop as its own transfer of λ + τ·L, when it has
+// fully arrived from the previous hop and the previous packet has left the link. The emulator does the forwarding:
+// one hop at a time, each served in the order of MODEL.md section 7.
+CommitStep TransferModel::commit_hop(Transfer& t, LinkTable& links, Time forget_before) const {
+  Forwarding& f = *t.forwarding;
+  TransferTimes& x = t.times;
+  const std::size_t packets = f.packet_end.size();
+  const std::uint32_t hop = f.hop;
+  const bool last_hop = hop + 1 == t.route.links.size();
+
+  // With packet p arriving at a_p, starting at s_0 the packets leave at e_p = max(a_p, e_{p-1}) + T_p: the link is
+  // held from s_0 to max(s_0 + ΣT, max_{p>=1} (a_p + Σ_{q>=p} T_q)).
+  Time total = 0, tail = 0;
+  for (std::size_t p = packets; p-- > 0;) {
+    total += cost_.hop_packet(cost_.packet_bytes(t.bytes, p));
+    if (p > 0) tail = std::max(tail, f.packet_end[p] + total);
   }
-  t.arrival = last_end;
-  sender.take_output(channel, t.sender_done);
-  return t;
+  const int link = t.route.links[hop];
+  const Time start = links.book({&link, 1}, f.packet_end[0], total, t.source, forget_before, tail);
+  Time end = start;
+  for (std::size_t p = 0; p < packets; ++p) {
+    const std::size_t size = cost_.packet_bytes(t.bytes, p);
+    const Time packet_start = p == 0 ? start : std::max(f.packet_end[p], end);
+    end = packet_start + cost_.hop_packet(size);
+    f.packet_end[p] = end;
+    if (last_hop) x.input_hold += cost_.hop_packet(size);
+    if (p == 0 && last_hop) x.first_byte = packet_start + cost_.startup(size);
+  }
+
+  CommitStep result;
+  if (hop == 0) {
+    x.start = start;
+    x.sender_done = end;  // every packet has left the sender
+    result.sender_released = true;
+  }
+  if (last_hop) {
+    x.arrival = end;
+    result.arrived = true;
+    return result;
+  }
+  f.hop = hop + 1;
+  t.key.ready = f.packet_end[0];  // the next hop is ready when the first packet has arrived
+  t.key.step = f.hop;
+  result.more = true;
+  return result;
 }
 
 }  // namespace hcemu::timing

@@ -1,0 +1,48 @@
+#pragma once
+// How node threads run: the one seam between the runtime and the host's threads. Matching, arenas and timing do not
+// know which engine runs them. Two engines (one file each): lightweight threads multiplexed on oneTBB's worker pool
+// (engine_tasks.cpp), and one OS thread per node (engine_os_threads.cpp), the literal form of the design and a
+// reference the tests compare against.
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <memory>
+
+namespace hcemu::detail {
+
+class Engine {
+ public:
+  using RealClock = std::chrono::steady_clock;
+  virtual ~Engine() = default;
+
+  // Runs body(i) for every node i in [0, nodes), each as its own thread of control, and returns when every body
+  // has returned. `started` runs once every node can start, just before the first body does (wall timing takes its
+  // origin there). A body must not throw. Throws hcemu::Error, having run no body, when the threads cannot be made.
+  virtual void run(int nodes, const std::function<void(int)>& body, const std::function<void()>& started) = 0;
+
+  // From node i's own thread: suspends it until unpark(i). A permit, as in java.util.concurrent's LockSupport: an
+  // unpark that comes first makes the next park return at once. May return spuriously.
+  virtual void park(int node) = 0;
+  // From any thread.
+  virtual void unpark(int node) = 0;
+  // From node i's own thread: lets other nodes run before it goes on.
+  virtual void yield(int node) = 0;
+  // From node i's own thread (wall timing): suspends it until the real moment `deadline`, or until interrupt().
+  virtual void sleep_until(int node, RealClock::time_point deadline) = 0;
+  // Ends every sleep_until at once (the run is being aborted).
+  virtual void interrupt() = 0;
+
+  // How many host threads run nodes at once.
+  virtual int workers() const = 0;
+};
+
+struct EngineOptions {
+  int workers = 0;              // 0: one per core (tasks engine)
+  std::size_t stack_bytes = 0;  // per node
+  bool wall = false;            // wall timing: nodes sleep in real time, run in order of their wake-up time
+};
+
+std::unique_ptr<Engine> make_task_engine(const EngineOptions& options);
+std::unique_ptr<Engine> make_os_thread_engine(const EngineOptions& options);
+
+}  // namespace hcemu::detail

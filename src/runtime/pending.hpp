@@ -1,0 +1,19 @@
+#pragma once
+// What waits in the commit queue (runtime/coordinator.hpp) for its turn in model time: a message's next booking, or a
+// node that waits until every transfer ready by some model time has been placed (a test, a wait_any, a receive from
+// any source). Both carry the key of MODEL.md section 7.
+#include <atomic>
+
+#include "timing/order_key.hpp"
+
+namespace hcemu::detail {
+
+struct Pending {
+  enum class Kind : unsigned char { message, horizon };
+  Kind kind = Kind::message;
+  int owner = -1;  // the node waiting for a horizon
+  timing::OrderKey key;
+  Pending* submit_next = nullptr;  // the stack of submissions not yet taken into the queue
+};
+
+}  // namespace hcemu::detail

@@ -1,0 +1,65 @@
+#include "runtime/requests.hpp"
+
+#include "hcemu/errors.hpp"
+
+namespace hcemu::detail {
+
+Request RequestTable::add(Slot::Kind kind) {
+  std::uint32_t index;
+  if (!free_.empty()) {
+    index = free_.back();
+    free_.pop_back();
+  } else {
+    index = static_cast<std::uint32_t>(slots_.size());
+    slots_.emplace_back();
+  }
+  Slot& s = slots_[index];
+  s.kind = kind;
+  s.peer = -1;
+  s.tag = 0;
+  s.context = 0;
+  s.bytes = 0;
+  s.send.released.store(false, std::memory_order_relaxed);
+  s.send.start = 0;
+  s.send.done = 0;
+  s.send.channel = -1;
+  s.seq = 0;
+  s.buffer = {};
+  s.posted = 0;
+  s.matched = false;
+  s.late = false;
+  s.next_receive = Slot::kNoSlot;
+  s.source = -1;
+  s.times = {};
+  return RequestAccess::make(index, s.generation);
+}
+
+void RequestTable::release(std::uint32_t index) {
+  Slot& s = slots_[index];
+  s.kind = Slot::Kind::free;
+  ++s.generation;
+  free_.push_back(index);
+}
+
+Slot& RequestTable::get(const Request& r, int node, const char* operation) {
+  const std::uint32_t index = RequestAccess::slot(r);
+  if (index >= slots_.size() || slots_[index].generation != RequestAccess::generation(r) ||
+      slots_[index].kind == Slot::Kind::free)
+    throw UsageError("node " + std::to_string(node) + ": " + operation +
+                     ": the request is not pending (never issued, or already completed)");
+  return slots_[index];
+}
+
+void RequestTable::clear() {
+  // Keep the slots (their memory is reused by the next run), but make every one free; generations go on counting
+  // so that a handle kept from an earlier run is still recognised as stale.
+  free_.clear();
+  for (std::uint32_t i = static_cast<std::uint32_t>(slots_.size()); i-- > 0;) {
+    Slot& s = slots_[i];
+    if (s.kind != Slot::Kind::free) ++s.generation;
+    s.kind = Slot::Kind::free;
+    free_.push_back(i);
+  }
+}
+
+}  // namespace hcemu::detail

@@ -1,0 +1,63 @@
+#include "runtime/stack_pool.hpp"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <string>
+
+#include "hcemu/errors.hpp"
+
+namespace hcemu::detail {
+
+namespace {
+
+long read_long(const char* path, long fallback) {
+  std::ifstream in(path);
+  long value = fallback;
+  if (!(in >> value)) return fallback;
+  return value;
+}
+
+long mappings_in_use() {
+  std::ifstream maps("/proc/self/maps");
+  long lines = 0;
+  std::string line;
+  while (std::getline(maps, line)) ++lines;
+  return lines;
+}
+
+}  // namespace
+
+StackPool::~StackPool() {
+  if (base_ != nullptr) munmap(base_, mapped_);
+}
+
+void StackPool::reserve(int count, std::size_t bytes) {
+  const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  const std::size_t stack = (bytes + page - 1) / page * page;
+  // A guard page splits the mapping, two mappings per stack: keep a margin for everything else in the process.
+  const long headroom = read_long("/proc/sys/vm/max_map_count", 65530) - mappings_in_use() - 4096;
+  const std::size_t guard = 2L * count <= headroom ? page : 0;
+  if (base_ != nullptr && count <= count_ && stack == stride_ - guard_ && guard == guard_) return;
+  if (base_ != nullptr) munmap(base_, mapped_);
+  base_ = nullptr;
+
+  stride_ = stack + guard;
+  mapped_ = stride_ * static_cast<std::size_t>(count);
+  // MAP_NORESERVE: a stack costs memory only for the pages its node touches.
+  void* p = mmap(nullptr, mapped_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK,
+                 -1, 0);
+  if (p == MAP_FAILED)
+    throw Error("cannot map " + std::to_string(count) + " node stacks of " + std::to_string(stack) +
+                " bytes: " + std::strerror(errno) + " (lower stack_bytes)");
+  base_ = static_cast<std::byte*>(p);
+  count_ = count;
+  guard_ = guard;
+  if (guard_ != 0)
+    for (int i = 0; i < count; ++i) mprotect(base_ + static_cast<std::size_t>(i) * stride_, guard_, PROT_NONE);
+}
+
+}  // namespace hcemu::detail

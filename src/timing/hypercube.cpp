@@ -1,0 +1,48 @@
+// The hypercube of MODEL.md section 1: link k of node i leads to i ^ 2^k; e-cube routing corrects the differing
+// bits from the lowest to the highest.
+#include <bit>
+
+#include "timing/topology.hpp"
+
+namespace hcemu::timing {
+namespace {
+
+class Hypercube final : public Topology {
+ public:
+  explicit Hypercube(int d) : d_(d) {}
+
+  int nodes() const override { return 1 << d_; }
+  int link_count() const override { return d_ << d_; }
+  LinkEnds ends(int link) const override {
+    const int from = link / d_, dim = link % d_;
+    return {from, from ^ (1 << dim), dim};
+  }
+  int input_ports() const override { return d_ + 1; }  // one per dimension, and oneself
+
+  Route route(int source, int destination) const override {
+    Route r;
+    const unsigned diff = static_cast<unsigned>(source ^ destination);
+    int at = source;
+    for (unsigned rest = diff; rest != 0; rest &= rest - 1) {
+      const int k = std::countr_zero(rest);
+      r.links.push_back(at * d_ + k);
+      at ^= 1 << k;
+    }
+    // The last hop corrects the highest differing bit: the message comes in on that dimension's link.
+    r.in_port = diff == 0 ? d_ : static_cast<int>(std::bit_width(diff)) - 1;
+    return r;
+  }
+
+  // Link (a, k) is used by the routes whose source agrees with a on the bits from k up (the lower ones are already
+  // corrected when the message is at a): 2^k sources. Only the dimension-0 links have one source, their own node.
+  bool private_to(int link, int source) const override { return link % d_ == 0 && link / d_ == source; }
+
+ private:
+  int d_;
+};
+
+}  // namespace
+
+std::unique_ptr<Topology> make_hypercube(int d) { return std::make_unique<Hypercube>(d); }
+
+}  // namespace hcemu::timing

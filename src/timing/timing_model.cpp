@@ -1,0 +1,50 @@
+#include "timing/timing_model.hpp"
+
+#include <algorithm>
+
+namespace hcemu::timing {
+
+namespace {
+CostTable costs_for(const MachineConfig& config, Timing timing) {
+  // Native timing injects no delay at all: every cost is zero and the clocks are real time.
+  return timing == Timing::native ? CostTable{} : CostTable::from(config);
+}
+}  // namespace
+
+TimingModel::TimingModel(const MachineConfig& config, Timing timing)
+    : cost_(costs_for(config, timing)),
+      ports_(config.ports),
+      protocol_(config.protocol),
+      d_(config.d),
+      native_(timing == Timing::native),
+      topology_(make_hypercube(config.d)),
+      transfers_(cost_, config.switching, *topology_),
+      links_(*topology_) {}
+
+void TimingModel::reset() { links_.reset(); }
+
+void TimingModel::issue(Transfer& t, const PortState& ports, int source, int destination, std::size_t bytes,
+                        Time issue, std::uint64_t seq) const {
+  // MODEL.md section 4: a transfer is ready when its sender has issued it and its output resource is free.
+  const PortState::Slot slot = ports.output_slot();
+  transfers_.prepare(t, source, destination, bytes, std::max(issue, slot.free), slot.channel, seq);
+}
+
+MatchOutcome TimingModel::on_match(const TransferTimes& message, Time posted) const {
+  if (message.first_byte >= posted) return MatchOutcome::deliver;
+  return protocol_ == Protocol::forced ? MatchOutcome::discard : MatchOutcome::deliver_late;
+}
+
+Time TimingModel::take_receive(PortState& ports, const TransferTimes& message, std::size_t bytes, Time posted,
+                               bool late) const {
+  const Time through_input = ports.take_input(message.arrival, message.input_hold, message.in_port);
+  return std::max(posted, through_input) + (late ? cost_.sys_copy * static_cast<Time>(bytes) : 0);
+}
+
+Time TimingModel::peek_receive(const PortState& ports, const TransferTimes& message, std::size_t bytes, Time posted,
+                               bool late) const {
+  const Time through_input = ports.input_completion(message.arrival, message.input_hold, message.in_port);
+  return std::max(posted, through_input) + (late ? cost_.sys_copy * static_cast<Time>(bytes) : 0);
+}
+
+}  // namespace hcemu::timing

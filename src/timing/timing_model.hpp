@@ -1,0 +1,77 @@
+#pragma once
+// Every "when" and "whether" of MODEL.md, in one place the runtime asks: when a message may start and when its bytes
+// arrive (sections 3, 4, 7), whether a matched message is delivered, delivered late or discarded (section 5), when a
+// receive completes and in which order a wait takes its arrivals (section 4), when a barrier releases (section 6), and
+// what local work costs. The runtime only moves bytes and parks nodes.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "hcemu/config.hpp"
+#include "hcemu/report.hpp"
+#include "hcemu/time.hpp"
+#include "timing/links.hpp"
+#include "timing/ports.hpp"
+#include "timing/topology.hpp"
+#include "timing/transfer.hpp"
+
+namespace hcemu::timing {
+
+// What becomes of a message when a receive is matched with it (MODEL.md section 5).
+enum class MatchOutcome {
+  deliver,       // it arrived after the receive was posted
+  deliver_late,  // UNFORCED: it arrived before and waited in the system buffer; the receive pays the copy out
+  discard,       // FORCED: it arrived before and is lost; the receive stays pending
+};
+
+class TimingModel {
+ public:
+  TimingModel(const MachineConfig& config, Timing timing);
+
+  const Topology& topology() const { return *topology_; }
+  PortState make_ports() const { return PortState(ports_, topology_->input_ports()); }
+  void reset();  // for the next run of the same machine
+
+  // --- sending (MODEL.md sections 3, 4, 7) ---
+  // The transfer issued by `source` at `issue`, taking the output resource from `ports` (whose earlier transfers
+  // must all be placed: their holds applied with take_output).
+  void issue(Transfer& t, const PortState& ports, int source, int destination, std::size_t bytes, Time issue,
+             std::uint64_t seq) const;
+  bool books_alone(const Transfer& t) const { return transfers_.books_alone(t); }
+  // Books the transfer's next step on the links. Callers serialise: see LinkTable.
+  CommitStep commit(Transfer& t, Time forget_before) { return transfers_.commit(t, links_, forget_before); }
+  // The sender's output resource is held until the transfer has left it.
+  static void take_output(PortState& ports, const Transfer& t) { ports.take_output(t.channel, t.times.sender_done); }
+
+  // --- receiving (MODEL.md sections 4, 5) ---
+  MatchOutcome on_match(const TransferTimes& message, Time posted) const;
+  // The receive completes at max(posted, completion through the input resource), plus the copy out of the system
+  // buffer for a late UNFORCED message. take_* holds the input resource; peek_* only looks.
+  Time take_receive(PortState& ports, const TransferTimes& message, std::size_t bytes, Time posted, bool late) const;
+  Time peek_receive(const PortState& ports, const TransferTimes& message, std::size_t bytes, Time posted,
+                    bool late) const;
+  // Inside one wait, arrivals take the input resource in order of arrival, ties by source id.
+  static bool takes_input_before(const TransferTimes& a, int source_a, const TransferTimes& b, int source_b) {
+    return a.arrival != b.arrival ? a.arrival < b.arrival : source_a < source_b;
+  }
+
+  // --- synchronisation and local work (MODEL.md section 6) ---
+  Time barrier_release(Time latest_entry) const { return latest_entry + cost_.barrier(d_); }
+  Time copy(std::size_t bytes) const { return cost_.copy(bytes); }
+  Time compute(std::uint64_t flops) const { return cost_.flop * static_cast<Time>(flops); }
+  Time elapse(Time t) const { return native_ ? 0 : t; }
+
+  std::vector<LinkStats> link_stats() const { return links_.stats(); }
+
+ private:
+  CostTable cost_;
+  Ports ports_;
+  Protocol protocol_;
+  int d_;
+  bool native_;
+  std::unique_ptr<Topology> topology_;
+  TransferModel transfers_;
+  LinkTable links_;
+};
+
+}  // namespace hcemu::timing

@@ -1,0 +1,39 @@
+#pragma once
+// How the nodes are wired: the directed links, the route of a message, and which links only one source can ever
+// book (MODEL.md section 1). One implementation per topology, one file each; the timing layer sees only this.
+#include <memory>
+#include <string>
+
+#include "hcemu/config.hpp"
+#include "timing/route.hpp"
+
+namespace hcemu::timing {
+
+// The two ends of a directed link and its name in reports.
+struct LinkEnds {
+  int from = 0;
+  int to = 0;
+  int label = 0;  // hypercube: the dimension it crosses
+};
+
+class Topology {
+ public:
+  virtual ~Topology() = default;
+
+  virtual int nodes() const = 0;
+  virtual int link_count() const = 0;
+  virtual LinkEnds ends(int link) const = 0;
+  // Input ports of a node: one per link that ends at it, plus one for messages to oneself (the last).
+  virtual int input_ports() const = 0;
+  int self_port() const { return input_ports() - 1; }
+
+  virtual Route route(int source, int destination) const = 0;
+  // True when no source but `source` can ever route a message over `link`: a booking on it need not wait for
+  // the other nodes' clocks (MODEL.md section 7 orders only what can contend).
+  virtual bool private_to(int link, int source) const = 0;
+};
+
+// The 2^d-node hypercube with e-cube routing.
+std::unique_ptr<Topology> make_hypercube(int d);
+
+}  // namespace hcemu::timing
