@@ -36,6 +36,9 @@ Protocol parse_protocol(std::string_view);
 Timing parse_timing(std::string_view);
 std::string_view to_string(EngineKind);
 EngineKind parse_engine(std::string_view);
+// The engine a default EmulatorSettings gets: `tasks`, unless the environment variable HCEMU_ENGINE names another
+// (so that a whole test suite can be run again on the other engine).
+EngineKind default_engine();
 
 struct MachineConfig {
   std::string name = "custom";  // preset name, for reports
@@ -65,7 +68,7 @@ struct MachineConfig {
 struct EmulatorSettings {
   Timing timing = Timing::virtual_time;
   double time_scale = 1;                       // wall timing: real seconds per model second, >= 1
-  EngineKind engine = EngineKind::tasks;       // how node threads run
+  EngineKind engine = default_engine();        // how node threads run
   int workers = 0;                             // tasks engine: host threads that run nodes; 0 = one per core
   std::size_t arena_bytes = 64u << 20;         // per node
   std::size_t stack_bytes = 256u << 10;        // per node thread

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <string>
 
 #include "hcemu/errors.hpp"
@@ -57,6 +58,14 @@ EngineKind parse_engine(std::string_view s) {
   if (s == "tasks") return EngineKind::tasks;
   if (s == "os_threads") return EngineKind::os_threads;
   throw ConfigError("engine", "expected tasks or os_threads, got '" + std::string(s) + "'");
+}
+
+EngineKind default_engine() {
+  static const EngineKind engine = [] {
+    const char* name = std::getenv("HCEMU_ENGINE");
+    return name == nullptr || *name == '\0' ? EngineKind::tasks : parse_engine(name);
+  }();
+  return engine;
 }
 
 Timing parse_timing(std::string_view s) {

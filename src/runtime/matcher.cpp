@@ -144,10 +144,15 @@ void Matcher::clear() {
 // --- the table -------------------------------------------------------------------------------------------------
 
 std::size_t Matcher::home(const MatchKey& key) const {
+  // splitmix64's finaliser: every input bit moves every output bit, so consecutive sources spread out.
   std::uint64_t h = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(key.source)) << 32) ^
-                    static_cast<std::uint32_t>(key.tag);
-  h = (h ^ (static_cast<std::uint64_t>(key.context) * 0xff51afd7ed558ccdull)) * 0x9e3779b97f4a7c15ull;
-  return static_cast<std::size_t>(h >> 20) & (table_.size() - 1);
+                    static_cast<std::uint32_t>(key.tag) ^ (static_cast<std::uint64_t>(key.context) << 48);
+  h ^= h >> 30;
+  h *= 0xbf58476d1ce4e5b9ull;
+  h ^= h >> 27;
+  h *= 0x94d049bb133111ebull;
+  h ^= h >> 31;
+  return static_cast<std::size_t>(h) & (table_.size() - 1);
 }
 
 std::size_t Matcher::find(const MatchKey& key) const {
