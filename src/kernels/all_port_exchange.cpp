@@ -54,7 +54,8 @@ std::vector<std::vector<Piece>> stage_pieces(int d, int k, std::size_t m) {
 }  // namespace
 
 void all_port_exchange(Node& node, std::span<const std::byte> send, std::span<std::byte> recv, std::size_t m,
-                       const ExchangeOptions& options) {
+                       const ExchangeOptions&) {
+  CollectiveScope scope(node);  // a tag space of its own (node.hpp)
   const int d = node.dim();
   const auto n = static_cast<std::size_t>(node.size());
   const auto self = static_cast<std::uint32_t>(node.id());
@@ -66,7 +67,6 @@ void all_port_exchange(Node& node, std::span<const std::byte> send, std::span<st
   if (d == 0) return;
 
   const CostTable cost = CostTable::from(node.config());
-  const int tag = options.tag + 2;
   Buffer<std::byte> hold = node.allocate<std::byte>(n * m);  // pieces in transit, at r*m + offset
   Buffer<std::byte> out = node.allocate<std::byte>(n * m);   // this stage's batches, by dimension
   Buffer<std::byte> in = node.allocate<std::byte>(n * m);
@@ -86,7 +86,7 @@ void all_port_exchange(Node& node, std::span<const std::byte> send, std::span<st
       return b.span().subspan(start[ue], start[ue + 1] - start[ue]);
     };
 
-    for (int e = 0; e < d; ++e) requests[static_cast<std::size_t>(e)] = node.post_recv(node.neighbor(e), batch(in, e), tag);
+    for (int e = 0; e < d; ++e) requests[static_cast<std::size_t>(e)] = node.post_recv(node.neighbor(e), batch(in, e));
 
     // Batching (Stout & Wagar §3): the paper counts packing as free; here it is charged ρ per byte.
     for (int e = 0; e < d; ++e) {
@@ -99,7 +99,7 @@ void all_port_exchange(Node& node, std::span<const std::byte> send, std::span<st
     }
     node.elapse_time(cost.copy(stage_bytes));
     for (int e = 0; e < d; ++e) {
-      requests[static_cast<std::size_t>(d + e)] = node.isend(node.neighbor(e), batch(out, e), tag);
+      requests[static_cast<std::size_t>(d + e)] = node.isend(node.neighbor(e), batch(out, e));
     }
     node.wait_all(requests);
 

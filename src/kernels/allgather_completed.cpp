@@ -19,7 +19,8 @@
 
 namespace hcemu::kernels {
 
-void completed_allgather(Node& node, std::span<std::byte> all, std::size_t m, int tag) {
+void completed_allgather(Node& node, std::span<std::byte> all, std::size_t m) {
+  CollectiveScope scope(node);  // a tag space of its own (node.hpp)
   const std::size_t n = static_cast<std::size_t>(node.size());
   if (all.size() != n * m) throw UsageError("completed_allgather: `all` must hold 2^d blocks of m bytes");
   const int d = node.dim();
@@ -46,14 +47,14 @@ void completed_allgather(Node& node, std::span<std::byte> all, std::size_t m, in
   for (int k = 0; k < d; ++k)
     for (int i = 0; i < d; ++i)
       arriving[static_cast<std::size_t>(k)].push_back(
-          node.post_recv(node.neighbor((i + k) % d), pieces(i, std::size_t{1} << k, std::size_t{1} << k), tag + i));
+          node.post_recv(node.neighbor((i + k) % d), pieces(i, std::size_t{1} << k, std::size_t{1} << k), i));
 
   std::vector<Request> sends;
   for (int k = 0; k < d; ++k) {
     if (k > 0) node.wait_all(arriving[static_cast<std::size_t>(k - 1)]);
     for (int i = 0; i < d; ++i)
       sends.push_back(node.isend(node.neighbor((i + k) % d),
-                                 std::span<const std::byte>(pieces(i, 0, std::size_t{1} << k)), tag + i));
+                                 std::span<const std::byte>(pieces(i, 0, std::size_t{1} << k)), i));
   }
   node.wait_all(arriving[parts - 1]);
   node.wait_all(sends);

@@ -9,7 +9,8 @@
 
 namespace hcemu::kernels {
 
-void recursive_doubling_allgather(Node& node, std::span<std::byte> all, std::size_t m, int tag) {
+void recursive_doubling_allgather(Node& node, std::span<std::byte> all, std::size_t m) {
+  CollectiveScope scope(node);  // a tag space of its own (node.hpp)
   if (all.size() != static_cast<std::size_t>(node.size()) * m)
     throw UsageError("recursive_doubling_allgather: `all` must hold 2^d blocks of m bytes");
   const int self = node.id();
@@ -18,7 +19,7 @@ void recursive_doubling_allgather(Node& node, std::span<std::byte> all, std::siz
     const std::size_t run = (std::size_t{1} << i) * m;
     const auto held = static_cast<std::size_t>(self & ~((1 << i) - 1));       // first source of my run
     const auto theirs = static_cast<std::size_t>(partner & ~((1 << i) - 1));  // first source of my partner's run
-    node.exchange(partner, std::span<const std::byte>(all.subspan(held * m, run)), all.subspan(theirs * m, run), tag);
+    node.exchange(partner, std::span<const std::byte>(all.subspan(held * m, run)), all.subspan(theirs * m, run));
   }
 }
 

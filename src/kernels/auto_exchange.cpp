@@ -7,6 +7,7 @@ namespace hcemu::kernels {
 
 std::vector<int> auto_exchange(Node& node, std::span<const std::byte> send, std::span<std::byte> recv, std::size_t m,
                                const ExchangeOptions& options) {
+  CollectiveScope scope(node);  // a tag space of its own (node.hpp)
   // Every node computes the same plan from the same config (a pure function), so no communication is needed.
   const std::vector<int> partition = model::optimal_partition(node.config(), m, options.sync).partition;
   multiphase_exchange(node, send, recv, m, partition, options);

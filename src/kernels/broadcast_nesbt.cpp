@@ -65,7 +65,8 @@ std::vector<std::vector<std::span<std::byte>>> tree_chunks(std::span<std::byte> 
 
 }  // namespace
 
-void nesbt_broadcast(Node& node, std::span<std::byte> message, int root, std::size_t chunk, int tag) {
+void nesbt_broadcast(Node& node, std::span<std::byte> message, int root, std::size_t chunk) {
+  CollectiveScope scope(node);  // a tag space of its own (node.hpp)
   detail::check_root(root, node.size(), "nesbt_broadcast");
   const int d = node.dim();
   if (d == 0) return;
@@ -80,7 +81,7 @@ void nesbt_broadcast(Node& node, std::span<std::byte> message, int root, std::si
       for (int k = 0; k < d; ++k) {
         const auto& parts = trees[static_cast<std::size_t>(k)];
         if (c >= parts.size()) continue;
-        sends.push_back(node.isend(node.neighbor(k), std::span<const std::byte>(parts[c]), tag + k));
+        sends.push_back(node.isend(node.neighbor(k), std::span<const std::byte>(parts[c]), k));
         any = true;
       }
       if (!any) break;
@@ -108,7 +109,7 @@ void nesbt_broadcast(Node& node, std::span<std::byte> message, int root, std::si
       sum += t;
       longest = std::max(longest, t);
       chunks.push_back({sum + (depth - 1) * longest, static_cast<int>(c) + depth, k, c, parts[c],
-                        node.post_recv(node.neighbor(from), parts[c], tag + k)});  // all posted up front
+                        node.post_recv(node.neighbor(from), parts[c], k)});  // all posted up front
     }
   }
 
@@ -118,7 +119,7 @@ void nesbt_broadcast(Node& node, std::span<std::byte> message, int root, std::si
   for (Chunk& c : chunks) {
     node.wait(c.receive);
     for (int dim : children[static_cast<std::size_t>(c.tree)])
-      sends.push_back(node.isend(node.neighbor(dim), std::span<const std::byte>(c.bytes), tag + c.tree));
+      sends.push_back(node.isend(node.neighbor(dim), std::span<const std::byte>(c.bytes), c.tree));
   }
   node.wait_all(sends);
 }

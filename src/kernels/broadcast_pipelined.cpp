@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstring>
+#include <limits>
 #include <stdexcept>
 #include <vector>
 
@@ -79,11 +80,16 @@ std::vector<Arrival> first_arrivals(std::uint32_t v, int d, int g) {
 
 }  // namespace
 
-void pipelined_broadcast(Node& node, std::span<std::byte> message, int root, int groups, int tag) {
+void pipelined_broadcast(Node& node, std::span<std::byte> message, int root, int groups) {
+  CollectiveScope scope(node);  // a tag space of its own (node.hpp)
   detail::check_root(root, node.size(), "pipelined_broadcast");
   if (groups < 1) throw UsageError("pipelined_broadcast: groups must be >= 1, got " + std::to_string(groups));
   const int d = node.dim();
   if (d == 0) return;
+  // Packet p travels with tag p, so the d·groups packets must be numbered by an int.
+  if (groups > std::numeric_limits<int>::max() / d)
+    throw UsageError("pipelined_broadcast: " + std::to_string(groups) + " groups of d = " + std::to_string(d) +
+                     " packets are too many to number");
   const int g = groups;
   const std::size_t m = message.size();
   const std::size_t s = model::pipelined_broadcast_packet_bytes(d, m, g);
@@ -109,7 +115,7 @@ void pipelined_broadcast(Node& node, std::span<std::byte> message, int root, int
     const Arrival& a = first[static_cast<std::size_t>(p)];
     if (a.dim < 0 || a.stage > last_stage)
       throw std::logic_error("pipelined_broadcast: the schedule never delivers packet " + std::to_string(p));
-    arriving[static_cast<std::size_t>(a.stage)].push_back(node.post_recv(node.neighbor(a.dim), packet(p), tag + p));
+    arriving[static_cast<std::size_t>(a.stage)].push_back(node.post_recv(node.neighbor(a.dim), packet(p), p));
   }
 
   // Sends: this node's part of the schedule, less what the neighbour already has by then.
@@ -131,7 +137,7 @@ void pipelined_broadcast(Node& node, std::span<std::byte> message, int root, int
       if (relative != 0 && first[static_cast<std::size_t>(st.packet)].stage >= k)
         throw std::logic_error("pipelined_broadcast: packet " + std::to_string(st.packet) + " sent before it arrived");
       sends.push_back(
-          node.isend(node.neighbor(st.dim), std::span<const std::byte>(packet(st.packet)), tag + st.packet));
+          node.isend(node.neighbor(st.dim), std::span<const std::byte>(packet(st.packet)), st.packet));
     }
   }
   node.wait_all(arriving[static_cast<std::size_t>(last_stage)]);

@@ -26,8 +26,8 @@ void check_algo(const KernelCase& c) {
 // KernelCase::pieces when it is not 0, else the papers' optima for this machine and m.
 int groups_of(const MachineConfig& config, const KernelCase& c) {
   if (c.pieces == 0) return model::optimal_broadcast_groups(config, c.m);
-  // pipelined_broadcast uses d·g tags from its base tag 3000, which must stay ints.
-  const auto most = static_cast<std::size_t>((std::numeric_limits<int>::max() - 3000) / std::max(config.d, 1));
+  // pipelined_broadcast numbers its d·g packets with ints.
+  const auto most = static_cast<std::size_t>(std::numeric_limits<int>::max() / std::max(config.d, 1));
   if (c.pieces > most)
     throw UsageError("broadcast bcast4: " + std::to_string(c.pieces) + " groups are too many (at most " +
                      std::to_string(most) + " on d = " + std::to_string(config.d) + ")");

@@ -11,21 +11,22 @@
 
 namespace hcemu::kernels {
 
-void sbt_broadcast(Node& node, std::span<std::byte> message, int root, int tag) {
+void sbt_broadcast(Node& node, std::span<std::byte> message, int root) {
+  CollectiveScope scope(node);  // a tag space of its own (node.hpp)
   detail::check_root(root, node.size(), "sbt_broadcast");
   const int d = node.dim();
   const auto relative = static_cast<std::uint32_t>(node.id() ^ root);
   const int top = detail::highest_bit(relative);
 
   // The receive is the node's first act, so it is posted before its parent can send (FORCED-safe).
-  if (relative != 0) node.recv(node.id() ^ static_cast<int>(detail::dim_bit(top)), message, tag);
+  if (relative != 0) node.recv(node.id() ^ static_cast<int>(detail::dim_bit(top)), message);
 
   // One isend per child in step order: a one-port node sends them one after the other, which is the schedule;
   // a node with more ports overlaps them, which changes nothing on the critical path of d transfers.
   std::vector<Request> sends;
   sends.reserve(static_cast<std::size_t>(d));
   for (int t = top + 1; t < d; ++t)
-    sends.push_back(node.isend(node.neighbor(t), std::span<const std::byte>(message), tag));
+    sends.push_back(node.isend(node.neighbor(t), std::span<const std::byte>(message)));
   node.wait_all(sends);
 }
 

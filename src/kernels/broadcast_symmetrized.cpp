@@ -14,7 +14,8 @@
 
 namespace hcemu::kernels {
 
-void symmetrized_broadcast(Node& node, std::span<std::byte> message, int root, int tag) {
+void symmetrized_broadcast(Node& node, std::span<std::byte> message, int root) {
+  CollectiveScope scope(node);  // a tag space of its own (node.hpp)
   detail::check_root(root, node.size(), "symmetrized_broadcast");
   const int d = node.dim();
   if (d == 0) return;
@@ -33,7 +34,7 @@ void symmetrized_broadcast(Node& node, std::span<std::byte> message, int root, i
   for (int i = 0; i < d && relative != 0; ++i) {
     const int t = detail::highest_bit(detail::rotate_left(relative, d - i, d));
     arrives[static_cast<std::size_t>(i)] = t;
-    arriving[static_cast<std::size_t>(t)].push_back(node.post_recv(node.neighbor((i + t) % d), packet(i), tag + i));
+    arriving[static_cast<std::size_t>(t)].push_back(node.post_recv(node.neighbor((i + t) % d), packet(i), i));
   }
 
   // Stage k: every packet that arrived by stage k - 1 goes on across dimension (i + k) mod d.
@@ -42,7 +43,7 @@ void symmetrized_broadcast(Node& node, std::span<std::byte> message, int root, i
     if (k > 0) node.wait_all(arriving[static_cast<std::size_t>(k - 1)]);
     for (int i = 0; i < d; ++i)
       if (arrives[static_cast<std::size_t>(i)] < k)
-        sends.push_back(node.isend(node.neighbor((i + k) % d), std::span<const std::byte>(packet(i)), tag + i));
+        sends.push_back(node.isend(node.neighbor((i + k) % d), std::span<const std::byte>(packet(i)), i));
   }
   node.wait_all(arriving[parts - 1]);
   node.wait_all(sends);

@@ -16,7 +16,8 @@
 namespace hcemu::kernels {
 
 void recursive_halving_histogram(Node& node, std::span<const std::uint32_t> values, std::size_t bins,
-                                 std::span<std::uint32_t> owned, int tag) {
+                                 std::span<std::uint32_t> owned) {
+  CollectiveScope scope(node);  // a tag space of its own (node.hpp)
   detail::check_histogram(node, values, bins, owned, "recursive_halving_histogram");
   const int d = node.dim();
   if (d == 0) {
@@ -39,7 +40,7 @@ void recursive_halving_histogram(Node& node, std::span<const std::uint32_t> valu
     const int give = keep ^ (1 << e);
     const std::span<std::uint32_t> mine = work.span().subspan(static_cast<std::size_t>(keep) * b, half);
     const std::span<std::uint32_t> in = incoming.span().first(half);
-    node.exchange(node.neighbor(e), work.span().subspan(static_cast<std::size_t>(give) * b, half), in, tag);
+    node.exchange(node.neighbor(e), work.span().subspan(static_cast<std::size_t>(give) * b, half), in);
     if (k < d) {
       for (std::size_t t = 0; t < half; ++t) mine[t] += in[t];
     } else {  // the last addition writes this node's block out

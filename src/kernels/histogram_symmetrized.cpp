@@ -22,7 +22,8 @@
 namespace hcemu::kernels {
 
 void symmetrized_histogram(Node& node, std::span<const std::uint32_t> values, std::size_t bins,
-                           std::span<std::uint32_t> owned, int tag) {
+                           std::span<std::uint32_t> owned) {
+  CollectiveScope scope(node);  // a tag space of its own (node.hpp)
   detail::check_histogram(node, values, bins, owned, "symmetrized_histogram");
   const int d = node.dim();
   if (d == 0) {
@@ -70,7 +71,7 @@ void symmetrized_histogram(Node& node, std::span<const std::uint32_t> values, st
       into[static_cast<std::size_t>(s)].push_back(incoming.span().subspan(used, count));
       used += count;
       arriving[static_cast<std::size_t>(s)].push_back(
-          node.post_recv(node.neighbor(dimension(g, s)), into[static_cast<std::size_t>(s)].back(), tag + g));
+          node.post_recv(node.neighbor(dimension(g, s)), into[static_cast<std::size_t>(s)].back(), g));
     }
   }
 
@@ -87,7 +88,7 @@ void symmetrized_histogram(Node& node, std::span<const std::uint32_t> values, st
       node.compute(groups * (n >> (s - 1)) * c);
     }
     for (int g = 0; g < d; ++g)
-      sends.push_back(node.isend(node.neighbor(dimension(g, s)), group(g, n >> s, n >> s), tag + g));
+      sends.push_back(node.isend(node.neighbor(dimension(g, s)), group(g, n >> s, n >> s), g));
   }
   // The last addition writes this node's block out: sub-block g is bins [g·c, (g+1)·c) of it.
   node.wait_all(arriving[groups]);

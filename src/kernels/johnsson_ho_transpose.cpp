@@ -17,6 +17,7 @@ namespace hcemu::kernels {
 
 void johnsson_ho_transpose(Node& node, std::span<const std::byte> block, std::span<std::byte> out, std::size_t n,
                            std::size_t element_bytes) {
+  CollectiveScope scope(node);  // a tag space of its own (node.hpp)
   const int d = node.dim();
   if (d % 2 != 0) throw UsageError("Johnsson-Ho transpose: needs an even d for a square grid, got d = " + std::to_string(d));
   const int c = d / 2;
@@ -27,7 +28,6 @@ void johnsson_ho_transpose(Node& node, std::span<const std::byte> block, std::sp
 
   const int id = node.id();
   const int a = id >> c, b = id & ((1 << c) - 1);
-  constexpr int tag = 2000;
   Buffer<std::byte> arriving[2] = {node.allocate<std::byte>(bytes), node.allocate<std::byte>(bytes)};
   Buffer<std::byte> forward = node.allocate<std::byte>(bytes);
   std::span<const std::byte> current = block.first(bytes);
@@ -38,15 +38,15 @@ void johnsson_ho_transpose(Node& node, std::span<const std::byte> block, std::sp
     if (((a >> i) & 1) != ((b >> i) & 1)) {
       // My block leaves across the row dimension; the block whose coordinates swap into mine arrives, forwarded,
       // across the column dimension. The receive is posted first (FORCED).
-      Request in = node.post_recv(column_neighbour, arriving[next].span(), tag);
-      node.send(row_neighbour, current, tag);
+      Request in = node.post_recv(column_neighbour, arriving[next].span());
+      node.send(row_neighbour, current);
       node.wait(in);
       current = arriving[next].span();
       next = 1 - next;
     } else {
       // Mine stays; I relay the block of my row neighbour to my column neighbour.
-      node.recv(row_neighbour, forward.span(), tag);
-      node.send(column_neighbour, forward.span(), tag);
+      node.recv(row_neighbour, forward.span());
+      node.send(column_neighbour, forward.span());
     }
   }
 

@@ -70,8 +70,9 @@ void direct_phase(Node& node, std::span<const std::byte> list, std::span<std::by
   const int steps = (1 << width) - 1;
   auto segment_of = [&](int partner) { return ((static_cast<std::uint32_t>(partner) >> lo) & ((1u << width) - 1u)); };
   auto partner_at = [&](int j) { return node.id() ^ (j << lo); };
-  const int data_tag = options.tag;
-  const int sync_tag = options.tag + 1;
+  // Inside the exchange's own tag space: data and the zero-byte pairwise syncs apart.
+  constexpr int data_tag = 0;
+  constexpr int sync_tag = 1;
 
   std::vector<Request> data_recv(static_cast<std::size_t>(steps) + 1);
   std::vector<Request> sync_recv(static_cast<std::size_t>(steps) + 1);
@@ -104,6 +105,7 @@ void direct_phase(Node& node, std::span<const std::byte> list, std::span<std::by
 
 void multiphase_exchange(Node& node, std::span<const std::byte> send, std::span<std::byte> recv, std::size_t m,
                          std::span<const int> partition, const ExchangeOptions& options) {
+  CollectiveScope scope(node);  // a tag space of its own (node.hpp)
   check_sizes(node, send, recv, m);
   check_partition(node, partition);
   const int d = node.dim();

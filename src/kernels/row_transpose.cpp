@@ -11,6 +11,7 @@ namespace hcemu::kernels {
 
 void row_transpose(Node& node, std::span<const std::byte> rows, std::span<std::byte> out, std::size_t n,
                    std::size_t element_bytes, const ExchangeFn& exchange) {
+  CollectiveScope scope(node);  // a tag space of its own (node.hpp)
   const auto nodes = static_cast<std::size_t>(node.size());
   if (n % nodes != 0) {
     throw UsageError("row transpose: n = " + std::to_string(n) + " is not a multiple of 2^d = " +

@@ -41,8 +41,6 @@
 namespace hcemu::kernels {
 namespace {
 
-constexpr int kTag = 3100;
-
 // Where part i begins when `total` is cut into `parts` nearly equal parts, the smaller ones first: packets on a
 // link then never shrink, so a packet forwarded on arrival never waits for its link.
 std::size_t part_begin(std::size_t total, std::size_t parts, std::size_t i) {
@@ -109,6 +107,7 @@ std::vector<std::uint32_t> transpose_order(std::size_t side) {
 
 void stout_wagar_transpose(Node& node, std::span<const std::byte> block, std::span<std::byte> out, std::size_t n,
                            std::size_t element_bytes, int packets) {
+  CollectiveScope scope(node);  // a tag space of its own (node.hpp)
   const int d = node.dim();
   if (d % 2 != 0)
     throw UsageError("Stout-Wagar transpose: needs an even d for a square grid, got d = " + std::to_string(d));
@@ -179,10 +178,10 @@ void stout_wagar_transpose(Node& node, std::span<const std::byte> block, std::sp
   for (MemberPath& m : members)
     for (std::size_t j = 0; j < P; ++j)
       m.in.push_back(
-          node.post_recv(node.neighbor(m.in_dim), packet(member_area, m.area + m.piece, m.in_bounds, j), kTag));
+          node.post_recv(node.neighbor(m.in_dim), packet(member_area, m.area + m.piece, m.in_bounds, j)));
   for (RelayPath& r : relays)
     for (std::size_t j = 0; j < P; ++j)
-      r.in.push_back(node.post_recv(node.neighbor(r.in_dim), packet(relay_area, r.area, r.bounds, j), kTag));
+      r.in.push_back(node.post_recv(node.neighbor(r.in_dim), packet(relay_area, r.area, r.bounds, j)));
 
   if (k == 0) {
     // My own partner: only the local transpose (the paper counts it as free; hcemu charges ρ per byte).
@@ -200,7 +199,7 @@ void stout_wagar_transpose(Node& node, std::span<const std::byte> block, std::sp
     if (t > 0) {
       for (RelayPath& r : relays) {
         node.wait(r.in[t - 1]);
-        sends.push_back(node.isend(node.neighbor(r.out_dim), packet(relay_area, r.area, r.bounds, t - 1), kTag));
+        sends.push_back(node.isend(node.neighbor(r.out_dim), packet(relay_area, r.area, r.bounds, t - 1)));
       }
     }
     if (t == P) break;
@@ -217,7 +216,7 @@ void stout_wagar_transpose(Node& node, std::span<const std::byte> block, std::sp
         upto = std::max(upto, last);
       }
       while (m.received < upto) node.wait(m.in[m.received++]);
-      sends.push_back(node.isend(node.neighbor(m.out_dim), packet(member_area, m.area, m.out_bounds, t), kTag));
+      sends.push_back(node.isend(node.neighbor(m.out_dim), packet(member_area, m.area, m.out_bounds, t)));
     }
   }
   for (MemberPath& m : members)

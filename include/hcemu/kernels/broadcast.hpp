@@ -1,5 +1,7 @@
 #pragma once
 // One-to-all broadcast: the root's m bytes to every node.
+// Every kernel here is a collective: every node calls it, in the same order as its other collectives, and it
+// talks in a tag space of its own (CollectiveScope, hcemu/node.hpp), so its messages never meet the caller's.
 //
 // Every node calls the kernel with the same `message` size and the same root; on the root `message` holds the
 // data, on return every node's `message` holds it. A root other than 0 is the XOR translation of the root-0
@@ -16,24 +18,24 @@ namespace hcemu::kernels {
 
 // Binomial spanning tree (Johnsson & Ho 1987 §3.2, Stout & Wagar §2 BROADCAST 1): in step t = 0..d-1 every node
 // that has the message sends it across dimension t, so the root's first send goes to the largest subtree. Made
-// for one-port machines: d whole-message transfers, d(λ + δ' + δ + τm). Uses tag `tag`.
-void sbt_broadcast(Node& node, std::span<std::byte> message, int root, int tag = 2000);
+// for one-port machines: d whole-message transfers, d(λ + δ' + δ + τm).
+void sbt_broadcast(Node& node, std::span<std::byte> message, int root);
 
 // Stout & Wagar §2 BROADCAST 2, for all-port machines: the message is cut into d packets (⌈m/d⌉ bytes first, then
 // ⌊m/d⌋); packet i follows the binomial tree whose dimension order is i, i+1, ..., i+d-1 (mod d), so in every
-// stage the d packets use d different dimensions: τm + dλ. Uses tags tag .. tag + d - 1.
-void symmetrized_broadcast(Node& node, std::span<std::byte> message, int root, int tag = 2100);
+// stage the d packets use d different dimensions: τm + dλ.
+void symmetrized_broadcast(Node& node, std::span<std::byte> message, int root);
 
 // Stout & Wagar §2 BROADCAST 4, for all-port machines: the message is cut into `groups` groups of d packets of
 // s = ⌈m/(d·groups)⌉ bytes (the last packets padded); group q runs the systolic wave BROADCAST 3A starting in stage
 // q, the last group BROADCAST 3B, whose second wave takes the stage that a group `groups` would have used.
-// (d + g - 1)(τs + λ). Uses tags tag .. tag + d·groups - 1.
-void pipelined_broadcast(Node& node, std::span<std::byte> message, int root, int groups, int tag = 3000);
+// (d + g - 1)(τs + λ). Throws UsageError unless 1 <= groups and d·groups packets can be numbered by an int.
+void pipelined_broadcast(Node& node, std::span<std::byte> message, int root, int groups);
 
 // n edge-disjoint spanning binomial trees (Johnsson & Ho §3.4), for all-port machines: piece k of the message
 // (⌈m/d⌉ or ⌊m/d⌋ bytes) goes to root ^ 2^k and from there down a binomial tree with dimension order k+1, ...,
 // k-1, k; the d trees share no directed link. Each piece is pipelined in chunks of at most `chunk` bytes
-// (0: one chunk per piece). Uses tags tag .. tag + d - 1.
-void nesbt_broadcast(Node& node, std::span<std::byte> message, int root, std::size_t chunk, int tag = 2200);
+// (0: one chunk per piece).
+void nesbt_broadcast(Node& node, std::span<std::byte> message, int root, std::size_t chunk);
 
 }  // namespace hcemu::kernels

@@ -1,5 +1,7 @@
 #pragma once
 // Complete exchange: every node sends a distinct m-byte block to every node (all-to-all personalized).
+// Every kernel here is a collective: every node calls it, in the same order as its other collectives, and it
+// talks in a tag space of its own (CollectiveScope, hcemu/node.hpp), so its messages never meet the caller's.
 //
 // Buffers, for every algorithm: `send` holds 2^d blocks of m bytes, block j addressed to node j; on return `recv`
 // holds 2^d blocks of m bytes, block j the one node j addressed to this node (block id of node j). This is the
@@ -19,7 +21,6 @@ namespace hcemu::kernels {
 
 struct ExchangeOptions {
   Sync sync = Sync::none;  // Nicol & Bokhari (1994) §4: none, barrier, pairwise
-  int tag = 1000;          // data messages use `tag`, zero-byte pairwise syncs `tag + 1`
 };
 
 // Direct exchange (Bokhari 1993 §2.2): 2^d - 1 steps; in step j the partner is id ^ j (the XOR schedule, free of

@@ -1,5 +1,7 @@
 #pragma once
 // Transpose of an n x n matrix of `element_bytes`-byte elements distributed over the nodes.
+// Every kernel here is a collective: every node calls it, in the same order as its other collectives, and it
+// talks in a tag space of its own (CollectiveScope, hcemu/node.hpp), so its messages never meet the caller's.
 #include <cstddef>
 #include <functional>
 #include <span>
