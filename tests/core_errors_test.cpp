@@ -112,7 +112,7 @@ TEST(Usage, WaitingTwiceOnARequestIsAnError) {
 
 TEST(Usage, NegativeElapseIsAnError) {
   Machine machine(quick(0));
-  EXPECT_THROW(machine.run([](Node& node) { node.elapse(-1); }), KernelError);
+  EXPECT_THROW(machine.run([](Node& node) { node.elapse(from_us(-1)); }), KernelError);
 }
 
 TEST(Arena, ExhaustionNamesTheNodeTheArenaAndTheRequest) {

@@ -18,7 +18,7 @@ Kernel late_post_kernel() {
     std::vector<std::byte> buf(8);
     if (node.id() == 0) node.send(1, bytes_of(8));
     if (node.id() == 1) {
-      node.elapse(50);
+      node.elapse(from_us(50));
       node.recv(0, buf);
       EXPECT_EQ(buf, bytes_of(8));
     }
@@ -54,11 +54,11 @@ TEST(Forced, DiscardIsReportedWithArrivalAndPostTime) {
     std::vector<std::byte> buf(8);
     if (node.id() == 0) {
       node.send(1, bytes_of(8));   // arrives before the post: lost
-      node.elapse(100);
+      node.elapse(from_us(100));
       node.send(1, bytes_of(8, 3));  // posted for by then: received
     }
     if (node.id() == 1) {
-      node.elapse(50);
+      node.elapse(from_us(50));
       node.recv(0, buf);
       EXPECT_EQ(buf, bytes_of(8, 3));
     }
@@ -80,7 +80,7 @@ TEST(Forced, ReceivePostedBeforeArrivalIsKept) {
   auto report = machine.run([](Node& node) {
     std::vector<std::byte> buf(8);
     if (node.id() == 0) {
-      node.elapse(50);
+      node.elapse(from_us(50));
       node.send(1, bytes_of(8));
     } else {
       node.recv(0, buf);

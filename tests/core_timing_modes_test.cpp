@@ -58,7 +58,7 @@ TEST(Native, InjectsNoDelay) {
   EmulatorSettings settings;
   settings.timing = Timing::native;
   const auto report = Machine(round_config(2), settings).run([](Node& node) {
-    node.elapse(1e6);  // a second of model time is not waited for
+    node.elapse(from_us(1e6));  // a second of model time is not waited for
     node.barrier();
   });
   EXPECT_LT(report.wall_seconds, 0.5);

@@ -152,7 +152,7 @@ TEST(Switching, CircuitPacketsEachPayTheirStartUp) {
 TEST(Barrier, EveryNodeLeavesAtTheLatestEntryPlusQ) {
   Machine machine(round_config(3));
   auto report = machine.run([](Node& node) {
-    node.elapse(node.id() * 5.0);
+    node.elapse(from_us(node.id() * 5.0));
     node.barrier();
     EXPECT_EQ(node.clock(), us(7 * 5.0 + 3 + 4 * 3));
   });

@@ -190,7 +190,7 @@ TEST(MultiphaseExchange, BarrierAndPairwiseSyncUnderForcedLoseNothing) {
 void late_node_0(Node& node, Sync sync) {
   const std::size_t m = 16;
   Data in(node.size() * m, std::byte{1}), out(node.size() * m);
-  if (node.id() == 0) node.elapse(1000);
+  if (node.id() == 0) node.elapse(from_us(1000));
   kernels::direct_exchange(node, in, out, m, ExchangeOptions{sync});
 }
 

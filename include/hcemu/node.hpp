@@ -133,11 +133,16 @@ class Node {
   void permute(std::span<const std::byte> from, std::span<std::byte> to, std::size_t block_bytes,
                std::span<const std::uint32_t> order);
   void compute(std::uint64_t flops);  // charges t_a per flop
-  void elapse(double microseconds);   // charges model time directly
-  void elapse_time(Time t);
+  // Charges model time directly, exactly: node.elapse(cost.copy(bytes)), or node.elapse(from_us(2.5)) for 2.5 µs.
+  void elapse(Time t);
+  // Anything but an exact Time is refused, so that node.elapse(50) cannot silently mean 50 picoseconds.
+  template <class T>
+  void elapse(T) {
+    static_assert(sizeof(T) == 0, "Node::elapse takes an exact hcemu::Time (picoseconds): "
+                                  "write node.elapse(hcemu::from_us(microseconds))");
+  }
 
-  double now() const;  // the node's clock in microseconds
-  Time clock() const;  // the node's clock, exact
+  Time clock() const;  // the node's clock, exact; to_us(node.clock()) in microseconds
 
   // Memory from this node's arena; exhausting it is an ArenaExhausted error naming the node.
   template <class T>

@@ -32,9 +32,6 @@ int run_main(int argc, const char* const* argv, std::ostream& out, std::ostream&
   } catch (const ConfigError& e) {
     err << "hcemu: " << e.what() << '\n';
     return kExitUsage;
-  } catch (const UsageProblem& e) {
-    err << "hcemu: " << e.what() << '\n';
-    return kExitUsage;
   } catch (const UsageError& e) {
     err << "hcemu: " << e.what() << '\n';
     return kExitUsage;

@@ -36,7 +36,7 @@ const kernels::KernelInfo& find_kernel_or_explain(const std::string& name) {
   }
   std::string hint = nearest_key(name, names), list;
   for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
-  throw UsageProblem("no kernel named '" + name + "'" + (hint.empty() ? "" : "; did you mean '" + hint + "'?") +
+  throw UsageError("no kernel named '" + name + "'" + (hint.empty() ? "" : "; did you mean '" + hint + "'?") +
                      " (kernels: " + list + ")");
 }
 
@@ -51,36 +51,36 @@ std::vector<kernels::KernelCase> select_cases(const kernels::KernelInfo& kernel,
   base.pieces = request.pieces;
   std::string algo = request.algo;
   if (algo.empty()) algo = request.partition.empty() ? "all" : (has_algo(kernel, "multiphase") ? "multiphase" : "");
-  if (algo.empty()) throw UsageProblem("kernel '" + kernel.name + "' takes no --partition");
+  if (algo.empty()) throw UsageError("kernel '" + kernel.name + "' takes no --partition");
   if (request.root < 0 || request.root >= config.nodes())
-    throw UsageProblem("--root " + std::to_string(request.root) + " is not a node of a cube of " +
+    throw UsageError("--root " + std::to_string(request.root) + " is not a node of a cube of " +
                        std::to_string(config.nodes()) + " nodes");
   const std::string pieces_help =
       "--pieces sets the pipelining granularity of broadcast bcast4 (g) and nesbt (chunk bytes) and of transpose "
       "stout-wagar (P)";
   if (algo == "all") {
-    if (!request.partition.empty()) throw UsageProblem("--algo all runs every partition; drop --partition");
+    if (!request.partition.empty()) throw UsageError("--algo all runs every partition; drop --partition");
     if (request.pieces != 0 &&
         std::none_of(kernel.algos.begin(), kernel.algos.end(), [](const auto& a) { return !pieces_name(a).empty(); }))
-      throw UsageProblem("kernel '" + kernel.name + "' takes no --pieces (" + pieces_help + ")");
+      throw UsageError("kernel '" + kernel.name + "' takes no --pieces (" + pieces_help + ")");
     return kernel.expand_all(config, base);
   }
   if (!has_algo(kernel, algo)) {
     std::string hint = nearest_key(algo, kernel.algos);
-    throw UsageProblem("kernel '" + kernel.name + "' has no algorithm '" + algo + "'" +
+    throw UsageError("kernel '" + kernel.name + "' has no algorithm '" + algo + "'" +
                        (hint.empty() ? "" : "; did you mean '" + hint + "'?") + " (algorithms: " +
                        known_algos(kernel) + ")");
   }
   if (!request.partition.empty() && !takes_partition(algo))
-    throw UsageProblem("--partition is the multiphase exchange's (exchange multiphase, transpose rows-multiphase); "
+    throw UsageError("--partition is the multiphase exchange's (exchange multiphase, transpose rows-multiphase); "
                        "algorithm '" + algo + "' takes none" +
                        (pieces_name(algo).empty() ? "" : " (its " + pieces_name(algo) + " is --pieces)"));
   if (request.pieces != 0 && pieces_name(algo).empty())
-    throw UsageProblem("algorithm '" + algo + "' takes no --pieces (" + pieces_help + ")");
+    throw UsageError("algorithm '" + algo + "' takes no --pieces (" + pieces_help + ")");
   if (!request.partition.empty()) {
     int sum = std::accumulate(request.partition.begin(), request.partition.end(), 0);
     if (sum != config.d)
-      throw UsageProblem("--partition " + partition_label(request.partition) + " sums to " + std::to_string(sum) +
+      throw UsageError("--partition " + partition_label(request.partition) + " sums to " + std::to_string(sum) +
                          " but the cube has d = " + std::to_string(config.d));
   }
   base.algo = algo;
@@ -93,8 +93,8 @@ CaseOutcome run_case(const kernels::KernelInfo& kernel, const MachineConfig& con
   outcome.requested = c;
   try {
     outcome.result = kernel.run(config, settings, c);
-  } catch (const UsageError& e) {
-    throw UsageProblem(e.what());  // a case the kernel refuses is bad usage, not a failed run
+  } catch (const UsageError&) {
+    throw;  // a case the kernel refuses is bad usage, not a failed run
   } catch (const std::exception& e) {
     outcome.error = e.what();
   }

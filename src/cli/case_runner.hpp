@@ -21,10 +21,10 @@ struct CaseRequest {
   std::size_t pieces = 0;       // KernelCase::pieces: bcast4's g, nesbt's chunk, stout-wagar's P; 0 = optimum
 };
 
-// The kernel of that name. Throws UsageProblem naming the nearest kernel and all of them.
+// The kernel of that name. Throws UsageError naming the nearest kernel and all of them.
 const kernels::KernelInfo& find_kernel_or_explain(const std::string& name);
 
-// The cases to run. Throws UsageProblem for an unknown algorithm (with the nearest one), a partition that does
+// The cases to run. Throws UsageError for an unknown algorithm (with the nearest one), a partition that does
 // not sum to d or given to an algorithm other than the multiphase exchange, or pieces given to an algorithm that
 // has none (with --algo all: to a kernel none of whose algorithms has them).
 std::vector<kernels::KernelCase> select_cases(const kernels::KernelInfo& kernel, const MachineConfig& config,

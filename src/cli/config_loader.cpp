@@ -43,7 +43,7 @@ void apply_toml_at_depth(ConfigBuilder& builder, std::string_view text, const st
   } catch (const toml::parse_error& e) {
     std::ostringstream out;
     out << path << ":" << e.source().begin.line << ": not valid TOML: " << e.description();
-    throw UsageProblem(out.str());
+    throw UsageError(out.str());
   }
   const auto origin_of = [&](const toml::node& node) { return Origin{path, static_cast<int>(node.source().begin.line)}; };
 
@@ -105,7 +105,7 @@ void apply_config_at_depth(ConfigBuilder& builder, std::string_view name_or_file
     std::string hint = nearest_key(name_or_file, preset_names());
     std::string presets;
     for (const auto& n : preset_names()) presets += (presets.empty() ? "" : ", ") + n;
-    throw UsageProblem("no preset or readable file named '" + std::string(name_or_file) + "'" +
+    throw UsageError("no preset or readable file named '" + std::string(name_or_file) + "'" +
                        (hint.empty() ? "" : "; did you mean '" + hint + "'?") + " (presets: " + presets + ")");
   }
   std::ostringstream text;
@@ -127,7 +127,7 @@ void apply_assignment(ConfigBuilder& builder, std::string_view assignment) {
   auto eq = assignment.find('=');
   Origin origin{"--set " + std::string(assignment), 0};
   if (eq == std::string_view::npos || eq == 0)
-    throw UsageProblem("--set " + std::string(assignment) + ": expected key=value");
+    throw UsageError("--set " + std::string(assignment) + ": expected key=value");
   auto trim = [](std::string_view s) {
     while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
     while (!s.empty() && s.back() == ' ') s.remove_suffix(1);

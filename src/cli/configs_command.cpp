@@ -29,7 +29,7 @@ int list(const ConfigsOptions& options, std::ostream& out) {
     const PresetFile* preset = find_preset(options.show);
     if (!preset) {
       std::string hint = nearest_key(options.show, preset_names());
-      throw UsageProblem("no preset named '" + options.show + "'" + (hint.empty() ? "" : "; did you mean '" + hint + "'?"));
+      throw UsageError("no preset named '" + options.show + "'" + (hint.empty() ? "" : "; did you mean '" + hint + "'?"));
     }
     out << preset->text;
     return kExitOk;

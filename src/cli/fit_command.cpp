@@ -73,7 +73,7 @@ int fit(const FitOptions& options, std::ostream& out) {
   bool verified = true;
   if (options.kernel.empty()) {
     if (!options.algo.empty() || !options.partition.empty())
-      throw UsageProblem("--algo and --partition need --kernel");
+      throw UsageError("--algo and --partition need --kernel");
     MachineFitOptions fit_options;
     fit_options.repetitions = options.repetitions;
     auto result = fit_machine(family, fit_options);
@@ -86,7 +86,7 @@ int fit(const FitOptions& options, std::ostream& out) {
     CaseRequest request;
     if (!options.partition.empty()) request.partition = parse_partition(options.partition);
     request.algo = options.algo.empty() && request.partition.empty() ? kernel->default_algo : options.algo;
-    if (request.algo == "all") throw UsageProblem("fit --kernel needs one algorithm, not --algo all");
+    if (request.algo == "all") throw UsageError("fit --kernel needs one algorithm, not --algo all");
     // Checks the algorithm and the partition, and picks the algorithm a bare --partition means.
     auto chosen = select_cases(*kernel, config, request);
     fit_options.algo = chosen.front().algo;

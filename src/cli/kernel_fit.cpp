@@ -12,7 +12,7 @@ namespace {
 Time predict(const kernels::KernelInfo& kernel, const MachineConfig& config, const kernels::KernelCase& c) {
   auto t = kernel.predict(config, c);
   if (!t)
-    throw UsageProblem("kernel '" + kernel.name + "' has no closed form for " + case_label(c) +
+    throw UsageError("kernel '" + kernel.name + "' has no closed form for " + case_label(c) +
                        ", so its effective parameters cannot be fitted");
   return *t;
 }

@@ -26,7 +26,7 @@ struct KernelFitResult {
 
 // Runs the kernel at every m (and at several d unless a partition fixes d), and fits the measured times to the
 // kernel's own closed form with sync = none (barrier for pairwise, so that the barriers are not counted as
-// start-ups) in which every message pays λ_eff + δ_eff·d in place of λ + δ'. Throws UsageProblem when the kernel
+// start-ups) in which every message pays λ_eff + δ_eff·d in place of λ + δ'. Throws UsageError when the kernel
 // has no closed form for the case.
 KernelFitResult fit_kernel(const kernels::KernelInfo& kernel, const MachineFamily& family,
                            const KernelFitOptions& options);

@@ -34,7 +34,7 @@ struct MachineFitOptions {
   int max_dimension = 6;  // the cubes measured are d = 1 .. min(max(config d, 2), max_dimension)
 };
 
-// Throws UsageProblem when the machine cannot be measured (d = 0 has no messages). Run errors propagate.
+// Throws UsageError when the machine cannot be measured (d = 0 has no messages). Run errors propagate.
 MachineFitResult fit_machine(const MachineFamily& family, const MachineFitOptions& options = {});
 
 }  // namespace hcemu::cli

@@ -55,7 +55,7 @@ std::vector<int> parse_partition(const std::string& text) {
     int part = 0;
     auto [end, ec] = std::from_chars(piece.data(), piece.data() + piece.size(), part);
     if (piece.empty() || ec != std::errc() || end != piece.data() + piece.size() || part < 1)
-      throw UsageProblem("--partition " + text + ": expected positive integers separated by commas, like 2,3");
+      throw UsageError("--partition " + text + ": expected positive integers separated by commas, like 2,3");
     parts.push_back(part);
     if (comma == std::string::npos) break;
     start = comma + 1;

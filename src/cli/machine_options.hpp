@@ -25,13 +25,13 @@ struct MachineOptions {
   // `with_sync`: whether the command takes --sync (an option of the exchange, not of the machine).
   void add_to(CLI::App& app, bool with_sync = true);
 
-  // Preset or file, then every --set, then the flags. Throws ConfigError / UsageProblem.
+  // Preset or file, then every --set, then the flags. Throws ConfigError / UsageError.
   MachineConfig build() const;
   MachineFamily build_family() const;  // the config, the emulator settings and how δ' follows d
   Sync parsed_sync() const;
 };
 
-// "2,3" -> {2, 3}. Throws UsageProblem.
+// "2,3" -> {2, 3}. Throws UsageError.
 std::vector<int> parse_partition(const std::string& text);
 std::string partition_label(const std::vector<int>& partition);  // "(2,3)", or "" when empty
 

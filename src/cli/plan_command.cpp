@@ -29,7 +29,7 @@ nlohmann::json finite_or_null(double x) { return std::isfinite(x) ? nlohmann::js
 int plan(const PlanOptions& options, std::ostream& out) {
   const MachineConfig config = options.machine.build();
   const Sync sync = options.machine.parsed_sync();
-  if (config.d < 1) throw UsageProblem("plan needs a cube of dimension d >= 1 (a 0-cube exchanges nothing)");
+  if (config.d < 1) throw UsageError("plan needs a cube of dimension d >= 1 (a 0-cube exchanges nothing)");
   const std::size_t m = options.m;
 
   const model::Plan best = model::optimal_partition(config, m, sync);

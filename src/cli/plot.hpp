@@ -27,7 +27,7 @@ struct PlotSpec {
 // The gnuplot script that draws `spec` into `output` (.png or .svg), reading its data inline.
 std::string gnuplot_script(const PlotSpec& spec, const std::string& output);
 
-// Runs gnuplot. Throws UsageProblem for an output that is neither .png nor .svg, and Error when gnuplot is missing
+// Runs gnuplot. Throws UsageError for an output that is neither .png nor .svg, and Error when gnuplot is missing
 // or fails.
 void draw_plot(const PlotSpec& spec, const std::string& output);
 

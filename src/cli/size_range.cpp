@@ -26,7 +26,7 @@ std::vector<std::string_view> split(std::string_view text, char separator) {
 
 std::vector<std::size_t> parse_size_range(const std::string& text, const std::string& option) {
   const auto bad = [&](const std::string& why) {
-    return UsageProblem(option + " " + text + ": " + why);
+    return UsageError(option + " " + text + ": " + why);
   };
   // A sweep longer than this is surely a typo (and would take hours).
   constexpr std::size_t kMaxPoints = 10000;

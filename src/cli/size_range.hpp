@@ -6,7 +6,7 @@
 
 namespace hcemu::cli {
 
-// Throws UsageProblem naming the option for anything but FROM:TO:STEP with FROM <= TO and STEP >= 1, or a list
+// Throws UsageError naming the option for anything but FROM:TO:STEP with FROM <= TO and STEP >= 1, or a list
 // "A,B,C".
 std::vector<std::size_t> parse_size_range(const std::string& text, const std::string& option = "--m");
 

@@ -56,7 +56,7 @@ std::vector<kernels::KernelCase> cases_at(const kernels::KernelInfo& kernel, con
   // of the curves has any.
   const auto gets_pieces = [&](const std::string& algo) { return algo == "all" || !pieces_name(algo).empty(); };
   if (options.pieces != 0 && std::none_of(algos.begin(), algos.end(), gets_pieces))
-    throw UsageProblem("--pieces: none of the requested curves takes it (it sets the pipelining granularity of "
+    throw UsageError("--pieces: none of the requested curves takes it (it sets the pipelining granularity of "
                        "broadcast bcast4 (g) and nesbt (chunk bytes) and of transpose stout-wagar (P))");
   for (const auto& algo : algos) {
     request.algo = algo;
@@ -83,7 +83,7 @@ std::string curve_label(const CaseOutcome& outcome) {
 
 void write_csv(const std::string& path, const std::string& kernel, const std::vector<Point>& points) {
   std::ofstream csv(path);
-  if (!csv) throw UsageProblem("--csv " + path + ": cannot open the file for writing");
+  if (!csv) throw UsageError("--csv " + path + ": cannot open the file for writing");
   csv << "kernel,algo,partition,pieces,m,predicted_us,emulated_us,verified\n";
   for (const auto& p : points) {
     const auto& c = p.outcome.result ? p.outcome.result->run_case : p.outcome.requested;
@@ -96,7 +96,7 @@ void write_csv(const std::string& path, const std::string& kernel, const std::ve
     if (p.outcome.result) csv << shortest(p.outcome.result->report.makespan_us());
     csv << ',' << (p.outcome.ok() ? "true" : "false") << '\n';
   }
-  if (!csv) throw UsageProblem("--csv " + path + ": writing the file failed");
+  if (!csv) throw UsageError("--csv " + path + ": writing the file failed");
 }
 
 PlotSpec plot_spec(const kernels::KernelInfo& kernel, const MachineConfig& config, Sync sync,
@@ -166,7 +166,7 @@ int sweep(const SweepOptions& options, std::ostream& out, std::ostream& err) {
                                        ? options.plot.size()
                                        : options.plot.find_last_of('.'));
     if (ext != ".png" && ext != ".svg")
-      throw UsageProblem("--plot " + options.plot + ": the file must end in .png or .svg");
+      throw UsageError("--plot " + options.plot + ": the file must end in .png or .svg");
   }
   // Every case is checked before the first run, so that a bad --algo fails at once, not after minutes.
   std::vector<std::pair<std::size_t, kernels::KernelCase>> work;

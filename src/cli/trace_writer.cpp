@@ -19,10 +19,10 @@ nlohmann::json events_of(const nlohmann::json& trace) {
 
 void write_chrome_trace(const std::string& path, const std::vector<LabelledReport>& runs) {
   std::ofstream file(path);
-  if (!file) throw UsageProblem("--trace " + path + ": cannot open the file for writing");
+  if (!file) throw UsageError("--trace " + path + ": cannot open the file for writing");
   if (runs.size() == 1) {
     file << to_chrome_trace(*runs.front().report).dump() << '\n';
-    if (!file) throw UsageProblem("--trace " + path + ": writing the file failed");
+    if (!file) throw UsageError("--trace " + path + ": writing the file failed");
     return;
   }
   nlohmann::json events = nlohmann::json::array();
@@ -34,7 +34,7 @@ void write_chrome_trace(const std::string& path, const std::vector<LabelledRepor
     for (auto& event : run_events) events.push_back(std::move(event));
   }
   file << nlohmann::json{{"traceEvents", events}, {"displayTimeUnit", "ns"}}.dump() << '\n';
-  if (!file) throw UsageProblem("--trace " + path + ": writing the file failed");
+  if (!file) throw UsageError("--trace " + path + ": writing the file failed");
 }
 
 }  // namespace hcemu::cli

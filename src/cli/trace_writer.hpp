@@ -12,7 +12,7 @@ struct LabelledReport {
   const RunReport* report;
 };
 
-// One process per run (named by its label), one track per node. Throws UsageProblem if the file cannot be written.
+// One process per run (named by its label), one track per node. Throws UsageError if the file cannot be written.
 void write_chrome_trace(const std::string& path, const std::vector<LabelledReport>& runs);
 
 }  // namespace hcemu::cli

@@ -97,13 +97,13 @@ void all_port_exchange(Node& node, std::span<const std::byte> send, std::span<st
         to += p.bytes;
       }
     }
-    node.elapse_time(cost.copy(stage_bytes));
+    node.elapse(cost.copy(stage_bytes));
     for (int e = 0; e < d; ++e) {
       requests[static_cast<std::size_t>(d + e)] = node.isend(node.neighbor(e), batch(out, e));
     }
     node.wait_all(requests);
 
-    node.elapse_time(cost.copy(stage_bytes));
+    node.elapse(cost.copy(stage_bytes));
     for (int e = 0; e < d; ++e) {
       const std::byte* from = batch(in, e).data();
       for (const Piece& p : pieces[static_cast<std::size_t>(e)]) {

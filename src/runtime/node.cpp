@@ -52,18 +52,12 @@ void Node::permute(std::span<const std::byte> from, std::span<std::byte> to, std
 }
 
 void Node::compute(std::uint64_t flops) { backend_.compute(flops); }
-void Node::elapse(double microseconds) {
-  if (!(microseconds >= 0))
-    throw UsageError("node " + std::to_string(id()) + ": elapse: time must be >= 0, got " +
-                     std::to_string(microseconds));
-  backend_.elapse(from_us(microseconds));
-}
-void Node::elapse_time(Time t) {
-  if (t < 0) throw UsageError("node " + std::to_string(id()) + ": elapse: time must be >= 0");
+void Node::elapse(Time t) {
+  if (t < 0)
+    throw UsageError("node " + std::to_string(id()) + ": elapse: time must be >= 0, got " + std::to_string(t) + " ps");
   backend_.elapse(t);
 }
 
-double Node::now() const { return to_us(backend_.clock()); }
 Time Node::clock() const { return backend_.clock(); }
 
 void* Node::allocate_bytes(std::size_t bytes, std::size_t alignment) { return backend_.allocate(bytes, alignment); }
