@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "hcemu/detail/cost_table.hpp"
 #include "hcemu/hcemu.hpp"
 #include "hcemu/kernels/exchange.hpp"
 #include "hcemu/model/all_port_exchange.hpp"

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include "hcemu/detail/cost_table.hpp"
 #include "hcemu/hcemu.hpp"
 #include "hcemu/kernels/registry.hpp"
 #include "hcemu/kernels/transpose.hpp"

@@ -4,6 +4,7 @@
 
 #include <bit>
 
+#include "hcemu/detail/cost_table.hpp"
 #include "hcemu/errors.hpp"
 #include "hcemu/model/exchange.hpp"
 

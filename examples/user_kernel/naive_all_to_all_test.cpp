@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "hcemu/hcemu.hpp"
+#include "hcemu/model/transfer.hpp"
 #include "hcemu/testing.hpp"
 
 namespace {
@@ -76,8 +77,7 @@ TEST(GrayRingShift, TakesOneTransfer) {
         return out;
       })
       .predict([](const hcemu::MachineConfig& cfg) -> hcemu::Time {
-        const hcemu::CostTable cost = hcemu::CostTable::from(cfg);
-        return cost.circuit_packet(sizeof(std::uint32_t), 1);
+        return hcemu::model::message_time(cfg, sizeof(std::uint32_t), 1);
       })
       .exact()
       .no_contention();

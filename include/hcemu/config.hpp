@@ -81,34 +81,4 @@ struct EmulatorSettings {
   void validate_for(const MachineConfig& config) const;
 };
 
-// MODEL.md section 2 in exact time: every parameter rounded once to whole picoseconds. The timing layer and the
-// closed forms both compute from this, so that the emulator and the model agree to the picosecond.
-struct CostTable {
-  Time lambda = 0, lambda0 = 0, tau = 0, delta_hop = 0, delta_msg = 0, rho = 0;
-  Time barrier_a = 0, barrier_b = 0, flop = 0, sys_copy = 0;
-  std::size_t packet = 0;
-
-  static CostTable from(const MachineConfig&);
-
-  Time startup(std::size_t bytes) const { return bytes == 0 ? lambda0 : lambda; }
-  std::size_t packet_count(std::size_t bytes) const {
-    return (packet == 0 || bytes == 0) ? 1 : (bytes + packet - 1) / packet;
-  }
-  // Size of packet `i` (0-based) of a message of `bytes`: all full but the last.
-  std::size_t packet_bytes(std::size_t bytes, std::size_t i) const {
-    if (packet == 0 || bytes == 0) return bytes;
-    return i + 1 < packet_count(bytes) ? packet : bytes - packet * (packet_count(bytes) - 1);
-  }
-  // MODEL.md section 3, circuit: one packet over h hops holds its route for λ + δ' + δ·h + τ·L.
-  Time circuit_packet(std::size_t bytes, int hops) const {
-    return startup(bytes) + delta_msg + delta_hop * hops + tau * static_cast<Time>(bytes);
-  }
-  // Until the first byte reaches the receiver: λ + δ' + δ·h.
-  Time circuit_first_byte(std::size_t bytes, int hops) const { return startup(bytes) + delta_msg + delta_hop * hops; }
-  // MODEL.md section 3, store-and-forward: each hop of one packet is λ + τ·L on one link.
-  Time hop_packet(std::size_t bytes) const { return startup(bytes) + tau * static_cast<Time>(bytes); }
-  Time copy(std::size_t bytes) const { return rho * static_cast<Time>(bytes); }
-  Time barrier(int d) const { return barrier_a + barrier_b * d; }
-};
-
 }  // namespace hcemu

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <string>
 
+#include "hcemu/detail/cost_table.hpp"
 #include "hcemu/errors.hpp"
 #include "hcemu/kernels/exchange.hpp"
 

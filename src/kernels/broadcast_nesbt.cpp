@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "broadcast_cube.hpp"
+#include "hcemu/detail/cost_table.hpp"
 #include "hcemu/kernels/broadcast.hpp"
 #include "hcemu/model/transfer.hpp"
 

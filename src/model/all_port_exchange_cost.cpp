@@ -2,6 +2,7 @@
 
 #include <numeric>
 
+#include "hcemu/detail/cost_table.hpp"
 #include "hcemu/model/transfer.hpp"
 
 namespace hcemu::model {

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "hcemu/detail/cost_table.hpp"
 #include "hcemu/model/collectives.hpp"
 #include "hcemu/model/transfer.hpp"
 

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "hcemu/detail/cost_table.hpp"
 #include "hcemu/errors.hpp"
 #include "hcemu/model/transfer.hpp"
 

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "hcemu/detail/cost_table.hpp"
 #include "hcemu/errors.hpp"
 #include "lower_envelope.hpp"
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "hcemu/detail/cost_table.hpp"
+
 namespace hcemu::model {
 
 Time message_time(const CostTable& cost, Switching switching, std::size_t bytes, int hops) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "hcemu/detail/cost_table.hpp"
 #include "hcemu/model/transfer.hpp"
 
 namespace hcemu::model {

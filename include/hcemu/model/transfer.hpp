@@ -5,6 +5,7 @@
 #include <cstddef>
 
 #include "hcemu/config.hpp"
+#include "hcemu/detail/cost_table.hpp"
 #include "hcemu/time.hpp"
 
 namespace hcemu::model {
