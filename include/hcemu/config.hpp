@@ -1,7 +1,8 @@
 #pragma once
 // One machine: its dimension and the communication parameters of MODEL.md section 2 (MachineConfig), apart from how
 // the emulator runs it (EmulatorSettings), so that a kernel's node.config() shows the machine of the papers and
-// nothing of the emulator's internals.
+// nothing of the emulator's internals. Each field is a key of hcemu/config_keys.hpp, which holds its range, unit and
+// documentation; a field's initializer here is its default.
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -16,6 +17,10 @@ enum class Protocol { forced, unforced };
 enum class Timing { virtual_time, wall, native };  // "virtual" in configs and on the command line
 // How node threads run: lightweight threads on oneTBB's worker pool, or one OS thread each.
 enum class EngineKind { tasks, os_threads };
+inline constexpr EngineKind kEngineKinds[] = {EngineKind::tasks, EngineKind::os_threads};
+// The largest cube an engine runs; without an argument, the largest any engine runs (the range of the key `d`).
+int max_dimension(EngineKind engine);
+int max_dimension();
 
 // MODEL.md section 4: `one` (full duplex), `half` (one-port half duplex), `k:N`, `all` (n-port).
 struct Ports {
@@ -42,7 +47,7 @@ EngineKind default_engine();
 
 struct MachineConfig {
   std::string name = "custom";  // preset name, for reports
-  int d = 0;                    // 2^d nodes, 0..16 (0..13 with one OS thread per node)
+  int d = 0;                    // 2^d nodes, 0..max_dimension(settings.engine)
 
   // MODEL.md section 2. Times in microseconds, sizes in bytes.
   double lambda = 0;                // λ: start-up of one transfer (one packet)
@@ -61,7 +66,7 @@ struct MachineConfig {
   Protocol protocol = Protocol::unforced;
 
   int nodes() const { return 1 << d; }
-  void validate() const;  // throws ConfigError naming the first bad key
+  void validate() const;  // throws ConfigError naming the first key out of its range
 };
 
 // How the emulator runs a machine (MODEL.md section 8): none of this changes the model's results in virtual time.
@@ -76,7 +81,7 @@ struct EmulatorSettings {
   double deadlock_seconds = 0.25;              // how long nothing may move before a deadlock is declared
   bool trace = false;                          // record spans for a Chrome trace
 
-  void validate() const;  // throws ConfigError naming the first bad key
+  void validate() const;  // throws ConfigError naming the first key out of its range
   // What only the pair can tell: the dimension the engine supports.
   void validate_for(const MachineConfig& config) const;
 };

@@ -24,7 +24,7 @@ const std::vector<std::string>& descriptive_keys() {
 
 std::vector<std::string> all_file_keys() {
   std::vector<std::string> keys = descriptive_keys();
-  for (const auto& info : config_keys()) keys.emplace_back(info.name);
+  for (const ConfigKey& key : config_keys()) keys.emplace_back(key.name);
   return keys;
 }
 
@@ -77,7 +77,7 @@ void apply_toml_at_depth(ConfigBuilder& builder, std::string_view text, const st
       else builder.summary = *text_value;
       continue;
     }
-    if (!is_config_key(k)) {
+    if (!find_config_key(k)) {
       std::string hint = nearest_key(k, all_file_keys());
       throw ConfigError(std::string(k),
                         hint.empty() ? "unknown key (`hcemu configs --keys` lists the valid ones)"

@@ -9,7 +9,7 @@
 
 namespace hcemu::cli {
 
-// A TOML document: every top-level key is a config key of MODEL.md (see config_keys()), or one of the descriptive
+// A TOML document: every top-level key is a config key (hcemu/config_keys.hpp), or one of the descriptive
 // keys `name`, `source`, `summary`, or `base` (a preset or file to start from). `path` names it in errors.
 void apply_toml(ConfigBuilder& builder, std::string_view text, const std::string& path);
 

@@ -37,14 +37,23 @@ int list(const ConfigsOptions& options, std::ostream& out) {
   if (options.keys) {
     if (options.json) {
       nlohmann::json array = nlohmann::json::array();
-      for (const auto& k : config_keys())
-        array.push_back({{"key", k.name}, {"type", k.type}, {"meaning", k.meaning}});
+      for (const ConfigKey& k : config_keys())
+        array.push_back({{"key", k.name},
+                         {"symbol", k.symbol},
+                         {"scope", to_string(k.scope)},
+                         {"type", to_string(k.type)},
+                         {"unit", k.unit()},
+                         {"range", k.range()},
+                         {"default", k.default_text()},
+                         {"flag", k.flag},
+                         {"meaning", k.doc}});
       out << array.dump(2) << '\n';
       return kExitOk;
     }
-    TextTable table({"key", "type", "meaning"});
-    for (const auto& k : config_keys())
-      table.add_row({std::string(k.name), std::string(k.type), std::string(k.meaning)});
+    TextTable table({"key", "symbol", "scope", "unit", "range", "default", "meaning"});
+    for (const ConfigKey& k : config_keys())
+      table.add_row({std::string(k.name), std::string(k.symbol), std::string(to_string(k.scope)), k.unit(), k.range(),
+                     k.default_text(), std::string(k.doc)});
     table.print(out);
     return kExitOk;
   }
@@ -57,7 +66,10 @@ int list(const ConfigsOptions& options, std::ostream& out) {
     table.add_row({preset.name, builder.summary, builder.source});
     nlohmann::json j = {{"name", preset.name}, {"summary", builder.summary}, {"source", builder.source},
                         {"file", preset.path}, {"config", nlohmann::json(config)}};
-    if (builder.delta_msg_per_d()) j["config"]["delta_msg_per_d"] = *builder.delta_msg_per_d();
+    // The keys a file writes beside the machine's (delta_msg_per_d), when it sets them.
+    for (const ConfigKey& k : config_keys())
+      if (auto value = k.get(builder.setup()); k.scope == KeyScope::file && value)
+        std::visit([&](const auto& v) { j["config"][std::string(k.name)] = v; }, *value);
     array.push_back(std::move(j));
   }
   if (options.json) {

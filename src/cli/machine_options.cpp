@@ -1,26 +1,34 @@
 #include "cli/machine_options.hpp"
 
+#include <cctype>
 #include <charconv>
 
 #include <CLI/CLI.hpp>
 
 #include "cli/cli_error.hpp"
 #include "cli/config_loader.hpp"
+#include "cli/presets.hpp"
 
 namespace hcemu::cli {
 
 void MachineOptions::add_to(CLI::App& app, bool with_sync) {
-  app.add_option("--config", config, "A preset (ipsc860, ipsc-yale, linkbound) or a TOML file")
-      ->capture_default_str();
-  app.add_option("--set", sets, "Override one config key: --set key=value (repeatable)")      ->type_name("KEY=VALUE")
+  std::string presets;
+  for (const auto& name : preset_names()) presets += (presets.empty() ? "" : ", ") + name;
+  app.add_option("--config", config, "A preset (" + presets + ") or a TOML file")->capture_default_str();
+  app.add_option("--set", sets, "Override one config key: --set key=value (repeatable; hcemu configs --keys)")
+      ->type_name("KEY=VALUE")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  app.add_option("-d,--dim", d, "Cube dimension: 2^d nodes, 0..13 (default: the config's)")->type_name("D");
-  app.add_option("--timing", timing, "virtual, wall or native (default: the config's, virtual)");
-  app.add_option("--ports", ports, "one, half, k:N or all");
-  app.add_option("--switching", switching, "circuit or store_and_forward");
-  app.add_option("--protocol", protocol, "forced or unforced");
-  app.add_option("--time-scale", time_scale, "Wall timing: real seconds per model second, >= 1");
+  for (const ConfigKey& key : config_keys()) {
+    if (key.flag.empty()) continue;
+    std::string help = std::string(key.doc) + "; " + key.range();
+    help.front() = static_cast<char>(std::toupper(static_cast<unsigned char>(help.front())));
+    if (!key.unit().empty()) help += " " + key.unit();
+    help += " (key " + std::string(key.name) + "; default: the config's)";
+    std::string type = std::string(key.name);
+    for (char& c : type) c = c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
+    app.add_option(std::string(key.flag), flags[std::string(key.name)], help)->type_name(type);
+  }
   if (with_sync)
     app.add_option("--sync", sync, "Exchange synchronisation: none, barrier or pairwise (Nicol & Bokhari §4)")
         ->capture_default_str();
@@ -32,15 +40,13 @@ MachineFamily MachineOptions::build_family() const {
   ConfigBuilder builder;
   apply_config(builder, config);
   for (const auto& assignment : sets) apply_assignment(builder, assignment);
-  const auto flag = [&](const char* key, const char* name, const std::string& text) {
-    if (!text.empty()) builder.set_text(key, text, Origin{std::string(name) + " " + text, 0});
-  };
-  flag("d", "-d", d);
-  flag("timing", "--timing", timing);
-  flag("ports", "--ports", ports);
-  flag("switching", "--switching", switching);
-  flag("protocol", "--protocol", protocol);
-  flag("time_scale", "--time-scale", time_scale);
+  for (const ConfigKey& key : config_keys()) {
+    auto given = flags.find(key.name);
+    if (given == flags.end() || given->second.empty()) continue;
+    // The origin names the flag as its first spelling: "-d 6", "--ports all".
+    const std::string flag(key.flag.substr(0, key.flag.find(',')));
+    builder.set_text(key.name, given->second, Origin{flag + " " + given->second, 0});
+  }
   return builder.family();
 }
 

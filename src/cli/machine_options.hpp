@@ -1,7 +1,8 @@
 #pragma once
 // The machine options shared by `run`, `plan`, `sweep` and `fit`: a preset or file, `--set` overrides, and the
-// flags that are shorthands for single keys. Layers apply in that order, so a flag beats `--set`, which beats the
-// file.
+// flags that are shorthands for single keys (each key's `flag` in hcemu/config_keys.hpp). Layers apply in that
+// order, so a flag beats `--set`, which beats the file.
+#include <map>
 #include <string>
 #include <vector>
 
@@ -19,7 +20,7 @@ namespace hcemu::cli {
 struct MachineOptions {
   std::string config{"ipsc860"};
   std::vector<std::string> sets;
-  std::string d, timing, ports, switching, protocol, time_scale;  // empty: not given
+  std::map<std::string, std::string, std::less<>> flags;  // key -> the text its flag was given; empty: not given
   std::string sync{"none"};
 
   // `with_sync`: whether the command takes --sync (an option of the exchange, not of the machine).

@@ -1,10 +1,12 @@
 #include "hcemu/config.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <string>
 
+#include "hcemu/config_keys.hpp"
 #include "hcemu/errors.hpp"
 
 namespace hcemu {
@@ -75,44 +77,31 @@ Timing parse_timing(std::string_view s) {
   throw ConfigError("timing", "expected virtual, wall or native, got '" + std::string(s) + "'");
 }
 
-namespace {
-void require_time(const char* key, double value) {
-  // Whole picoseconds must fit comfortably in 64 bits even when multiplied by large byte counts.
-  if (!std::isfinite(value) || value < 0 || value > 1e9)
-    throw ConfigError(key, "must be a time in microseconds between 0 and 1e9, got " + std::to_string(value));
+int max_dimension(EngineKind engine) {
+  // MODEL.md section 1: one OS thread per node runs up to 2^13 node threads; lightweight threads on a worker pool
+  // go to 2^16.
+  return engine == EngineKind::os_threads ? 13 : 16;
 }
-}  // namespace
+
+int max_dimension() {
+  int most = 0;
+  for (EngineKind e : kEngineKinds) most = std::max(most, max_dimension(e));
+  return most;
+}
 
 void MachineConfig::validate() const {
-  if (d < 0 || d > 16) throw ConfigError("d", "the dimension must be 0..16, got " + std::to_string(d));
-  require_time("lambda", lambda);
-  if (lambda0) require_time("lambda0", *lambda0);
-  require_time("tau", tau);
-  require_time("delta_hop", delta_hop);
-  require_time("delta_msg", delta_msg);
-  require_time("rho", rho);
-  require_time("barrier_a", barrier_a);
-  require_time("barrier_b", barrier_b);
-  require_time("flop", flop);
-  require_time("sys_copy", sys_copy);
-  if (ports.kind == Ports::Kind::k && ports.n < 1)
-    throw ConfigError("ports", "k:N needs N >= 1, got " + std::to_string(ports.n));
+  for (const ConfigKey& key : config_keys()) key.check(*this);
 }
 
 void EmulatorSettings::validate() const {
-  if (!std::isfinite(time_scale) || time_scale < 1)
-    throw ConfigError("time_scale", "must be >= 1, got " + std::to_string(time_scale));
-  if (arena_bytes < 4096) throw ConfigError("arena_bytes", "must be at least 4096 bytes");
-  if (stack_bytes < (64u << 10)) throw ConfigError("stack_bytes", "must be at least 65536 bytes");
-  if (!std::isfinite(deadlock_seconds) || deadlock_seconds <= 0 || deadlock_seconds > 60)
-    throw ConfigError("deadlock_seconds", "must be in (0, 60]");
-  if (workers < 0 || workers > 1024) throw ConfigError("workers", "must be 0 (one per core) .. 1024, got " + std::to_string(workers));
+  for (const ConfigKey& key : config_keys()) key.check(*this);
 }
 
 void EmulatorSettings::validate_for(const MachineConfig& config) const {
-  if (engine == EngineKind::os_threads && config.d > 13)
-    throw ConfigError("d", "the os_threads engine runs one OS thread per node and supports d <= 13, got " +
-                               std::to_string(config.d) + " (engine = tasks runs up to d = 16)");
+  if (config.d > max_dimension(engine))
+    throw ConfigError("d", "the " + std::string(to_string(engine)) + " engine runs cubes of d = 0.." +
+                               std::to_string(max_dimension(engine)) + ", got " + std::to_string(config.d) +
+                               (max_dimension(engine) < max_dimension() ? " (another engine runs larger ones)" : ""));
 }
 
 }  // namespace hcemu

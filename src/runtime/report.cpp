@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "hcemu/config_keys.hpp"
+
 namespace hcemu {
 
 std::uint64_t RunReport::messages() const {
@@ -72,33 +74,23 @@ void RunReport::print(std::ostream& out) const {
   out.flags(flags);
 }
 
+namespace {
+// The keys of one scope (hcemu/config_keys.hpp), each with the value in effect.
+nlohmann::json keys_of(KeyScope scope, const MachineSetup& setup) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const ConfigKey& key : config_keys())
+    if (auto value = key.get(setup); key.scope == scope && value)
+      std::visit([&](const auto& v) { j[std::string(key.name)] = v; }, *value);
+  return j;
+}
+}  // namespace
+
 void to_json(nlohmann::json& j, const MachineConfig& c) {
-  j = {{"name", c.name},
-       {"d", c.d},
-       {"lambda", c.lambda},
-       {"lambda0", c.lambda0.value_or(c.lambda)},
-       {"tau", c.tau},
-       {"delta_hop", c.delta_hop},
-       {"delta_msg", c.delta_msg},
-       {"rho", c.rho},
-       {"barrier_a", c.barrier_a},
-       {"barrier_b", c.barrier_b},
-       {"packet", c.packet},
-       {"flop", c.flop},
-       {"sys_copy", c.sys_copy},
-       {"switching", to_string(c.switching)},
-       {"ports", c.ports.str()},
-       {"protocol", to_string(c.protocol)}};
+  j = keys_of(KeyScope::machine, MachineSetup{c, {}, {}});
+  j["name"] = c.name;
 }
 
-void to_json(nlohmann::json& j, const EmulatorSettings& s) {
-  j = {{"timing", to_string(s.timing)},
-       {"time_scale", s.time_scale},
-       {"arena_bytes", s.arena_bytes},
-       {"stack_bytes", s.stack_bytes},
-       {"yield_seed", s.yield_seed},
-       {"trace", s.trace}};
-}
+void to_json(nlohmann::json& j, const EmulatorSettings& s) { j = keys_of(KeyScope::emulator, MachineSetup{{}, s, {}}); }
 
 void to_json(nlohmann::json& j, const RunReport& r) {
   using nlohmann::json;
