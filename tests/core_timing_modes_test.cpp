@@ -3,11 +3,11 @@
 
 #include <bit>
 
-#include <nlohmann/json.hpp>
 #include <random>
 #include <thread>
 
 #include "core_support.hpp"
+#include "hcemu/report_json.hpp"
 
 namespace hcemu {
 namespace {

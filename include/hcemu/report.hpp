@@ -7,8 +7,6 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "hcemu/config.hpp"
 #include "hcemu/time.hpp"
 
@@ -73,15 +71,10 @@ struct RunReport {
   std::uint64_t contention_events() const;
   Time contention_delay() const;
 
-  void print(std::ostream& out) const;  // a readable table
+  void print(std::ostream& out) const;  // a readable table (ConsoleReporter, hcemu/reporter.hpp)
 };
 
-// A machine config as JSON, with the keys of docs/model.md (lambda0 resolved to lambda when unset).
-void to_json(nlohmann::json& j, const MachineConfig& config);
-void to_json(nlohmann::json& j, const EmulatorSettings& settings);
-nlohmann::json to_json(const RunReport& report);
-void to_json(nlohmann::json& j, const RunReport& report);
-// Chrome trace event format (Perfetto, chrome://tracing): one track per node.
-nlohmann::json to_chrome_trace(const RunReport& report);
+// JSON and the Chrome trace are in hcemu/report_json.hpp, which includes nlohmann/json; hcemu/reporter.hpp writes
+// reports in each format.
 
 }  // namespace hcemu

@@ -7,7 +7,7 @@
 #include "cli/config_builder.hpp"
 #include "cli/machine_options.hpp"
 #include "hcemu/errors.hpp"
-#include "hcemu/report.hpp"
+#include "hcemu/report_json.hpp"
 
 namespace hcemu::cli {
 

@@ -11,7 +11,7 @@
 #include "cli/config_loader.hpp"
 #include "cli/presets.hpp"
 #include "cli/text_table.hpp"
-#include "hcemu/report.hpp"
+#include "hcemu/report_json.hpp"
 
 namespace hcemu::cli {
 

@@ -1,0 +1,62 @@
+#pragma once
+// Writing run reports, one format per reporter, as Google Benchmark keeps console_reporter.cc, json_reporter.cc and
+// csv_reporter.cc behind one BenchmarkReporter: report() once for each run, under a label, then finish().
+#include <iosfwd>
+#include <memory>
+#include <string_view>
+
+#include "hcemu/report.hpp"
+
+namespace hcemu {
+
+class Reporter {
+ public:
+  virtual ~Reporter() = default;
+  // One run, named by `label` ("direct", "multiphase (2,3)"; may be empty for a single run).
+  virtual void report(std::string_view label, const RunReport& run) = 0;
+  // After the last run: what the format writes at its end.
+  virtual void finish() {}
+};
+
+// The readable table (RunReport::print): the label, then the run's summary, per-node and contended-link tables.
+class ConsoleReporter : public Reporter {
+ public:
+  explicit ConsoleReporter(std::ostream& out) : out_(out) {}
+  void report(std::string_view label, const RunReport& run) override;
+
+ private:
+  std::ostream& out_;
+  bool first_ = true;
+};
+
+// to_json of each run (hcemu/report_json.hpp): one object for one run, an array of {"label", "report"} for several.
+class JsonReporter : public Reporter {
+ public:
+  explicit JsonReporter(std::ostream& out);
+  ~JsonReporter() override;
+  void report(std::string_view label, const RunReport& run) override;
+  void finish() override;
+
+ private:
+  struct Runs;  // the runs' JSON so far
+  std::ostream& out_;
+  std::unique_ptr<Runs> runs_;
+};
+
+// The Chrome trace event format (Perfetto, chrome://tracing) of every run in one file: one process per run, named by
+// its label, one track per node.
+class ChromeTraceReporter : public Reporter {
+ public:
+  explicit ChromeTraceReporter(std::ostream& out);
+  ~ChromeTraceReporter() override;
+  void report(std::string_view label, const RunReport& run) override;
+  void finish() override;
+
+ private:
+  struct Events;  // every run's trace events so far
+  std::ostream& out_;
+  std::unique_ptr<Events> events_;
+  int runs_ = 0;
+};
+
+}  // namespace hcemu

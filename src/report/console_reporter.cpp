@@ -1,0 +1,75 @@
+// The readable table of a run: its machine, makespan, messages, contention and discards, then per node and per
+// contended link (the first 16 of each).
+#include <iomanip>
+#include <ostream>
+
+#include "hcemu/reporter.hpp"
+
+namespace hcemu {
+
+namespace {
+
+constexpr std::size_t kRows = 16;
+
+void summary(std::ostream& out, const RunReport& run) {
+  const MachineConfig& c = run.config;
+  out << "machine   " << c.name << ", d = " << c.d << " (" << run.nodes.size() << " nodes), " << to_string(c.switching)
+      << ", ports " << c.ports.str() << ", " << to_string(c.protocol) << ", " << to_string(run.settings.timing)
+      << " timing\n";
+  out << "makespan  " << run.makespan_us() << " us\n";
+  out << "messages  " << run.messages() << " (" << run.bytes() << " bytes)\n";
+  out << "contention " << run.contention_events() << " events, " << to_us(run.contention_delay())
+      << " us of delay\n";
+  out << "forced discards " << run.forced_discards.size() << "\n";
+  for (const auto& d : run.forced_discards) {
+    out << "  " << d.source << " -> " << d.destination << " tag " << d.tag << ", " << d.bytes
+        << " bytes, first byte at " << to_us(d.arrival) << " us, ";
+    if (d.post_time) out << "receive posted at " << to_us(*d.post_time) << " us\n";
+    else out << "no receive posted\n";
+  }
+  for (const auto& u : run.unreceived) out << "  " << u << "\n";
+  if (run.lateness)
+    out << "lateness  p50 " << run.lateness->p50_us << " us, p99 " << run.lateness->p99_us << " us, max "
+        << run.lateness->max_us << " us over " << run.lateness->samples << " waits\n";
+  out << "wall      " << run.wall_seconds << " s\n";
+}
+
+void node_table(std::ostream& out, const RunReport& run) {
+  out << "\n  node  final clock (us)  sent msgs  sent bytes  recv msgs  recv bytes  arena peak\n";
+  for (std::size_t i = 0; i < run.nodes.size() && i < kRows; ++i) {
+    const auto& s = run.nodes[i];
+    out << std::setw(6) << i << std::setw(18) << to_us(s.final_clock) << std::setw(11) << s.messages_sent
+        << std::setw(12) << s.bytes_sent << std::setw(11) << s.messages_received << std::setw(12)
+        << s.bytes_received << std::setw(12) << s.arena_high_water << "\n";
+  }
+  if (run.nodes.size() > kRows) out << "  ... " << run.nodes.size() - kRows << " more nodes (see --json)\n";
+}
+
+void contended_links(std::ostream& out, const RunReport& run) {
+  std::size_t contended = 0;
+  for (const auto& l : run.links) contended += l.contention_events > 0;
+  if (contended == 0) return;
+  out << "\n  link (from -> to)  busy (us)  contention events  delay (us)\n";
+  std::size_t shown = 0;
+  for (const auto& l : run.links) {
+    if (l.contention_events == 0 || shown++ == kRows) continue;
+    out << std::setw(8) << l.from << " -> " << std::setw(6) << l.to() << std::setw(11) << to_us(l.busy)
+        << std::setw(19) << l.contention_events << std::setw(12) << to_us(l.contention_delay) << "\n";
+  }
+}
+
+}  // namespace
+
+void ConsoleReporter::report(std::string_view label, const RunReport& run) {
+  if (!first_) out_ << '\n';
+  first_ = false;
+  if (!label.empty()) out_ << label << '\n';
+  const auto flags = out_.flags();
+  out_ << std::fixed << std::setprecision(3);
+  summary(out_, run);
+  node_table(out_, run);
+  contended_links(out_, run);
+  out_.flags(flags);
+}
+
+}  // namespace hcemu
