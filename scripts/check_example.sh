@@ -12,7 +12,7 @@ if [[ -z "$build" ]]; then
   build="$work/hcemu-build"
   cmake -S "$root" -B "$build" -DHCEMU_BUILD_TESTS=OFF -DHCEMU_BUILD_BENCH=OFF -DHCEMU_BUILD_CLI=OFF >/dev/null
 fi
-cmake --build "$build" --target hcemu_kernels -j"$jobs"
+cmake --build "$build" --target hcemu_kernels hcemu_report -j"$jobs"
 cmake --install "$build" --prefix "$work/prefix" >/dev/null
 
 cmake -S "$root/examples/user_kernel" -B "$work/example" -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
