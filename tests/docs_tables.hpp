@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/algorithm.hpp"
 #include "hcemu/config_keys.hpp"
 
 namespace hcemu::test {
@@ -59,6 +60,30 @@ inline std::string machine_flags_table() {
     }
     out += row({flags, code(k.name), k.range() + (k.unit().empty() ? "" : " " + k.unit())});
   }
+  return out;
+}
+
+// docs/cli.md: every algorithm of every kernel, its paper, the port models it is made for, its parameters.
+inline std::string algorithms_table() {
+  std::string out = header({"kernel", "algorithm", "from", "made for", "parameters"});
+  for (const harness::KernelFamily& family : harness::families())
+    for (const harness::Algorithm& algorithm : family.algorithms) {
+      std::string ports;
+      for (Ports::Kind kind : algorithm.ports) {
+        Ports p;
+        p.kind = kind;
+        ports += (ports.empty() ? "" : ", ") + (kind == Ports::Kind::k ? std::string("k:N") : p.str());
+      }
+      std::string params;
+      for (const harness::ParamSpec& p : algorithm.params) {
+        const std::string name = p.chosen ? code(p.name) : code("--" + std::string(p.name));
+        const std::string symbol = p.symbol.empty() ? "" : " (" + std::string(p.symbol) + ")";
+        params += (params.empty() ? "" : "<br>") + name + symbol + ": " + std::string(p.doc) +
+                  (p.chosen ? " (chosen, reported)" : "");
+      }
+      out += row({code(family.name), code(algorithm.name), std::string(algorithm.paper),
+                  ports.empty() ? "every port model" : ports, params});
+    }
   return out;
 }
 

@@ -1,5 +1,6 @@
-// The docs' tables of config keys are the table of hcemu/config_keys.hpp, as it is now: a page that drifts from it
-// fails here (HCEMU_UPDATE_DOCS=1 rewrites the pages).
+// The docs' tables of config keys and of algorithms are the tables they are read from (hcemu/config_keys.hpp,
+// src/harness/algorithm.hpp), as they are now: a page that drifts from them fails here (HCEMU_UPDATE_DOCS=1 rewrites
+// the pages).
 #include <cctype>
 #include <cstdlib>
 #include <fstream>
@@ -17,6 +18,7 @@ const std::vector<GeneratedTable>& generated_tables() {
       {"docs/model.md", "machine keys", [] { return scope_table(KeyScope::machine); }},
       {"docs/model.md", "emulator keys", [] { return scope_table(KeyScope::emulator); }},
       {"docs/cli.md", "machine flags", machine_flags_table},
+      {"docs/cli.md", "algorithms", algorithms_table},
   };
   return tables;
 }

@@ -7,7 +7,7 @@
 
 #include "hcemu/hcemu.hpp"
 #include "hcemu/kernels/allgather.hpp"
-#include "hcemu/kernels/registry.hpp"
+#include "harness/algorithm.hpp"
 #include "hcemu/model/collectives.hpp"
 #include "hcemu/testing.hpp"
 #include "kernel_machines.hpp"
@@ -195,17 +195,17 @@ TEST(Allgathers, PostEveryReceiveBeforeItsMessageArrivesUnderForced) {
 // ----- Registry ------------------------------------------------------------------------------------------------------
 
 TEST(AllgatherRegistry, EveryAlgoVerifiesAndMeetsItsPrediction) {
-  const kernels::KernelInfo& info = kernels::find_kernel("allgather");
+  const harness::KernelFamily& info = harness::find_family("allgather");
   MachineConfig config = circuit_machine();
   config.d = 5;
   config.ports = Ports::parse("all");
-  for (const std::string& algo : info.algos) {
+  for (const std::string& algo : info.algorithm_names()) {
     SCOPED_TRACE(algo);
-    kernels::KernelCase c;
+    harness::KernelCase c;
     c.algo = algo;
     c.m = 77;
     c.seed = 3;
-    const kernels::KernelResult r = info.run(config, {}, c);
+    const harness::KernelResult r = info.run(config, {}, c);
     EXPECT_TRUE(r.verified) << r.verify_message;
     ASSERT_TRUE(r.predicted.has_value());
     EXPECT_EQ(r.report.makespan, *r.predicted);
@@ -213,13 +213,13 @@ TEST(AllgatherRegistry, EveryAlgoVerifiesAndMeetsItsPrediction) {
 }
 
 TEST(AllgatherRegistry, CompletedHasNoPredictionOnOnePort) {
-  const kernels::KernelInfo& info = kernels::find_kernel("allgather");
+  const harness::KernelFamily& info = harness::find_family("allgather");
   MachineConfig config = circuit_machine();
   config.d = 3;
-  kernels::KernelCase c;
+  harness::KernelCase c;
   c.algo = "completed";
   c.m = 10;
-  const kernels::KernelResult r = info.run(config, {}, c);
+  const harness::KernelResult r = info.run(config, {}, c);
   EXPECT_TRUE(r.verified) << r.verify_message;
   EXPECT_FALSE(r.predicted.has_value());
   EXPECT_EQ(info.expand_all(config, c).size(), 1u);  // recursive doubling only

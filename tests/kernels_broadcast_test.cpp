@@ -8,7 +8,7 @@
 
 #include "hcemu/hcemu.hpp"
 #include "hcemu/kernels/broadcast.hpp"
-#include "hcemu/kernels/registry.hpp"
+#include "harness/algorithm.hpp"
 #include "hcemu/model/collectives.hpp"
 #include "hcemu/model/transfer.hpp"
 #include "hcemu/testing.hpp"
@@ -337,19 +337,19 @@ TEST(Broadcasts, PostEveryReceiveBeforeItsMessageArrivesUnderForced) {
 // ----- Registry ------------------------------------------------------------------------------------------------------
 
 TEST(BroadcastRegistry, EveryAlgoVerifiesAndMeetsItsPrediction) {
-  const kernels::KernelInfo& info = kernels::find_kernel("broadcast");
+  const harness::KernelFamily& info = harness::find_family("broadcast");
   MachineConfig config = circuit_machine();
   config.d = 5;
   config.ports = Ports::parse("all");
-  for (const std::string& algo : info.algos) {
+  for (const std::string& algo : info.algorithm_names()) {
     for (int root : {0, 19}) {
       SCOPED_TRACE(algo + " root " + std::to_string(root));
-      kernels::KernelCase c;
+      harness::KernelCase c;
       c.algo = algo;
       c.m = 999;
       c.root = root;
       c.seed = 7;
-      const kernels::KernelResult r = info.run(config, {}, c);
+      const harness::KernelResult r = info.run(config, {}, c);
       EXPECT_TRUE(r.verified) << r.verify_message;
       ASSERT_TRUE(r.predicted.has_value());
       EXPECT_EQ(r.report.makespan, *r.predicted);
@@ -360,15 +360,15 @@ TEST(BroadcastRegistry, EveryAlgoVerifiesAndMeetsItsPrediction) {
 
 TEST(BroadcastRegistry, PiecesGiveTheGroupsOfBroadcastFour) {
   // Stout & Wagar digest §9: d = 3, β = 12, τ = 1, m = 3600, g = 15: (d + g - 1)(β + τ·m/(dg)) = 17·(12 + 80).
-  const kernels::KernelInfo& info = kernels::find_kernel("broadcast");
+  const harness::KernelFamily& info = harness::find_family("broadcast");
   MachineConfig config = link_bound_machine(12, 1);
   config.d = 3;
   config.ports = Ports::parse("all");
-  kernels::KernelCase c;
+  harness::KernelCase c;
   c.algo = "bcast4";
   c.m = 3600;
-  c.pieces = 15;
-  const kernels::KernelResult r = info.run(config, {}, c);
+  c.params.set("groups", 15);
+  const harness::KernelResult r = info.run(config, {}, c);
   EXPECT_TRUE(r.verified) << r.verify_message;
   EXPECT_EQ(r.report.makespan, from_us(1564));
 }
@@ -376,18 +376,18 @@ TEST(BroadcastRegistry, PiecesGiveTheGroupsOfBroadcastFour) {
 TEST(BroadcastRegistry, FivePiecesRunBroadcastFourWithFiveGroupsAsItsClosedForm) {
   // g = 5 is not the optimum here (sqrt((d-1)τm/(dβ)) = sqrt(200), 14), so the case really runs the given g:
   // packets of ⌈3600/(3·5)⌉ = 240 bytes, (d + g - 1)(β + τ·240) = 7·252 = 1764 µs, the digest's §9 number for g = 5.
-  const kernels::KernelInfo& info = kernels::find_kernel("broadcast");
+  const harness::KernelFamily& info = harness::find_family("broadcast");
   MachineConfig config = link_bound_machine(12, 1);
   config.d = 3;
   config.ports = Ports::parse("all");
   ASSERT_NE(model::optimal_broadcast_groups(config, 3600), 5);
-  kernels::KernelCase c;
+  harness::KernelCase c;
   c.algo = "bcast4";
   c.m = 3600;
-  c.pieces = 5;
-  const kernels::KernelResult r = info.run(config, {}, c);
+  c.params.set("groups", 5);
+  const harness::KernelResult r = info.run(config, {}, c);
   EXPECT_TRUE(r.verified) << r.verify_message;
-  EXPECT_EQ(r.run_case.pieces, 5u);
+  EXPECT_EQ(r.run_case.params.number("groups"), 5u);
   EXPECT_EQ(r.report.makespan, from_us(7 * 252));
   EXPECT_EQ(r.predicted, std::optional<Time>(from_us(7 * 252)));
   EXPECT_EQ(info.predict(config, c), r.predicted);
@@ -397,36 +397,37 @@ TEST(BroadcastRegistry, PiecesGiveTheChunkOfNesbt) {
   // Johnsson & Ho Table 1, nESBT: (M/n + nB) t_c + (⌈M/(nB)⌉ + n) τ with M = 3600, n = 3, B = 100, t_c = 1, τ = 12
   // (the paper's τ is the start-up β): (1200 + 300) + (12 + 3)·12 = 1680 µs. The optimum would be
   // sqrt(m·β/τ)/d = 69 bytes.
-  const kernels::KernelInfo& info = kernels::find_kernel("broadcast");
+  const harness::KernelFamily& info = harness::find_family("broadcast");
   MachineConfig config = link_bound_machine(12, 1);
   config.d = 3;
   config.ports = Ports::parse("all");
   ASSERT_NE(model::optimal_nesbt_chunk(config, 3600), 100u);
-  kernels::KernelCase c;
+  harness::KernelCase c;
   c.algo = "nesbt";
   c.m = 3600;
-  c.pieces = 100;
-  const kernels::KernelResult r = info.run(config, {}, c);
+  c.params.set("chunk", 100);
+  const harness::KernelResult r = info.run(config, {}, c);
   EXPECT_TRUE(r.verified) << r.verify_message;
-  EXPECT_EQ(r.run_case.pieces, 100u);
+  EXPECT_EQ(r.run_case.params.number("chunk"), 100u);
   EXPECT_EQ(r.report.makespan, from_us(1680));
   EXPECT_EQ(r.predicted, std::optional<Time>(from_us(1680)));
 }
 
 TEST(BroadcastRegistry, ZeroPiecesRunThePapersOptimaAndReportThem) {
-  const kernels::KernelInfo& info = kernels::find_kernel("broadcast");
+  const harness::KernelFamily& info = harness::find_family("broadcast");
   MachineConfig config = link_bound_machine(12, 1);
   config.d = 3;
   config.ports = Ports::parse("all");
-  kernels::KernelCase c;
+  harness::KernelCase c;
   c.m = 3600;
   c.algo = "bcast4";
-  EXPECT_EQ(info.run(config, {}, c).run_case.pieces, static_cast<std::size_t>(model::optimal_broadcast_groups(config, 3600)));
+  EXPECT_EQ(info.run(config, {}, c).run_case.params.number("groups"),
+            static_cast<std::size_t>(model::optimal_broadcast_groups(config, 3600)));
   c.algo = "nesbt";
-  EXPECT_EQ(info.run(config, {}, c).run_case.pieces, model::optimal_nesbt_chunk(config, 3600));
+  EXPECT_EQ(info.run(config, {}, c).run_case.params.number("chunk"), model::optimal_nesbt_chunk(config, 3600));
   c.algo = "sbt";
-  c.pieces = 7;  // sbt has no pieces: it ignores them and reports none
-  EXPECT_EQ(info.run(config, {}, c).run_case.pieces, 0u);
+  c.params.set("groups", 7);  // sbt has no groups: it ignores them and reports none
+  EXPECT_TRUE(info.run(config, {}, c).run_case.params.empty());
 }
 
 TEST(BroadcastRegistry, OptimalGroupsMinimizeTheClosedForm) {
@@ -437,10 +438,10 @@ TEST(BroadcastRegistry, OptimalGroupsMinimizeTheClosedForm) {
 }
 
 TEST(BroadcastRegistry, UnknownAlgoAndRootAreUsageErrors) {
-  const kernels::KernelInfo& info = kernels::find_kernel("broadcast");
+  const harness::KernelFamily& info = harness::find_family("broadcast");
   MachineConfig config = circuit_machine();
   config.d = 2;
-  kernels::KernelCase c;
+  harness::KernelCase c;
   c.algo = "flood";
   EXPECT_THROW(info.run(config, {}, c), UsageError);
   c.algo = "sbt";

@@ -2,9 +2,9 @@
 #include <gtest/gtest.h>
 
 #include "hcemu/errors.hpp"
-#include "hcemu/kernels/registry.hpp"
+#include "harness/algorithm.hpp"
 
-namespace hcemu::kernels {
+namespace hcemu::harness {
 namespace {
 
 MachineConfig config_for(int d, const char* ports) {
@@ -19,7 +19,7 @@ MachineConfig config_for(int d, const char* ports) {
   return c;
 }
 
-void expect_all_cases_verified_and_predicted(const KernelInfo& info, const MachineConfig& config, KernelCase base) {
+void expect_all_cases_verified_and_predicted(const KernelFamily& info, const MachineConfig& config, KernelCase base) {
   for (const KernelCase& c : info.expand_all(config, base)) {
     const KernelResult r = info.run(config, {}, c);
     EXPECT_TRUE(r.verified) << info.name << " " << c.algo << ": " << r.verify_message;
@@ -32,17 +32,17 @@ void expect_all_cases_verified_and_predicted(const KernelInfo& info, const Machi
 TEST(ExchangeRegistry, EveryExpandedCaseVerifiesInItsPredictedTime) {
   KernelCase base;
   base.m = 60;
-  for (const char* ports : {"one", "all"}) expect_all_cases_verified_and_predicted(exchange_kernel_info(), config_for(4, ports), base);
+  for (const char* ports : {"one", "all"}) expect_all_cases_verified_and_predicted(exchange_family(), config_for(4, ports), base);
 }
 
 TEST(ExchangeRegistry, AutoReportsThePartitionItRan) {
   KernelCase c;
   c.algo = "auto";
   c.m = 16;
-  const KernelResult r = exchange_kernel_info().run(config_for(5, "one"), {}, c);
+  const KernelResult r = exchange_family().run(config_for(5, "one"), {}, c);
   EXPECT_TRUE(r.verified);
   int sum = 0;
-  for (int p : r.run_case.partition) sum += p;
+  for (int p : r.run_case.params.parts("partition")) sum += p;
   EXPECT_EQ(sum, 5);
   EXPECT_EQ(r.predicted, r.report.makespan);
 }
@@ -50,31 +50,31 @@ TEST(ExchangeRegistry, AutoReportsThePartitionItRan) {
 TEST(ExchangeRegistry, UnknownAlgoIsAUsageError) {
   KernelCase c;
   c.algo = "bogus";
-  EXPECT_THROW(exchange_kernel_info().run(config_for(2, "one"), {}, c), UsageError);
+  EXPECT_THROW(exchange_family().run(config_for(2, "one"), {}, c), UsageError);
 }
 
 TEST(TransposeRegistry, EveryExpandedCaseVerifiesInItsPredictedTime) {
   KernelCase base;
   base.m = 36;  // 3 x 3 blocks of 4-byte elements
-  for (const char* ports : {"one", "all"}) expect_all_cases_verified_and_predicted(transpose_kernel_info(), config_for(4, ports), base);
+  for (const char* ports : {"one", "all"}) expect_all_cases_verified_and_predicted(transpose_family(), config_for(4, ports), base);
 }
 
 }  // namespace
-}  // namespace hcemu::kernels
+}  // namespace hcemu::harness
 
-namespace hcemu::kernels {
+namespace hcemu::harness {
 namespace {
 
 TEST(Registry, ListsTheFiveKernelFamiliesAndFindsThemByName) {
   std::vector<std::string> names;
-  for (const KernelInfo& k : registry()) names.push_back(k.name);
+  for (const KernelFamily& k : families()) names.emplace_back(k.name);
   EXPECT_EQ(names, (std::vector<std::string>{"exchange", "transpose", "broadcast", "allgather", "histogram"}));
-  EXPECT_EQ(find_kernel("transpose").name, "transpose");
+  EXPECT_EQ(find_family("transpose").name, "transpose");
 }
 
 TEST(Registry, UnknownKernelNameIsAUsageErrorNamingTheKnownOnes) {
   try {
-    find_kernel("fft");
+    find_family("fft");
     ADD_FAILURE() << "no error";
   } catch (const UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("exchange, transpose"), std::string::npos) << e.what();
@@ -82,4 +82,4 @@ TEST(Registry, UnknownKernelNameIsAUsageErrorNamingTheKnownOnes) {
 }
 
 }  // namespace
-}  // namespace hcemu::kernels
+}  // namespace hcemu::harness

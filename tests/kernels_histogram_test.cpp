@@ -6,7 +6,7 @@
 
 #include "hcemu/hcemu.hpp"
 #include "hcemu/kernels/histogram.hpp"
-#include "hcemu/kernels/registry.hpp"
+#include "harness/algorithm.hpp"
 #include "hcemu/model/collectives.hpp"
 #include "hcemu/testing.hpp"
 #include "kernel_machines.hpp"
@@ -223,19 +223,19 @@ TEST(Histograms, OwnedSpanOfTheWrongSizeIsAUsageError) {
 // ----- Registry ------------------------------------------------------------------------------------------------------
 
 TEST(HistogramRegistry, EveryAlgoVerifiesAndMeetsItsPrediction) {
-  const kernels::KernelInfo& info = kernels::find_kernel("histogram");
+  const harness::KernelFamily& info = harness::find_family("histogram");
   MachineConfig config = circuit_machine();
   config.d = 5;
   config.ports = Ports::parse("all");
   config.flop = 0.001;
-  for (const std::string& algo : info.algos) {
+  for (const std::string& algo : info.algorithm_names()) {
     for (std::size_t bins : {std::size_t{960}, std::size_t{1001}}) {
       SCOPED_TRACE(algo + " bins " + std::to_string(bins));
-      kernels::KernelCase c;
+      harness::KernelCase c;
       c.algo = algo;
       c.m = bins;
       c.seed = 11;
-      const kernels::KernelResult r = info.run(config, {}, c);
+      const harness::KernelResult r = info.run(config, {}, c);
       EXPECT_TRUE(r.verified) << r.verify_message;
       ASSERT_TRUE(r.predicted.has_value());
       EXPECT_EQ(r.report.makespan, *r.predicted);

@@ -11,7 +11,7 @@
 
 #include "hcemu/detail/cost_table.hpp"
 #include "hcemu/hcemu.hpp"
-#include "hcemu/kernels/registry.hpp"
+#include "harness/algorithm.hpp"
 #include "hcemu/kernels/transpose.hpp"
 #include "hcemu/model/transpose.hpp"
 #include "hcemu/testing.hpp"
@@ -299,13 +299,13 @@ TEST(StoutWagarTransposeModel, GivesNoTimeWhereThePipelineCouldStall) {
 }
 
 TEST(StoutWagarTransposeRegistry, RunsVerifiedAndAsPredicted) {
-  const kernels::KernelInfo& info = kernels::find_kernel("transpose");
+  const harness::KernelFamily& info = harness::find_family("transpose");
   MachineConfig config = paper_machine(18, 0.25);
   config.d = 4;
-  kernels::KernelCase c;
+  harness::KernelCase c;
   c.algo = "stout-wagar";
   c.m = 3600 * kBytes;
-  const kernels::KernelResult r = info.run(config, {}, c);
+  const harness::KernelResult r = info.run(config, {}, c);
   EXPECT_TRUE(r.verified) << r.verify_message;
   ASSERT_TRUE(r.predicted.has_value());
   EXPECT_EQ(r.report.makespan, *r.predicted);
@@ -314,7 +314,7 @@ TEST(StoutWagarTransposeRegistry, RunsVerifiedAndAsPredicted) {
   auto expands_to_stout_wagar = [&](const MachineConfig& cfg) {
     const auto cases = info.expand_all(cfg, c);
     return std::count_if(cases.begin(), cases.end(),
-                         [](const kernels::KernelCase& k) { return k.algo == "stout-wagar"; });
+                         [](const harness::KernelCase& k) { return k.algo == "stout-wagar"; });
   };
   EXPECT_EQ(expands_to_stout_wagar(config), 1);
   config.ports = Ports::parse("one");
@@ -327,39 +327,39 @@ TEST(StoutWagarTransposeRegistry, RunsVerifiedAndAsPredicted) {
 TEST(StoutWagarTransposeRegistry, PiecesGiveThePacketsPerLink) {
   // §7.2, (kp + 1)(τm/(2kp) + β) with kp = P = 8 (the optimum is 10), m = 60·60·4 bytes, β = 18, τ = 0.25:
   // 9·(0.25·14400/16 + 18) = 9·243 µs.
-  const kernels::KernelInfo& info = kernels::find_kernel("transpose");
+  const harness::KernelFamily& info = harness::find_family("transpose");
   MachineConfig config = paper_machine(18, 0.25);
   config.d = 4;
-  kernels::KernelCase c;
+  harness::KernelCase c;
   c.algo = "stout-wagar";
   c.m = 3600 * kBytes;
-  c.pieces = 8;
-  const kernels::KernelResult r = info.run(config, {}, c);
+  c.params.set("packets", 8);
+  const harness::KernelResult r = info.run(config, {}, c);
   EXPECT_TRUE(r.verified) << r.verify_message;
-  EXPECT_EQ(r.run_case.pieces, 8u);
+  EXPECT_EQ(r.run_case.params.number("packets"), 8u);
   EXPECT_EQ(r.report.makespan, from_us(9 * 243));
   EXPECT_EQ(r.predicted, std::optional<Time>(from_us(9 * 243)));
   EXPECT_EQ(info.predict(config, c), r.predicted);
 }
 
 TEST(StoutWagarTransposeRegistry, ZeroPiecesRunAndReportTheFastestPacketCount) {
-  const kernels::KernelInfo& info = kernels::find_kernel("transpose");
+  const harness::KernelFamily& info = harness::find_family("transpose");
   MachineConfig config = paper_machine(18, 0.25);
   config.d = 4;
-  kernels::KernelCase c;
+  harness::KernelCase c;
   c.algo = "stout-wagar";
   c.m = 3600 * kBytes;
-  EXPECT_EQ(info.run(config, {}, c).run_case.pieces, 10u);  // model::stout_wagar_packets, checked above against §7.2
+  EXPECT_EQ(info.run(config, {}, c).run_case.params.number("packets"), 10u);  // model::stout_wagar_packets, checked above against §7.2
 }
 
 TEST(StoutWagarTransposeRegistry, FewerPiecesThanDAreAUsageError) {
-  const kernels::KernelInfo& info = kernels::find_kernel("transpose");
+  const harness::KernelFamily& info = harness::find_family("transpose");
   MachineConfig config = paper_machine(18, 0.25);
   config.d = 4;
-  kernels::KernelCase c;
+  harness::KernelCase c;
   c.algo = "stout-wagar";
   c.m = 3600 * kBytes;
-  c.pieces = 3;
+  c.params.set("packets", 3);
   EXPECT_THROW(info.run(config, {}, c), UsageError);
   EXPECT_THROW(info.predict(config, c), UsageError);
 }

@@ -1,10 +1,8 @@
 #include "cli/case_runner.hpp"
 
-#include <algorithm>
 #include <numeric>
 
 #include "cli/cli_error.hpp"
-#include "cli/config_builder.hpp"
 #include "cli/machine_options.hpp"
 #include "hcemu/errors.hpp"
 #include "hcemu/report_json.hpp"
@@ -12,87 +10,138 @@
 namespace hcemu::cli {
 
 namespace {
-bool has_algo(const kernels::KernelInfo& kernel, const std::string& algo) {
-  for (const auto& a : kernel.algos)
-    if (a == algo) return true;
+
+using harness::Algorithm;
+using harness::KernelCase;
+using harness::KernelFamily;
+using harness::ParamSpec;
+
+// Whether the algorithm takes the parameter as an input (not one it chooses itself).
+bool takes(const Algorithm& row, std::string_view param) {
+  const ParamSpec* p = row.param(param);
+  return p && !p->chosen;
+}
+
+bool some_row_takes(const KernelFamily& family, std::string_view param) {
+  for (const Algorithm& row : family.algorithms)
+    if (takes(row, param)) return true;
   return false;
 }
 
-// The algorithms that take KernelCase::partition.
-bool takes_partition(const std::string& algo) { return algo == "multiphase" || algo == "rows-multiphase"; }
-
-std::string known_algos(const kernels::KernelInfo& kernel) {
+// "exchange multiphase, transpose rows-multiphase": every algorithm of every kernel that takes the parameter.
+std::string takers_of(std::string_view param) {
   std::string list;
-  for (const auto& a : kernel.algos) list += (list.empty() ? "" : ", ") + a;
-  return list + ", all";
+  for (const KernelFamily& family : harness::families())
+    for (const Algorithm& row : family.algorithms)
+      if (takes(row, param))
+        list += (list.empty() ? "" : ", ") + std::string(family.name) + " " + std::string(row.name);
+  return list;
 }
+
+// " (its g is --pieces or --groups)": how the algorithm's own parameters are given.
+std::string its_parameters(const Algorithm& row) {
+  std::string text;
+  for (const ParamSpec& p : row.params) {
+    if (p.chosen) continue;
+    const std::string name(p.symbol.empty() ? p.name : p.symbol);
+    const std::string flag = "--" + std::string(p.name);
+    text += std::string(text.empty() ? "" : "; ") + "its " + name + " is " +
+            (p.granularity ? "--pieces or " + flag : flag);
+  }
+  return text.empty() ? "" : " (" + text + ")";
+}
+
+[[noreturn]] void takes_no(const std::string& who, std::string_view flag) {
+  const std::string help = flag == "pieces" ? granularity_help()
+                                            : "--" + std::string(flag) + " is a parameter of " + takers_of(flag);
+  throw UsageError(who + " takes no --" + std::string(flag) + " (" + help + ")");
+}
+
+// The parameters of the request that `row` takes, into `c`.
+void give(const Algorithm& row, const CaseRequest& request, KernelCase& c) {
+  for (const auto& [name, value] : request.numbers)
+    if (value != 0 && takes(row, name)) c.params.set(name, value);
+  if (const ParamSpec* g = row.granularity(); g && request.pieces != 0 && !c.params.has(g->name))
+    c.params.set(std::string(g->name), request.pieces);
+  if (!request.partition.empty() && takes(row, "partition")) c.params.set("partition", request.partition);
+}
+
 }  // namespace
 
-const kernels::KernelInfo& find_kernel_or_explain(const std::string& name) {
-  std::vector<std::string> names;
-  for (const auto& k : kernels::registry()) {
-    if (k.name == name) return k;
-    names.push_back(k.name);
+std::string granularity_help() {
+  std::string list;
+  for (const KernelFamily& family : harness::families()) {
+    std::string rows;
+    for (const Algorithm& row : family.algorithms)
+      if (const ParamSpec* g = row.granularity())
+        rows += (rows.empty() ? "" : " and ") + std::string(row.name) + " (" + std::string(g->symbol) + ", --" +
+                std::string(g->name) + ")";
+    if (!rows.empty()) list += (list.empty() ? "" : ", ") + std::string(family.name) + " " + rows;
   }
-  std::string hint = nearest_key(name, names), list;
-  for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
-  throw UsageError("no kernel named '" + name + "'" + (hint.empty() ? "" : "; did you mean '" + hint + "'?") +
-                     " (kernels: " + list + ")");
+  return "--pieces sets the pipelining granularity of " + list;
 }
 
-std::vector<kernels::KernelCase> select_cases(const kernels::KernelInfo& kernel, const MachineConfig& config,
-                                              const CaseRequest& request) {
-  kernels::KernelCase base;
-  base.partition = request.partition;
+std::vector<KernelCase> select_cases(const KernelFamily& family, const MachineConfig& config,
+                                     const CaseRequest& request) {
+  KernelCase base;
   base.m = request.m;
   base.sync = request.sync;
   base.root = request.root;
   base.seed = request.seed;
-  base.pieces = request.pieces;
+  const std::string kernel = "kernel '" + std::string(family.name) + "'";
   std::string algo = request.algo;
-  if (algo.empty()) algo = request.partition.empty() ? "all" : (has_algo(kernel, "multiphase") ? "multiphase" : "");
-  if (algo.empty()) throw UsageError("kernel '" + kernel.name + "' takes no --partition");
+  if (algo.empty()) {
+    if (request.partition.empty()) {
+      algo = "all";
+    } else if (const Algorithm* taker = family.only_taker_of("partition")) {
+      algo = std::string(taker->name);
+    } else {
+      throw UsageError(kernel + " takes no --partition");
+    }
+  }
   if (request.root < 0 || request.root >= config.nodes())
     throw UsageError("--root " + std::to_string(request.root) + " is not a node of a cube of " +
-                       std::to_string(config.nodes()) + " nodes");
-  const std::string pieces_help =
-      "--pieces sets the pipelining granularity of broadcast bcast4 (g) and nesbt (chunk bytes) and of transpose "
-      "stout-wagar (P)";
+                     std::to_string(config.nodes()) + " nodes");
+
   if (algo == "all") {
     if (!request.partition.empty()) throw UsageError("--algo all runs every partition; drop --partition");
-    if (request.pieces != 0 &&
-        std::none_of(kernel.algos.begin(), kernel.algos.end(), [](const auto& a) { return !pieces_name(a).empty(); }))
-      throw UsageError("kernel '" + kernel.name + "' takes no --pieces (" + pieces_help + ")");
-    return kernel.expand_all(config, base);
+    for (const auto& [name, value] : request.numbers)
+      if (value != 0 && !some_row_takes(family, name)) takes_no(kernel, name);
+    bool granular = false;
+    for (const Algorithm& row : family.algorithms) granular = granular || row.granularity();
+    if (request.pieces != 0 && !granular) takes_no(kernel, "pieces");
+    auto cases = family.expand_all(config, base);
+    for (KernelCase& c : cases) give(family.algorithm(c.algo), request, c);
+    return cases;
   }
-  if (!has_algo(kernel, algo)) {
-    std::string hint = nearest_key(algo, kernel.algos);
-    throw UsageError("kernel '" + kernel.name + "' has no algorithm '" + algo + "'" +
-                       (hint.empty() ? "" : "; did you mean '" + hint + "'?") + " (algorithms: " +
-                       known_algos(kernel) + ")");
+
+  const Algorithm& row = family.algorithm(algo);
+  const std::string who = "algorithm '" + algo + "'";
+  if (!request.among_several) {
+    if (!request.partition.empty() && !takes(row, "partition"))
+      throw UsageError("--partition is a parameter of " + takers_of("partition") + "; " + who + " takes none" +
+                       its_parameters(row));
+    if (request.pieces != 0 && !row.granularity()) takes_no(who, "pieces");
+    for (const auto& [name, value] : request.numbers)
+      if (value != 0 && !takes(row, name)) takes_no(who, name);
   }
-  if (!request.partition.empty() && !takes_partition(algo))
-    throw UsageError("--partition is the multiphase exchange's (exchange multiphase, transpose rows-multiphase); "
-                       "algorithm '" + algo + "' takes none" +
-                       (pieces_name(algo).empty() ? "" : " (its " + pieces_name(algo) + " is --pieces)"));
-  if (request.pieces != 0 && pieces_name(algo).empty())
-    throw UsageError("algorithm '" + algo + "' takes no --pieces (" + pieces_help + ")");
-  if (!request.partition.empty()) {
-    int sum = std::accumulate(request.partition.begin(), request.partition.end(), 0);
+  if (!request.partition.empty() && takes(row, "partition")) {
+    const int sum = std::accumulate(request.partition.begin(), request.partition.end(), 0);
     if (sum != config.d)
       throw UsageError("--partition " + partition_label(request.partition) + " sums to " + std::to_string(sum) +
-                         " but the cube has d = " + std::to_string(config.d));
+                       " but the cube has d = " + std::to_string(config.d));
   }
   base.algo = algo;
+  give(row, request, base);
   return {base};
 }
 
-CaseOutcome run_case(const kernels::KernelInfo& kernel, const MachineConfig& config, const EmulatorSettings& settings,
-                     const kernels::KernelCase& c) {
+CaseOutcome run_case(const KernelFamily& family, const MachineConfig& config, const EmulatorSettings& settings,
+                     const KernelCase& c) {
   CaseOutcome outcome;
   outcome.requested = c;
   try {
-    outcome.result = kernel.run(config, settings, c);
+    outcome.result = family.run(config, settings, c);
   } catch (const UsageError&) {
     throw;  // a case the kernel refuses is bad usage, not a failed run
   } catch (const std::exception& e) {
@@ -101,17 +150,17 @@ CaseOutcome run_case(const kernels::KernelInfo& kernel, const MachineConfig& con
   return outcome;
 }
 
-std::string pieces_name(const std::string& algo) {
-  if (algo == "bcast4") return "g";        // Stout & Wagar §2, BROADCAST 4's groups
-  if (algo == "nesbt") return "chunk";     // Johnsson & Ho §3.4, bytes per chunk
-  if (algo == "stout-wagar") return "P";   // Stout & Wagar §7.2, packets per physical link
-  return "";
-}
-
-std::string case_label(const kernels::KernelCase& c) {
+std::string case_label(const KernelFamily& family, const KernelCase& c) {
   std::string label = c.algo;
-  if (!c.partition.empty()) label += " " + partition_label(c.partition);
-  if (c.pieces != 0 && !pieces_name(c.algo).empty()) label += " " + pieces_name(c.algo) + "=" + std::to_string(c.pieces);
+  const auto& partition = c.params.parts("partition");
+  if (!partition.empty()) label += " " + partition_label(partition);
+  for (const harness::Algorithm& row : family.algorithms) {
+    if (row.name != c.algo) continue;
+    for (const ParamSpec& p : row.params) {
+      if (p.kind == harness::ParamKind::partition || c.params.number(p.name) == 0) continue;
+      label += " " + std::string(p.symbol.empty() ? p.name : p.symbol) + "=" + std::to_string(c.params.number(p.name));
+    }
+  }
   return label;
 }
 
@@ -130,15 +179,22 @@ int optimal_index(const std::vector<CaseOutcome>& outcomes) {
   return best;
 }
 
-nlohmann::json outcome_json(const std::string& kernel, const MachineConfig& config, const EmulatorSettings& settings,
+nlohmann::json outcome_json(const KernelFamily& family, const MachineConfig& config, const EmulatorSettings& settings,
                             const CaseOutcome& outcome, bool with_report) {
-  const kernels::KernelCase& c = outcome.result ? outcome.result->run_case : outcome.requested;
+  const KernelCase& c = outcome.result ? outcome.result->run_case : outcome.requested;
   nlohmann::json j;
-  j["kernel"] = kernel;
+  j["kernel"] = family.name;
   j["algo"] = c.algo;
-  j["partition"] = c.partition;
-  // The g / chunk / P that ran (as requested when the run threw); null for the algorithms without one.
-  j["pieces"] = pieces_name(c.algo).empty() ? nlohmann::json(nullptr) : nlohmann::json(c.pieces);
+  j["partition"] = c.params.parts("partition");
+  j["params"] = nlohmann::json::object();
+  for (const auto& [name, value] : c.params.values())
+    std::visit([&](const auto& v) { j["params"][name] = v; }, value);
+  // The older key for the granularity parameter's value (groups, chunk or packets); null for the algorithms
+  // without one.
+  const ParamSpec* granularity = nullptr;
+  for (const Algorithm& row : family.algorithms)
+    if (row.name == c.algo) granularity = row.granularity();
+  j["pieces"] = granularity ? nlohmann::json(c.params.number(granularity->name)) : nlohmann::json(nullptr);
   j["d"] = config.d;
   j["m"] = c.m;
   j["sync"] = std::string(to_string(c.sync));

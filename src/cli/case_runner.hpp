@@ -1,56 +1,59 @@
 #pragma once
-// Running kernel cases for `run` and `sweep`: which cases an --algo selects, running each, and the JSON object of
-// one outcome (the keys issue 5 asks `hcemu run --json` for).
+// Running kernel cases for `run`, `sweep` and `fit`: which cases a request selects (read off the algorithms' rows,
+// src/harness/algorithm.hpp), running each, and the label and JSON object of one outcome.
+#include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
-#include "hcemu/kernels/registry.hpp"
+#include "harness/algorithm.hpp"
 
 namespace hcemu::cli {
 
 struct CaseRequest {
-  std::string algo;             // empty: every algorithm when no partition is given, else multiphase
+  std::string algo;             // empty: every algorithm without a partition, else the one algorithm that takes one
   std::vector<int> partition;
   std::size_t m = 64;
   Sync sync = Sync::none;
   int root = 0;
   std::uint64_t seed = 1;
-  std::size_t pieces = 0;       // KernelCase::pieces: bcast4's g, nesbt's chunk, stout-wagar's P; 0 = optimum
+  std::map<std::string, std::uint64_t, std::less<>> numbers;  // algorithm parameters given by name (--groups 5)
+  std::uint64_t pieces = 0;     // the older --pieces: each algorithm's granularity parameter; 0 = not given
+  // Several algorithms were asked for at once (sweep's --algo A,B): a parameter goes to those that take it, and is
+  // an error only when none does.
+  bool among_several = false;
 };
 
-// The kernel of that name. Throws UsageError naming the nearest kernel and all of them.
-const kernels::KernelInfo& find_kernel_or_explain(const std::string& name);
-
-// The cases to run. Throws UsageError for an unknown algorithm (with the nearest one), a partition that does
-// not sum to d or given to an algorithm other than the multiphase exchange, or pieces given to an algorithm that
-// has none (with --algo all: to a kernel none of whose algorithms has them).
-std::vector<kernels::KernelCase> select_cases(const kernels::KernelInfo& kernel, const MachineConfig& config,
+// The cases to run. Throws UsageError for an unknown algorithm (with the nearest one), a partition that does not
+// sum to d, or a parameter that the algorithm (with --algo all: every algorithm of the kernel) does not take.
+std::vector<harness::KernelCase> select_cases(const harness::KernelFamily& family, const MachineConfig& config,
                                               const CaseRequest& request);
 
+// "--pieces sets the pipelining granularity of broadcast bcast4 (g) and nesbt (B), transpose stout-wagar (P)".
+std::string granularity_help();
+
 struct CaseOutcome {
-  kernels::KernelCase requested;
-  std::optional<kernels::KernelResult> result;  // empty when the run threw
+  harness::KernelCase requested;
+  std::optional<harness::KernelResult> result;  // empty when the run threw
   std::string error;                            // what it threw
   bool ok() const { return result && result->verified && error.empty(); }
 };
 
-CaseOutcome run_case(const kernels::KernelInfo& kernel, const MachineConfig& config, const EmulatorSettings& settings,
-                     const kernels::KernelCase& c);
+CaseOutcome run_case(const harness::KernelFamily& family, const MachineConfig& config,
+                     const EmulatorSettings& settings, const harness::KernelCase& c);
 
-// What KernelCase::pieces means for the algorithm: "g" (bcast4), "chunk" (nesbt), "P" (stout-wagar), else "".
-std::string pieces_name(const std::string& algo);
-
-// "multiphase (2,3)", "direct", "bcast4 g=15" (the pieces shown when the algorithm has them and they are not 0).
-std::string case_label(const kernels::KernelCase& c);
+// "multiphase (2,3)", "direct (5)", "bcast4 g=15": the algorithm, its partition, and its other parameters by the
+// papers' symbols.
+std::string case_label(const harness::KernelFamily& family, const harness::KernelCase& c);
 
 // The index of the case the model says is fastest (smallest prediction; without predictions, the smallest emulated
 // time), or -1.
 int optimal_index(const std::vector<CaseOutcome>& outcomes);
 
-nlohmann::json outcome_json(const std::string& kernel, const MachineConfig& config, const EmulatorSettings& settings,
-                            const CaseOutcome& outcome, bool with_report = true);
+nlohmann::json outcome_json(const harness::KernelFamily& family, const MachineConfig& config,
+                            const EmulatorSettings& settings, const CaseOutcome& outcome, bool with_report = true);
 
 }  // namespace hcemu::cli

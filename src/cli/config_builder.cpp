@@ -1,28 +1,11 @@
 #include "cli/config_builder.hpp"
 
-#include <algorithm>
-#include <limits>
-
+#include "common/nearest_name.hpp"
 #include "hcemu/errors.hpp"
 
 namespace hcemu::cli {
 
 namespace {
-
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
 
 [[noreturn]] void fail(std::string_view key, const std::string& message, const Origin& origin) {
   throw ConfigError(std::string(key), message, origin.file, origin.line);
@@ -51,15 +34,7 @@ void check_every_engine(const MachineConfig& config, EmulatorSettings settings) 
 }  // namespace
 
 std::string nearest_key(std::string_view unknown, const std::vector<std::string>& candidates) {
-  std::string best;
-  std::size_t best_distance = std::numeric_limits<std::size_t>::max();
-  for (const auto& candidate : candidates) {
-    std::size_t distance = edit_distance(unknown, candidate);
-    if (distance < best_distance) best_distance = distance, best = candidate;
-  }
-  // Close enough to be a typo: a couple of edits, or a third of the word for long keys.
-  std::size_t allowed = std::max<std::size_t>(2, unknown.size() / 3);
-  return best_distance <= allowed ? best : std::string();
+  return detail::nearest_name(unknown, candidates);
 }
 
 std::string nearest_config_key(std::string_view unknown) {

@@ -10,6 +10,7 @@
 #include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
 #include "cli/kernel_fit.hpp"
+#include "cli/kernel_options.hpp"
 #include "cli/machine_fit.hpp"
 #include "cli/machine_options.hpp"
 #include "cli/size_range.hpp"
@@ -21,9 +22,8 @@ namespace {
 
 struct FitOptions {
   MachineOptions machine;
+  KernelOptions cases;
   std::string kernel;
-  std::string algo;
-  std::string partition;
   std::string sizes{"32:512:96"};
   int repetitions = 0;
   bool json = false;
@@ -71,9 +71,13 @@ int fit(const FitOptions& options, std::ostream& out) {
   std::vector<int> dimensions;
   std::vector<std::string> notes;
   bool verified = true;
+  const std::string algo = options.cases.algos().empty() ? "" : options.cases.algos().back();
+  const std::string partition = options.cases.partitions().empty() ? "" : options.cases.partitions().back();
   if (options.kernel.empty()) {
-    if (!options.algo.empty() || !options.partition.empty())
-      throw UsageError("--algo and --partition need --kernel");
+    bool numbers = options.cases.pieces != 0;
+    for (const auto& [name, value] : options.cases.numbers) numbers = numbers || value != 0;
+    if (!algo.empty() || !partition.empty() || numbers)
+      throw UsageError("--algo, --partition and the algorithms' parameters need --kernel");
     MachineFitOptions fit_options;
     fit_options.repetitions = options.repetitions;
     auto result = fit_machine(family, fit_options);
@@ -81,27 +85,23 @@ int fit(const FitOptions& options, std::ostream& out) {
     dimensions = result.dimensions;
     notes = result.notes;
   } else {
-    const kernels::KernelInfo* kernel = &find_kernel_or_explain(options.kernel);
+    const harness::KernelFamily& kernel = harness::find_family(options.kernel);
     KernelFitOptions fit_options;
-    CaseRequest request;
-    if (!options.partition.empty()) request.partition = parse_partition(options.partition);
-    request.algo = options.algo.empty() && request.partition.empty() ? kernel->default_algo : options.algo;
-    if (request.algo == "all") throw UsageError("fit --kernel needs one algorithm, not --algo all");
-    // Checks the algorithm and the partition, and picks the algorithm a bare --partition means.
-    auto chosen = select_cases(*kernel, config, request);
-    fit_options.algo = chosen.front().algo;
-    fit_options.partition = request.partition;
-    fit_options.sync = options.machine.parsed_sync();
+    const std::string chosen_algo = algo.empty() && partition.empty() ? std::string(kernel.default_algo) : algo;
+    if (chosen_algo == "all") throw UsageError("fit --kernel needs one algorithm, not --algo all");
+    // Checks the algorithm and its parameters, and picks the algorithm a bare --partition means.
+    const CaseRequest request = options.cases.request(chosen_algo, partition, 0, options.machine.parsed_sync());
+    fit_options.base = select_cases(kernel, config, request).front();
     fit_options.sizes = parse_size_range(options.sizes);
-    auto result = fit_kernel(*kernel, family, fit_options);
+    auto result = fit_kernel(kernel, family, fit_options);
     rows = result.rows;
     dimensions = result.dimensions;
     notes = result.notes;
     verified = result.all_verified;
-    j["kernel"] = kernel->name;
-    j["algo"] = fit_options.algo;
-    j["partition"] = fit_options.partition;
-    j["sync"] = std::string(to_string(fit_options.sync));
+    j["kernel"] = kernel.name;
+    j["algo"] = fit_options.base.algo;
+    j["partition"] = fit_options.base.params.parts("partition");
+    j["sync"] = std::string(to_string(fit_options.base.sync));
     j["m"] = fit_options.sizes;
     j["verified"] = verified;
   }
@@ -131,11 +131,11 @@ Action add_fit_command(CLI::App& app) {
       "Measure the machine (ping-pong at every distance, exchange, barrier, permute) and fit lambda, tau, delta, "
       "rho and the barrier by least squares; with --kernel, a kernel's effective lambda and delta");
   options->machine.add_to(*sub);
-  sub->add_option("--kernel", options->kernel, "Fit the effective lambda and delta of this kernel (exchange)");
-  sub->add_option("--algo", options->algo, "The kernel's algorithm (default: its default)");
-  sub->add_option("--partition", options->partition, "Multiphase partition, e.g. 2,3 (fixes d)");
-  sub->add_option("--m", options->sizes, "With --kernel: block sizes FROM:TO:STEP or A,B,C in bytes")
-      ->capture_default_str();
+  sub->add_option("--kernel", options->kernel,
+                  "Fit the effective lambda and delta of this kernel (" + kernel_names() +
+                      "; its algorithm: --algo, default the kernel's own; a --partition fixes d)");
+  add_sizes_option(*sub, options->sizes);
+  options->cases.add_to(*sub, false);
   sub->add_option("--reps", options->repetitions, "Repetitions per point (default 1 virtual, 5 wall/native)");
   sub->add_flag("--json", options->json, "Print JSON");
   return [options](std::ostream& out, std::ostream&) { return fit(*options, out); };

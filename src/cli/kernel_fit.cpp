@@ -9,30 +9,31 @@ namespace hcemu::cli {
 
 namespace {
 
-Time predict(const kernels::KernelInfo& kernel, const MachineConfig& config, const kernels::KernelCase& c) {
+Time predict(const harness::KernelFamily& kernel, const MachineConfig& config, const harness::KernelCase& c) {
   auto t = kernel.predict(config, c);
   if (!t)
-    throw UsageError("kernel '" + kernel.name + "' has no closed form for " + case_label(c) +
-                       ", so its effective parameters cannot be fitted");
+    throw UsageError("kernel '" + std::string(kernel.name) + "' has no closed form for " + case_label(kernel, c) +
+                     ", so its effective parameters cannot be fitted");
   return *t;
 }
 
 }  // namespace
 
-KernelFitResult fit_kernel(const kernels::KernelInfo& kernel, const MachineFamily& family,
+KernelFitResult fit_kernel(const harness::KernelFamily& kernel, const MachineFamily& family,
                            const KernelFitOptions& options) {
   KernelFitResult result;
   const MachineConfig& base = family.config;
+  const Sync sync = options.base.sync;
   // Without a fixed partition the kernel runs on cubes of several dimensions, which is what tells a start-up
   // apart from a set-up that grows with d.
-  if (options.partition.empty()) {
+  if (options.base.params.parts("partition").empty()) {
     for (int d = 2; d <= std::max(3, std::min(base.d, 6)); ++d) result.dimensions.push_back(d);
   } else {
     result.dimensions.push_back(base.d);
   }
   const bool split = result.dimensions.size() > 1;
   // The reference model: every message pays the same start-up and set-up, the barriers and bytes are as configured.
-  const Sync model_sync = options.sync == Sync::pairwise ? Sync::barrier : options.sync;
+  const Sync model_sync = sync == Sync::pairwise ? Sync::barrier : sync;
 
   std::vector<std::vector<double>> rows;
   std::vector<double> y;
@@ -46,18 +47,13 @@ KernelFitResult fit_kernel(const kernels::KernelInfo& kernel, const MachineFamil
     unit_messages.lambda = 1;
     unit_messages.lambda0 = 1;
     for (std::size_t m : options.sizes) {
-      kernels::KernelCase c;
-      c.algo = options.algo;
-      c.partition = options.partition;
+      harness::KernelCase c = options.base;
       c.m = m;
-      c.sync = options.sync;
-      c.seed = options.seed;
       auto measured = kernel.run(config, family.settings, c);
       if (!measured.verified) result.all_verified = false;
-      kernels::KernelCase reference = measured.run_case;  // as run, with the partition the kernel chose
-      // An exchange that chose its partition (auto) is predicted as that partition: re-planning on the machine
-      // with free messages below would choose another.
-      if (reference.algo == "auto" && !reference.partition.empty()) reference.algo = "multiphase";
+      // As run, with every parameter the algorithm chose (auto's partition), so that the machines with free
+      // messages below predict the schedule that ran, not one planned for them.
+      harness::KernelCase reference = measured.run_case;
       reference.sync = model_sync;
       const Time rest = predict(kernel, free_messages, reference);
       const double per_message_count = to_us(predict(kernel, unit_messages, reference) - rest);
@@ -76,15 +72,14 @@ KernelFitResult fit_kernel(const kernels::KernelInfo& kernel, const MachineFamil
   const double lambda0 = base.lambda0.value_or(base.lambda);
   const double delta_const = family.delta_msg_per_d ? 0.0 : base.delta_msg;
   const double per_d = family.delta_msg_per_d.value_or(0.0);
-  const bool pairwise = options.sync == Sync::pairwise;
+  const bool pairwise = sync == Sync::pairwise;
   const double lambda_eff = base.lambda + delta_const + (pairwise ? lambda0 + delta_const : 0.0);
   const double delta_eff_per_d = per_d * (pairwise ? 2 : 1);
 
   const auto row = [&](std::string key, double fitted, double configured) {
     FitRow r;
     r.key = std::move(key);
-    r.measured_by = kernel.name + " " + (options.algo.empty() ? kernel.default_algo : options.algo) +
-                    ", sync " + std::string(to_string(options.sync));
+    r.measured_by = std::string(kernel.name) + " " + options.base.algo + ", sync " + std::string(to_string(sync));
     r.fitted = fitted;
     r.configured = configured;
     r.r_squared = fit.r_squared;

@@ -10,11 +10,8 @@
 namespace hcemu::cli {
 
 struct KernelFitOptions {
-  std::string algo;
-  std::vector<int> partition;  // fixes the cube to one dimension
-  Sync sync = Sync::none;
+  harness::KernelCase base;        // the algorithm and its parameters; a partition fixes the cube to one dimension
   std::vector<std::size_t> sizes;  // m values
-  std::uint64_t seed = 1;
 };
 
 struct KernelFitResult {
@@ -28,7 +25,7 @@ struct KernelFitResult {
 // kernel's own closed form with sync = none (barrier for pairwise, so that the barriers are not counted as
 // start-ups) in which every message pays λ_eff + δ_eff·d in place of λ + δ'. Throws UsageError when the kernel
 // has no closed form for the case.
-KernelFitResult fit_kernel(const kernels::KernelInfo& kernel, const MachineFamily& family,
+KernelFitResult fit_kernel(const harness::KernelFamily& kernel, const MachineFamily& family,
                            const KernelFitOptions& options);
 
 }  // namespace hcemu::cli

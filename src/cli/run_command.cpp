@@ -7,6 +7,7 @@
 #include "cli/case_runner.hpp"
 #include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
+#include "cli/kernel_options.hpp"
 #include "cli/machine_options.hpp"
 #include "cli/text_table.hpp"
 #include "cli/trace_writer.hpp"
@@ -17,15 +18,14 @@ namespace {
 
 struct RunOptions {
   MachineOptions machine;
+  KernelOptions cases;
   std::string kernel;
-  std::string algo;
-  std::string partition;
   std::size_t m = 64;
-  int root = 0;
-  std::uint64_t seed = 1;
-  std::size_t pieces = 0;
   bool json = false;
   std::string trace;
+
+  std::string algo() const { return cases.algos().empty() ? "" : cases.algos().back(); }
+  std::string partition() const { return cases.partitions().empty() ? "" : cases.partitions().back(); }
 };
 
 void print_machine_line(std::ostream& out, const MachineConfig& c, const EmulatorSettings& s, std::size_t m,
@@ -42,7 +42,7 @@ std::string difference(const CaseOutcome& o) {
   return (diff > 0 ? "+" : "") + fixed(to_us(diff), 2);
 }
 
-void print_table(std::ostream& out, const std::vector<CaseOutcome>& outcomes) {
+void print_table(std::ostream& out, const harness::KernelFamily& family, const std::vector<CaseOutcome>& outcomes) {
   int best = optimal_index(outcomes);
   TextTable table({"", "algorithm", "predicted µs", "emulated µs", "emulated-predicted", "verified", "messages",
                    "contention", "discards"});
@@ -52,11 +52,11 @@ void print_table(std::ostream& out, const std::vector<CaseOutcome>& outcomes) {
     const auto& c = o.result ? o.result->run_case : o.requested;
     if (!o.result) {
       // The first line only: a deadlock's full list of blocked nodes follows on stderr.
-      table.add_row({mark, case_label(c), "", "", "", "error: " + o.error.substr(0, o.error.find('\n'))});
+      table.add_row({mark, case_label(family, c), "", "", "", "error: " + o.error.substr(0, o.error.find('\n'))});
       continue;
     }
     const auto& r = *o.result;
-    table.add_row({mark, case_label(c), r.predicted ? fixed(to_us(*r.predicted)) : "n/a",
+    table.add_row({mark, case_label(family, c), r.predicted ? fixed(to_us(*r.predicted)) : "n/a",
                    fixed(r.report.makespan_us()), difference(o), r.verified ? "yes" : "NO: " + r.verify_message,
                    std::to_string(r.report.messages()), std::to_string(r.report.contention_events()),
                    std::to_string(r.report.forced_discards.size())});
@@ -66,28 +66,22 @@ void print_table(std::ostream& out, const std::vector<CaseOutcome>& outcomes) {
 }
 
 int run(const RunOptions& options, std::ostream& out, std::ostream& err) {
-  const kernels::KernelInfo* kernel = &find_kernel_or_explain(options.kernel);
+  const harness::KernelFamily& kernel = harness::find_family(options.kernel);
   const MachineFamily family = options.machine.build_family();
   const MachineConfig& config = family.config;
   EmulatorSettings settings = family.settings;
   if (!options.trace.empty()) settings.trace = true;
-  CaseRequest request;
-  request.algo = options.algo;
-  if (!options.partition.empty()) request.partition = parse_partition(options.partition);
-  request.m = options.m;
-  request.sync = options.machine.parsed_sync();
-  request.root = options.root;
-  request.seed = options.seed;
-  request.pieces = options.pieces;
-  auto cases = select_cases(*kernel, config, request);
+  const CaseRequest request =
+      options.cases.request(options.algo(), options.partition(), options.m, options.machine.parsed_sync());
+  auto cases = select_cases(kernel, config, request);
 
   std::vector<CaseOutcome> outcomes;
-  for (const auto& c : cases) outcomes.push_back(run_case(*kernel, config, settings, c));
+  for (const auto& c : cases) outcomes.push_back(run_case(kernel, config, settings, c));
 
   if (!options.trace.empty()) {
     std::vector<LabelledReport> runs;
     for (const auto& o : outcomes)
-      if (o.result) runs.push_back({case_label(o.result->run_case), &o.result->report});
+      if (o.result) runs.push_back({case_label(kernel, o.result->run_case), &o.result->report});
     write_chrome_trace(options.trace, runs);
   }
 
@@ -95,13 +89,13 @@ int run(const RunOptions& options, std::ostream& out, std::ostream& err) {
   for (const auto& o : outcomes) all_ok = all_ok && o.ok();
   if (options.json) {
     int best = optimal_index(outcomes);
-    bool every_algorithm = options.algo == "all" || (options.algo.empty() && options.partition.empty());
+    bool every_algorithm = options.algo() == "all" || (options.algo().empty() && options.partition().empty());
     if (!every_algorithm && outcomes.size() == 1) {
-      out << outcome_json(kernel->name, config, settings, outcomes.front()).dump(2) << '\n';
+      out << outcome_json(kernel, config, settings, outcomes.front()).dump(2) << '\n';
     } else {
       nlohmann::json array = nlohmann::json::array();
       for (std::size_t i = 0; i < outcomes.size(); ++i) {
-        auto j = outcome_json(kernel->name, config, settings, outcomes[i]);
+        auto j = outcome_json(kernel, config, settings, outcomes[i]);
         j["optimal"] = static_cast<int>(i) == best;
         array.push_back(std::move(j));
       }
@@ -111,8 +105,8 @@ int run(const RunOptions& options, std::ostream& out, std::ostream& err) {
   }
 
   print_machine_line(out, config, settings, request.m, request.sync);
-  out << kernel->name << ": " << kernel->summary << "\n\n";
-  print_table(out, outcomes);
+  out << kernel.name << ": " << kernel.summary << "\n\n";
+  print_table(out, kernel, outcomes);
   if (outcomes.size() == 1 && outcomes.front().result) {
     out << '\n';
     outcomes.front().result->report.print(out);
@@ -120,7 +114,7 @@ int run(const RunOptions& options, std::ostream& out, std::ostream& err) {
     out << "(run one algorithm, e.g. --algo " << outcomes.front().requested.algo << ", for its full report)\n";
   }
   for (const auto& o : outcomes)
-    if (!o.error.empty()) err << "hcemu: " << case_label(o.requested) << ": " << o.error << '\n';
+    if (!o.error.empty()) err << "hcemu: " << case_label(kernel, o.requested) << ": " << o.error << '\n';
   if (!options.trace.empty()) out << "trace written to " << options.trace << '\n';
   return all_ok ? kExitOk : kExitRunFailed;
 }
@@ -130,20 +124,9 @@ int run(const RunOptions& options, std::ostream& out, std::ostream& err) {
 Action add_run_command(CLI::App& app) {
   auto options = std::make_shared<RunOptions>();
   auto* sub = app.add_subcommand("run", "Run a kernel: emulated time beside the model's prediction, and the report");
-  sub->add_option("kernel", options->kernel, "exchange, transpose, broadcast, allgather or histogram")->required();
-  sub->add_option("--algo", options->algo,
-                  "An algorithm of the kernel, or 'all' (the default without --partition: every algorithm; for "
-                  "exchange: Direct, Standard and every equipartition)");
-  sub->add_option("--partition", options->partition, "Multiphase exchange partition, e.g. 2,3 (sums to d; exchange multiphase, transpose rows-multiphase)");
-  sub->add_option("-m,--bytes", options->m, "Bytes per block (exchange, transpose), per message (broadcast)")
-      ->capture_default_str();
-  sub->add_option("--root", options->root, "Root node (broadcast)")->capture_default_str();
-  sub->add_option("--pieces", options->pieces,
-                  "Pipelining granularity: broadcast bcast4's groups g, nesbt's chunk bytes, transpose "
-                  "stout-wagar's packets per link P (>= d); 0 = the paper's optimum")
-      ->type_name("N")
-      ->capture_default_str();
-  sub->add_option("--seed", options->seed, "Seed of the random data")->capture_default_str();
+  sub->add_option("kernel", options->kernel, kernel_names())->required();
+  add_size_option(*sub, options->m);
+  options->cases.add_to(*sub, false);
   options->machine.add_to(*sub);
   sub->add_flag("--json", options->json, "Print one JSON object (an array with several algorithms)");
   sub->add_option("--trace", options->trace, "Write a Chrome trace (Perfetto, chrome://tracing) to FILE.json")

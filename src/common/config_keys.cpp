@@ -60,7 +60,9 @@ std::string described(const KeyValue& v) {
   }
 }
 
-[[noreturn]] void fail(std::string_view key, const std::string& message) { throw ConfigError(std::string(key), message); }
+[[noreturn]] void fail(std::string_view key, const std::string& message) {
+  throw ConfigError(std::string(key), message);
+}
 
 bool parse_whole(std::string_view text, std::int64_t& out) {
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);

@@ -105,10 +105,10 @@ TEST(KernelFit, PairwiseSyncAddsAZeroByteStartUpAndDoublesDelta) {
   // Nicol & Bokhari §4: with pairwise synchronisation every transfer is preceded by a zero-byte exchange, so the
   // effective start-up is λ + λ0 = 180.5 µs and the effective set-up 2 × 5.15·d µs.
   KernelFitOptions options;
-  options.algo = "direct";
-  options.sync = Sync::pairwise;
+  options.base.algo = "direct";
+  options.base.sync = Sync::pairwise;
   options.sizes = {32, 128, 256};
-  auto result = fit_kernel(find_kernel_or_explain("exchange"), family_of("ipsc860"), options);
+  auto result = fit_kernel(harness::find_family("exchange"), family_of("ipsc860"), options);
   EXPECT_TRUE(result.all_verified);
   EXPECT_NEAR(row(result.rows, "lambda_eff").fitted, 95.0 + 85.5, 1e-9 * 180.5);
   EXPECT_NEAR(row(result.rows, "delta_eff_per_d").fitted, 2 * 5.15, 1e-9 * 10.3);
@@ -116,10 +116,10 @@ TEST(KernelFit, PairwiseSyncAddsAZeroByteStartUpAndDoublesDelta) {
 
 TEST(KernelFit, BarrierSyncLeavesTheMachineParameters) {
   KernelFitOptions options;
-  options.algo = "standard";
-  options.sync = Sync::barrier;
+  options.base.algo = "standard";
+  options.base.sync = Sync::barrier;
   options.sizes = {32, 256};
-  auto result = fit_kernel(find_kernel_or_explain("exchange"), family_of("ipsc860"), options);
+  auto result = fit_kernel(harness::find_family("exchange"), family_of("ipsc860"), options);
   EXPECT_NEAR(row(result.rows, "lambda_eff").fitted, 95.0, 1e-9 * 95);
   EXPECT_NEAR(row(result.rows, "delta_eff_per_d").fitted, 5.15, 1e-9 * 5.15);
 }

@@ -1,12 +1,12 @@
-// The shared pieces of the kernel registry entries.
+// The shared pieces of the harness: verification, and what `--algo all` takes from the algorithms' rows.
 #include <gtest/gtest.h>
 
 #include <thread>
 #include <vector>
 
-#include "kernels/registry_support.hpp"
+#include "harness/verification.hpp"
 
-namespace hcemu::kernels {
+namespace hcemu::harness {
 namespace {
 
 TEST(FirstFailure, NoReportMeansVerified) {
@@ -30,15 +30,21 @@ TEST(FirstFailure, KeepsOneOfTheConcurrentReportsWhole) {
   EXPECT_LE(result.verify_message.size(), std::string("node 7: wrong").size());
 }
 
-TEST(CasesForEachAlgo, LeavesAllPortAlgorithmsOutOnOtherPorts) {
+TEST(ExpandAll, LeavesAllPortAlgorithmsOutOnOtherPorts) {
+  KernelFamily family;
+  family.name = "toy";
+  Algorithm a, b;
+  a.name = "a";
+  b.name = "b";
+  b.ports = {Ports::Kind::all};
+  family.algorithms = {a, b};
   MachineConfig config;
-  const std::vector<std::string> algos = {"a", "b"};
-  EXPECT_EQ(cases_for_each_algo(config, KernelCase{}, algos, {"b"}).size(), 1u);
+  EXPECT_EQ(family.expand_all(config, KernelCase{}).size(), 1u);
   config.ports = Ports::parse("all");
-  const auto cases = cases_for_each_algo(config, KernelCase{}, algos, {"b"});
+  const auto cases = family.expand_all(config, KernelCase{});
   ASSERT_EQ(cases.size(), 2u);
   EXPECT_EQ(cases[1].algo, "b");
 }
 
 }  // namespace
-}  // namespace hcemu::kernels
+}  // namespace hcemu::harness

@@ -1,11 +1,11 @@
 #pragma once
-// Random data for the registry's runs, as a pure function of (seed, a, b, byte index): each node fills its own
+// Random data for the harness's runs, as a pure function of (seed, a, b, byte index): each node fills its own
 // buffers and checks its own result in its thread, so no 2^d x 2^d table is ever built on the host.
 #include <cstddef>
 #include <cstdint>
 #include <span>
 
-namespace hcemu::kernels::detail {
+namespace hcemu::harness::data {
 
 inline std::uint64_t splitmix64(std::uint64_t x) {
   x += 0x9e3779b97f4a7c15ull;
@@ -31,4 +31,4 @@ inline std::size_t first_mismatch(std::span<const std::byte> got, std::uint64_t 
   return got.size();
 }
 
-}  // namespace hcemu::kernels::detail
+}  // namespace hcemu::harness::data

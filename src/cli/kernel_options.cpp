@@ -1,0 +1,115 @@
+#include "cli/kernel_options.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include "cli/machine_options.hpp"
+
+namespace hcemu::cli {
+
+namespace {
+
+using harness::Algorithm;
+using harness::KernelFamily;
+using harness::ParamSpec;
+
+// "exchange: direct, standard, multiphase, auto, all-port; transpose: ...".
+std::string every_algorithm() {
+  std::string text;
+  for (const KernelFamily& family : harness::families()) {
+    std::string names;
+    for (const Algorithm& row : family.algorithms) names += (names.empty() ? "" : ", ") + std::string(row.name);
+    text += (text.empty() ? "" : "; ") + std::string(family.name) + ": " + names;
+  }
+  return text;
+}
+
+// Every parameter that some algorithm takes as an input, but the partition (which has its list form), with the first
+// row's documentation and every algorithm that takes it.
+struct ParamFlag {
+  const ParamSpec* spec;
+  std::string takers;
+};
+
+std::map<std::string, ParamFlag, std::less<>> parameter_flags() {
+  std::map<std::string, ParamFlag, std::less<>> flags;
+  for (const KernelFamily& family : harness::families())
+    for (const Algorithm& row : family.algorithms)
+      for (const ParamSpec& p : row.params) {
+        if (p.chosen || p.kind == harness::ParamKind::partition) continue;
+        auto [it, fresh] = flags.try_emplace(std::string(p.name), ParamFlag{&p, {}});
+        it->second.takers += (fresh ? "" : ", ") + std::string(family.name) + " " + std::string(row.name);
+      }
+  return flags;
+}
+
+}  // namespace
+
+std::string kernel_names() {
+  std::string text;
+  const auto& all = harness::families();
+  for (std::size_t i = 0; i < all.size(); ++i)
+    text += (i == 0 ? "" : i + 1 == all.size() ? " or " : ", ") + std::string(all[i].name);
+  return text;
+}
+
+namespace {
+// What m is, kernel by kernel.
+std::string what_m_is() {
+  std::string text;
+  for (const KernelFamily& family : harness::families())
+    text += (text.empty() ? "" : "; ") + std::string(family.name) + ": " + std::string(family.m_is);
+  return "(" + text + ")";
+}
+}  // namespace
+
+void add_size_option(CLI::App& app, std::size_t& m) {
+  app.add_option("-m,--bytes", m, "The size m " + what_m_is())->capture_default_str();
+}
+
+void add_sizes_option(CLI::App& app, std::string& sizes) {
+  const std::string help = "The sizes m, FROM:TO:STEP or A,B,C " + what_m_is();
+  app.add_option("-m,--bytes", sizes, help)->capture_default_str();
+  app.add_option("--m", sizes, help)->group("");
+}
+
+void KernelOptions::add_to(CLI::App& app, bool several) {
+  auto* algo = app.add_option("--algo", algos_,
+                              std::string(several ? "Algorithms, comma-separated, or all" : "An algorithm, or all") +
+                                  " (the default without --partition: every algorithm); " + every_algorithm());
+  auto* partition = app.add_option("--partition", partitions_,
+                                   "A multiphase partition, e.g. 2,3 (sums to d; alone, it picks the algorithm that "
+                                   "takes one)" +
+                                       std::string(several ? "; repeatable, one curve each" : ""));
+  if (several) {
+    algo->delimiter(',');
+    partition->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  } else {
+    algo->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+    partition->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  }
+  app.add_option("--root", root, "Root node (broadcast)")->capture_default_str();
+  for (const auto& [name, flag] : parameter_flags()) {
+    const bool bytes = flag.spec->kind == harness::ParamKind::bytes;
+    app.add_option("--" + name, numbers[name], flag.takers + ": " + std::string(flag.spec->doc))
+        ->type_name(bytes ? "BYTES" : "N");
+  }
+  // The older spelling of every algorithm's granularity parameter: kept for scripts, not shown.
+  app.add_option("--pieces", pieces, granularity_help())->group("");
+  app.add_option("--seed", seed, "Seed of the random data")->capture_default_str();
+}
+
+CaseRequest KernelOptions::request(const std::string& algo, const std::string& partition, std::size_t m,
+                                   Sync sync) const {
+  CaseRequest request;
+  request.algo = algo;
+  if (!partition.empty()) request.partition = parse_partition(partition);
+  request.m = m;
+  request.sync = sync;
+  request.root = root;
+  request.seed = seed;
+  request.numbers = numbers;
+  request.pieces = pieces;
+  return request;
+}
+
+}  // namespace hcemu::cli

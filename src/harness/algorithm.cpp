@@ -1,0 +1,134 @@
+#include "harness/algorithm.hpp"
+
+#include <algorithm>
+
+#include "common/nearest_name.hpp"
+#include "hcemu/errors.hpp"
+
+namespace hcemu::harness {
+
+std::uint64_t Params::number(std::string_view name) const {
+  auto it = values_.find(name);
+  if (it == values_.end()) return 0;
+  const auto* n = std::get_if<std::uint64_t>(&it->second);
+  return n ? *n : 0;
+}
+
+const std::vector<int>& Params::parts(std::string_view name) const {
+  static const std::vector<int> none;
+  auto it = values_.find(name);
+  if (it == values_.end()) return none;
+  const auto* p = std::get_if<std::vector<int>>(&it->second);
+  return p ? *p : none;
+}
+
+void Params::erase(std::string_view name) {
+  auto it = values_.find(name);
+  if (it != values_.end()) values_.erase(it);
+}
+
+bool Algorithm::suits(const Ports& machine_ports) const {
+  return ports.empty() || std::find(ports.begin(), ports.end(), machine_ports.kind) != ports.end();
+}
+
+const ParamSpec* Algorithm::param(std::string_view wanted) const {
+  for (const ParamSpec& p : params)
+    if (p.name == wanted) return &p;
+  return nullptr;
+}
+
+const ParamSpec* Algorithm::granularity() const {
+  for (const ParamSpec& p : params)
+    if (p.granularity) return &p;
+  return nullptr;
+}
+
+const Algorithm& KernelFamily::algorithm(std::string_view algo) const {
+  for (const Algorithm& a : algorithms)
+    if (a.name == algo) return a;
+  const auto names = algorithm_names();
+  const std::string hint = detail::nearest_name(algo, names);
+  throw UsageError("kernel '" + std::string(name) + "' has no algorithm '" + std::string(algo) + "'" +
+                   (hint.empty() ? "" : "; did you mean '" + hint + "'?") + " (algorithms: " + detail::joined(names) +
+                   ", all)");
+}
+
+const Algorithm* KernelFamily::only_taker_of(std::string_view param) const {
+  const Algorithm* taker = nullptr;
+  for (const Algorithm& a : algorithms) {
+    const ParamSpec* p = a.param(param);
+    if (!p || p->chosen) continue;
+    if (taker) return nullptr;
+    taker = &a;
+  }
+  return taker;
+}
+
+std::vector<std::string> KernelFamily::algorithm_names() const {
+  std::vector<std::string> names;
+  for (const Algorithm& a : algorithms) names.emplace_back(a.name);
+  return names;
+}
+
+KernelCase KernelFamily::resolved(const MachineConfig& config, const KernelCase& c) const {
+  const Algorithm& row = algorithm(c.algo);
+  if (row.cannot_run) {
+    if (const std::string why = row.cannot_run(config); !why.empty())
+      throw UsageError(std::string(name) + " " + c.algo + ": " + why);
+  }
+  KernelCase r = resolve ? resolve(config, c) : c;
+  // A parameter the algorithm does not take is not part of its case.
+  for (auto it = r.params.values().begin(); it != r.params.values().end();) {
+    const std::string given = (it++)->first;
+    if (!row.param(given)) r.params.erase(given);
+  }
+  return row.resolve ? row.resolve(config, std::move(r)) : r;
+}
+
+KernelResult KernelFamily::run(const MachineConfig& config, const EmulatorSettings& settings,
+                               const KernelCase& c) const {
+  const Algorithm& row = algorithm(c.algo);
+  const KernelCase r = resolved(config, c);
+  KernelResult result = row.run(config, settings, r);
+  result.run_case = r;
+  result.predicted = row.predict(config, r);
+  return result;
+}
+
+std::optional<Time> KernelFamily::predict(const MachineConfig& config, const KernelCase& c) const {
+  return algorithm(c.algo).predict(config, resolved(config, c));
+}
+
+std::vector<KernelCase> KernelFamily::expand_all(const MachineConfig& config, const KernelCase& base) const {
+  std::vector<KernelCase> cases;
+  for (const Algorithm& row : algorithms) {
+    KernelCase c = base;
+    c.algo = std::string(row.name);
+    if (row.all_cases) {
+      for (KernelCase& k : row.all_cases(config, c)) cases.push_back(std::move(k));
+    } else if (row.suits(config.ports) && (!row.cannot_run || row.cannot_run(config).empty())) {
+      cases.push_back(std::move(c));
+    }
+  }
+  return cases;
+}
+
+const std::vector<KernelFamily>& families() {
+  static const std::vector<KernelFamily> all = {exchange_family(), transpose_family(), broadcast_family(),
+                                                allgather_family(), histogram_family()};
+  return all;
+}
+
+const KernelFamily& find_family(std::string_view name) {
+  std::vector<std::string> names;
+  for (const KernelFamily& f : families()) {
+    if (f.name == name) return f;
+    names.emplace_back(f.name);
+  }
+  const std::string hint = detail::nearest_name(name, names);
+  throw UsageError("no kernel named '" + std::string(name) + "'" +
+                   (hint.empty() ? "" : "; did you mean '" + hint + "'?") + " (kernels: " + detail::joined(names) +
+                   ")");
+}
+
+}  // namespace hcemu::harness

@@ -1,0 +1,93 @@
+// The all-to-all broadcasts, one row each, and the harness they run in: every node's m random bytes reach every node.
+#include <string>
+
+#include "harness/algorithm.hpp"
+#include "harness/case_data.hpp"
+#include "harness/verification.hpp"
+#include "hcemu/kernels/allgather.hpp"
+#include "hcemu/machine.hpp"
+#include "hcemu/model/collectives.hpp"
+
+namespace hcemu::harness {
+namespace {
+
+// How an all-to-all broadcast runs: its kernel call on one node, with the 2^d blocks (its own filled in).
+using AllgatherCall = std::function<void(Node&, std::span<std::byte> all, const KernelCase&)>;
+
+RunFn allgather_run(AllgatherCall call) {
+  return [call](const MachineConfig& config, const EmulatorSettings& settings, const KernelCase& c) {
+    KernelResult result;
+    const std::size_t m = c.m;
+    FirstFailure failure;
+    Machine machine(config, settings);
+    result.report = machine.run([&](Node& node) {
+      const auto n = static_cast<std::size_t>(node.size());
+      const auto self = static_cast<std::size_t>(node.id());
+      Buffer<std::byte> all = node.allocate<std::byte>(n * m);
+      data::fill(all.span().subspan(self * m, m), c.seed, self, 0);
+      call(node, all.span(), c);
+      for (std::size_t s = 0; s < n; ++s) {
+        const std::size_t k = data::first_mismatch(all.span().subspan(s * m, m), c.seed, s, 0);
+        if (k == m) continue;
+        failure.report("node " + std::to_string(self) + ": the message of node " + std::to_string(s) +
+                       " differs at byte " + std::to_string(k));
+        return;
+      }
+    });
+    failure.record_into(result);
+    return result;
+  };
+}
+
+Algorithm recursive_doubling() {
+  return {
+      .name = "recursive-doubling",
+      .paper = "Johnsson & Ho (1987) §4.2, SBT-b(1,N): d exchanges of everything held so far",
+      .ports = {},
+      .params = {},
+      .resolve = {},
+      .cannot_run = {},
+      .run = allgather_run([](Node& node, std::span<std::byte> all, const KernelCase& c) {
+        kernels::recursive_doubling_allgather(node, all, c.m);
+      }),
+      .predict = [](const MachineConfig& config, const KernelCase& c) -> std::optional<Time> {
+        return model::recursive_doubling_allgather_time(config, c.m);
+      },
+      .lower_bound = {},
+      .all_cases = {},
+  };
+}
+
+Algorithm completed() {
+  return {
+      .name = "completed",
+      .paper = "Stout & Wagar (1990) §6, COMPLETE BROADCAST: BROADCAST 2 from every node at once, batched",
+      .ports = {Ports::Kind::all},
+      .params = {},
+      .resolve = {},
+      .cannot_run = {},
+      .run = allgather_run([](Node& node, std::span<std::byte> all, const KernelCase& c) {
+        kernels::completed_allgather(node, all, c.m);
+      }),
+      .predict = [](const MachineConfig& config,
+                    const KernelCase& c) { return model::completed_allgather_time(config, c.m); },
+      .lower_bound = {},
+      .all_cases = {},
+  };
+}
+
+}  // namespace
+
+KernelFamily allgather_family() {
+  return {
+      .name = "allgather",
+      .summary = "all-to-all broadcast: recursive doubling (Johnsson & Ho 1987 §4.2), COMPLETE BROADCAST (Stout & "
+                 "Wagar 1990 §6)",
+      .m_is = "bytes of each node's message",
+      .default_algo = "recursive-doubling",
+      .algorithms = {recursive_doubling(), completed()},
+      .resolve = {},
+  };
+}
+
+}  // namespace hcemu::harness

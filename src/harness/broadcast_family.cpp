@@ -1,0 +1,149 @@
+// The one-to-all broadcasts, one row each, and the harness they run in: the root's m random bytes reach every node.
+#include <algorithm>
+#include <limits>
+#include <string>
+
+#include "harness/algorithm.hpp"
+#include "harness/case_data.hpp"
+#include "harness/verification.hpp"
+#include "hcemu/errors.hpp"
+#include "hcemu/kernels/broadcast.hpp"
+#include "hcemu/machine.hpp"
+#include "hcemu/model/collectives.hpp"
+
+namespace hcemu::harness {
+namespace {
+
+// How a broadcast runs: its kernel call on one node, with the message buffer (the data on the root).
+using BroadcastCall = std::function<void(Node&, std::span<std::byte> message, const KernelCase&)>;
+
+RunFn broadcast_run(BroadcastCall call) {
+  return [call](const MachineConfig& config, const EmulatorSettings& settings, const KernelCase& c) {
+    KernelResult result;
+    const auto root = static_cast<std::uint64_t>(c.root);
+    FirstFailure failure;
+    Machine machine(config, settings);
+    result.report = machine.run([&](Node& node) {
+      Buffer<std::byte> message = node.allocate<std::byte>(c.m);
+      if (node.id() == c.root) data::fill(message.span(), c.seed, root, 0);
+      call(node, message.span(), c);
+      const std::size_t k = data::first_mismatch(message.span(), c.seed, root, 0);
+      if (k != c.m)
+        failure.report("node " + std::to_string(node.id()) + ": the message differs from the root's at byte " +
+                       std::to_string(k));
+    });
+    failure.record_into(result);
+    return result;
+  };
+}
+
+Algorithm sbt() {
+  return {
+      .name = "sbt",
+      .paper = "Johnsson & Ho (1987) §3.2, the binomial spanning tree; Stout & Wagar (1990) §2, BROADCAST 1",
+      .ports = {},
+      .params = {},
+      .resolve = {},
+      .cannot_run = {},
+      .run = broadcast_run([](Node& node, std::span<std::byte> message, const KernelCase& c) {
+        kernels::sbt_broadcast(node, message, c.root);
+      }),
+      .predict = [](const MachineConfig& config,
+                    const KernelCase& c) -> std::optional<Time> { return model::sbt_broadcast_time(config, c.m); },
+      .lower_bound = {},
+      .all_cases = {},
+  };
+}
+
+Algorithm bcast2() {
+  return {
+      .name = "bcast2",
+      .paper = "Stout & Wagar (1990) §2, BROADCAST 2: BROADCAST 1 symmetrized over d packets",
+      .ports = {Ports::Kind::all},
+      .params = {},
+      .resolve = {},
+      .cannot_run = {},
+      .run = broadcast_run([](Node& node, std::span<std::byte> message, const KernelCase& c) {
+        kernels::symmetrized_broadcast(node, message, c.root);
+      }),
+      .predict = [](const MachineConfig& config,
+                    const KernelCase& c) { return model::symmetrized_broadcast_time(config, c.m); },
+      .lower_bound = {},
+      .all_cases = {},
+  };
+}
+
+Algorithm bcast4() {
+  return {
+      .name = "bcast4",
+      .paper = "Stout & Wagar (1990) §2, BROADCAST 4: g groups of d packets in systolic waves, d + g - 1 stages",
+      .ports = {Ports::Kind::all},
+      .params = {{"groups", "g", ParamKind::count,
+                  "groups of d packets (Stout & Wagar 1990 §2); 0 = the paper's optimum sqrt((d-1)τm/(dβ))", true,
+                  false}},
+      .resolve = [](const MachineConfig& config, KernelCase c) {
+        const std::uint64_t g = c.params.number("groups");
+        if (g == 0)
+          c.params.set("groups", static_cast<std::uint64_t>(model::optimal_broadcast_groups(config, c.m)));
+        else if (g > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
+          throw UsageError("broadcast bcast4: " + std::to_string(g) + " groups are too many");
+        return c;
+      },
+      .cannot_run = {},
+      .run = broadcast_run([](Node& node, std::span<std::byte> message, const KernelCase& c) {
+        kernels::pipelined_broadcast(node, message, c.root, static_cast<int>(c.params.number("groups")));
+      }),
+      .predict = [](const MachineConfig& config, const KernelCase& c) {
+        return model::pipelined_broadcast_time(config, c.m, static_cast<int>(c.params.number("groups")));
+      },
+      .lower_bound = {},
+      .all_cases = {},
+  };
+}
+
+Algorithm nesbt() {
+  return {
+      .name = "nesbt",
+      .paper = "Johnsson & Ho (1987) §3.4: n edge-disjoint spanning binomial trees, pipelined in chunks",
+      .ports = {Ports::Kind::all},
+      .params = {{"chunk", "B", ParamKind::bytes,
+                  "bytes per chunk, the paper's packet size B (Johnsson & Ho 1987 §3.4); 0 = the paper's optimum "
+                  "sqrt(mβ/τ)/d",
+                  true, false}},
+      .resolve = [](const MachineConfig& config, KernelCase c) {
+        if (c.params.number("chunk") == 0)
+          c.params.set("chunk", static_cast<std::uint64_t>(model::optimal_nesbt_chunk(config, c.m)));
+        return c;
+      },
+      .cannot_run = {},
+      .run = broadcast_run([](Node& node, std::span<std::byte> message, const KernelCase& c) {
+        kernels::nesbt_broadcast(node, message, c.root, static_cast<std::size_t>(c.params.number("chunk")));
+      }),
+      .predict = [](const MachineConfig& config, const KernelCase& c) {
+        return model::nesbt_broadcast_time(config, c.m, static_cast<std::size_t>(c.params.number("chunk")));
+      },
+      .lower_bound = {},
+      .all_cases = {},
+  };
+}
+
+}  // namespace
+
+KernelFamily broadcast_family() {
+  return {
+      .name = "broadcast",
+      .summary = "one-to-all broadcast: binomial tree (Johnsson & Ho 1987 §3.2), BROADCAST 2 and 4 (Stout & Wagar "
+                 "1990 §2), n edge-disjoint binomial trees (Johnsson & Ho §3.4)",
+      .m_is = "bytes of the message",
+      .default_algo = "sbt",
+      .algorithms = {sbt(), bcast2(), bcast4(), nesbt()},
+      .resolve = [](const MachineConfig& config, KernelCase c) {
+        if (c.root < 0 || c.root >= config.nodes())
+          throw UsageError("broadcast: root " + std::to_string(c.root) + " does not exist in a " +
+                           std::to_string(config.nodes()) + "-node machine");
+        return c;
+      },
+  };
+}
+
+}  // namespace hcemu::harness
