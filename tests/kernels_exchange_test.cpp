@@ -146,6 +146,42 @@ TEST(MultiphaseExchange, DirectAndStandardKernelsEqualTheirPartitions) {
   }
 }
 
+// The Standard exchange as Bokhari (1993) §2.1 writes it and the multiphase exchange with (1, ..., 1) are one schedule:
+// every node ends with the same blocks at the same clock, under every synchronisation style and port model.
+TEST(StandardExchange, BokharisPseudocodeGivesTheDataAndTimesOfThePartitionOfOnes) {
+  const std::size_t m = 13;
+  for (Sync sync : {Sync::none, Sync::barrier, Sync::pairwise})
+    for (const char* ports : {"one", "half", "all"})
+      for (int d = 0; d <= 5; ++d) {
+        SCOPED_TRACE(std::string(to_string(sync)) + " ports=" + ports + " d=" + std::to_string(d));
+        MachineConfig config = ipsc_like();
+        config.d = d;
+        config.ports = Ports::parse(ports);
+        if (sync != Sync::none) config.protocol = Protocol::forced;
+        auto run = [&](auto&& kernel) {
+          std::vector<Data> out(std::size_t{1} << d);
+          RunReport report = Machine(config).run([&](Node& node) {
+            Data in(node.size() * m);
+            for (std::size_t k = 0; k < in.size(); ++k) in[k] = static_cast<std::byte>(k * 11 + node.id() * 3);
+            auto& o = out[static_cast<std::size_t>(node.id())];
+            o.resize(in.size());
+            kernel(node, in, o);
+          });
+          std::vector<Time> clocks;
+          for (const NodeStats& n : report.nodes) clocks.push_back(n.final_clock);
+          return std::make_pair(clocks, out);
+        };
+        const auto bokhari = run([&](Node& n, const Data& in, Data& o) {
+          kernels::standard_exchange(n, in, o, m, ExchangeOptions{sync});
+        });
+        const auto ones = run([&](Node& n, const Data& in, Data& o) {
+          kernels::multiphase_exchange(n, in, o, m, model::standard_partition(d), ExchangeOptions{sync});
+        });
+        EXPECT_EQ(bokhari.first, ones.first);
+        EXPECT_EQ(bokhari.second, ones.second);
+      }
+}
+
 TEST(MultiphaseExchange, OddSizesDeliverInTheirClosedFormTime) {
   MachineConfig base = ipsc_like();
   base.packet = 64;  // m·2^(d-d_i) not a multiple of the packet size: a short last packet

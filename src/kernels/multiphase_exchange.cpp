@@ -1,5 +1,10 @@
-// Multiphase complete exchange and its two extremes, Direct and Standard exchange.
-// Bokhari (1993) §2.1-2.3; Nicol & Bokhari (1994) §2.4 (schedule) and §4 (synchronisation on the iPSC/860).
+// Multiphase complete exchange, and its one-phase extreme, the Direct exchange (its other extreme, the Standard
+// exchange, is written as Bokhari's pseudocode reads in standard_exchange.cpp). Bokhari (1993) §2.2-2.3; Nicol &
+// Bokhari (1994) §2.4 (schedule) and §4 (synchronisation on the iPSC/860).
+//
+// Bokhari's procedure Multiphase names the phase's bits as this code does: `start` is the highest bit of the phase's
+// subcubes and `stop` the lowest, stop = start - d_i + 1; the partner in step j is mynumber ⊕ (j·2^stop); the next
+// phase starts at stop - 1.
 //
 // Block bookkeeping. Each node holds a list of 2^d logical blocks. Write S for the dimension bits already spanned
 // by earlier phases. The invariant of Nicol & Bokhari §2.4 ("the message lists are exactly those they would contain
@@ -29,13 +34,13 @@
 namespace hcemu::kernels {
 namespace {
 
-// The phase's storage index of logical position x: R = [lo, lo + width) on top, then the bits above R, then the
-// bits below.
-std::uint32_t phase_index(std::uint32_t x, int d, int lo, int width) {
-  const std::uint32_t below = x & ((1u << lo) - 1u);
-  const std::uint32_t r_bits = (x >> lo) & ((1u << width) - 1u);
-  const std::uint32_t above = x >> (lo + width);
-  return (r_bits << (d - width)) | (above << lo) | below;
+// The phase's storage index of logical position x: R = [stop, stop + width) on top, then the bits above R, then
+// the bits below.
+std::uint32_t phase_index(std::uint32_t x, int d, int stop, int width) {
+  const std::uint32_t below = x & ((1u << stop) - 1u);
+  const std::uint32_t r_bits = (x >> stop) & ((1u << width) - 1u);
+  const std::uint32_t above = x >> (stop + width);
+  return (r_bits << (d - width)) | (above << stop) | below;
 }
 
 void check_sizes(const Node& node, std::span<const std::byte> send, std::span<std::byte> recv, std::size_t m) {
@@ -59,17 +64,19 @@ void check_partition(const Node& node, std::span<const int> partition) {
   }
 }
 
-// One phase: a Direct exchange in the subcube spanning bits [lo, lo + width), of effective blocks of
+// One phase: a Direct exchange in the subcube spanning bits [stop, stop + width), of effective blocks of
 // `effective` bytes. Segment r of `list` goes to the partner whose R-bits are r; the partner's effective block
 // arrives in segment r of `incoming`. The own segment is neither sent nor received.
 // Nicol & Bokhari (1994) §4: under FORCED every receive of the phase is posted first; `barrier` then
 // synchronises globally so that no message can arrive before its receive was posted; `pairwise` also precedes each
 // transfer with a zero-byte exchange so that both directions start together.
-void direct_phase(Node& node, std::span<const std::byte> list, std::span<std::byte> incoming, int lo, int width,
+void direct_phase(Node& node, std::span<const std::byte> list, std::span<std::byte> incoming, int stop, int width,
                   std::size_t effective, const ExchangeOptions& options) {
   const int steps = (1 << width) - 1;
-  auto segment_of = [&](int partner) { return ((static_cast<std::uint32_t>(partner) >> lo) & ((1u << width) - 1u)); };
-  auto partner_at = [&](int j) { return node.id() ^ (j << lo); };
+  auto segment_of = [&](int partner) {
+    return (static_cast<std::uint32_t>(partner) >> stop) & ((1u << width) - 1u);
+  };
+  auto partner_at = [&](int j) { return node.id() ^ (j << stop); };  // mynumber ⊕ (j·2^stop)
   // Inside the exchange's own tag space: data and the zero-byte pairwise syncs apart.
   constexpr int data_tag = 0;
   constexpr int sync_tag = 1;
@@ -125,11 +132,11 @@ void multiphase_exchange(Node& node, std::span<const std::byte> send, std::span<
   Buffer<std::byte> work[2] = {node.allocate<std::byte>(2 * total), node.allocate<std::byte>(2 * total)};
   std::vector<std::uint32_t> order(n);
 
-  int spanned = 0;  // bits spanned by the phases so far
-  int current = 0;  // which work area holds this phase's list
+  int start = d - 1;  // the highest bit of this phase's subcubes
+  int current = 0;    // which work area holds this phase's list
   for (std::size_t i = 0; i < partition.size(); ++i) {
-    const int width = partition[i];
-    const int lo = d - spanned - width;
+    const int width = partition[i];                   // d_i
+    const int stop = start - width + 1;               // the lowest bit of this phase's subcubes
     const std::size_t effective = m << (d - width);  // m·2^(d-d_i), Bokhari 1993 §2.3
     std::span<std::byte> area = work[current].span();
     std::span<std::byte> incoming = area.subspan(total, total);
@@ -139,24 +146,24 @@ void multiphase_exchange(Node& node, std::span<const std::byte> send, std::span<
       // The first phase's order is the natural one, so it sends straight from the caller's blocks; only the own
       // segment must sit next to the receive area for the shuffle (uncharged, as above: it does not move).
       list = send.first(total);
-      const std::size_t own_segment = ((self >> lo) & ((1u << width) - 1u)) * effective;
+      const std::size_t own_segment = ((self >> stop) & ((1u << width) - 1u)) * effective;
       if (effective > 0) std::memcpy(area.data() + own_segment, send.data() + own_segment, effective);
     } else {
       list = area.first(total);
     }
 
-    direct_phase(node, list, incoming, lo, width, effective, options);
-    spanned += width;
+    direct_phase(node, list, incoming, stop, width, effective, options);
+    start = stop - 1;
 
     // The shuffle (Bokhari 1993 §2.1 "shuffle blocks"): new logical position x comes from the own segment of the
     // list if its R-bits are ours, otherwise from the receive area; it is stored in the next phase's order.
     const bool last = i + 1 == partition.size();
     const int next_width = last ? d : partition[i + 1];
-    const int next_lo = last ? 0 : d - spanned - next_width;
-    const std::uint32_t r_mask = ((1u << width) - 1u) << lo;
+    const int next_stop = last ? 0 : start - next_width + 1;
+    const std::uint32_t r_mask = ((1u << width) - 1u) << stop;
     for (std::uint32_t x = 0; x < n; ++x) {
-      const std::uint32_t from = phase_index(x, d, lo, width) + ((x & r_mask) == (self & r_mask) ? 0 : n);
-      order[phase_index(x, d, next_lo, next_width)] = from;
+      const std::uint32_t from = phase_index(x, d, stop, width) + ((x & r_mask) == (self & r_mask) ? 0 : n);
+      order[phase_index(x, d, next_stop, next_width)] = from;
     }
     std::span<std::byte> target = last ? recv.first(total) : work[1 - current].span().first(total);
     if (m > 0) node.permute(area, target, m, order);
@@ -167,12 +174,6 @@ void multiphase_exchange(Node& node, std::span<const std::byte> send, std::span<
 void direct_exchange(Node& node, std::span<const std::byte> send, std::span<std::byte> recv, std::size_t m,
                      const ExchangeOptions& options) {
   const std::vector<int> partition = node.dim() > 0 ? std::vector<int>{node.dim()} : std::vector<int>{};
-  multiphase_exchange(node, send, recv, m, partition, options);
-}
-
-void standard_exchange(Node& node, std::span<const std::byte> send, std::span<std::byte> recv, std::size_t m,
-                       const ExchangeOptions& options) {
-  const std::vector<int> partition(static_cast<std::size_t>(node.dim()), 1);
   multiphase_exchange(node, send, recv, m, partition, options);
 }
 

@@ -28,9 +28,9 @@ struct ExchangeOptions {
 void direct_exchange(Node& node, std::span<const std::byte> send, std::span<std::byte> recv, std::size_t m,
                      const ExchangeOptions& options = {});
 
-// Standard exchange (Bokhari 1993 §2.1, after Johnsson & Ho): d steps through bits d-1 .. 0, each sending 2^(d-1)
-// blocks to the neighbour across that bit, each followed by a shuffle of all 2^d blocks charged ρ·2^d·m. The
-// multiphase exchange with the partition (1, ..., 1).
+// Standard exchange (Bokhari 1993 §2.1, after Johnsson & Ho), as its pseudocode reads: d steps through bits d-1 .. 0,
+// each sending 2^(d-1) blocks to the neighbour across that bit, each followed by a shuffle of all 2^d blocks charged
+// ρ·2^d·m. Its data and times are those of multiphase_exchange with the partition (1, ..., 1).
 void standard_exchange(Node& node, std::span<const std::byte> send, std::span<std::byte> recv, std::size_t m,
                        const ExchangeOptions& options = {});
 
