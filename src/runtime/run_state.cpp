@@ -121,7 +121,7 @@ void RunState::deadlock(std::vector<BlockedOperation> blocked) {
 void RunState::abort() {
   if (aborted_.exchange(true, std::memory_order_acq_rel)) return;
   engine->interrupt();
-  for (auto& n : nodes) n->force_wake();
+  for (auto& n : nodes) n->notify();
 }
 
 }  // namespace hcemu::detail
