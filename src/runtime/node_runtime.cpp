@@ -46,11 +46,11 @@ int NodeRuntime::neighbor(int k) const {
 
 void NodeRuntime::start_run() {
   drain_leftovers_quietly();
+  inbox_.reset();
   arena_.reset();
   requests_.clear();
   ports_.reset();
   park_state_.store(kRunning, std::memory_order_relaxed);
-  delivered_.store(0, std::memory_order_relaxed);
   wake_at_.store(0, std::memory_order_relaxed);
   wake_on_release_.store(false, std::memory_order_relaxed);
   wait_ = nullptr;
@@ -109,7 +109,7 @@ const std::vector<double>& NodeRuntime::lateness_us() const { return clock_.late
 void NodeRuntime::block_until(Wait& w) {
   for (;;) {
     check_running();
-    const std::uint64_t seen = delivered_.load(std::memory_order_seq_cst);  // before the drain
+    const std::uint64_t seen = inbox_.delivered();  // before the drain
     drain();
     if (w.ready()) return;
     // Say which events can end the wait, then park; an event that came meanwhile cancels the park. The stores and
@@ -119,7 +119,7 @@ void NodeRuntime::block_until(Wait& w) {
     wake_at_.store(needed > 0 ? seen + needed : ~std::uint64_t{0}, std::memory_order_seq_cst);
     wake_on_release_.store(w.on_release, std::memory_order_seq_cst);
     park_state_.store(kParked, std::memory_order_seq_cst);
-    const bool came = delivered_.load(std::memory_order_seq_cst) >= wake_at_.load(std::memory_order_seq_cst) ||
+    const bool came = inbox_.delivered() >= wake_at_.load(std::memory_order_seq_cst) ||
                       w.ready() || run_.aborted();
     int expected = kParked;
     if (!(came && park_state_.compare_exchange_strong(expected, kRunning, std::memory_order_acq_rel))) {
@@ -142,8 +142,7 @@ bool NodeRuntime::notify() {
 }
 
 bool NodeRuntime::deliver(Message* m) {
-  inbox_.push(m->times().in_port, m);  // m belongs to this node from here on
-  const std::uint64_t count = delivered_.fetch_add(1, std::memory_order_seq_cst) + 1;
+  const std::uint64_t count = inbox_.push(m->times().in_port, m);  // m belongs to this node from here on
   return count >= wake_at_.load(std::memory_order_seq_cst) && notify();
 }
 
@@ -166,7 +165,7 @@ BlockedOperation NodeRuntime::blocked_operation() const {
 }
 
 void NodeRuntime::drain() {
-  inbox_.drain([&](Message* m) { matcher_.arrive(m); });
+  if (inbox_.maybe_nonempty()) inbox_.drain([&](Message* m) { matcher_.arrive(m); });
 }
 
 void NodeRuntime::check_running() {

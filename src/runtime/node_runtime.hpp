@@ -136,7 +136,6 @@ class NodeRuntime final : public NodeBackend {
 
   // Parking.
   alignas(64) std::atomic<int> park_state_{kRunning};
-  std::atomic<std::uint64_t> delivered_{0};  // messages pushed into the inbox
   std::atomic<std::uint64_t> wake_at_{0};    // wake when delivered_ reaches this
   std::atomic<bool> wake_on_release_{false};
   Wait* wait_ = nullptr;
