@@ -97,6 +97,24 @@ bool Matcher::take_for(std::uint32_t index, Message* m) {
   return meet(m, requests_.at(index));
 }
 
+void Matcher::discard_lost(std::uint32_t context, int tag, Time posted) {
+  if (!forced_) return;
+  for (std::size_t e = 0; e < table_.size(); ++e) {
+    Entry& entry = table_[e];
+    if (entry.key.source == kEmpty || entry.key.context != context || entry.key.tag != tag) continue;
+    while (entry.first_message != nullptr &&
+           timing_.on_match(entry.first_message->times(), posted) == timing::MatchOutcome::discard) {
+      Message* m = entry.first_message;
+      entry.first_message = m->match_next;
+      if (entry.first_message == nullptr) entry.last_message = nullptr;
+      discards_.push_back({m->source, node_, m->tag, m->bytes, m->times().first_byte, posted});
+      Message::destroy(m);
+    }
+    // An emptied entry stays until a later post or arrival of its key removes it: erasing here would move entries
+    // under this loop.
+  }
+}
+
 void Matcher::buffer(Message* m) {
   if (forced_) return;
   arena_.charge(buffered_size(*m));  // UNFORCED: the system buffer is the node's memory

@@ -43,6 +43,10 @@ class Matcher {
   // A receive from any source (slot `index`) takes `m`, the first waiting message of its source; under FORCED a
   // message that arrived before the receive was posted is discarded instead. Returns whether it matched.
   bool take_for(std::uint32_t index, Message* m);
+  // Under FORCED, the waiting messages with this context and tag that arrived before `posted` are lost to every
+  // receive posted from then on (one posted earlier would have taken them): discards them, for a receive from any
+  // source posted at `posted`.
+  void discard_lost(std::uint32_t context, int tag, Time posted);
 
   // After the run: what nobody received. FORCED: discards with no receive posted; UNFORCED: one line each.
   void collect_leftovers(std::vector<ForcedDiscard>& discards, std::vector<std::string>& unreceived);

@@ -318,7 +318,8 @@ Time NodeRuntime::peek_receive(const Slot& s) const {
 
 // A receive from any source takes, among the first waiting message of every source, the one that completes first;
 // ties by lower source id. Under FORCED a message that arrived before the receive was posted is lost to it.
-Message* NodeRuntime::best_for_any_source(const Slot& r, Time* completion) const {
+Message* NodeRuntime::best_for_any_source(const Slot& r, Time* completion) {
+  matcher_.discard_lost(r.context, r.tag, r.posted);
   Message* best = nullptr;
   Time best_time = kNever;
   matcher_.for_each_first_waiting(r.context, r.tag, [&](Message& m) {

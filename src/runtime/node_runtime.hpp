@@ -115,7 +115,7 @@ class NodeRuntime final : public NodeBackend {
   Time complete_receive(Slot& s);  // takes the input resource; returns the completion
   Time peek_receive(const Slot& s) const;
   // Receives from any source: the best waiting message for slot `index`, or nullptr.
-  Message* best_for_any_source(const Slot& r, Time* completion = nullptr) const;
+  Message* best_for_any_source(const Slot& r, Time* completion = nullptr);
   void resolve_any_source(std::uint32_t index, const char* operation);
   // Asks to be told when every transfer ready at or before `t` has been placed; returns the request's ticket.
   std::uint64_t request_horizon(Time t);
