@@ -127,9 +127,28 @@ void Matcher::unbuffer(Message* m) {
   m->buffered = false;
 }
 
+void Matcher::arrive_after_end(Message* m) {
+  Entry& entry = table_[find_or_insert(MatchKey{m->source, m->context, m->tag})];
+  (entry.last_message != nullptr ? entry.last_message->match_next : entry.first_message) = m;
+  entry.last_message = m;
+  m->match_next = nullptr;
+}
+
 void Matcher::collect_leftovers(std::vector<ForcedDiscard>& discards, std::vector<std::string>& unreceived) {
   for (Entry& entry : table_) {
     if (entry.key.source == kEmpty) continue;
+    // The messages that the receives still posted would have taken, in order: only their lengths are looked at.
+    Message* m = entry.first_message;
+    for (std::uint32_t r = entry.first_receive; r != Slot::kNoSlot && m != nullptr; m = m->match_next) {
+      const Slot& receive = requests_.at(r);
+      if (timing_.on_match(m->times(), receive.posted) == timing::MatchOutcome::discard) continue;
+      if (m->bytes > receive.buffer.size())
+        throw UsageError("node " + std::to_string(node_) + ": recv: message of " + std::to_string(m->bytes) +
+                         " bytes from node " + std::to_string(m->source) + " tag " + std::to_string(m->tag) +
+                         " is longer than the " + std::to_string(receive.buffer.size()) +
+                         "-byte buffer posted for it (a receive never waited for)");
+      r = receive.next_receive;
+    }
     for (Message* m = entry.first_message; m != nullptr;) {
       Message* next = m->match_next;
       if (forced_)

@@ -83,9 +83,8 @@ void NodeRuntime::run_kernel() {
 }
 
 void NodeRuntime::finish_run(RunReport& report) {
-  // Messages that arrived after the node finished meet its receives still posted (so that an oversize is found
-  // however the run ends), then whatever is left is reported.
-  inbox_.drain([&](Message* m) { matcher_.arrive(m); });
+  // Messages that arrived after the node finished wait with the others; whatever is left is reported.
+  inbox_.drain([&](Message* m) { matcher_.arrive_after_end(m); });
   report.forced_discards.insert(report.forced_discards.end(), matcher_.discards().begin(), matcher_.discards().end());
   matcher_.collect_leftovers(report.forced_discards, report.unreceived);
   NodeStats s;
