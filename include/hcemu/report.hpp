@@ -19,6 +19,7 @@ struct NodeStats {
   std::uint64_t messages_sent = 0, bytes_sent = 0;
   std::uint64_t messages_received = 0, bytes_received = 0;
   std::size_t arena_high_water = 0;  // bytes
+  Time host_time = 0;  // wall timing: how much of final_clock is the node's own running time on the host
 };
 
 // One directed link, from -> to = from ^ (1 << dim).

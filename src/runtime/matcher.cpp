@@ -138,13 +138,13 @@ void Matcher::collect_leftovers(std::vector<ForcedDiscard>& discards, std::vecto
   for (Entry& entry : table_) {
     if (entry.key.source == kEmpty) continue;
     // The messages that the receives still posted would have taken, in order: only their lengths are looked at.
-    Message* m = entry.first_message;
-    for (std::uint32_t r = entry.first_receive; r != Slot::kNoSlot && m != nullptr; m = m->match_next) {
+    Message* waiting = entry.first_message;
+    for (std::uint32_t r = entry.first_receive; r != Slot::kNoSlot && waiting != nullptr; waiting = waiting->match_next) {
       const Slot& receive = requests_.at(r);
-      if (timing_.on_match(m->times(), receive.posted) == timing::MatchOutcome::discard) continue;
-      if (m->bytes > receive.buffer.size())
-        throw UsageError("node " + std::to_string(node_) + ": recv: message of " + std::to_string(m->bytes) +
-                         " bytes from node " + std::to_string(m->source) + " tag " + std::to_string(m->tag) +
+      if (timing_.on_match(waiting->times(), receive.posted) == timing::MatchOutcome::discard) continue;
+      if (waiting->bytes > receive.buffer.size())
+        throw UsageError("node " + std::to_string(node_) + ": recv: message of " + std::to_string(waiting->bytes) +
+                         " bytes from node " + std::to_string(waiting->source) + " tag " + std::to_string(waiting->tag) +
                          " is longer than the " + std::to_string(receive.buffer.size()) +
                          "-byte buffer posted for it (a receive never waited for)");
       r = receive.next_receive;

@@ -94,6 +94,7 @@ void NodeRuntime::finish_run(RunReport& report) {
   s.messages_received = matcher_.messages_received();
   s.bytes_received = matcher_.bytes_received();
   s.arena_high_water = arena_.high_water();
+  s.host_time = clock_.host_time();
   report.nodes.push_back(s);
   if (run_.settings.trace)
     report.trace.insert(report.trace.end(), std::make_move_iterator(trace_.begin()),
@@ -123,8 +124,10 @@ void NodeRuntime::block_until(Wait& w) {
     int expected = kParked;
     if (!(came && park_state_.compare_exchange_strong(expected, kRunning, std::memory_order_acq_rel))) {
       // Parked (or woken already by a waker, who then counted this node as running again).
+      clock_.pause();
       run_.coordinator.node_parked();  // the last node to park places transfers, here, on this stack
       while (park_state_.load(std::memory_order_acquire) != kRunning) run_.engine->park(id_);
+      clock_.resume();
     }
     wake_at_.store(~std::uint64_t{0}, std::memory_order_relaxed);
     wake_on_release_.store(false, std::memory_order_relaxed);
@@ -172,7 +175,11 @@ void NodeRuntime::check_running() {
 }
 
 void NodeRuntime::maybe_yield() {
-  if (run_.settings.yield_seed != 0 && (yield_rng_() & 3) == 0) run_.engine->yield(id_);
+  if (run_.settings.yield_seed != 0 && (yield_rng_() & 3) == 0) {
+    clock_.pause();
+    run_.engine->yield(id_);
+    clock_.resume();
+  }
 }
 
 void NodeRuntime::advance_clock(Time target) {
@@ -230,19 +237,10 @@ Request NodeRuntime::isend(int dest, std::span<const std::byte> data, int tag) {
 
 void NodeRuntime::commit_now(Message* m) {
   {
-    std::unique_lock<std::mutex> lock;
-    Time forget_before = m->transfer.key.ready;
-    if (run_.settings.timing == Timing::wall) {
-      // Every transfer issued from now on is ready at or after the present moment; keep a margin for those issued
-      // a moment ago and not yet placed.
-      lock = std::unique_lock(run_.wall_commit);
-      forget_before = clock_.model_time_of(timing::NodeClock::RealClock::now() - std::chrono::milliseconds(10));
-    }
     for (;;) {
-      const timing::CommitStep step = run_.timing.commit(m->transfer, forget_before);
+      const timing::CommitStep step = run_.timing.commit(m->transfer, m->transfer.key.ready);
       if (step.sender_released) transfer_released(*m);
       if (step.arrived || !step.more) break;
-      if (run_.settings.timing != Timing::wall) forget_before = m->transfer.key.ready;
     }
   }
   run_.nodes[static_cast<std::size_t>(m->destination)]->deliver(m);
