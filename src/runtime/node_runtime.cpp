@@ -417,15 +417,28 @@ Status NodeRuntime::wait(Request& request, const char* operation) {
 void NodeRuntime::wait_all(std::span<Request> requests) {
   check_running();
   std::vector<std::uint32_t> sends, receives;
+  const auto unmark = [&] {
+    for (std::uint32_t i : sends) requests_.at(i).in_wait = false;
+    for (std::uint32_t i : receives) requests_.at(i).in_wait = false;
+  };
   for (Request& r : requests) {
     if (!r.valid()) continue;
-    Slot& s = requests_.get(r, id_, "wait_all");
+    Slot* s = nullptr;
+    try {
+      s = &requests_.get(r, id_, "wait_all");
+    } catch (...) {
+      unmark();
+      throw;
+    }
     const std::uint32_t index = RequestAccess::slot(r);
-    std::vector<std::uint32_t>& list = s.kind == Slot::Kind::send ? sends : receives;
-    if (std::find(list.begin(), list.end(), index) != list.end())
+    if (s->in_wait) {
+      unmark();
       throw UsageError(where("wait_all") + "the same request is given twice");
-    list.push_back(index);
+    }
+    s->in_wait = true;
+    (s->kind == Slot::Kind::send ? sends : receives).push_back(index);
   }
+  unmark();
   for (std::uint32_t i : receives)
     if (requests_.at(i).peer == kAnySource && !requests_.at(i).matched) resolve_any_source(i, "wait_all");
 
