@@ -232,14 +232,25 @@ TEST(TorusSchedule, EveryStepIsLinkDisjointWithOneMessageInAndOutPerNode) {
   for (std::size_t k = 0; k < t1.steps.size(); ++k) check_step(t1, k);
 }
 
-TEST(TorusSchedule, TransfersInSubmeshesStayInsideAndOnlyPhaseDUsesTheWrapAround) {
-  // §2.4 of our docs: a μ_p transfer with p < d never leaves its 2^p submesh, so it is at most 2^p - 1 hops; the
-  // phase-d transfers go the shorter way round, at most 2^(d-1) - 1 hops (the two ways are never equal).
-  const TorusSchedule s = torus_schedule(5, 1);
-  for (std::size_t k = 0; k < s.steps.size(); ++k) {
-    const int p = s.steps[k].level;
-    const int bound = p < s.d ? (1 << p) - 1 : (1 << (s.d - 1)) - 1;
-    EXPECT_EQ(torus_step_hops(s, k), bound) << "step " << k;
+TEST(TorusSchedule, TheLongestRouteOfAStepIsTheSubmeshSideOrHalfTheRingInPhaseD) {
+  // A μ_p transfer with p < d never leaves its 2^p submesh, so it is at most 2^p - 1 hops; the phase-d transfers
+  // go the shorter way round, at most 2^(d-1) - 1 hops (the two ways are never equal).
+  // Every step of the family has a pair at that largest distance, which is torus_step_hops.
+  for (const auto& [d, x] : family(6)) {
+    const TorusSchedule s = torus_schedule(d, x);
+    const TorusShape shape = TorusShape::square(d);
+    for (std::size_t k = 0; k < s.steps.size(); ++k) {
+      int longest = 0;
+      for (int id = 0; id < shape.nodes(); ++id) {
+        const TorusAction a = torus_action(s, k, torus_coord(shape, id));
+        if (a.role == TorusRole::exchange || a.role == TorusRole::send)
+          longest = std::max(longest, torus_distance(shape, id, torus_id(shape, a.partner)));
+      }
+      const int p = s.steps[k].level;
+      const int bound = p < s.d ? (1 << p) - 1 : std::max(1, (1 << (s.d - 1)) - 1);
+      EXPECT_EQ(longest, bound) << name(d, x) << " step " << k;
+      EXPECT_EQ(torus_step_hops(s, k), bound) << name(d, x) << " step " << k;
+    }
   }
 }
 

@@ -197,15 +197,9 @@ std::size_t torus_step_blocks(const TorusSchedule& schedule, std::size_t index) 
 }
 
 int torus_step_hops(const TorusSchedule& schedule, std::size_t index) {
-  const TorusShape shape = TorusShape::square(schedule.d);
-  int hops = 0;
-  for (int id = 0; id < shape.nodes(); ++id) {
-    const TorusCoord node = torus_coord(shape, id);
-    const TorusAction action = torus_action(schedule, index, node);
-    if (action.role == TorusRole::exchange || action.role == TorusRole::send)
-      hops = std::max(hops, torus_distance(shape, id, torus_id(shape, action.partner)));
-  }
-  return hops;
+  const int p = schedule.steps.at(index).level;
+  const int d = schedule.d;
+  return p < d ? (1 << p) - 1 : std::max(1, (1 << (d - 1)) - 1);
 }
 
 }  // namespace hcemu::model

@@ -135,7 +135,9 @@ TorusBlockSet torus_transfer(const TorusSchedule& schedule, std::size_t step, To
 // and 2^(x+1-s)·U for send step s.
 std::size_t torus_step_blocks(const TorusSchedule& schedule, std::size_t step);
 
-// The longest route (hops) of any transfer of step `step` on the 2^d x 2^d torus, by enumeration.
+// The longest route (hops) of the transfers of step `step` on the 2^d x 2^d torus: 2^p - 1 for a μ_p step with
+// p < d (the ends of a row or column of a 2^p submesh: a transfer never leaves its submesh), and 2^(d-1) - 1 for
+// phase d, whose pairs go the shorter way round (1 on the 2 x 2 torus). Every step has a pair that far (tested).
 int torus_step_hops(const TorusSchedule& schedule, std::size_t step);
 
 }  // namespace hcemu::model
