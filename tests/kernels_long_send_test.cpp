@@ -163,7 +163,7 @@ TEST(OcSend1, TakesNWholeMessageStagesOnEveryPortModel) {
   const std::size_t m = 300;
   for (const PairOf& pair : {opposite_corner(), at_distance(2), at_distance(5)}) {
     auto check = send_check(m, pair, ocs1());
-    check.dims(0, 7).ports({"all", "one", "half"}).base(link_bound_machine()).predict(
+    check.dims({0, 1, 2, 5, 7}).ports({"all", "one", "half"}).base(link_bound_machine()).predict(
         [m, pair](const MachineConfig& cfg) { return std::optional<Time>(distance(pair, cfg.d) * link_bound_hop(m)); });
     check.run();
   }
@@ -404,7 +404,7 @@ TEST(ArbitrarySend3, TheSlowestOfItsDisjointSendsSetsTheTime) {
 }
 
 TEST(ArbitrarySend3, EveryDistanceAndDimension) {
-  for (auto [m, g, xg] : {std::tuple{std::size_t{2520}, 2, 1}, {std::size_t{1001}, 1, 2}, {std::size_t{3}, 1, 1}}) {
+  for (auto [m, g, xg] : {std::tuple{std::size_t{1001}, 1, 2}, {std::size_t{3}, 1, 1}}) {
     for (int n : {1, 2, 4, 7}) {
       SCOPED_TRACE("m = " + std::to_string(m) + ", n = " + std::to_string(n));
       auto check = send_check(m, at_distance(n), as3(g, xg));
@@ -431,7 +431,7 @@ TEST(LongSends, EveryAlgorithmDeliversUnderForcedOnEveryPortModel) {
     SCOPED_TRACE(name);
     for (const PairOf& pair : {opposite_corner(), at_distance(2)}) {
       auto check = send_check(123, pair, send);
-      check.dims(0, 5).ports({"one", "all"}).base(forced);
+      check.dims({1, 3, 5}).ports({"one", "all"}).base(forced);
       check.run();
     }
   }

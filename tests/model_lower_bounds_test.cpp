@@ -270,7 +270,7 @@ Time emulate(const MachineConfig& c, const std::function<void(Node&)>& kernel) {
 
 TEST(LowerBounds, NoEmulatedRunOfTheNewFamiliesIsBelowItsBound) {
   const std::size_t m = 210;
-  for (int d = 0; d <= 7; ++d)
+  for (int d : {0, 1, 3, 5, 7})
     for (const MachineConfig& c : {with(link_bound_machine(), d, "all"), with(circuit_machine(), d, "one")}) {
       const std::string at = name(c);
       const int far = (1 << d) - 1;
