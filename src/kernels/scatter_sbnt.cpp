@@ -23,12 +23,17 @@ void preorder(std::uint32_t v, const std::vector<std::vector<std::uint32_t>>& ch
   for (std::uint32_t c : children[v]) preorder(c, children, out);
 }
 
-// The blocks the packet to child c carries in a step: c's subtree at the given depth, in preorder.
-std::vector<std::uint32_t> packet_for(std::uint32_t c, int depth, const std::vector<std::vector<std::uint32_t>>& children) {
-  std::vector<std::uint32_t> all, out;
-  preorder(c, children, all);
-  for (std::uint32_t v : all)
-    if (std::popcount(v) == depth) out.push_back(v);
+// For every child c of u, its subtree by depth, each in preorder: what the packet to c carries in the step that
+// serves that depth.
+std::vector<std::vector<std::vector<std::uint32_t>>> subtrees_by_depth(
+    std::uint32_t u, int d, const std::vector<std::vector<std::uint32_t>>& children) {
+  std::vector<std::vector<std::vector<std::uint32_t>>> out;
+  for (std::uint32_t c : children[u]) {
+    std::vector<std::uint32_t> all;
+    preorder(c, children, all);
+    out.emplace_back(static_cast<std::size_t>(d) + 1);
+    for (std::uint32_t v : all) out.back()[static_cast<std::size_t>(std::popcount(v))].push_back(v);
+  }
   return out;
 }
 
@@ -43,6 +48,7 @@ void sbnt_scatter(Node& node, std::span<const std::byte> blocks, std::span<std::
   if (u == 0 && m > 0) std::memcpy(block.data(), blocks.data() + static_cast<std::size_t>(root) * m, m);
   if (d == 0 || m == 0) return;
   const auto& children = model::sbnt_children(d);
+  const auto below = subtrees_by_depth(u, d, children);
   const int depth = std::popcount(u);
   auto physical = [relative_root](std::uint32_t v) { return static_cast<int>(v ^ relative_root); };
 
@@ -53,7 +59,7 @@ void sbnt_scatter(Node& node, std::span<const std::byte> blocks, std::span<std::
     const int parent = physical(model::sbnt_parent(u, d));
     for (int t = depth; t < d; ++t) {
       std::size_t bytes = 0;
-      for (std::uint32_t c : children[u]) bytes += packet_for(c, d - t + depth, children).size() * m;
+      for (const auto& sub : below) bytes += sub[static_cast<std::size_t>(d - t + depth)].size() * m;
       if (bytes == 0) continue;
       in[static_cast<std::size_t>(t - 1)] = node.allocate<std::byte>(bytes);
       arriving[static_cast<std::size_t>(t - 1)] = node.post_recv(parent, in[static_cast<std::size_t>(t - 1)].span(), tag);
@@ -63,11 +69,11 @@ void sbnt_scatter(Node& node, std::span<const std::byte> blocks, std::span<std::
 
   std::vector<Request> sends;
   for (int t = depth; t < d; ++t) {
-    const int level = d - t + depth;
+    const auto level = static_cast<std::size_t>(d - t + depth);
     std::vector<std::vector<std::uint32_t>> packets;
     std::size_t total = 0;
-    for (std::uint32_t c : children[u]) {
-      packets.push_back(packet_for(c, level, children));
+    for (const auto& sub : below) {
+      packets.push_back(sub[level]);
       total += packets.back().size() * m;
     }
     if (total == 0) continue;
