@@ -7,22 +7,22 @@
 #include <string>
 #include <vector>
 
-#include "kernels/broadcast4_schedule.hpp"
 #include "hcemu/hcemu.hpp"
 #include "hcemu/kernels/long_send.hpp"
 #include "hcemu/model/even_spread.hpp"
 #include "hcemu/model/long_send.hpp"
 #include "hcemu/testing.hpp"
 #include "kernel_machines.hpp"
+#include "kernels/broadcast4_schedule.hpp"
 
 namespace hcemu {
 namespace {
 
 using Data = std::vector<std::byte>;
-using testing::Case;
-using testing::KernelCheck;
 using test::circuit_machine;
 using test::link_bound_machine;
+using testing::Case;
+using testing::KernelCheck;
 
 // A pair on a d-cube: source and destination, and the distance between them.
 struct Pair {
@@ -163,8 +163,13 @@ TEST(OcSend1, TakesNWholeMessageStagesOnEveryPortModel) {
   const std::size_t m = 300;
   for (const PairOf& pair : {opposite_corner(), at_distance(2), at_distance(5)}) {
     auto check = send_check(m, pair, ocs1());
-    check.dims(0, 7).ports(distance(pair, 7) == 7 ? std::vector<std::string>{"all", "one", "half"} : std::vector<std::string>{"one"}).base(link_bound_machine()).predict(
-        [m, pair](const MachineConfig& cfg) { return std::optional<Time>(distance(pair, cfg.d) * link_bound_hop(m)); });
+    check.dims(0, 7)
+        .ports(distance(pair, 7) == 7 ? std::vector<std::string>{"all", "one", "half"}
+                                      : std::vector<std::string>{"one"})
+        .base(link_bound_machine())
+        .predict([m, pair](const MachineConfig& cfg) {
+          return std::optional<Time>(distance(pair, cfg.d) * link_bound_hop(m));
+        });
     check.run();
   }
 }
@@ -243,10 +248,8 @@ TEST(OcSend4, MatchesThePapersFormula) {
     int g;
     double want;
   };
-  for (const Example& e : {Example{3, 12, 3600, 5, 1644},
-                           {3, 12, 3600, 10, 1524},
-                           {4, 16, 4800, 5, 1728},
-                           {4, 16, 4800, 10, 1608}}) {
+  for (const Example& e :
+       {Example{3, 12, 3600, 5, 1644}, {3, 12, 3600, 10, 1524}, {4, 16, 4800, 5, 1728}, {4, 16, 4800, 10, 1608}}) {
     SCOPED_TRACE("d = " + std::to_string(e.d) + ", g = " + std::to_string(e.g));
     auto check = send_check(e.m, opposite_corner(), ocs4(e.g));
     check.dims({e.d}).ports({"all"}).base(link_bound_machine(e.beta, 1)).predict([&e](const MachineConfig&) {
@@ -276,13 +279,13 @@ TEST(OcSend4, PaddedUnitsAndTheFinalCopyKeepItExact) {
   // Sizes that do not divide into g·lcm(1..n) units, circuit switching and a local copy cost ρ.
   MachineConfig c = circuit_machine();
   c.rho = 0.002;
-  for (auto [m, g] : {std::pair{std::size_t{0}, 1}, {std::size_t{1}, 2}, {std::size_t{77}, 1}, {std::size_t{1001}, 3}}) {
+  for (auto [m, g] :
+       {std::pair{std::size_t{0}, 1}, {std::size_t{1}, 2}, {std::size_t{77}, 1}, {std::size_t{1001}, 3}}) {
     SCOPED_TRACE("m = " + std::to_string(m) + ", g = " + std::to_string(g));
     for (const PairOf& pair : {opposite_corner(), at_distance(5)}) {
       auto check = send_check(m, pair, ocs4(g));
-      check.dims(0, 7).ports({"all"}).base(c).predict([m, g, pair](const MachineConfig& cfg) {
-        return model::oc_send_4_time(cfg, m, distance(pair, cfg.d), g);
-      });
+      check.dims(0, 7).ports({"all"}).base(c).predict(
+          [m, g, pair](const MachineConfig& cfg) { return model::oc_send_4_time(cfg, m, distance(pair, cfg.d), g); });
       check.run();
     }
   }
@@ -408,26 +411,30 @@ TEST(ArbitrarySend3, EveryDistanceAndDimension) {
     for (int n : {1, 2, 4, 7}) {
       SCOPED_TRACE("m = " + std::to_string(m) + ", n = " + std::to_string(n));
       auto check = send_check(m, at_distance(n), as3(g, xg));
-      check.dims(0, 7).ports({"all"}).base(circuit_machine()).predict([m = m, g = g, xg = xg, n](const MachineConfig& cfg) {
-        return model::arbitrary_send_3_time(cfg, m, std::min(n, cfg.d), g, xg);
-      });
+      check.dims(0, 7)
+          .ports({"all"})
+          .base(circuit_machine())
+          .predict([m = m, g = g, xg = xg, n](const MachineConfig& cfg) {
+            return model::arbitrary_send_3_time(cfg, m, std::min(n, cfg.d), g, xg);
+          });
       check.run();
     }
   }
 }
 
-// ----- Every kernel ---------------------------------------------------------------------------------------------------
+// ----- Every kernel
+// ---------------------------------------------------------------------------------------------------
 
 TEST(LongSends, EveryAlgorithmDeliversUnderForcedOnEveryPortModel) {
   MachineConfig forced = link_bound_machine();
   forced.protocol = Protocol::forced;
   for (const auto& [name, send] : std::vector<std::pair<std::string, Send>>{{"direct", direct()},
-                                                                           {"ocs1", ocs1()},
-                                                                           {"ocs2", ocs2()},
-                                                                           {"ocs3", ocs3()},
-                                                                           {"ocs4", ocs4(3)},
-                                                                           {"as2", as2(2)},
-                                                                           {"as3", as3(2, 2)}}) {
+                                                                            {"ocs1", ocs1()},
+                                                                            {"ocs2", ocs2()},
+                                                                            {"ocs3", ocs3()},
+                                                                            {"ocs4", ocs4(3)},
+                                                                            {"as2", as2(2)},
+                                                                            {"as3", as3(2, 2)}}) {
     SCOPED_TRACE(name);
     for (const PairOf& pair : {opposite_corner(), at_distance(2)}) {
       auto check = send_check(123, pair, send);

@@ -18,10 +18,10 @@ namespace hcemu {
 namespace {
 
 using Data = std::vector<std::byte>;
-using testing::Case;
-using testing::KernelCheck;
 using test::circuit_machine;
 using test::link_bound_machine;
+using testing::Case;
+using testing::KernelCheck;
 
 using PermutationOf = std::function<model::Permutation(int d)>;
 using Permute = std::function<void(Node&, std::span<const std::byte>, std::span<std::byte>, const model::Permutation&)>;
@@ -112,9 +112,11 @@ TEST(EcubePermutation, InversionRoutesNeverMeet) {
   // Store-and-forward: every message crosses d links one after the other, d(τm + β), without contention.
   const std::size_t m = 400;
   auto check = permutation_check(fixed(m), named("inversion"), ecube());
-  check.no_contention().dims(0, 7).ports({"all", "one"}).base(link_bound_machine()).predict([](const MachineConfig& cfg) {
-    return std::optional<Time>(cfg.d * link_bound_hop(400));
-  });
+  check.no_contention()
+      .dims(0, 7)
+      .ports({"all", "one"})
+      .base(link_bound_machine())
+      .predict([](const MachineConfig& cfg) { return std::optional<Time>(cfg.d * link_bound_hop(400)); });
   check.run();
   auto circuit = permutation_check(fixed(m), named("inversion"), ecube());
   circuit.no_contention().dims(0, 7).ports({"one"}).base(circuit_machine()).predict([](const MachineConfig& cfg) {
@@ -128,10 +130,15 @@ TEST(EcubePermutation, EqualMessagesThatShareALinkInDifferentHopsDoNotContend) {
   // of hops (one of them first corrects bit 0), so under store-and-forward they cross it one packet time apart: the
   // time is the longest route's, 4(τm + β) for 0011 -> 1100. Under circuit switching both hold the link from the start.
   auto check = permutation_check(fixed(200), named("bit-reversal"), ecube());
-  check.no_contention().dims({4}).ports({"all", "one"}).base(link_bound_machine()).predict([](const MachineConfig& cfg) {
-    EXPECT_EQ(model::ecube_permutation_time(cfg, 200, model::bit_reversal_permutation(4).image), 4 * link_bound_hop(200));
-    return std::optional<Time>(4 * link_bound_hop(200));
-  });
+  check.no_contention()
+      .dims({4})
+      .ports({"all", "one"})
+      .base(link_bound_machine())
+      .predict([](const MachineConfig& cfg) {
+        EXPECT_EQ(model::ecube_permutation_time(cfg, 200, model::bit_reversal_permutation(4).image),
+                  4 * link_bound_hop(200));
+        return std::optional<Time>(4 * link_bound_hop(200));
+      });
   check.run();
   MachineConfig c = circuit_machine();
   c.d = 4;
@@ -171,7 +178,8 @@ TEST(Inversion, UnevenPacketsTakeTheLongestPacketsTime) {
   }
 }
 
-// ----- PERMUTED SEND --------------------------------------------------------------------------------------------------
+// ----- PERMUTED SEND
+// --------------------------------------------------------------------------------------------------
 
 TEST(PermutedSend, TakesTauMPlusTwoDBetaForEveryPermutation) {
   // §6: 2(2^(d-1)·τm/2^d + dβ) = τm + 2dβ. Pieces of 420 = lcm(1..7) bytes balance every stage of both exchanges.
@@ -190,9 +198,8 @@ TEST(PermutedSend, LocalCopiesAndCircuitsStayExact) {
   MachineConfig c = circuit_machine();
   c.rho = 0.002;
   auto check = permutation_check([](int d) { return (std::size_t{60}) << d; }, named("random:11"), permuted());
-  check.no_contention().dims(0, 5).ports({"all"}).base(c).predict([](const MachineConfig& cfg) {
-    return model::permuted_send_time(cfg, std::size_t{60} << cfg.d);
-  });
+  check.no_contention().dims(0, 5).ports({"all"}).base(c).predict(
+      [](const MachineConfig& cfg) { return model::permuted_send_time(cfg, std::size_t{60} << cfg.d); });
   check.run();
 }
 
@@ -205,13 +212,14 @@ TEST(PermutedSend, PadsMessagesThatDoNotSplitEvenly) {
   }
 }
 
-// ----- Every kernel ---------------------------------------------------------------------------------------------------
+// ----- Every kernel
+// ---------------------------------------------------------------------------------------------------
 
 TEST(Permutations, EveryAlgorithmDeliversUnderForcedOnEveryPortModel) {
   MachineConfig forced = link_bound_machine();
   forced.protocol = Protocol::forced;
-  for (const auto& [name, permute] :
-       std::vector<std::pair<std::string, Permute>>{{"ecube", ecube()}, {"inversion", inversion()}, {"permuted", permuted()}}) {
+  for (const auto& [name, permute] : std::vector<std::pair<std::string, Permute>>{
+           {"ecube", ecube()}, {"inversion", inversion()}, {"permuted", permuted()}}) {
     SCOPED_TRACE(name);
     auto check = permutation_check(fixed(100), named("inversion"), permute);
     check.dims(0, 5).ports({"one", "all"}).base(forced);

@@ -20,10 +20,10 @@ namespace hcemu {
 namespace {
 
 using Data = std::vector<std::byte>;
-using testing::Case;
-using testing::KernelCheck;
 using test::circuit_machine;
 using test::link_bound_machine;
+using testing::Case;
+using testing::KernelCheck;
 
 // A root that is not 0 for d >= 1, to exercise the XOR translation.
 int root_of(int nodes) { return nodes * 2 / 3; }
@@ -36,7 +36,8 @@ KernelCheck<> scatter_check(std::size_t m, Scatter scatter) {
   KernelCheck check;
   check
       .input([m](const Case& c, int node, std::mt19937_64& rng) {
-        return node == root_of(c.nodes()) ? testing::random_bytes(m * static_cast<std::size_t>(c.nodes()), rng) : Data{};
+        return node == root_of(c.nodes()) ? testing::random_bytes(m * static_cast<std::size_t>(c.nodes()), rng)
+                                          : Data{};
       })
       .kernel([m, scatter](Node& node, std::span<const std::byte> in, Data& out) {
         out.assign(m, std::byte{0});
@@ -80,31 +81,46 @@ KernelCheck<> gather_check(std::size_t m, Gather gather) {
 }
 
 Scatter dist1() {
-  return [](Node& node, std::span<const std::byte> b, std::span<std::byte> o, int r) { kernels::distribute_1(node, b, o, r); };
+  return [](Node& node, std::span<const std::byte> b, std::span<std::byte> o, int r) {
+    kernels::distribute_1(node, b, o, r);
+  };
 }
 Scatter dist2() {
-  return [](Node& node, std::span<const std::byte> b, std::span<std::byte> o, int r) { kernels::distribute_2(node, b, o, r); };
+  return [](Node& node, std::span<const std::byte> b, std::span<std::byte> o, int r) {
+    kernels::distribute_2(node, b, o, r);
+  };
 }
 Scatter sbt() {
-  return [](Node& node, std::span<const std::byte> b, std::span<std::byte> o, int r) { kernels::sbt_scatter(node, b, o, r); };
+  return [](Node& node, std::span<const std::byte> b, std::span<std::byte> o, int r) {
+    kernels::sbt_scatter(node, b, o, r);
+  };
 }
 Scatter sbnt() {
-  return [](Node& node, std::span<const std::byte> b, std::span<std::byte> o, int r) { kernels::sbnt_scatter(node, b, o, r); };
+  return [](Node& node, std::span<const std::byte> b, std::span<std::byte> o, int r) {
+    kernels::sbnt_scatter(node, b, o, r);
+  };
 }
 Gather coll1() {
-  return [](Node& node, std::span<const std::byte> b, std::span<std::byte> o, int r) { kernels::collect_1(node, b, o, r); };
+  return [](Node& node, std::span<const std::byte> b, std::span<std::byte> o, int r) {
+    kernels::collect_1(node, b, o, r);
+  };
 }
 Gather coll2() {
-  return [](Node& node, std::span<const std::byte> b, std::span<std::byte> o, int r) { kernels::collect_2(node, b, o, r); };
+  return [](Node& node, std::span<const std::byte> b, std::span<std::byte> o, int r) {
+    kernels::collect_2(node, b, o, r);
+  };
 }
 Gather sbt_gather() {
-  return [](Node& node, std::span<const std::byte> b, std::span<std::byte> o, int r) { kernels::sbt_gather(node, b, o, r); };
+  return [](Node& node, std::span<const std::byte> b, std::span<std::byte> o, int r) {
+    kernels::sbt_gather(node, b, o, r);
+  };
 }
 
 // λ = 10 µs, τ = 0.01 µs/byte.
 Time link_bound_hop(std::size_t bytes) { return from_us(10) + from_us(0.01) * static_cast<Time>(bytes); }
 
-// ----- DISTRIBUTE 1 and COLLECT ---------------------------------------------------------------------------------------
+// ----- DISTRIBUTE 1 and COLLECT
+// ---------------------------------------------------------------------------------------
 
 TEST(Distribute1, TheRootSendsEachClassInItsOwnStage) {
   // §5: Σ_{k<d} (τ·C(d,k)·m/d + β) = (2^d - 1)τm/d + dβ; with 840 = lcm(1..8) every message splits into its units.
@@ -112,7 +128,8 @@ TEST(Distribute1, TheRootSendsEachClassInItsOwnStage) {
   auto check = scatter_check(m, dist1());
   check.dims(0, 7).ports({"all"}).base(link_bound_machine()).predict([](const MachineConfig& cfg) {
     Time t = 0;
-    for (int h = 1; h <= cfg.d; ++h) t += link_bound_hop(static_cast<std::size_t>(model::binomial(cfg.d, h)) * 840 / static_cast<std::size_t>(cfg.d));
+    for (int h = 1; h <= cfg.d; ++h)
+      t += link_bound_hop(static_cast<std::size_t>(model::binomial(cfg.d, h)) * 840 / static_cast<std::size_t>(cfg.d));
     return std::optional<Time>(t);
   });
   check.run();
@@ -137,7 +154,8 @@ TEST(Distribute1, PaddingCircuitsAndLocalCopiesStayExact) {
   for (std::size_t m : {std::size_t{1}, std::size_t{7}, std::size_t{100}}) {
     SCOPED_TRACE("m = " + std::to_string(m));
     auto check = scatter_check(m, dist1());
-    check.dims(0, 7).ports({"all"}).base(c).predict([m](const MachineConfig& cfg) { return model::distribute_1_time(cfg, m); });
+    check.dims(0, 7).ports({"all"}).base(c).predict(
+        [m](const MachineConfig& cfg) { return model::distribute_1_time(cfg, m); });
     check.run();
   }
 }
@@ -148,7 +166,8 @@ TEST(Collect1, IsDistribute1RunBackwards) {
   auto check = gather_check(m, coll1());
   check.dims(0, 7).ports({"all"}).base(link_bound_machine()).predict([](const MachineConfig& cfg) {
     Time t = 0;
-    for (int h = 1; h <= cfg.d; ++h) t += link_bound_hop(static_cast<std::size_t>(model::binomial(cfg.d, h)) * 840 / static_cast<std::size_t>(cfg.d));
+    for (int h = 1; h <= cfg.d; ++h)
+      t += link_bound_hop(static_cast<std::size_t>(model::binomial(cfg.d, h)) * 840 / static_cast<std::size_t>(cfg.d));
     return std::optional<Time>(t);
   });
   check.run();
@@ -160,16 +179,18 @@ TEST(Collect1, PaddingCircuitsAndLocalCopiesStayExact) {
   for (std::size_t m : {std::size_t{1}, std::size_t{7}, std::size_t{100}}) {
     SCOPED_TRACE("m = " + std::to_string(m));
     auto check = gather_check(m, coll1());
-    check.dims(0, 7).ports({"all"}).base(c).predict([m](const MachineConfig& cfg) { return model::collect_1_time(cfg, m); });
+    check.dims(0, 7).ports({"all"}).base(c).predict(
+        [m](const MachineConfig& cfg) { return model::collect_1_time(cfg, m); });
     check.run();
   }
 }
 
-// ----- DISTRIBUTE 2 ---------------------------------------------------------------------------------------------------
+// ----- DISTRIBUTE 2
+// ---------------------------------------------------------------------------------------------------
 
 TEST(Distribute2, WaveCountsAndRatiosAreThePapers) {
   // §5: k is the least integer with d((d-1)^k - 1)/(d-2) >= 2^d - 1; r solves d(r^k - 1)/(r - 1) = 2^d - 1.
-  const std::vector<std::pair<int, int>> k = {{1, 1}, {2, 2}, {3, 2},  {4, 2},  {5, 3},  {6, 3},
+  const std::vector<std::pair<int, int>> k = {{1, 1}, {2, 2}, {3, 2}, {4, 2},  {5, 3},  {6, 3},
                                               {7, 3}, {8, 3}, {9, 3}, {10, 4}, {12, 4}, {16, 5}};
   for (auto [d, want] : k) EXPECT_EQ(model::distribute_2_wave_count(d), want) << "d = " << d;
   EXPECT_NEAR(model::distribute_2_ratio(3), 4.0 / 3, 1e-9);   // 3(1 + r) = 7
@@ -206,7 +227,8 @@ TEST(Distribute2, SavesStartUpsOnceWaveletsClearTheFirstLevel) {
   auto check = scatter_check(m, dist2());
   check.dims(2, 7).ports({"all"}).base(link_bound_machine()).predict([](const MachineConfig& cfg) {
     const auto total = ((std::size_t{1} << cfg.d) - 1) * 42000 / static_cast<std::size_t>(cfg.d);
-    return std::optional<Time>(from_us(0.01) * static_cast<Time>(total) + model::distribute_2_wave_count(cfg.d) * from_us(10));
+    return std::optional<Time>(from_us(0.01) * static_cast<Time>(total) +
+                               model::distribute_2_wave_count(cfg.d) * from_us(10));
   });
   check.run();
 }
@@ -217,7 +239,8 @@ TEST(Distribute2, SmallMessagesPaddingAndCopiesStayExact) {
   for (std::size_t m : {std::size_t{1}, std::size_t{50}, std::size_t{840}}) {
     SCOPED_TRACE("m = " + std::to_string(m));
     auto check = scatter_check(m, dist2());
-    check.dims(0, 7).ports({"all"}).base(c).predict([m](const MachineConfig& cfg) { return model::distribute_2_time(cfg, m); });
+    check.dims(0, 7).ports({"all"}).base(c).predict(
+        [m](const MachineConfig& cfg) { return model::distribute_2_time(cfg, m); });
     check.run();
   }
 }
@@ -228,7 +251,8 @@ TEST(Collect2, IsDistribute2RunBackwards) {
   for (std::size_t m : {std::size_t{3}, std::size_t{840}}) {
     SCOPED_TRACE("m = " + std::to_string(m));
     auto check = gather_check(m, coll2());
-    check.dims(0, 7).ports({"all"}).base(c).predict([m](const MachineConfig& cfg) { return model::collect_2_time(cfg, m); });
+    check.dims(0, 7).ports({"all"}).base(c).predict(
+        [m](const MachineConfig& cfg) { return model::collect_2_time(cfg, m); });
     check.run();
   }
 }
@@ -254,9 +278,8 @@ TEST(SbtScatter, PacketsPayTheirOwnStartUpsAsInTableThree) {
     MachineConfig c = link_bound_machine(10, 0.5);
     c.packet = packet;
     auto check = scatter_check(32, sbt());
-    check.dims({5}).ports({"one"}).base(c).predict([startups](const MachineConfig&) {
-      return std::optional<Time>(992 * from_us(0.5) + startups * from_us(10));
-    });
+    check.dims({5}).ports({"one"}).base(c).predict(
+        [startups](const MachineConfig&) { return std::optional<Time>(992 * from_us(0.5) + startups * from_us(10)); });
     check.run();
   }
 }
@@ -274,9 +297,12 @@ TEST(SbtGather, TakesTheScattersTime) {
 
 TEST(Sbnt, SubtreeSizesAreJohnssonAndHos) {
   // Johnsson & Ho §3.5: the root's n subtrees hold about (N - 1)/n nodes each; for this definition of base():
-  const std::vector<std::vector<std::size_t>> sizes = {
-      {3, 2, 2}, {5, 4, 3, 3}, {7, 6, 6, 6, 6}, {13, 12, 11, 9, 9, 9}, {19, 18, 18, 18, 18, 18, 18},
-      {35, 34, 33, 33, 30, 30, 30, 30}};
+  const std::vector<std::vector<std::size_t>> sizes = {{3, 2, 2},
+                                                       {5, 4, 3, 3},
+                                                       {7, 6, 6, 6, 6},
+                                                       {13, 12, 11, 9, 9, 9},
+                                                       {19, 18, 18, 18, 18, 18, 18},
+                                                       {35, 34, 33, 33, 30, 30, 30, 30}};
   for (int n = 3; n <= 8; ++n) {
     const auto& children = model::sbnt_children(n);
     std::vector<std::size_t> got;
@@ -322,12 +348,14 @@ TEST(SbntScatter, MatchesItsStepByStepTime) {
   for (std::size_t m : {std::size_t{1}, std::size_t{300}}) {
     SCOPED_TRACE("m = " + std::to_string(m));
     auto check = scatter_check(m, sbnt());
-    check.dims(0, 7).ports({"all"}).base(c).predict([m](const MachineConfig& cfg) { return model::sbnt_scatter_time(cfg, m); });
+    check.dims(0, 7).ports({"all"}).base(c).predict(
+        [m](const MachineConfig& cfg) { return model::sbnt_scatter_time(cfg, m); });
     check.run();
   }
 }
 
-// ----- Every kernel ---------------------------------------------------------------------------------------------------
+// ----- Every kernel
+// ---------------------------------------------------------------------------------------------------
 
 TEST(ScatterGather, EveryAlgorithmDeliversUnderForcedOnEveryPortModel) {
   MachineConfig forced = link_bound_machine();
@@ -356,7 +384,8 @@ TEST(ScatterGather, AllPortFormsHaveNoOnePortPrediction) {
   EXPECT_FALSE(model::distribute_2_time(c, 840).has_value());
   EXPECT_FALSE(model::collect_1_time(c, 840).has_value());
   EXPECT_FALSE(model::sbnt_scatter_time(c, 840).has_value());
-  EXPECT_EQ(model::sbt_scatter_time(c, 100), link_bound_hop(100) + link_bound_hop(200) + link_bound_hop(400) + link_bound_hop(800));
+  EXPECT_EQ(model::sbt_scatter_time(c, 100),
+            link_bound_hop(100) + link_bound_hop(200) + link_bound_hop(400) + link_bound_hop(800));
 }
 
 }  // namespace

@@ -40,9 +40,14 @@ MachineConfig with(MachineConfig c, int d, const char* ports) {
 std::vector<MachineConfig> machines(int d) {
   MachineConfig packets = link_bound_machine();
   packets.packet = 64;
-  return {with(link_bound_machine(), d, "all"), with(circuit_machine(), d, "all"), with(link_bound_machine(), d, "one"),
-          with(circuit_machine(), d, "one"),    with(circuit_machine(), d, "half"), with(circuit_machine(), d, "k:2"),
-          with(packets, d, "all"),              with(packets, d, "one")};
+  return {with(link_bound_machine(), d, "all"),
+          with(circuit_machine(), d, "all"),
+          with(link_bound_machine(), d, "one"),
+          with(circuit_machine(), d, "one"),
+          with(circuit_machine(), d, "half"),
+          with(circuit_machine(), d, "k:2"),
+          with(packets, d, "all"),
+          with(packets, d, "one")};
 }
 
 std::string name(const MachineConfig& c) {
@@ -96,7 +101,8 @@ TEST(LowerBounds, AllgatherIsANodesInLinks) {
   // Stout & Wagar §9 complete broadcast: (2^d - 1)τm/d + β.
   EXPECT_EQ(model::allgather_lower_bound(with(link_bound_machine(12, 1), 4, "all"), 400), from_us(12 + 1500));
   // Half duplex: a node's m out and (2^d - 1)m in share one port.
-  EXPECT_EQ(model::allgather_lower_bound(with(link_bound_machine(12, 1), 2, "half"), 100), from_us(12 + 100) + from_us(12 + 300));
+  EXPECT_EQ(model::allgather_lower_bound(with(link_bound_machine(12, 1), 2, "half"), 100),
+            from_us(12 + 100) + from_us(12 + 300));
 }
 
 TEST(LowerBounds, CompleteExchangeAndInversionAreTheBisection) {
@@ -217,7 +223,8 @@ TEST(LowerBounds, NoTransposeClosedFormIsBelowItsBound) {
         const std::size_t rows_n = side << d;
         const std::size_t m = model::row_transpose_block_bytes(d, rows_n, 4);
         const Time rows = model::row_transpose_lower_bound(c, rows_n, 4);
-        expect_above(model::row_transpose_time(c, rows_n, 4, model::direct_exchange_time(c, m)), rows, "rows-direct " + at);
+        expect_above(model::row_transpose_time(c, rows_n, 4, model::direct_exchange_time(c, m)), rows,
+                     "rows-direct " + at);
         if (const auto e = model::all_port_exchange_time(c, m)) {
           expect_above(model::row_transpose_time(c, rows_n, 4, *e), rows, "rows-all-port " + at);
         }
@@ -230,7 +237,8 @@ TEST(LowerBounds, NoTransposeClosedFormIsBelowItsBound) {
       }
 }
 
-// ----- No emulated run is below its bound -----------------------------------------------------------------------------
+// ----- No emulated run is below its bound
+// -----------------------------------------------------------------------------
 
 // The bound of a registry case of the existing families.
 Time registry_bound(const std::string& family, const MachineConfig& c, const kernels::KernelCase& k) {
@@ -277,62 +285,68 @@ TEST(LowerBounds, NoEmulatedRunOfTheNewFamiliesIsBelowItsBound) {
       const Time send = model::long_send_lower_bound(c, m, 0, far);
       using Send = std::function<void(Node&, std::span<std::byte>)>;
       for (const auto& [algo, run] : std::vector<std::pair<std::string, Send>>{
-               {"direct", [](Node& n, std::span<std::byte> b) { kernels::direct_send(n, b); }},
-               {"ocs1", [](Node& n, std::span<std::byte> b) { kernels::oc_send_1(n, b); }},
-               {"ocs2", [](Node& n, std::span<std::byte> b) { kernels::oc_send_2(n, b); }},
-               {"ocs4", [](Node& n, std::span<std::byte> b) { kernels::oc_send_4(n, b, 2); }},
-               {"as2", [](Node& n, std::span<std::byte> b) { kernels::arbitrary_send_2(n, b, 2); }},
-               {"as3", [](Node& n, std::span<std::byte> b) { kernels::arbitrary_send_3(n, b, 2, 1, 0, n.size() / 2); }}}) {
+               {"direct", [](Node&n, std::span<std::byte> b) { kernels::direct_send(n, b); }},
+               {"ocs1", [](Node&n, std::span<std::byte> b) { kernels::oc_send_1(n, b); }},
+               {"ocs2", [](Node&n, std::span<std::byte> b) { kernels::oc_send_2(n, b); }},
+               {"ocs4", [](Node&n, std::span<std::byte> b) { kernels::oc_send_4(n, b, 2); }},
+               {"as2", [](Node&n, std::span<std::byte> b) { kernels::arbitrary_send_2(n, b, 2); }},
+               {"as3",
+                [](Node&n, std::span<std::byte> b) { kernels::arbitrary_send_3(n, b, 2, 1, 0, n.size() / 2); }}}) {
         const Time bound = algo == "as3" ? model::long_send_lower_bound(c, m, 0, (1 << d) / 2) : send;
-        EXPECT_GE(emulate(c, [&, run = run](Node& n) {
-                    std::vector<std::byte> b(m);
-                    run(n, b);
-                  }),
+        EXPECT_GE(emulate(c,
+                          [&, run = run](Node& n) {
+                            std::vector<std::byte> b(m);
+                            run(n, b);
+                          }),
                   bound)
             << algo << " " << at;
       }
 
       using Collective = std::function<void(Node&, std::span<const std::byte>, std::span<std::byte>)>;
       for (const auto& [algo, run] : std::vector<std::pair<std::string, Collective>>{
-               {"distribute1", [](Node& n, auto in, auto out) { kernels::distribute_1(n, in, out); }},
-               {"distribute2", [](Node& n, auto in, auto out) { kernels::distribute_2(n, in, out); }},
-               {"sbt", [](Node& n, auto in, auto out) { kernels::sbt_scatter(n, in, out); }},
-               {"sbnt", [](Node& n, auto in, auto out) { kernels::sbnt_scatter(n, in, out); }}}) {
-        EXPECT_GE(emulate(c, [&, run = run](Node& n) {
-                    std::vector<std::byte> all(m << d), mine(m);
-                    run(n, all, mine);
-                  }),
+               {"distribute1", [](Node&n, auto in, auto out) { kernels::distribute_1(n, in, out); }},
+               {"distribute2", [](Node&n, auto in, auto out) { kernels::distribute_2(n, in, out); }},
+               {"sbt", [](Node&n, auto in, auto out) { kernels::sbt_scatter(n, in, out); }},
+               {"sbnt", [](Node&n, auto in, auto out) { kernels::sbnt_scatter(n, in, out); }}}) {
+        EXPECT_GE(emulate(c,
+                          [&, run = run](Node& n) {
+                            std::vector<std::byte> all(m << d), mine(m);
+                            run(n, all, mine);
+                          }),
                   model::scatter_lower_bound(c, m))
             << algo << " " << at;
       }
       for (const auto& [algo, run] : std::vector<std::pair<std::string, Collective>>{
-               {"collect1", [](Node& n, auto in, auto out) { kernels::collect_1(n, in, out); }},
-               {"collect2", [](Node& n, auto in, auto out) { kernels::collect_2(n, in, out); }},
-               {"sbt", [](Node& n, auto in, auto out) { kernels::sbt_gather(n, in, out); }}}) {
-        EXPECT_GE(emulate(c, [&, run = run](Node& n) {
-                    std::vector<std::byte> mine(m), all(m << d);
-                    run(n, mine, all);
-                  }),
+               {"collect1", [](Node&n, auto in, auto out) { kernels::collect_1(n, in, out); }},
+               {"collect2", [](Node&n, auto in, auto out) { kernels::collect_2(n, in, out); }},
+               {"sbt", [](Node&n, auto in, auto out) { kernels::sbt_gather(n, in, out); }}}) {
+        EXPECT_GE(emulate(c,
+                          [&, run = run](Node& n) {
+                            std::vector<std::byte> mine(m), all(m << d);
+                            run(n, mine, all);
+                          }),
                   model::gather_lower_bound(c, m))
             << algo << " " << at;
       }
 
       const auto perm = model::inversion_permutation(d);
       for (const auto& [algo, run] : std::vector<std::pair<std::string, Collective>>{
-               {"ecube", [&perm](Node& n, auto in, auto out) { kernels::ecube_permutation(n, in, out, perm); }},
-               {"inversion", [](Node& n, auto in, auto out) { kernels::inversion(n, in, out); }},
-               {"permuted", [&perm](Node& n, auto in, auto out) { kernels::permuted_send(n, in, out, perm); }}}) {
-        EXPECT_GE(emulate(c, [&, run = run](Node& n) {
-                    std::vector<std::byte> in(m), out(m);
-                    run(n, in, out);
-                  }),
+               {"ecube", [&perm](Node&n, auto in, auto out) { kernels::ecube_permutation(n, in, out, perm); }},
+               {"inversion", [](Node&n, auto in, auto out) { kernels::inversion(n, in, out); }},
+               {"permuted", [&perm](Node&n, auto in, auto out) { kernels::permuted_send(n, in, out, perm); }}}) {
+        EXPECT_GE(emulate(c,
+                          [&, run = run](Node& n) {
+                            std::vector<std::byte> in(m), out(m);
+                            run(n, in, out);
+                          }),
                   model::permutation_lower_bound(c, m, perm.image))
             << algo << " " << at;
       }
     }
 }
 
-// ----- The optimal algorithms meet their bound in the highest-order term -----------------------------------------------
+// ----- The optimal algorithms meet their bound in the highest-order term
+// -----------------------------------------------
 
 // time / bound - 1: how far above its bound an algorithm is.
 double excess(std::optional<Time> time, Time bound) {
@@ -358,8 +372,9 @@ TEST(LowerBounds, ThePapersOptimalAlgorithmsMeetTheirBoundForLongMessages) {
     const MachineConfig one = with(link_bound_machine(), d, "one");
     const int far = (1 << d) - 1;
     const std::string at = " d=" + std::to_string(d);
-    expect_meets([&](std::size_t x) { return model::pipelined_broadcast_time(c, x, model::optimal_broadcast_groups(c, x)); },
-                 [&](std::size_t x) { return model::broadcast_lower_bound(c, x); }, m, "bcast4" + at);
+    expect_meets(
+        [&](std::size_t x) { return model::pipelined_broadcast_time(c, x, model::optimal_broadcast_groups(c, x)); },
+        [&](std::size_t x) { return model::broadcast_lower_bound(c, x); }, m, "bcast4" + at);
     expect_meets([&](std::size_t x) { return model::oc_send_4_time(c, x, d, model::optimal_oc_send_groups(c, x, d)); },
                  [&](std::size_t x) { return model::long_send_lower_bound(c, x, 0, far); }, m, "ocs4" + at);
     for (int n : {1, d - 1}) {
@@ -382,7 +397,8 @@ TEST(LowerBounds, ThePapersOptimalAlgorithmsMeetTheirBoundForLongMessages) {
     expect_meets([&](std::size_t x) { return model::collect_2_time(c, block(x)); },
                  [&](std::size_t x) { return model::gather_lower_bound(c, block(x)); }, m, "collect2" + at);
     expect_meets([&](std::size_t x) { return model::completed_allgather_time(c, block(x)); },
-                 [&](std::size_t x) { return model::allgather_lower_bound(c, block(x)); }, m, "complete broadcast" + at);
+                 [&](std::size_t x) { return model::allgather_lower_bound(c, block(x)); }, m,
+                 "complete broadcast" + at);
     expect_meets([&](std::size_t x) { return model::all_port_exchange_time(c, block(x)); },
                  [&](std::size_t x) { return model::complete_exchange_lower_bound(c, block(x)); }, m,
                  "complete exchange" + at);
@@ -399,8 +415,9 @@ TEST(LowerBounds, ThePapersOptimalAlgorithmsMeetTheirBoundForLongMessages) {
                  [&](std::size_t x) { return model::scatter_lower_bound(one, block(x)); }, m, "sbt scatter" + at);
     expect_meets([&](std::size_t x) { return std::optional<Time>(model::sbt_gather_time(one, block(x))); },
                  [&](std::size_t x) { return model::gather_lower_bound(one, block(x)); }, m, "sbt gather" + at);
-    expect_meets([&](std::size_t x) { return std::optional<Time>(model::recursive_doubling_allgather_time(one, block(x))); },
-                 [&](std::size_t x) { return model::allgather_lower_bound(one, block(x)); }, m, "recursive doubling" + at);
+    expect_meets(
+        [&](std::size_t x) { return std::optional<Time>(model::recursive_doubling_allgather_time(one, block(x))); },
+        [&](std::size_t x) { return model::allgather_lower_bound(one, block(x)); }, m, "recursive doubling" + at);
   }
   for (int d : {2, 4, 6}) {  // the transposes, 4-byte elements: by rows and by blocks of side x
     const MachineConfig c = with(link_bound_machine(), d, "all");
@@ -408,8 +425,8 @@ TEST(LowerBounds, ThePapersOptimalAlgorithmsMeetTheirBoundForLongMessages) {
     expect_meets(
         [&](std::size_t x) {
           const std::size_t n = x << d;
-          return std::optional<Time>(
-              model::row_transpose_time(c, n, 4, *model::all_port_exchange_time(c, model::row_transpose_block_bytes(d, n, 4))));
+          return std::optional<Time>(model::row_transpose_time(
+              c, n, 4, *model::all_port_exchange_time(c, model::row_transpose_block_bytes(d, n, 4))));
         },
         [&](std::size_t x) { return model::row_transpose_lower_bound(c, x << d, 4); }, 420, "rows-all-port" + at);
     expect_meets(
@@ -432,7 +449,8 @@ TEST(LowerBounds, TheUnsymmetrizedOrUnpipelinedOnesStayAFactorAway) {
     const MachineConfig c = with(link_bound_machine(), d, "all");
     SCOPED_TRACE("d = " + std::to_string(d));
     EXPECT_GT(excess(model::symmetrized_broadcast_time(c, m), model::broadcast_lower_bound(c, m)), 0.99 * d - 1);
-    EXPECT_GT(excess(model::oc_send_2_time(c, m, d), model::long_send_lower_bound(c, m, 0, (1 << d) - 1)), 0.99 * d - 1);
+    EXPECT_GT(excess(model::oc_send_2_time(c, m, d), model::long_send_lower_bound(c, m, 0, (1 << d) - 1)),
+              0.99 * d - 1);
     EXPECT_GT(excess(model::oc_send_4_time(c, m, 1, 1), model::long_send_lower_bound(c, m, 0, 1)), 0.99 * d - 1);
     const MachineConfig one = with(link_bound_machine(), d, "one");
     EXPECT_GT(excess(model::sbt_broadcast_time(one, m), model::broadcast_lower_bound(one, m)), 0.99 * d - 1);

@@ -65,7 +65,8 @@ void arbitrary_send_2(Node& node, std::span<std::byte> message, int groups, int 
   if (n == 0) return;
   const std::vector<Transfer> plan = transfers_to((std::uint32_t{1} << n) - 1, d, g);
   const std::uint32_t me = frame.to_virtual(node.id());
-  const bool involved = std::any_of(plan.begin(), plan.end(), [me](const Transfer& t) { return t.from == me || t.to == me; });
+  const bool involved =
+      std::any_of(plan.begin(), plan.end(), [me](const Transfer& t) { return t.from == me || t.to == me; });
   if (!involved) return;
 
   // Packets of s bytes; at the source and destination those wholly inside the message are the message itself, the

@@ -286,8 +286,7 @@ void xoc_send(Node& node, std::span<std::byte> message, int groups, int src, int
   run_routes(node, message, src, dst, {r});
 }
 
-void arbitrary_send_3(Node& node, std::span<std::byte> message, int groups, int xoc_groups, int src, int dst,
-                      int tag) {
+void arbitrary_send_3(Node& node, std::span<std::byte> message, int groups, int xoc_groups, int src, int dst, int tag) {
   check_groups(groups, "arbitrary_send_3");
   check_groups(xoc_groups, "arbitrary_send_3");
   dst = detail::resolve_destination(src, dst, node.dim());

@@ -86,8 +86,8 @@ void backward(Node& node, std::span<const std::byte> block, std::uint32_t x, con
         item.in = node.allocate<std::byte>(total);
         for (std::size_t i = 0; i < upper.size(); ++i) {
           const std::size_t end = i + 1 < upper.size() ? item.packet_at[i + 1] : total;
-          item.receives.push_back(node.post_recv(node.neighbor(upper[i]),
-                                                 item.in.span().subspan(item.packet_at[i], end - item.packet_at[i]), tag));
+          item.receives.push_back(node.post_recv(
+              node.neighbor(upper[i]), item.in.span().subspan(item.packet_at[i], end - item.packet_at[i]), tag));
         }
       }
       items.push_back(std::move(item));

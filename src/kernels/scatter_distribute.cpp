@@ -45,7 +45,8 @@ void root_sends(Node& node, std::span<const std::byte> blocks, int root, const d
       }
     }
     for (int z = 0; z < d; ++z)
-      sends.push_back(node.isend(node.neighbor(z), std::span<const std::byte>(packets[static_cast<std::size_t>(z)]), tag));
+      sends.push_back(
+          node.isend(node.neighbor(z), std::span<const std::byte>(packets[static_cast<std::size_t>(z)]), tag));
   }
   node.wait_all(sends);
 }
@@ -53,7 +54,7 @@ void root_sends(Node& node, std::span<const std::byte> blocks, int root, const d
 struct Item {
   std::size_t wave;
   int h;
-  Buffer<std::byte> in;       // distance >= 2: one packet per lower neighbour, side by side
+  Buffer<std::byte> in;  // distance >= 2: one packet per lower neighbour, side by side
   std::vector<Request> receives;
 };
 
@@ -79,7 +80,8 @@ void forward(Node& node, std::span<std::byte> block, std::uint32_t x, const deta
         const std::size_t packet = layout.beyond(x, h).size() * layout.edge(h, j - 1);
         item.in = node.allocate<std::byte>(packet * lower.size());
         for (std::size_t s = 0; s < lower.size(); ++s)
-          item.receives.push_back(node.post_recv(node.neighbor(lower[s]), item.in.span().subspan(s * packet, packet), tag));
+          item.receives.push_back(
+              node.post_recv(node.neighbor(lower[s]), item.in.span().subspan(s * packet, packet), tag));
       }
       items.push_back(std::move(item));
     }
@@ -103,7 +105,8 @@ void forward(Node& node, std::span<std::byte> block, std::uint32_t x, const deta
         segments.push_back(waves_in[item.wave].span().subspan(layout.wave_offset(item.wave, h) + q * held, held));
       } else {
         const std::size_t packet = mine.size() * held;
-        for (std::size_t s = 0; s < lower.size(); ++s) segments.push_back(item.in.span().subspan(s * packet + q * held, held));
+        for (std::size_t s = 0; s < lower.size(); ++s)
+          segments.push_back(item.in.span().subspan(s * packet + q * held, held));
       }
       return segments;
     };
@@ -140,8 +143,8 @@ void forward(Node& node, std::span<std::byte> block, std::uint32_t x, const deta
   node.wait_all(sends);
 }
 
-void distribute(Node& node, std::span<const std::byte> blocks, std::span<std::byte> block, int root,
-                model::Waves waves, int tag, const char* kernel) {
+void distribute(Node& node, std::span<const std::byte> blocks, std::span<std::byte> block, int root, model::Waves waves,
+                int tag, const char* kernel) {
   const std::size_t m = block.size();
   detail::check_scatter_buffers(node, root, blocks, m, kernel);
   const auto x = static_cast<std::uint32_t>(node.id() ^ root);

@@ -18,7 +18,8 @@ namespace hcemu::kernels {
 namespace {
 
 // The nodes of v's subtree (v included) in preorder.
-void preorder(std::uint32_t v, const std::vector<std::vector<std::uint32_t>>& children, std::vector<std::uint32_t>& out) {
+void preorder(std::uint32_t v, const std::vector<std::vector<std::uint32_t>>& children,
+              std::vector<std::uint32_t>& out) {
   out.push_back(v);
   for (std::uint32_t c : children[v]) preorder(c, children, out);
 }
@@ -62,7 +63,8 @@ void sbnt_scatter(Node& node, std::span<const std::byte> blocks, std::span<std::
       for (const auto& sub : below) bytes += sub[static_cast<std::size_t>(d - t + depth)].size() * m;
       if (bytes == 0) continue;
       in[static_cast<std::size_t>(t - 1)] = node.allocate<std::byte>(bytes);
-      arriving[static_cast<std::size_t>(t - 1)] = node.post_recv(parent, in[static_cast<std::size_t>(t - 1)].span(), tag);
+      arriving[static_cast<std::size_t>(t - 1)] =
+          node.post_recv(parent, in[static_cast<std::size_t>(t - 1)].span(), tag);
     }
     arriving[static_cast<std::size_t>(d - 1)] = node.post_recv(parent, block, tag);
   }

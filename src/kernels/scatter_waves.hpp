@@ -104,8 +104,7 @@ inline void copy_padded(Node& node, std::span<const std::byte> message, std::siz
 // The zero bytes a packer needs: the most padding any class of the layout has.
 inline std::size_t most_padding(const WaveLayout& layout) {
   std::size_t most = 0;
-  for (int h = 1; h <= layout.d(); ++h)
-    most = std::max(most, model::spread_padded_bytes(layout.m(), h) - layout.m());
+  for (int h = 1; h <= layout.d(); ++h) most = std::max(most, model::spread_padded_bytes(layout.m(), h) - layout.m());
   return most;
 }
 

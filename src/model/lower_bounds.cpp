@@ -77,12 +77,14 @@ Time long_send_lower_bound(const MachineConfig& config, std::size_t m, int src, 
 
 Time scatter_lower_bound(const MachineConfig& config, std::size_t m) {
   if (config.d == 0 || m == 0) return 0;
-  return std::max({node_port_bound(config, (nodes(config) - 1) * m, 0), node_port_bound(config, 0, m), spreading(config)});
+  return std::max(
+      {node_port_bound(config, (nodes(config) - 1) * m, 0), node_port_bound(config, 0, m), spreading(config)});
 }
 
 Time gather_lower_bound(const MachineConfig& config, std::size_t m) {
   if (config.d == 0 || m == 0) return 0;
-  return std::max({node_port_bound(config, 0, (nodes(config) - 1) * m), node_port_bound(config, m, 0), spreading(config)});
+  return std::max(
+      {node_port_bound(config, 0, (nodes(config) - 1) * m), node_port_bound(config, m, 0), spreading(config)});
 }
 
 Time allgather_lower_bound(const MachineConfig& config, std::size_t m) {
@@ -94,7 +96,8 @@ Time complete_exchange_lower_bound(const MachineConfig& config, std::size_t m) {
   if (config.d == 0 || m == 0) return 0;
   const std::size_t half = nodes(config) / 2;
   const std::size_t others = (nodes(config) - 1) * m;
-  return std::max({node_port_bound(config, others, others), cut_bound(config, half * half * m, half), spreading(config)});
+  return std::max(
+      {node_port_bound(config, others, others), cut_bound(config, half * half * m, half), spreading(config)});
 }
 
 Time permutation_lower_bound(const MachineConfig& config, std::size_t m, std::span<const std::uint32_t> image) {
@@ -120,7 +123,8 @@ Time permutation_lower_bound(const MachineConfig& config, std::size_t m, std::sp
       if (!from && to) ++up;
       if (from && !to) ++down;
     }
-    bound = std::max({bound, cut_bound(config, up * m, nodes(config) / 2), cut_bound(config, down * m, nodes(config) / 2)});
+    bound =
+        std::max({bound, cut_bound(config, up * m, nodes(config) / 2), cut_bound(config, down * m, nodes(config) / 2)});
   }
   return bound;
 }

@@ -237,7 +237,8 @@ std::optional<Time> sbnt_scatter_time(const MachineConfig& config, std::size_t m
   for (std::uint32_t v = nodes; v-- > 0;) {  // children have larger addresses than their parent
     below[v][static_cast<std::size_t>(std::popcount(v))] += 1;
     if (v != 0)
-      for (int l = 0; l <= d; ++l) below[sbnt_parent(v, d)][static_cast<std::size_t>(l)] += below[v][static_cast<std::size_t>(l)];
+      for (int l = 0; l <= d; ++l)
+        below[sbnt_parent(v, d)][static_cast<std::size_t>(l)] += below[v][static_cast<std::size_t>(l)];
   }
 
   // arrives[v][t]: when v has its parent's packet of step t. Nodes in order of depth: parents first.

@@ -45,11 +45,9 @@ void sbnt_scatter(Node& node, std::span<const std::byte> blocks, std::span<std::
                   int tag = 7300);
 
 // COLLECT (§5): DISTRIBUTE 1 run backwards, for all-port machines. Uses tag `tag`.
-void collect_1(Node& node, std::span<const std::byte> block, std::span<std::byte> blocks, int root = 0,
-               int tag = 7400);
+void collect_1(Node& node, std::span<const std::byte> block, std::span<std::byte> blocks, int root = 0, int tag = 7400);
 // DISTRIBUTE 2 run backwards, for all-port machines. Uses tag `tag`.
-void collect_2(Node& node, std::span<const std::byte> block, std::span<std::byte> blocks, int root = 0,
-               int tag = 7500);
+void collect_2(Node& node, std::span<const std::byte> block, std::span<std::byte> blocks, int root = 0, int tag = 7500);
 // SBT-p run backwards (Johnsson & Ho §4.5's reduction tree, without the arithmetic), for one-port machines: in step
 // e = 0..d-1 the nodes whose lowest 1-bit (relative to the root) is e send the 2^e blocks they have gathered across
 // dimension e. Uses tag `tag`.

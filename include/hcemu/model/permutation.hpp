@@ -16,7 +16,7 @@
 namespace hcemu::model {
 
 struct Permutation {
-  std::string name;                 // as permutation_by_name spells it
+  std::string name;                  // as permutation_by_name spells it
   std::vector<std::uint32_t> image;  // image[s] = π(s), for s = 0..2^d - 1
 };
 
