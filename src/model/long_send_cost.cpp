@@ -67,7 +67,7 @@ Time oc_send_1_time(const MachineConfig& config, std::size_t m, int n) { return 
 
 std::optional<Time> oc_send_2_time(const MachineConfig& config, std::size_t m, int n) {
   if (!all_port(config)) return std::nullopt;
-  if (n == 0) return 0;
+  if (n == 0 || m == 0) return 0;  // empty packets are not sent
   const auto parts = static_cast<std::size_t>(n);
   // The first packet is the longest (⌈m/n⌉ bytes) and crosses n links one after the other; the paths share no link.
   return n * message_time(config, part(m, parts, 0), 1);

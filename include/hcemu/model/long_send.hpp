@@ -30,7 +30,7 @@ Time direct_send_time(const MachineConfig& config, std::size_t m, int n);
 Time oc_send_1_time(const MachineConfig& config, std::size_t m, int n);
 
 // O.C. SEND 2 (§3): n packets (⌈m/n⌉ or ⌊m/n⌋ bytes) on n link-disjoint paths, packet i crossing dimensions i, i+1,
-// ... (mod n): n·T(⌈m/n⌉), τm + nβ when n divides m. All-port.
+// ... (mod n): n·T(⌈m/n⌉), τm + nβ when n divides m; empty packets are not sent (0 for m = 0). All-port.
 std::optional<Time> oc_send_2_time(const MachineConfig& config, std::size_t m, int n);
 
 // The unit of O.C. SEND 3/4 with g groups: ⌈m / (g·lcm(1..n))⌉ bytes; a group is lcm(1..n) units.
