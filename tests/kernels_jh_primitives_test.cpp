@@ -277,7 +277,7 @@ Allgather sbnt_all() {
 
 TEST(CyclicRotationAllgather, MatchesTableTwo) {
   // CRA(1,N) = GCEA(1,N): (N - 1)M t_c + ⌈M/B_m⌉(N - 1) τ. n = 5, M = 32: 992 and 31 with B_m >= M, 992 and 62
-  // with B_m = 16 (the digest's worked values).
+  // with B_m = 16.
   for (const Allgather& a : {cra(), gcea()}) {
     for (auto [packet, startups] : {std::pair{std::size_t{0}, 31L}, {std::size_t{16}, 62L}}) {
       auto check = allgather_check(32 * kElement, a);
