@@ -40,7 +40,7 @@ MatmulOptions options(MatmulAlgorithm a, Grid grid = {}, int k = 0) {
 }
 
 bool made_for(MatmulAlgorithm a, const char* ports) {
-  return model::info(a).ports == "one" || model::info(a).ports == ports;
+  return model::matmul_algorithm_info(a).ports == "one" || model::matmul_algorithm_info(a).ports == ports;
 }
 
 // Even blocks; P, Q, R not multiples of N; Q smaller than N (whole blocks of padding); a single element.

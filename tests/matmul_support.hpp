@@ -27,7 +27,7 @@ struct MatmulRun {
 
 inline std::string describe(const MachineConfig& config, const model::MatmulShape& shape,
                             const model::MatmulOptions& options) {
-  return std::string(model::info(options.algorithm).name) + " d=" + std::to_string(config.d) + " ports=" +
+  return std::string(model::matmul_algorithm_info(options.algorithm).name) + " d=" + std::to_string(config.d) + " ports=" +
          config.ports.str() + " P=" + std::to_string(shape.P) + " Q=" + std::to_string(shape.Q) + " R=" +
          std::to_string(shape.R) + " grid=" + std::to_string(options.grid.n1) + "," + std::to_string(options.grid.n2) +
          " k=" + std::to_string(options.k);

@@ -133,7 +133,7 @@ TEST(MatmulPlanner, TwoDimensionalPartitioningIsNeverWorse) {
 TEST(MatmulPlanner, ConsidersOnlyAlgorithmsWithAClosedFormOnTheMachine) {
   MachineConfig one = figure_machine(4, 1);
   for (const auto& p : model::plan_matmul(one, {64, 64, 64}))
-    EXPECT_NE(model::info(p.options.algorithm).ports, "all") << model::info(p.options.algorithm).name;
+    EXPECT_NE(model::matmul_algorithm_info(p.options.algorithm).ports, "all") << model::matmul_algorithm_info(p.options.algorithm).name;
   MachineConfig all = one;
   all.ports = Ports::parse("all");
   const auto plans = model::plan_matmul(all, {64, 64, 64});

@@ -29,7 +29,7 @@ void matmul(Node& node, const MatmulShape& shape, const MatmulOptions& options, 
                           model::block_shape(shape.Q, shape.R, grid),
                           model::block_shape(shape.P, shape.R, grid),
                           tag};
-  const std::string name(model::info(options.algorithm).name);
+  const std::string name(model::matmul_algorithm_info(options.algorithm).name);
   check_size(blocks.c.size(), x.c, "C", name, node.id());
   check_size(blocks.d.size(), x.d, "D", name, node.id());
   check_size(blocks.e.size(), x.a, "E", name, node.id());

@@ -37,14 +37,14 @@ constexpr std::array kAlgorithms = {
 };
 
 bool needs_square_grid(MatmulAlgorithm a) {
-  return info(a).two_dimensional && a != A::a1_2d && a != A::a1_2d_sbnt;
+  return matmul_algorithm_info(a).two_dimensional && a != A::a1_2d && a != A::a1_2d_sbnt;
 }
 
 }  // namespace
 
 std::span<const MatmulAlgorithmInfo> matmul_algorithms() { return kAlgorithms; }
 
-const MatmulAlgorithmInfo& info(MatmulAlgorithm algorithm) {
+const MatmulAlgorithmInfo& matmul_algorithm_info(MatmulAlgorithm algorithm) {
   for (const auto& row : kAlgorithms)
     if (row.algorithm == algorithm) return row;
   throw UsageError("matmul: unknown algorithm");
@@ -57,7 +57,7 @@ std::optional<MatmulAlgorithm> parse_matmul_algorithm(std::string_view name) {
 }
 
 Grid matmul_grid(const MatmulOptions& options, int d) {
-  if (!info(options.algorithm).two_dimensional) return {0, d};
+  if (!matmul_algorithm_info(options.algorithm).two_dimensional) return {0, d};
   if (!needs_square_grid(options.algorithm)) return options.grid;
   return {d / 2, d / 2};
 }
@@ -68,7 +68,7 @@ BlockShape block_shape(std::size_t rows, std::size_t cols, Grid grid) {
 }
 
 void check_matmul(const MatmulShape& shape, const MatmulOptions& options, int d) {
-  const std::string name(info(options.algorithm).name);
+  const std::string name(matmul_algorithm_info(options.algorithm).name);
   if (shape.P == 0 || shape.Q == 0 || shape.R == 0)
     throw UsageError("matmul " + name + ": P, Q and R must be at least 1, got P = " + std::to_string(shape.P) +
                      ", Q = " + std::to_string(shape.Q) + ", R = " + std::to_string(shape.R));

@@ -186,7 +186,7 @@ std::optional<MatmulTime> transposed_two_dimensional(const MachineConfig& config
 std::optional<MatmulTime> matmul_time(const MachineConfig& config, const MatmulShape& shape,
                                       const MatmulOptions& options) {
   check_matmul(shape, options, config.d);
-  if (!info(options.algorithm).two_dimensional) return one_dimensional(config, shape, options);
+  if (!matmul_algorithm_info(options.algorithm).two_dimensional) return one_dimensional(config, shape, options);
   if (options.algorithm == A::a1_2d || options.algorithm == A::a1_2d_sbnt)
     return a1_two_dimensional(config, shape, options);
   if (options.algorithm == A::outer_product) return std::nullopt;

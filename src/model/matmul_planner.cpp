@@ -26,7 +26,7 @@ std::vector<PlannedMatmul> plan_matmul(const MachineConfig& config, const Matmul
         o.k = k;
         tries.push_back(o);
       }
-    } else if (!info(a).two_dimensional || config.d % 2 == 0) {
+    } else if (!matmul_algorithm_info(a).two_dimensional || config.d % 2 == 0) {
       tries.push_back(o);
     }
   }

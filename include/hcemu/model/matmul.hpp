@@ -73,7 +73,7 @@ struct MatmulAlgorithmInfo {
   bool two_dimensional;
 };
 std::span<const MatmulAlgorithmInfo> matmul_algorithms();
-const MatmulAlgorithmInfo& info(MatmulAlgorithm algorithm);
+const MatmulAlgorithmInfo& matmul_algorithm_info(MatmulAlgorithm algorithm);
 std::optional<MatmulAlgorithm> parse_matmul_algorithm(std::string_view name);
 
 // The grid an algorithm lays its blocks out on for a d-cube: 1 × N for the one-dimensional ones, options.grid for
