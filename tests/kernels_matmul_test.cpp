@@ -189,7 +189,7 @@ TEST(PaperTables, TableSixNPort) {
   c.packet = 8 * 64;
   expect_paper(c, {64, 64, 64}, options(A::a1_nrsbt), 960, 15, 32768);
   // A1(n) with SBnT-b(n,N): the busiest ports of a 4-cube's SBnT carry 1, 2, 1, 1 blocks: 5·256 = 1280 (the
-  // paper's balanced (1/n)(N - 1)·256 = 960), 1 + 1 + 1 + 1 start-ups at B_m = 512 doubles.
+  // paper's balanced (1/n)(N - 1)·256 = 960), and one start-up a step with B_m >= every message.
   c.packet = 0;
   expect_paper(c, {64, 64, 64}, options(A::a1_sbnt), 1280, 4, 32768);
 }

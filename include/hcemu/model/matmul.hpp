@@ -102,9 +102,9 @@ struct MatmulTime {
   std::uint64_t flops = 0;
   Time total() const { return communication + arithmetic; }
 };
-// nullopt where the algorithm has no closed form for the machine's port model (the n-port algorithms off all-port
-// machines, the one-port-only ones on half duplex where stated, the outer product outside the regime where it is
-// exact, an all-port transpose whose packets the model cannot time). Throws UsageError like check_matmul.
+// nullopt where hcemu has no closed form: the n-port algorithms (ports "all" in matmul_algorithms()) off all-port
+// machines, the pipelined outer product (docs/kernels/matmul.md), and the n-port A2-A5 when the all-port transpose
+// of their blocks has no time (model::stout_wagar_transpose_time). Throws UsageError like check_matmul.
 std::optional<MatmulTime> matmul_time(const MachineConfig& config, const MatmulShape& shape, const MatmulOptions& options);
 
 }  // namespace hcemu::model
