@@ -12,7 +12,7 @@
 #include "hcemu/kernels/scatter.hpp"
 #include "hcemu/model/even_spread.hpp"
 #include "hcemu/model/scatter.hpp"
-#include "hcemu/model/spanning_tree.hpp"
+#include "hcemu/model/spanning_trees.hpp"
 #include "hcemu/testing.hpp"
 #include "kernel_machines.hpp"
 

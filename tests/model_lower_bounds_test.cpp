@@ -263,7 +263,7 @@ TEST(LowerBounds, NoEmulatedRunOfTheExistingFamiliesIsBelowItsBound) {
           k.algo = algo;
           k.m = 400;
           k.seed = 3;
-          const kernels::KernelResult r = info.run(c, k);
+          const kernels::KernelResult r = info.run(c, {}, k);
           EXPECT_TRUE(r.verified) << family << " " << algo << " " << name(c);
           const Time bound = registry_bound(family, c, r.run_case);
           EXPECT_GE(r.report.makespan, bound) << family << " " << algo << " " << name(c);

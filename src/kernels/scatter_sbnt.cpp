@@ -1,4 +1,4 @@
-// Johnsson & Ho (1987) §4.3, SBnT-p(n,1): scatter down the spanning balanced n-tree (model/spanning_tree.hpp).
+// Johnsson & Ho (1987) §4.3, SBnT-p(n,1): scatter down the spanning balanced n-tree (model/spanning_trees.hpp).
 //
 // The block for v (relative address, depth l = popcount(v)) leaves the root in step d - l and moves one level per
 // step, so every block arrives in step d - 1: in step t a node u at depth δ sends each child c one packet with the
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "hcemu/kernels/scatter.hpp"
-#include "hcemu/model/spanning_tree.hpp"
+#include "hcemu/model/spanning_trees.hpp"
 #include "scatter_waves.hpp"
 
 namespace hcemu::kernels {

@@ -6,7 +6,7 @@
 
 #include "hcemu/model/even_spread.hpp"
 #include "hcemu/model/scatter.hpp"
-#include "hcemu/model/spanning_tree.hpp"
+#include "hcemu/model/spanning_trees.hpp"
 #include "hcemu/model/transfer.hpp"
 
 namespace hcemu::model {

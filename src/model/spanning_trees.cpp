@@ -1,6 +1,8 @@
 #include "hcemu/model/spanning_trees.hpp"
 
 #include <bit>
+#include <map>
+#include <mutex>
 
 namespace hcemu::model {
 namespace {
@@ -71,6 +73,19 @@ std::vector<std::uint32_t> sbnt_children(std::uint32_t i, int n) {
     if (sbnt_base(q, n) == j) out.push_back(q);
   }
   return out;
+}
+
+const std::vector<std::vector<std::uint32_t>>& sbnt_children(int n) {
+  static std::mutex mutex;
+  static std::map<int, std::vector<std::vector<std::uint32_t>>> cache;
+  std::lock_guard lock(mutex);
+  auto it = cache.find(n);
+  if (it == cache.end()) {
+    std::vector<std::vector<std::uint32_t>> children(std::size_t{1} << n);
+    for (std::uint32_t i = 1; i < (std::uint32_t{1} << n); ++i) children[sbnt_parent(i, n)].push_back(i);
+    it = cache.emplace(n, std::move(children)).first;
+  }
+  return it->second;
 }
 
 std::vector<std::size_t> sbnt_subtree_sizes(int n) {

@@ -38,7 +38,7 @@ void sbt_scatter(Node& node, std::span<const std::byte> blocks, std::span<std::b
                  int tag = 7200);
 
 // SBnT-p (Johnsson & Ho §4.3, SBnT-p(n,1) of Table 3), for all-port machines: each block follows its path down the
-// spanning balanced n-tree (model/spanning_tree.hpp), leaving the root in step d - h for a node at depth h, so that
+// spanning balanced n-tree (model/spanning_trees.hpp), leaving the root in step d - h for a node at depth h, so that
 // all arrive in step d - 1; each step every node sends each child one packet with the blocks for that child's
 // subtree. Uses tag `tag`.
 void sbnt_scatter(Node& node, std::span<const std::byte> blocks, std::span<std::byte> block, int root = 0,

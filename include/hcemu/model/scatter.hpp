@@ -66,7 +66,7 @@ Time sbt_scatter_time(const MachineConfig& config, std::size_t m);
 Time sbt_gather_time(const MachineConfig& config, std::size_t m);
 
 // SBnT-p (Johnsson & Ho §4.3, Table 3, SBnT-p(n,1)) as kernels::sbnt_scatter runs it: each message follows its path
-// down the SBnT (model/spanning_tree.hpp), leaving the root at step d - h for a node at depth h, so that all arrive
+// down the SBnT (model/spanning_trees.hpp), leaving the root at step d - h for a node at depth h, so that all arrive
 // at step d - 1; in each step a node sends each child one packet with the messages for that child's subtree. The
 // root packs each step's packets (ρ per byte). The subtrees are not exactly balanced, so the time is evaluated step
 // by step, node by node; Johnsson & Ho's (1/n)(N - 1)M·t_c + nτ is its balanced ideal. nullopt unless ports are `all`.

@@ -28,6 +28,8 @@ int gray_transition(std::uint32_t i, int n);
 int sbnt_base(std::uint32_t i, int n);
 std::uint32_t sbnt_parent(std::uint32_t i, int n);  // i != 0
 std::vector<std::uint32_t> sbnt_children(std::uint32_t i, int n);
+// Every node's children at once, ascending (children[i]); computed once per n and kept.
+const std::vector<std::vector<std::uint32_t>>& sbnt_children(int n);
 // Nodes in the subtree of every relative address, itself included (index = address).
 std::vector<std::size_t> sbnt_subtree_sizes(int n);
 
