@@ -3,8 +3,6 @@
 // and no step contends; on a mesh (no wrap-around) the phase-d steps do contend, and so does the hypercube's Direct
 // exchange run on the torus.
 //
-// NEEDS THE TORUS TOPOLOGY IN THE RUNTIME. Until MachineConfig can say "torus", every test here skips. To enable
-// them: make torus_machine() below put the topology into the config, and set kRuntimeRoutesOnTheTorus to true.
 #include <string>
 #include <vector>
 
@@ -20,18 +18,12 @@
 namespace hcemu {
 namespace {
 
-constexpr bool kRuntimeRoutesOnTheTorus = false;
-
 // The machine of a 2^d x 2^d torus (or mesh) with the given parameters.
 MachineConfig torus_machine(MachineConfig base, int d, bool wrap = true) {
   base.d = 2 * d;
-  // The topology goes here, e.g. base.topology = Topology::torus(1 << d, 1 << d, wrap).
-  (void)wrap;
+  base.topology = Topology{wrap ? Topology::Kind::torus : Topology::Kind::mesh, 1 << d, 1 << d};
   return base;
 }
-
-#define HCEMU_NEEDS_TORUS_TOPOLOGY() \
-  if (!kRuntimeRoutesOnTheTorus) GTEST_SKIP() << "needs the torus topology in the runtime"
 
 using testing::KernelCheck;
 using test::TorusMember;
@@ -56,7 +48,6 @@ void check_exact(TorusMember member, int dmax, std::size_t m, Sync sync, Machine
 }
 
 TEST(TorusExchangeTiming, EveryMemberTakesItsClosedFormTimeWithDeltaPerHop) {
-  HCEMU_NEEDS_TORUS_TOPOLOGY();
   MachineConfig base = test::ipsc_like();  // λ, λ0, τ, δ = 1.5 per hop, δ', ρ, Q = 150 d
   base.protocol = Protocol::forced;
   for (Sync sync : {Sync::barrier, Sync::pairwise}) {
@@ -76,7 +67,6 @@ TEST(TorusExchangeTiming, EveryMemberTakesItsClosedFormTimeWithDeltaPerHop) {
 }
 
 TEST(TorusExchangeTiming, StoreAndForwardAndPacketsTakeTheirClosedFormTime) {
-  HCEMU_NEEDS_TORUS_TOPOLOGY();
   MachineConfig base = test::ipsc_like();
   base.switching = Switching::store_and_forward;
   check_exact(test::torus_t1_member, 4, 24, Sync::barrier, base);
@@ -86,13 +76,11 @@ TEST(TorusExchangeTiming, StoreAndForwardAndPacketsTakeTheirClosedFormTime) {
 }
 
 TEST(TorusExchangeTiming, EveryPortModelTakesItsClosedFormTime) {
-  HCEMU_NEEDS_TORUS_TOPOLOGY();
   check_exact(test::torus_t2_member, 3, 16, Sync::barrier, test::ipsc_like(), {"half", "k:2", "all"});
   check_exact(test::torus_t1_member, 4, 16, Sync::pairwise, test::ipsc_like(), {"half", "all"});
 }
 
 TEST(TorusExchangeTiming, WithoutWrapAroundThePhaseDStepsContend) {
-  HCEMU_NEEDS_TORUS_TOPOLOGY();
   // On a 2^d x 2^d mesh the outer pair of every row of a phase-d step, x <-> 2^d - 1 - x for small x, must cross
   // the middle of the row, where the inner pair's links are.
   MachineConfig config = torus_machine(test::ipsc_like(), 3, false);
@@ -105,7 +93,6 @@ TEST(TorusExchangeTiming, WithoutWrapAroundThePhaseDStepsContend) {
 }
 
 TEST(TorusExchangeTiming, TheHypercubeDirectExchangeOnTheTorusContends) {
-  HCEMU_NEEDS_TORUS_TOPOLOGY();
   // The baseline that ignores the topology: the XOR schedule, contention-free under e-cube routing on a cube, shares
   // links under dimension-ordered routing on the torus.
   MachineConfig config = torus_machine(test::ipsc_like(), 3);

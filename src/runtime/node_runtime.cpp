@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <thread>
+#include <tuple>
 
 #include "runtime/run_state.hpp"
 
@@ -15,7 +16,9 @@ NodeRuntime::NodeRuntime(RunState& run, int id)
       matcher_(id, run.timing, requests_, arena_, run.config.protocol == Protocol::forced),
       inbox_(run.timing.topology().input_ports()),
       clock_(run.settings.timing, run.settings.time_scale),
-      ports_(run.timing.make_ports()) {}
+      ports_(run.timing.make_ports()) {
+  std::tie(rows_, cols_) = run.config.topology.sides(run.config.d);
+}
 
 NodeRuntime::~NodeRuntime() {
   drain_leftovers_quietly();
@@ -34,7 +37,34 @@ std::string NodeRuntime::where(const char* operation) const {
   return "node " + std::to_string(id_) + ": " + operation + ": ";
 }
 
+static_assert(static_cast<int>(Direction::minus_y) == static_cast<int>(model::TorusDirection::minus_y));
+static_assert(static_cast<int>(Way::minus) == static_cast<int>(model::LegWay::minus));
+
+model::TorusShape NodeRuntime::grid(const char* operation) const {
+  if (!run_.config.topology.grid())
+    throw UsageError(where(operation) + "the machine is a hypercube, not a torus or mesh");
+  return model::TorusShape{rows_, cols_, run_.config.topology.kind == Topology::Kind::torus};
+}
+
+Coordinates NodeRuntime::coordinates() const {
+  const model::TorusCoord c = model::torus_coord(grid("coordinates"), id_);
+  return {c.x, c.y};
+}
+
+int NodeRuntime::neighbor(Direction direction) const {
+  const int n = model::torus_neighbor(grid("neighbor"), id_, static_cast<model::TorusDirection>(direction));
+  if (n < 0) throw UsageError(where("neighbor") + "this node of the mesh has no neighbour that way");
+  return n;
+}
+
+void NodeRuntime::route_ways(Way x, Way y) {
+  grid("route_ways");
+  ways_ = model::TorusRoutePreference{static_cast<model::LegWay>(x), static_cast<model::LegWay>(y)};
+}
+
 int NodeRuntime::neighbor(int k) const {
+  if (run_.config.topology.grid())
+    throw UsageError(where("neighbor") + "a torus or mesh has no dimension links: use neighbor(Direction)");
   if (k < 0 || k >= dim())
     throw UsageError(where("neighbor") + "link " + std::to_string(k) + " does not exist in a " +
                      std::to_string(dim()) + "-cube");
@@ -60,6 +90,7 @@ void NodeRuntime::start_run() {
   horizon_ticket_ = 0;
   horizon_reached_.store(0, std::memory_order_relaxed);
   context_ = contexts_entered_ = 0;
+  ways_ = {};
   messages_sent_ = bytes_sent_ = 0;
   final_clock_ = 0;
   trace_.clear();
@@ -211,7 +242,7 @@ Request NodeRuntime::isend(int dest, std::span<const std::byte> data, int tag) {
   if (ports_.has_output()) place_own_transfers();
   const Time issue = clock_.now();
   Message* m = Message::make(id_, dest, tag, context_, data.data(), data.size());
-  run_.timing.issue(m->transfer, ports_, id_, dest, data.size(), issue, issued_);
+  run_.timing.issue(m->transfer, ports_, id_, dest, data.size(), issue, issued_, ways_);
   const Request r = requests_.add(Slot::Kind::send);
   const std::uint32_t index = RequestAccess::slot(r);
   Slot& s = requests_.at(index);

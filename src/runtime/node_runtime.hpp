@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "common/function_ref.hpp"
+#include "hcemu/model/torus.hpp"
 #include "hcemu/detail/node_backend.hpp"
 #include "hcemu/errors.hpp"
 #include "hcemu/report.hpp"
@@ -61,6 +62,11 @@ class NodeRuntime final : public NodeBackend {
   int size() const override;
   int neighbor(int k) const override;
   const MachineConfig& config() const override;
+  Coordinates coordinates() const override;
+  int neighbor(Direction direction) const override;
+  int rows() const override { return rows_; }
+  int cols() const override { return cols_; }
+  void route_ways(Way x, Way y) override;
   Request isend(int dest, std::span<const std::byte> data, int tag) override;
   Request post_recv(int source, std::span<std::byte> buffer, int tag) override;
   Status wait(Request& request, const char* operation) override;
@@ -106,6 +112,7 @@ class NodeRuntime final : public NodeBackend {
   void charge(Time cost, const char* kind);  // local work
   void drain_leftovers_quietly();            // frees what a run left in the inbox and the matcher
   void check_peer(int peer, const char* operation) const;
+  model::TorusShape grid(const char* operation) const;  // throws UsageError on a cube
 
   // Sending.
   void place_own_transfers();  // waits until this node's transfers have left it and applies their port holds
@@ -127,6 +134,8 @@ class NodeRuntime final : public NodeBackend {
 
   RunState& run_;
   int id_;
+  int rows_ = 1, cols_ = 1;                   // the grid (1 x 2^d on a cube)
+  model::TorusRoutePreference ways_;
   Arena arena_;
   RequestTable requests_;
   Matcher matcher_;

@@ -87,6 +87,7 @@ void to_json(nlohmann::json& j, const MachineConfig& c) {
        {"flop", c.flop},
        {"sys_copy", c.sys_copy},
        {"switching", to_string(c.switching)},
+       {"topology", c.topology.str()},
        {"ports", c.ports.str()},
        {"protocol", to_string(c.protocol)}};
 }

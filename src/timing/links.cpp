@@ -72,6 +72,7 @@ std::vector<LinkStats> LinkTable::stats() const {
     LinkStats s;
     s.from = e.from;
     s.dim = e.label;
+    s.destination = e.to;
     s.busy = l.busy;
     s.contention_events = c.events;
     s.contention_delay = c.delay;
