@@ -93,6 +93,9 @@ struct GeneratedTable {
   std::function<std::string()> generate;
 };
 
+// For GoogleTest's test names: the page and the table.
+inline void PrintTo(const GeneratedTable& table, std::ostream* out) { *out << table.page << ": " << table.name; }
+
 inline std::string read_text(const std::string& path) {
   std::ifstream in(path);
   std::ostringstream text;

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "hcemu/time.hpp"
 
@@ -21,6 +22,22 @@ inline constexpr EngineKind kEngineKinds[] = {EngineKind::tasks, EngineKind::os_
 // The largest cube an engine runs; without an argument, the largest any engine runs (the range of the key `d`).
 int max_dimension(EngineKind engine);
 int max_dimension();
+
+// MODEL.md section 1: the 2^d-node hypercube (e-cube routing), or an R x C torus, or a mesh (the torus without its
+// wrap-around links), routed x first, then y (Suh, Shin & An). Spelt `cube`, `torus`, `torus:RxC`, `mesh:RxC`;
+// without sides, a torus or mesh is square: 2^(d/2) x 2^(d/2).
+struct Topology {
+  enum class Kind { cube, torus, mesh };
+  Kind kind = Kind::cube;
+  int rows = 0, cols = 0;  // torus, mesh; 0: square
+
+  static Topology parse(std::string_view text);  // throws ConfigError("topology", ...)
+  std::string str() const;
+  bool grid() const { return kind != Kind::cube; }
+  // The sides for a machine of 2^d nodes; throws ConfigError("topology", ...) when they do not fit it.
+  std::pair<int, int> sides(int d) const;
+  friend bool operator==(const Topology&, const Topology&) = default;
+};
 
 // MODEL.md section 4: `one` (full duplex), `half` (one-port half duplex), `k:N`, `all` (n-port).
 struct Ports {
@@ -62,6 +79,7 @@ struct MachineConfig {
   double flop = 0;                  // t_a: per floating-point operation
   double sys_copy = 0;              // per byte out of the system buffer, UNFORCED late receive
   Switching switching = Switching::circuit;
+  Topology topology;
   Ports ports;
   Protocol protocol = Protocol::unforced;
 

@@ -19,6 +19,17 @@ class NodeBackend;
 struct RequestAccess;
 }  // namespace detail
 
+// On a torus or mesh (MODEL.md section 1): where a node is, its neighbour in each direction, and which way round
+// its ring each leg of its messages goes. Node (x, y) has id y·C + x.
+enum class Direction : std::uint8_t { plus_x, minus_x, plus_y, minus_y };
+struct Coordinates {
+  int x = 0;
+  int y = 0;
+  friend bool operator==(const Coordinates&, const Coordinates&) = default;
+};
+// The shorter way (a leg of exactly half the ring, a tie, goes +), or always +, or always -.
+enum class Way : std::uint8_t { shorter, plus, minus };
+
 // A receive from whichever node's message completes first (post_recv, recv): the earliest completion in model
 // time, ties by lower source id, whatever the order in which the host's threads ran.
 inline constexpr int kAnySource = -1;
@@ -97,8 +108,17 @@ class Node {
   int id() const;
   int dim() const;
   int size() const;          // 2^d
-  int neighbor(int k) const;  // id ^ (1 << k), k in [0, d)
+  int neighbor(int k) const;  // on a cube: id ^ (1 << k), k in [0, d)
   const MachineConfig& config() const;
+
+  // On a torus or mesh (config().topology): this node's place, and its neighbour in `direction` (UsageError where a
+  // mesh has none). rows() x cols() nodes.
+  Coordinates coordinates() const;
+  int neighbor(Direction direction) const;
+  int rows() const;
+  int cols() const;
+  // On a torus: which way round its ring each leg of this node's later messages goes (default: the shorter way).
+  void route_ways(Way x, Way y);
 
   // Blocking send: returns at the end of the transfer (store-and-forward: the end of its first hop).
   void send(int dest, std::span<const std::byte> data, int tag = 0);

@@ -17,16 +17,18 @@ struct NodeStats {
   std::uint64_t messages_sent = 0, bytes_sent = 0;
   std::uint64_t messages_received = 0, bytes_received = 0;
   std::size_t arena_high_water = 0;  // bytes
+  Time host_time = 0;  // wall timing: how much of final_clock is the node's own running time on the host
 };
 
-// One directed link, from -> to = from ^ (1 << dim).
+// One directed link.
 struct LinkStats {
   int from = 0;
-  int dim = 0;
+  int dim = 0;  // the dimension it crosses on a cube; its direction on a torus (0..3: +x, -x, +y, -y)
   Time busy = 0;                      // total time held by transfers
   std::uint64_t contention_events = 0;  // transfers delayed by another sender's transfer on this link
   Time contention_delay = 0;
-  int to() const { return from ^ (1 << dim); }
+  int destination = 0;
+  int to() const { return destination; }
 };
 
 // A message lost under FORCED (MODEL.md section 5): its first byte arrived before a matching receive was posted.

@@ -34,6 +34,49 @@ std::string Ports::str() const {
   return "?";
 }
 
+Topology Topology::parse(std::string_view text) {
+  Topology t;
+  std::string_view rest;
+  if (text == "cube") return t;
+  if (text.starts_with("torus")) t.kind = Kind::torus, rest = text.substr(5);
+  else if (text.starts_with("mesh")) t.kind = Kind::mesh, rest = text.substr(4);
+  else throw ConfigError("topology", "expected cube, torus, torus:RxC or mesh:RxC, got '" + std::string(text) + "'");
+  if (rest.empty()) return t;
+  const auto x = rest.find('x');
+  const auto number = [](std::string_view s, int& out) {
+    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+    return ec == std::errc() && end == s.data() + s.size() && out >= 1 && (out & (out - 1)) == 0;
+  };
+  if (rest.front() != ':' || x == std::string_view::npos || !number(rest.substr(1, x - 1), t.rows) ||
+      !number(rest.substr(x + 1), t.cols))
+    throw ConfigError("topology", "expected sides as R x C, powers of two, like torus:4x8, got '" +
+                                      std::string(text) + "'");
+  return t;
+}
+
+std::string Topology::str() const {
+  if (kind == Kind::cube) return "cube";
+  std::string name = kind == Kind::torus ? "torus" : "mesh";
+  if (rows != 0) name += ":" + std::to_string(rows) + "x" + std::to_string(cols);
+  return name;
+}
+
+std::pair<int, int> Topology::sides(int d) const {
+  if (kind == Kind::cube) return {1, 1 << d};
+  if (rows == 0) {
+    if (d % 2 != 0)
+      throw ConfigError("topology", "a square " + str() + " needs an even d (2^(d/2) x 2^(d/2) nodes), got d = " +
+                                        std::to_string(d) + "; give its sides, like " + str() + ":" +
+                                        std::to_string(1 << (d / 2)) + "x" + std::to_string(1 << (d - d / 2)));
+    return {1 << (d / 2), 1 << (d / 2)};
+  }
+  if (static_cast<long long>(rows) * cols != (1LL << d))
+    throw ConfigError("topology", str() + " has " + std::to_string(static_cast<long long>(rows) * cols) +
+                                      " nodes, but d = " + std::to_string(d) + " means " +
+                                      std::to_string(1LL << d));
+  return {rows, cols};
+}
+
 std::string_view to_string(Switching s) { return s == Switching::circuit ? "circuit" : "store_and_forward"; }
 std::string_view to_string(Protocol p) { return p == Protocol::forced ? "forced" : "unforced"; }
 std::string_view to_string(Timing t) {

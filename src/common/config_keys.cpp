@@ -327,7 +327,11 @@ class Field final : public detail::KeyBinding {
     else return kind_.write(owner.*member_);
   }
   void check(std::string_view key, const MachineConfig& c) const override {
-    if constexpr (std::is_same_v<Owner, MachineConfig>) kind_.check(key, c.*member_);
+    if constexpr (std::is_same_v<Owner, MachineConfig>) {
+      // A kind whose range depends on another key of the machine (the topology's on d) is checked with it.
+      if constexpr (requires { kind_.check(key, c.*member_, c); }) kind_.check(key, c.*member_, c);
+      else kind_.check(key, c.*member_);
+    }
   }
   void check(std::string_view key, const EmulatorSettings& s) const override {
     if constexpr (std::is_same_v<Owner, EmulatorSettings>) kind_.check(key, s.*member_);
@@ -364,6 +368,27 @@ ChoiceKind<Timing> timing_kind() {
 ChoiceKind<Ports> ports_kind() {
   return {Ports::parse, [](const Ports& p) { return p.str(); }, [] { return std::string("one, half, k:N or all"); }};
 }
+// The topology, and whether it fits the dimension (a square torus needs an even d; given sides, 2^d nodes).
+struct TopologyKind {
+  using Value = Topology;
+  static constexpr KeyType type = KeyType::choice;
+  std::string range() const { return "cube, torus, torus:RxC, mesh or mesh:RxC"; }
+  void check(std::string_view key, const Topology& t, const MachineConfig& owner) const {
+    try {
+      t.sides(owner.d);
+    } catch (const ConfigError& e) {
+      if (e.key == key) throw;
+      throw ConfigError(std::string(key), e.what());
+    }
+  }
+  Topology read(std::string_view key, const KeyValue& v) const {
+    return ChoiceKind<Topology>{Topology::parse, [](const Topology& t) { return t.str(); }, [this] { return range(); }}
+        .read(key, v);
+  }
+  KeyValue write(const Topology& t) const { return t.str(); }
+  KeyValue read_text(std::string_view text) const { return ChoiceKind<Topology>{}.read_text(text); }
+};
+
 ChoiceKind<EngineKind> engine_kind() {
   return {parse_engine, [](EngineKind e) { return std::string(to_string(e)); }, [] {
             std::string text;
@@ -412,8 +437,11 @@ const std::vector<ConfigKey>& config_keys() {
       {"flop", "t_a", "", "per floating-point operation (Node::compute)", field(&M::flop, time, "µs/flop")},
       {"sys_copy", "", "", "per byte copied out of the system buffer by a late UNFORCED receive",
        field(&M::sys_copy, time, "µs/byte")},
-      {"switching", "", "--switching", "how a message crosses the cube: one circuit, or hop by hop",
+      {"switching", "", "--switching", "how a message crosses the machine: one circuit, or hop by hop",
        field(&M::switching, switching_kind(), "")},
+      {"topology", "", "--topology",
+       "the 2^d-node hypercube (e-cube routes), or an R x C torus or mesh (routes x then y); square without sides",
+       field(&M::topology, TopologyKind{}, "")},
       {"ports", "", "--ports", "transfers a node drives at once: one full duplex, half duplex, N, or one per link",
        field(&M::ports, ports_kind(), "")},
       {"protocol", "", "--protocol",

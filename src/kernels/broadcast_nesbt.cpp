@@ -9,17 +9,15 @@
 // trees share no directed link, so on an all-port machine each piece, cut into chunks of B bytes, is pipelined
 // down its own tree: (M/n + nB) t_c + (⌈M/(nB)⌉ + n) τ in the paper's terms.
 //
-// A node sits in all d trees at once, each chunk arriving on the link from its parent in that tree. It forwards a
-// chunk the moment it arrives; the node API has no wait-any, so the node waits for its chunks in the order of their
-// arrival on an all-port machine, which the model gives in closed form (a chunk c at depth ℓ arrives at
-// Σ_{c'<=c} T_c' + (ℓ - 1)·max_{c'<=c} T_c'). On other port models that order is still a correct one (each
-// forward comes strictly later in it than the receive it depends on), only no longer the arrival order.
+// A node sits in all d trees at once, each chunk arriving on the link from its parent in that tree. It posts every
+// receive up front and forwards each chunk the moment it arrives, taking its chunks with wait_any in the order in
+// which they complete in model time, whatever the port model. That order need not be the chunks' own (a short last
+// chunk can complete before a longer one that arrived first), so every chunk has a tag of its own.
 #include <algorithm>
 #include <tuple>
 #include <vector>
 
 #include "broadcast_cube.hpp"
-#include "hcemu/detail/cost_table.hpp"
 #include "hcemu/kernels/broadcast.hpp"
 #include "hcemu/model/transfer.hpp"
 
@@ -27,12 +25,9 @@ namespace hcemu::kernels {
 namespace {
 
 struct Chunk {
-  Time arrival;  // on an all-port machine
-  int stage;     // chunk index + depth: strictly increases from a chunk's receive to its forwards
   int tree;
-  std::size_t index;
+  int tag;
   std::span<std::byte> bytes;
-  Request receive;
 };
 
 // The dimension order of tree k below its sub-root: k+1, k+2, ..., k-1, k.
@@ -73,6 +68,12 @@ void nesbt_broadcast(Node& node, std::span<std::byte> message, int root, std::si
   if (d == 0) return;
   const auto relative = static_cast<std::uint32_t>(node.id() ^ root);
   const auto trees = tree_chunks(message, d, chunk);
+  // Chunk c of tree k is tag first_tag[k] + c, on every node.
+  std::vector<int> first_tag(static_cast<std::size_t>(d));
+  for (int k = 0, next = 0; k < d; ++k) {
+    first_tag[static_cast<std::size_t>(k)] = next;
+    next += static_cast<int>(trees[static_cast<std::size_t>(k)].size());
+  }
   std::vector<Request> sends;
 
   if (relative == 0) {
@@ -82,7 +83,8 @@ void nesbt_broadcast(Node& node, std::span<std::byte> message, int root, std::si
       for (int k = 0; k < d; ++k) {
         const auto& parts = trees[static_cast<std::size_t>(k)];
         if (c >= parts.size()) continue;
-        sends.push_back(node.isend(node.neighbor(k), std::span<const std::byte>(parts[c]), k));
+        sends.push_back(node.isend(node.neighbor(k), std::span<const std::byte>(parts[c]),
+                                   first_tag[static_cast<std::size_t>(k)] + static_cast<int>(c)));
         any = true;
       }
       if (!any) break;
@@ -91,9 +93,8 @@ void nesbt_broadcast(Node& node, std::span<std::byte> message, int root, std::si
     return;
   }
 
-  const CostTable cost = CostTable::from(node.config());
-  const Switching switching = node.config().switching;
   std::vector<Chunk> chunks;
+  std::vector<Request> receives;
   std::vector<std::vector<int>> children(static_cast<std::size_t>(d));  // per tree, the dimensions to forward on
   for (int k = 0; k < d; ++k) {
     const auto& parts = trees[static_cast<std::size_t>(k)];
@@ -103,24 +104,17 @@ void nesbt_broadcast(Node& node, std::span<std::byte> message, int root, std::si
     for (int t = h + 1; t < d; ++t)
       if (!(y == 0 && t == d - 1)) children[static_cast<std::size_t>(k)].push_back(order(k, t, d));  // not the root
     const int from = y == 0 ? k : order(k, h, d);
-    const int depth = 1 + std::popcount(y);
-    Time sum = 0, longest = 0;
     for (std::size_t c = 0; c < parts.size(); ++c) {
-      const Time t = model::message_time(cost, switching, parts[c].size(), 1);
-      sum += t;
-      longest = std::max(longest, t);
-      chunks.push_back({sum + (depth - 1) * longest, static_cast<int>(c) + depth, k, c, parts[c],
-                        node.post_recv(node.neighbor(from), parts[c], k)});  // all posted up front
+      const int chunk_tag = first_tag[static_cast<std::size_t>(k)] + static_cast<int>(c);
+      chunks.push_back({k, chunk_tag, parts[c]});
+      receives.push_back(node.post_recv(node.neighbor(from), parts[c], chunk_tag));  // all posted up front
     }
   }
 
-  std::sort(chunks.begin(), chunks.end(), [](const Chunk& a, const Chunk& b) {
-    return std::tie(a.arrival, a.stage, a.tree, a.index) < std::tie(b.arrival, b.stage, b.tree, b.index);
-  });
-  for (Chunk& c : chunks) {
-    node.wait(c.receive);
+  for (std::size_t left = receives.size(); left > 0; --left) {
+    const Chunk& c = chunks[node.wait_any(receives)];
     for (int dim : children[static_cast<std::size_t>(c.tree)])
-      sends.push_back(node.isend(node.neighbor(dim), std::span<const std::byte>(c.bytes), c.tree));
+      sends.push_back(node.isend(node.neighbor(dim), std::span<const std::byte>(c.bytes), c.tag));
   }
   node.wait_all(sends);
 }

@@ -27,6 +27,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "broadcast4_schedule.hpp"
 #include "broadcast_cube.hpp"
 #include "hcemu/kernels/broadcast.hpp"
 #include "hcemu/model/collectives.hpp"
@@ -34,49 +35,13 @@
 namespace hcemu::kernels {
 namespace {
 
-struct Step {
-  int stage;
-  int packet;  // group q, index i: q·d + i
-};
-
 struct Send {
   int dim;
   int packet;
 };
 
-struct Arrival {
-  int stage = INT_MAX;
-  int dim = -1;
-};
-
-// Every packet that node u (relative to the root) sends across dimension `dim` in the paper's schedule, repeats
-// included.
-void paper_sends(std::uint32_t u, int dim, int d, int g, std::vector<Step>& out) {
-  out.clear();
-  const int j = std::popcount(u);
-  const bool down = (u & detail::dim_bit(dim)) != 0;
-  const int index = (u == 0 || down) ? dim : detail::next_one(u, dim, d);
-  for (int q = 0; q < g; ++q) {
-    if (q == g - 1 && j == d) continue;  // the stage d that BROADCAST 3B drops
-    out.push_back({q + j, q * d + index});
-  }
-  if (j <= d - 2) out.push_back({g + j, (g - 1) * d + (index + 1) % d});  // 3B's second wave, on Q_index
-}
-
-// For every packet, the first stage (and link) in which the schedule delivers it to node v; none for the root.
-std::vector<Arrival> first_arrivals(std::uint32_t v, int d, int g) {
-  std::vector<Arrival> first(static_cast<std::size_t>(d * g));
-  if (v == 0) return first;
-  std::vector<Step> steps;
-  for (int e = 0; e < d; ++e) {
-    paper_sends(v ^ detail::dim_bit(e), e, d, g, steps);
-    for (const Step& s : steps) {
-      Arrival& a = first[static_cast<std::size_t>(s.packet)];
-      if (s.stage < a.stage) a = {s.stage, e};
-    }
-  }
-  return first;
-}
+using Step = detail::Broadcast4Step;
+using Arrival = detail::Broadcast4Arrival;
 
 }  // namespace
 
@@ -109,7 +74,7 @@ void pipelined_broadcast(Node& node, std::span<std::byte> message, int root, int
   }
 
   // Receives: the first delivery of every packet, all posted up front.
-  const std::vector<Arrival> first = first_arrivals(relative, d, g);
+  const std::vector<Arrival> first = detail::broadcast4_first_arrivals(relative, d, g);
   std::vector<std::vector<Request>> arriving(static_cast<std::size_t>(last_stage + 1));
   for (int p = 0; p < d * g && relative != 0; ++p) {
     const Arrival& a = first[static_cast<std::size_t>(p)];
@@ -122,8 +87,8 @@ void pipelined_broadcast(Node& node, std::span<std::byte> message, int root, int
   std::vector<std::vector<Send>> sending(static_cast<std::size_t>(last_stage + 1));
   std::vector<Step> steps;
   for (int e = 0; e < d; ++e) {
-    const std::vector<Arrival> theirs = first_arrivals(relative ^ detail::dim_bit(e), d, g);
-    paper_sends(relative, e, d, g, steps);
+    const std::vector<Arrival> theirs = detail::broadcast4_first_arrivals(relative ^ detail::dim_bit(e), d, g);
+    detail::broadcast4_sends(relative, e, d, g, steps);
     for (const Step& st : steps) {
       const Arrival& a = theirs[static_cast<std::size_t>(st.packet)];
       if (a.stage == st.stage && a.dim == e) sending[static_cast<std::size_t>(st.stage)].push_back({e, st.packet});

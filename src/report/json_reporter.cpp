@@ -25,7 +25,8 @@ void to_json(nlohmann::json& j, const RunReport& r) {
                      {"bytes_sent", s.bytes_sent},
                      {"messages_received", s.messages_received},
                      {"bytes_received", s.bytes_received},
-                     {"arena_high_water", s.arena_high_water}});
+                     {"arena_high_water", s.arena_high_water},
+                     {"host_time_us", to_us(s.host_time)}});
   j["nodes"] = std::move(nodes);
   json links = json::array();
   for (const auto& l : r.links)

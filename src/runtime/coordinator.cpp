@@ -51,31 +51,31 @@ void Coordinator::on_quiescent() {
 
 void Coordinator::place_in_order() {
   take_submissions();
-  // Every node that runs again because of a placement bounds what may be placed after it.
+  // A node parked before this pass runs again only when an event of this pass wakes it, and whatever it issues then
+  // is ready no earlier than that event: a message's arrival (a wait on messages ends no earlier than the arrival
+  // of the last one it needed, and a wait for the first of several asks for a horizon again whenever an earlier one
+  // comes), its own transfer's end at the sender, the time of its horizon. So the earliest event that woke a node
+  // bounds what may still be placed (ties by node id: a transfer ready at the same time from a lower node comes
+  // first). Whatever else wakes a node (a barrier's release) is done by a node that runs, and comes later than it.
   timing::OrderKey horizon = timing::OrderKey::infinity();
-  const auto woke = [&](NodeRuntime& node, std::optional<Time> floor) {
-    if (floor) horizon = std::min(horizon, timing::OrderKey::floor_of(*floor, node.id()));
+  const auto event = [&](bool woke, Time t, int node) {
+    if (woke) horizon = std::min(horizon, timing::OrderKey::floor_of(t, node));
   };
   while (!heap_.empty() && heap_.front()->key < horizon && !run_.aborted()) {
     Pending* p = pop();
     if (p->kind == Pending::Kind::horizon) {
-      // A node waits until everything ready by its time is placed: it is now.
-      NodeRuntime& node = *run_.nodes[static_cast<std::size_t>(p->owner)];
-      node.horizon_reached();
-      woke(node, node.poke());
+      event(run_.nodes[static_cast<std::size_t>(p->owner)]->horizon_reached(*p), p->key.ready, p->owner);
       continue;
     }
     auto* m = static_cast<Message*>(p);
     const timing::CommitStep step = run_.timing.commit(m->transfer, m->key.ready);
-    if (step.sender_released) {
-      NodeRuntime& sender = *run_.nodes[static_cast<std::size_t>(m->source)];
-      sender.transfer_released(*m);
-      woke(sender, sender.poke());
-    }
+    if (step.sender_released)
+      event(run_.nodes[static_cast<std::size_t>(m->source)]->transfer_released(*m), m->times().sender_done,
+            m->source);
     if (step.arrived) {
-      NodeRuntime& receiver = *run_.nodes[static_cast<std::size_t>(m->destination)];
-      receiver.deliver(m);  // m belongs to the receiver from here on
-      woke(receiver, receiver.poke());
+      const Time arrival = m->times().arrival;
+      const int receiver = m->destination;
+      event(run_.nodes[static_cast<std::size_t>(receiver)]->deliver(m), arrival, receiver);  // m is the receiver's now
     } else if (step.more) {
       m->key = m->transfer.key;
       push(m);
@@ -115,8 +115,10 @@ Pending* Coordinator::pop() {
 
 void Coordinator::discard_pending() {
   take_submissions();
-  for (Pending* p : heap_)
+  for (Pending* p : heap_) {
     if (p->kind == Pending::Kind::message) Message::destroy(static_cast<Message*>(p));
+    else p->queued.store(false, std::memory_order_relaxed);
+  }
   heap_.clear();
 }
 

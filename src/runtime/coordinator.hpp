@@ -4,12 +4,12 @@
 //
 // A node's clock is a lower bound on the ready time of every transfer it will still issue, so a transfer may be
 // placed once no node that is running can still issue one that is ready earlier. The coordinator keeps count of the
-// nodes that are running (not parked, not done). When the count falls to zero, every node is waiting for something
-// that only a placement (a message, the end of its own transfer, a horizon) or nothing at all can bring: the last
-// node to park then places transfers in key order. Each node it wakes tells it its floor (how early that node can
-// issue again, runtime/node_runtime.hpp), and placing goes on while the next key is below every floor of the nodes
-// it woke, so that a whole step of a schedule is placed in one pass. If nothing is left to place and nobody runs,
-// the nodes are deadlocked, which is thus known at once and exactly.
+// nodes that are running (not parked, not done). When the count falls to zero, every node is waiting for an event
+// that only a placement can bring (a message, the end of its own transfer, a horizon) or for nothing at all: the last
+// node to park then places transfers in key order, here, on its own stack. A node it wakes can issue again no earlier
+// than the event that woke it, so placing goes on while the next key is below every event brought so far: a whole
+// step of a lockstep schedule is placed in one pass, while the nodes it woke already run on other workers. If nothing
+// is left to place and nobody runs, the nodes are deadlocked, which is thus known at once and exactly.
 //
 // Transfers that cannot contend (no link, or links only their source can reach) skip the queue: their sender places
 // them when it issues them.

@@ -20,8 +20,32 @@
 #include "runtime/futex.hpp"
 #include "runtime/stack_pool.hpp"
 
+#if defined(__SANITIZE_THREAD__)
+#include <sanitizer/tsan_interface.h>
+#endif
+
 namespace hcemu::detail {
 namespace {
+
+// oneTBB (Debian's build, not instrumented) hands a task from the thread that spawns it to the one that runs it with
+// synchronisation ThreadSanitizer cannot see. A node's thread of control moves between workers that way, so each
+// hand-off is announced to it: released where a task is spawned or a node let go, acquired where a task starts
+// (before it reads what it captured) or a node is taken up.
+char spawned;  // stands for oneTBB's task queues
+inline void hand_off(const void* what) {
+#if defined(__SANITIZE_THREAD__)
+  __tsan_release(const_cast<void*>(what));
+#else
+  (void)what;
+#endif
+}
+inline void take_up(const void* what) {
+#if defined(__SANITIZE_THREAD__)
+  __tsan_acquire(const_cast<void*>(what));
+#else
+  (void)what;
+#endif
+}
 
 // A node's state as the scheduler sees it. kNotified marks a permit (an unpark that came while the node ran or was
 // on its way to suspend).
@@ -51,6 +75,8 @@ class TaskEngine final : public Engine {
     finished_.store(0, std::memory_order_relaxed);
     interrupted_.store(0, std::memory_order_relaxed);
     started();
+    hand_off(this);
+    for (const NodeFiber& f : fibers_) hand_off(&f);
     if (options_.wall) {
       for (int i = 0; i < nodes; ++i) runnable_.push_back(i);
       arena_.execute([&] {
@@ -60,10 +86,11 @@ class TaskEngine final : public Engine {
       });
     } else {
       arena_.execute([&] {
-        for (int i = 0; i < nodes; ++i) group_.run([this, i] { slice(i); });
+        for (int i = 0; i < nodes; ++i) spawn(i);
         group_.wait();
       });
     }
+    for (const NodeFiber& f : fibers_) take_up(&f);
     if (finished_.load(std::memory_order_acquire) != nodes)
       throw Error("internal error: the task engine stopped with " + std::to_string(nodes - finished_.load()) +
                   " node(s) suspended and nothing to resume them");
@@ -152,8 +179,11 @@ class TaskEngine final : public Engine {
 
   // On a worker: runs node i until it suspends, yields or finishes, then completes the move it asked for.
   void slice(int i) {
+    take_up(this);
     NodeFiber& f = fibers_[static_cast<std::size_t>(i)];
+    take_up(&f);
     f.resume();
+    hand_off(&f);
     if (f.finished) {
       finished_.fetch_add(1, std::memory_order_acq_rel);
       if (options_.wall) signal_workers();
@@ -176,9 +206,17 @@ class TaskEngine final : public Engine {
     }
   }
 
+  void spawn(int i) {
+    hand_off(&spawned);
+    group_.run([this, i] {
+      take_up(&spawned);
+      slice(i);
+    });
+  }
+
   void schedule(int i) {
     if (!options_.wall) {
-      group_.run([this, i] { slice(i); });
+      spawn(i);
       return;
     }
     {

@@ -97,6 +97,24 @@ bool Matcher::take_for(std::uint32_t index, Message* m) {
   return meet(m, requests_.at(index));
 }
 
+void Matcher::discard_lost(std::uint32_t context, int tag, Time posted) {
+  if (!forced_) return;
+  for (std::size_t e = 0; e < table_.size(); ++e) {
+    Entry& entry = table_[e];
+    if (entry.key.source == kEmpty || entry.key.context != context || entry.key.tag != tag) continue;
+    while (entry.first_message != nullptr &&
+           timing_.on_match(entry.first_message->times(), posted) == timing::MatchOutcome::discard) {
+      Message* m = entry.first_message;
+      entry.first_message = m->match_next;
+      if (entry.first_message == nullptr) entry.last_message = nullptr;
+      discards_.push_back({m->source, node_, m->tag, m->bytes, m->times().first_byte, posted});
+      Message::destroy(m);
+    }
+    // An emptied entry stays until a later post or arrival of its key removes it: erasing here would move entries
+    // under this loop.
+  }
+}
+
 void Matcher::buffer(Message* m) {
   if (forced_) return;
   arena_.charge(buffered_size(*m));  // UNFORCED: the system buffer is the node's memory
@@ -109,9 +127,28 @@ void Matcher::unbuffer(Message* m) {
   m->buffered = false;
 }
 
+void Matcher::arrive_after_end(Message* m) {
+  Entry& entry = table_[find_or_insert(MatchKey{m->source, m->context, m->tag})];
+  (entry.last_message != nullptr ? entry.last_message->match_next : entry.first_message) = m;
+  entry.last_message = m;
+  m->match_next = nullptr;
+}
+
 void Matcher::collect_leftovers(std::vector<ForcedDiscard>& discards, std::vector<std::string>& unreceived) {
   for (Entry& entry : table_) {
     if (entry.key.source == kEmpty) continue;
+    // The messages that the receives still posted would have taken, in order: only their lengths are looked at.
+    Message* waiting = entry.first_message;
+    for (std::uint32_t r = entry.first_receive; r != Slot::kNoSlot && waiting != nullptr; waiting = waiting->match_next) {
+      const Slot& receive = requests_.at(r);
+      if (timing_.on_match(waiting->times(), receive.posted) == timing::MatchOutcome::discard) continue;
+      if (waiting->bytes > receive.buffer.size())
+        throw UsageError("node " + std::to_string(node_) + ": recv: message of " + std::to_string(waiting->bytes) +
+                         " bytes from node " + std::to_string(waiting->source) + " tag " + std::to_string(waiting->tag) +
+                         " is longer than the " + std::to_string(receive.buffer.size()) +
+                         "-byte buffer posted for it (a receive never waited for)");
+      r = receive.next_receive;
+    }
     for (Message* m = entry.first_message; m != nullptr;) {
       Message* next = m->match_next;
       if (forced_)

@@ -43,8 +43,17 @@ class Matcher {
   // A receive from any source (slot `index`) takes `m`, the first waiting message of its source; under FORCED a
   // message that arrived before the receive was posted is discarded instead. Returns whether it matched.
   bool take_for(std::uint32_t index, Message* m);
+  // Under FORCED, the waiting messages with this context and tag that arrived before `posted` are lost to every
+  // receive posted from then on (one posted earlier would have taken them): discards them, for a receive from any
+  // source posted at `posted`.
+  void discard_lost(std::uint32_t context, int tag, Time posted);
 
-  // After the run: what nobody received. FORCED: discards with no receive posted; UNFORCED: one line each.
+  // After the node finished: a message that arrived since waits with the others, and meets nothing (the buffers
+  // of receives never waited for may be gone with the kernel).
+  void arrive_after_end(Message* m);
+  // After the run: what nobody received. FORCED: discards with no receive posted; UNFORCED: one line each. Throws
+  // UsageError if a message is longer than the buffer of a receive posted for it and never waited for, so that an
+  // oversize is an error however the run ends.
   void collect_leftovers(std::vector<ForcedDiscard>& discards, std::vector<std::string>& unreceived);
   void clear();  // for the next run (frees waiting messages)
 

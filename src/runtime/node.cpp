@@ -13,6 +13,11 @@ int Node::dim() const { return backend_.dim(); }
 int Node::size() const { return backend_.size(); }
 int Node::neighbor(int k) const { return backend_.neighbor(k); }
 const MachineConfig& Node::config() const { return backend_.config(); }
+Coordinates Node::coordinates() const { return backend_.coordinates(); }
+int Node::neighbor(Direction direction) const { return backend_.neighbor(direction); }
+int Node::rows() const { return backend_.rows(); }
+int Node::cols() const { return backend_.cols(); }
+void Node::route_ways(Way x, Way y) { backend_.route_ways(x, y); }
 
 void Node::send(int dest, std::span<const std::byte> data, int tag) {
   Request r = backend_.isend(dest, data, tag);

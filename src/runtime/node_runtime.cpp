@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <thread>
+#include <tuple>
 
 #include "runtime/run_state.hpp"
 
@@ -16,8 +17,7 @@ NodeRuntime::NodeRuntime(RunState& run, int id)
       inbox_(run.timing.topology().input_ports()),
       clock_(run.settings.timing, run.settings.time_scale),
       ports_(run.timing.make_ports()) {
-  horizon_item_.kind = Pending::Kind::horizon;
-  horizon_item_.owner = id;
+  std::tie(rows_, cols_) = run.config.topology.sides(run.config.d);
 }
 
 NodeRuntime::~NodeRuntime() {
@@ -37,7 +37,34 @@ std::string NodeRuntime::where(const char* operation) const {
   return "node " + std::to_string(id_) + ": " + operation + ": ";
 }
 
+static_assert(static_cast<int>(Direction::minus_y) == static_cast<int>(model::TorusDirection::minus_y));
+static_assert(static_cast<int>(Way::minus) == static_cast<int>(model::LegWay::minus));
+
+model::TorusShape NodeRuntime::grid(const char* operation) const {
+  if (!run_.config.topology.grid())
+    throw UsageError(where(operation) + "the machine is a hypercube, not a torus or mesh");
+  return model::TorusShape{rows_, cols_, run_.config.topology.kind == Topology::Kind::torus};
+}
+
+Coordinates NodeRuntime::coordinates() const {
+  const model::TorusCoord c = model::torus_coord(grid("coordinates"), id_);
+  return {c.x, c.y};
+}
+
+int NodeRuntime::neighbor(Direction direction) const {
+  const int n = model::torus_neighbor(grid("neighbor"), id_, static_cast<model::TorusDirection>(direction));
+  if (n < 0) throw UsageError(where("neighbor") + "this node of the mesh has no neighbour that way");
+  return n;
+}
+
+void NodeRuntime::route_ways(Way x, Way y) {
+  grid("route_ways");
+  ways_ = model::TorusRoutePreference{static_cast<model::LegWay>(x), static_cast<model::LegWay>(y)};
+}
+
 int NodeRuntime::neighbor(int k) const {
+  if (run_.config.topology.grid())
+    throw UsageError(where("neighbor") + "a torus or mesh has no dimension links: use neighbor(Direction)");
   if (k < 0 || k >= dim())
     throw UsageError(where("neighbor") + "link " + std::to_string(k) + " does not exist in a " +
                      std::to_string(dim()) + "-cube");
@@ -49,18 +76,21 @@ int NodeRuntime::neighbor(int k) const {
 
 void NodeRuntime::start_run() {
   drain_leftovers_quietly();
+  inbox_.reset();
   arena_.reset();
   requests_.clear();
   ports_.reset();
   park_state_.store(kRunning, std::memory_order_relaxed);
+  wake_at_.store(0, std::memory_order_relaxed);
+  wake_on_release_.store(false, std::memory_order_relaxed);
   wait_ = nullptr;
-  pending_error_ = nullptr;
   issued_ = 0;
   released_.store(0, std::memory_order_relaxed);
   hold_slot_ = Slot::kNoSlot;
   horizon_ticket_ = 0;
   horizon_reached_.store(0, std::memory_order_relaxed);
   context_ = contexts_entered_ = 0;
+  ways_ = {};
   messages_sent_ = bytes_sent_ = 0;
   final_clock_ = 0;
   trace_.clear();
@@ -84,9 +114,8 @@ void NodeRuntime::run_kernel() {
 }
 
 void NodeRuntime::finish_run(RunReport& report) {
-  // Messages that arrived after the node finished meet its receives still posted (so that an oversize is found
-  // however the run ends), then whatever is left is reported.
-  inbox_.drain([&](Message* m) { matcher_.arrive(m); });
+  // Messages that arrived after the node finished wait with the others; whatever is left is reported.
+  inbox_.drain([&](Message* m) { matcher_.arrive_after_end(m); });
   report.forced_discards.insert(report.forced_discards.end(), matcher_.discards().begin(), matcher_.discards().end());
   matcher_.collect_leftovers(report.forced_discards, report.unreceived);
   NodeStats s;
@@ -96,6 +125,7 @@ void NodeRuntime::finish_run(RunReport& report) {
   s.messages_received = matcher_.messages_received();
   s.bytes_received = matcher_.bytes_received();
   s.arena_high_water = arena_.high_water();
+  s.host_time = clock_.host_time();
   report.nodes.push_back(s);
   if (run_.settings.trace)
     report.trace.insert(report.trace.end(), std::make_move_iterator(trace_.begin()),
@@ -110,67 +140,52 @@ const std::vector<double>& NodeRuntime::lateness_us() const { return clock_.late
 void NodeRuntime::block_until(Wait& w) {
   for (;;) {
     check_running();
+    const std::uint64_t seen = inbox_.delivered();  // before the drain
     drain();
     if (w.ready()) return;
+    // Say which events can end the wait, then park; an event that came meanwhile cancels the park. The stores and
+    // loads here and in the wakers are sequentially consistent, so that one side always sees the other.
     wait_ = &w;
+    const std::uint64_t needed = !w.on_delivery ? 0 : w.deliveries ? w.deliveries() : 1;
+    wake_at_.store(needed > 0 ? seen + needed : ~std::uint64_t{0}, std::memory_order_seq_cst);
+    wake_on_release_.store(w.on_release, std::memory_order_seq_cst);
     park_state_.store(kParked, std::memory_order_seq_cst);
-    bool cancelled = false;
-    if (inbox_.maybe_nonempty() || run_.aborted()) {
-      // Something came after the drain: look again, unless a waker already holds this node.
-      int expected = kParked;
-      cancelled = park_state_.compare_exchange_strong(expected, kRunning, std::memory_order_acq_rel);
-    }
-    if (!cancelled) {
+    const bool came = inbox_.delivered() >= wake_at_.load(std::memory_order_seq_cst) ||
+                      w.ready() || run_.aborted();
+    int expected = kParked;
+    if (!(came && park_state_.compare_exchange_strong(expected, kRunning, std::memory_order_acq_rel))) {
+      // Parked (or woken already by a waker, who then counted this node as running again).
+      clock_.pause();
       run_.coordinator.node_parked();  // the last node to park places transfers, here, on this stack
       while (park_state_.load(std::memory_order_acquire) != kRunning) run_.engine->park(id_);
+      clock_.resume();
     }
+    wake_at_.store(~std::uint64_t{0}, std::memory_order_relaxed);
+    wake_on_release_.store(false, std::memory_order_relaxed);
     wait_ = nullptr;
-    if (pending_error_) {
-      std::exception_ptr error = std::exchange(pending_error_, nullptr);
-      std::rethrow_exception(error);
-    }
   }
 }
 
-std::optional<Time> NodeRuntime::poke() {
-  for (;;) {
-    int state = park_state_.load(std::memory_order_acquire);
-    if (state != kParked) return std::nullopt;  // running (it will look itself), held by another waker, or done
-    if (!park_state_.compare_exchange_weak(state, kWaking, std::memory_order_acq_rel)) continue;
-    bool ready = false;
-    try {
-      drain();
-      ready = wait_->ready();
-    } catch (...) {
-      pending_error_ = std::current_exception();  // thrown by the node itself, in its own context
-      ready = true;
-    }
-    if (ready) {
-      const Time floor = pending_error_ ? clock_.value() : wait_->floor();
-      run_.coordinator.node_woken();
-      park_state_.store(kRunning, std::memory_order_release);
-      run_.engine->unpark(id_);
-      return floor;
-    }
-    park_state_.store(kParked, std::memory_order_seq_cst);
-    if (!inbox_.maybe_nonempty()) return std::nullopt;  // else something came while we looked
-  }
+bool NodeRuntime::notify() {
+  int expected = kParked;
+  if (!park_state_.compare_exchange_strong(expected, kRunning, std::memory_order_acq_rel)) return false;
+  run_.coordinator.node_woken();
+  run_.engine->unpark(id_);
+  return true;
 }
 
-void NodeRuntime::force_wake() {
-  for (;;) {
-    int state = park_state_.load(std::memory_order_acquire);
-    if (state == kWaking) {
-      std::this_thread::yield();
-      continue;
-    }
-    if (state != kParked) return;
-    if (park_state_.compare_exchange_weak(state, kRunning, std::memory_order_acq_rel)) {
-      run_.coordinator.node_woken();
-      run_.engine->unpark(id_);
-      return;
-    }
+bool NodeRuntime::deliver(Message* m) {
+  const std::uint64_t count = inbox_.push(m->times().in_port, m);  // m belongs to this node from here on
+  return count >= wake_at_.load(std::memory_order_seq_cst) && notify();
+}
+
+bool NodeRuntime::horizon_reached(Pending& p) {
+  std::uint64_t seen = horizon_reached_.load(std::memory_order_relaxed);
+  while (seen < p.ticket &&
+         !horizon_reached_.compare_exchange_weak(seen, p.ticket, std::memory_order_seq_cst)) {
   }
+  p.queued.store(false, std::memory_order_release);  // the node may reuse it
+  return notify();
 }
 
 BlockedOperation NodeRuntime::blocked_operation() const {
@@ -183,7 +198,7 @@ BlockedOperation NodeRuntime::blocked_operation() const {
 }
 
 void NodeRuntime::drain() {
-  inbox_.drain([&](Message* m) { matcher_.arrive(m); });
+  if (inbox_.maybe_nonempty()) inbox_.drain([&](Message* m) { matcher_.arrive(m); });
 }
 
 void NodeRuntime::check_running() {
@@ -191,7 +206,11 @@ void NodeRuntime::check_running() {
 }
 
 void NodeRuntime::maybe_yield() {
-  if (run_.settings.yield_seed != 0 && (yield_rng_() & 3) == 0) run_.engine->yield(id_);
+  if (run_.settings.yield_seed != 0 && (yield_rng_() & 3) == 0) {
+    clock_.pause();
+    run_.engine->yield(id_);
+    clock_.resume();
+  }
 }
 
 void NodeRuntime::advance_clock(Time target) {
@@ -223,7 +242,7 @@ Request NodeRuntime::isend(int dest, std::span<const std::byte> data, int tag) {
   if (ports_.has_output()) place_own_transfers();
   const Time issue = clock_.now();
   Message* m = Message::make(id_, dest, tag, context_, data.data(), data.size());
-  run_.timing.issue(m->transfer, ports_, id_, dest, data.size(), issue, issued_);
+  run_.timing.issue(m->transfer, ports_, id_, dest, data.size(), issue, issued_, ways_);
   const Request r = requests_.add(Slot::Kind::send);
   const std::uint32_t index = RequestAccess::slot(r);
   Slot& s = requests_.at(index);
@@ -249,47 +268,33 @@ Request NodeRuntime::isend(int dest, std::span<const std::byte> data, int tag) {
 
 void NodeRuntime::commit_now(Message* m) {
   {
-    std::unique_lock<std::mutex> lock;
-    Time forget_before = m->transfer.key.ready;
-    if (run_.settings.timing == Timing::wall) {
-      // Every transfer issued from now on is ready at or after the present moment; keep a margin for those issued
-      // a moment ago and not yet placed.
-      lock = std::unique_lock(run_.wall_commit);
-      forget_before = clock_.model_time_of(timing::NodeClock::RealClock::now() - std::chrono::milliseconds(10));
-    }
     for (;;) {
-      const timing::CommitStep step = run_.timing.commit(m->transfer, forget_before);
+      const timing::CommitStep step = run_.timing.commit(m->transfer, m->transfer.key.ready);
       if (step.sender_released) transfer_released(*m);
       if (step.arrived || !step.more) break;
-      if (run_.settings.timing != Timing::wall) forget_before = m->transfer.key.ready;
     }
   }
-  NodeRuntime& receiver = *run_.nodes[static_cast<std::size_t>(m->destination)];
-  receiver.deliver(m);  // m belongs to the receiver from here on
-  if (&receiver != this) receiver.poke();
+  run_.nodes[static_cast<std::size_t>(m->destination)]->deliver(m);
 }
 
-void NodeRuntime::transfer_released(const Message& m) {
+bool NodeRuntime::transfer_released(const Message& m) {
   SendSlot* s = m.sender;
   s->start = m.times().start;
   s->done = m.times().sender_done;
   s->channel = m.transfer.channel;
   s->released.store(true, std::memory_order_release);
-  released_.fetch_add(1, std::memory_order_release);
+  released_.fetch_add(1, std::memory_order_seq_cst);
+  return wake_on_release_.load(std::memory_order_seq_cst) && notify();
 }
 
 void NodeRuntime::place_own_transfers() {
   if (released_.load(std::memory_order_acquire) != issued_) {
     const auto ready = [&] { return released_.load(std::memory_order_acquire) == issued_; };
-    const auto floor = [&] {
-      const Time done = hold_slot_ != Slot::kNoSlot ? requests_.at(hold_slot_).send.done : 0;
-      return std::max(clock_.value(), done);
-    };
     const auto describe = [&] {
       const Slot* s = hold_slot_ != Slot::kNoSlot ? &requests_.at(hold_slot_) : nullptr;
       return BlockedOperation{id_, "send", s ? s->peer : -1, s ? s->tag : 0, "its earlier transfer is not placed"};
     };
-    Wait w{ready, floor, describe};
+    Wait w{ready, describe, {}, true, false};
     block_until(w);
   }
   if (hold_slot_ != Slot::kNoSlot) {
@@ -341,63 +346,67 @@ Time NodeRuntime::peek_receive(const Slot& s) const {
 
 // A receive from any source takes, among the first waiting message of every source, the one that completes first;
 // ties by lower source id. Under FORCED a message that arrived before the receive was posted is lost to it.
-Message* NodeRuntime::best_for_any_source(const Slot& r) const {
+Message* NodeRuntime::best_for_any_source(const Slot& r, Time* completion) {
+  matcher_.discard_lost(r.context, r.tag, r.posted);
   Message* best = nullptr;
   Time best_time = kNever;
   matcher_.for_each_first_waiting(r.context, r.tag, [&](Message& m) {
     const auto outcome = run_.timing.on_match(m.times(), r.posted);
+    if (outcome == timing::MatchOutcome::discard) return;
     const Time t = run_.timing.peek_receive(ports_, m.times(), m.bytes, r.posted,
                                             outcome == timing::MatchOutcome::deliver_late);
-    if (outcome == timing::MatchOutcome::discard) return;
     if (best == nullptr || t < best_time || (t == best_time && m.source < best->source)) best = &m, best_time = t;
   });
+  if (completion != nullptr) *completion = best_time;
   return best;
 }
 
+// Which message a receive from any source takes must not depend on which sender's thread ran first: it is the one
+// that completes first in model time. Once every transfer ready by the best known completion has been placed, no
+// message still unknown can complete earlier (MODEL.md section 7 places transfers by ready time), so the receive
+// waits for that horizon, and asks again for an earlier one whenever a better message arrives meanwhile.
 void NodeRuntime::resolve_any_source(std::uint32_t index, const char* operation) {
-  const auto candidate = [&] { return best_for_any_source(requests_.at(index)); };
   const auto describe = [&] {
-    const Slot& s = requests_.at(index);
-    return BlockedOperation{id_, operation, -1, s.tag, "a receive from any source"};
+    return BlockedOperation{id_, operation, -1, requests_.at(index).tag, "a receive from any source"};
   };
-  bool horizon_checked = !run_.ordered;
+  Time asked = kNever;
+  std::uint64_t ticket = 0;
   for (;;) {
     drain();
-    Message* best = candidate();
-    if (best == nullptr) {
-      const auto ready = [&] { return candidate() != nullptr; };
-      const auto floor = [&] { return clock_.value(); };
-      Wait w{ready, floor, describe};
-      block_until(w);
-      continue;
+    Time best_time = kNever;
+    Message* best = best_for_any_source(requests_.at(index), &best_time);
+    if (best != nullptr && (!run_.ordered || (best_time == asked && horizon_passed(ticket)))) {
+      if (matcher_.take_for(index, best)) return;
+      continue;  // a FORCED discard: look again
     }
-    if (!horizon_checked) {
-      // Whatever could still complete earlier must be ready by then: wait until all such transfers are placed.
-      const Slot& s = requests_.at(index);
-      const Time t = run_.timing.peek_receive(ports_, best->times(), best->bytes, s.posted,
-                                              run_.timing.on_match(best->times(), s.posted) ==
-                                                  timing::MatchOutcome::deliver_late);
-      const auto floor = [&] {
-        const Message* b = candidate();
-        return b != nullptr ? std::max(clock_.value(), b->times().arrival) : clock_.value();
-      };
-      await_horizon(t, floor, describe);
-      horizon_checked = true;
-      continue;
+    if (best != nullptr && best_time != asked) {
+      asked = best_time;
+      ticket = request_horizon(best_time);
     }
-    if (matcher_.take_for(index, best)) return;
-    // A FORCED discard: look again.
+    const auto ready = [&] {
+      Time t = kNever;
+      return best_for_any_source(requests_.at(index), &t) != nullptr && (t != asked || horizon_passed(ticket));
+    };
+    Wait w{ready, describe, {}, false, true};
+    block_until(w);
   }
 }
 
-void NodeRuntime::await_horizon(Time t, FunctionRef<Time()> floor, FunctionRef<BlockedOperation()> describe) {
-  if (!run_.ordered) return;
-  const std::uint64_t ticket = ++horizon_ticket_;
-  horizon_item_.key = timing::OrderKey::after(t);
-  run_.coordinator.submit(&horizon_item_);
-  const auto ready = [&] { return horizon_reached_.load(std::memory_order_acquire) >= ticket; };
-  Wait w{ready, floor, describe};
-  block_until(w);
+std::uint64_t NodeRuntime::request_horizon(Time t) {
+  Pending* p = nullptr;
+  for (auto& r : horizon_requests_)
+    if (!r->queued.load(std::memory_order_acquire)) p = r.get();
+  if (p == nullptr) {
+    horizon_requests_.push_back(std::make_unique<Pending>());
+    p = horizon_requests_.back().get();
+    p->kind = Pending::Kind::horizon;
+    p->owner = id_;
+  }
+  p->ticket = ++horizon_ticket_;
+  p->key = timing::OrderKey::after(t);
+  p->queued.store(true, std::memory_order_relaxed);
+  run_.coordinator.submit(p);
+  return p->ticket;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -413,9 +422,8 @@ Status NodeRuntime::wait(Request& request, const char* operation) {
   if (s.kind == Slot::Kind::send) {
     if (!s.send.released.load(std::memory_order_acquire)) {
       const auto ready = [&] { return s.send.released.load(std::memory_order_acquire); };
-      const auto floor = [&] { return std::max(clock_.value(), s.send.done); };
       const auto describe = [&] { return BlockedOperation{id_, operation, s.peer, s.tag, "its transfer is not placed"}; };
-      Wait w{ready, floor, describe};
+      Wait w{ready, describe, {}, true, false};
       block_until(w);
     }
     complete_send(index);
@@ -424,9 +432,8 @@ Status NodeRuntime::wait(Request& request, const char* operation) {
     if (s.peer == kAnySource && !s.matched) resolve_any_source(index, operation);
     if (!s.matched) {
       const auto ready = [&] { return s.matched; };
-      const auto floor = [&] { return std::max(clock_.value(), s.times.arrival); };
       const auto describe = [&] { return BlockedOperation{id_, operation, s.peer, s.tag, {}}; };
-      Wait w{ready, floor, describe};
+      Wait w{ready, describe, {}, false, true};
       block_until(w);
     }
     status = Status{s.source, s.tag, s.bytes, std::max(before, complete_receive(s))};
@@ -441,42 +448,58 @@ Status NodeRuntime::wait(Request& request, const char* operation) {
 void NodeRuntime::wait_all(std::span<Request> requests) {
   check_running();
   std::vector<std::uint32_t> sends, receives;
+  const auto unmark = [&] {
+    for (std::uint32_t i : sends) requests_.at(i).in_wait = false;
+    for (std::uint32_t i : receives) requests_.at(i).in_wait = false;
+  };
   for (Request& r : requests) {
     if (!r.valid()) continue;
-    Slot& s = requests_.get(r, id_, "wait_all");
+    Slot* s = nullptr;
+    try {
+      s = &requests_.get(r, id_, "wait_all");
+    } catch (...) {
+      unmark();
+      throw;
+    }
     const std::uint32_t index = RequestAccess::slot(r);
-    std::vector<std::uint32_t>& list = s.kind == Slot::Kind::send ? sends : receives;
-    if (std::find(list.begin(), list.end(), index) != list.end())
+    if (s->in_wait) {
+      unmark();
       throw UsageError(where("wait_all") + "the same request is given twice");
-    list.push_back(index);
+    }
+    s->in_wait = true;
+    (s->kind == Slot::Kind::send ? sends : receives).push_back(index);
   }
+  unmark();
   for (std::uint32_t i : receives)
     if (requests_.at(i).peer == kAnySource && !requests_.at(i).matched) resolve_any_source(i, "wait_all");
 
-  const auto ready = [&] {
-    for (std::uint32_t i : sends)
-      if (!requests_.at(i).send.released.load(std::memory_order_acquire)) return false;
-    for (std::uint32_t i : receives)
-      if (!requests_.at(i).matched) return false;
-    return true;
+  const auto unmatched = [&] {
+    std::uint64_t n = 0;
+    for (std::uint32_t i : receives) n += !requests_.at(i).matched;
+    return n;
   };
-  if (!ready()) {
-    const auto floor = [&] {
-      Time t = clock_.value();
-      for (std::uint32_t i : sends) t = std::max(t, requests_.at(i).send.done);
-      for (std::uint32_t i : receives) t = std::max(t, requests_.at(i).times.arrival);
-      return t;
-    };
+  const auto unreleased = [&] {
+    for (std::uint32_t i : sends)
+      if (!requests_.at(i).send.released.load(std::memory_order_acquire)) return true;
+    return false;
+  };
+  for (;;) {
+    drain();
+    const std::uint64_t missing = unmatched();
+    if (missing == 0 && !unreleased()) break;
+    const auto ready = [&] { return unmatched() == 0 && !unreleased(); };
     const auto describe = [&] {  // what is still missing
       for (std::uint32_t i : receives)
-        if (!requests_.at(i).matched) return BlockedOperation{id_, "wait_all", requests_.at(i).peer, requests_.at(i).tag, {}};
+        if (!requests_.at(i).matched)
+          return BlockedOperation{id_, "wait_all", requests_.at(i).peer, requests_.at(i).tag, {}};
       for (std::uint32_t i : sends)
         if (!requests_.at(i).send.released.load(std::memory_order_acquire))
           return BlockedOperation{id_, "wait_all", requests_.at(i).peer, requests_.at(i).tag,
                                   "a send whose transfer is not placed"};
       return BlockedOperation{id_, "wait_all", -1, 0, {}};
     };
-    Wait w{ready, floor, describe};
+    // Every receive still unmatched needs a message of its own: wake no earlier than that many deliveries.
+    Wait w{ready, describe, unmatched, unreleased(), missing > 0};
     block_until(w);
   }
 
@@ -509,8 +532,9 @@ std::size_t NodeRuntime::wait_any(std::span<Request> requests, Status* status) {
       requests_.get(r, id_, "wait_any");
       any = true;
     }
-  if (!any) throw UsageError(where("wait_any") + "no pending request among the " +
-                             std::to_string(requests.size()) + " given");
+  if (!any)
+    throw UsageError(where("wait_any") + "no pending request among the " + std::to_string(requests.size()) +
+                     " given");
 
   struct Best {
     std::size_t index = 0;
@@ -519,7 +543,8 @@ std::size_t NodeRuntime::wait_any(std::span<Request> requests, Status* status) {
     Message* message = nullptr;  // a receive from any source: the message it would take
     bool found = false;
   };
-  // The request that completes first among those whose completion is known, ties by lower source id, then position.
+  // The request that completes first among those whose completion is known, ties by lower source id (a send counts
+  // as this node's), then by position.
   const auto best_known = [&] {
     Best best;
     for (std::size_t i = 0; i < requests.size(); ++i) {
@@ -535,11 +560,8 @@ std::size_t NodeRuntime::wait_any(std::span<Request> requests, Status* status) {
         c.completion = peek_receive(s);
         c.source = s.source;
       } else if (s.peer == kAnySource) {
-        c.message = best_for_any_source(s);
+        c.message = best_for_any_source(s, &c.completion);
         if (c.message == nullptr) continue;
-        c.completion = run_.timing.peek_receive(ports_, c.message->times(), c.message->bytes, s.posted,
-                                                run_.timing.on_match(c.message->times(), s.posted) ==
-                                                    timing::MatchOutcome::deliver_late);
         c.source = c.message->source;
       } else {
         continue;
@@ -559,46 +581,44 @@ std::size_t NodeRuntime::wait_any(std::span<Request> requests, Status* status) {
       }
     return BlockedOperation{id_, "wait_any", -1, 0, {}};
   };
-  const auto floor = [&] {
-    const Best b = best_known();
-    return b.found ? std::max(clock_.value(), b.completion) : clock_.value();
-  };
 
-  bool horizon_checked = !run_.ordered;
+  // As for a receive from any source (resolve_any_source): the first completion is known once every transfer ready
+  // by the best known completion has been placed.
+  Time asked = kNever;
+  std::uint64_t ticket = 0;
   for (;;) {
     drain();
-    Best best = best_known();
-    if (!best.found) {
-      const auto ready = [&] { return best_known().found; };
-      Wait w{ready, floor, describe};
-      block_until(w);
-      continue;
+    const Best best = best_known();
+    if (best.found && (!run_.ordered || (best.completion == asked && horizon_passed(ticket)))) {
+      Request& r = requests[best.index];
+      const std::uint32_t index = RequestAccess::slot(r);
+      Slot& s = requests_.at(index);
+      if (best.message != nullptr && !matcher_.take_for(index, best.message)) continue;  // FORCED discard
+      const Time before = clock_.now();
+      Status st;
+      if (s.kind == Slot::Kind::send) {
+        complete_send(index);
+        st = Status{id_, s.tag, s.bytes, std::max(before, s.send.done)};
+      } else {
+        st = Status{s.source, s.tag, s.bytes, std::max(before, complete_receive(s))};
+      }
+      advance_clock(st.completed);
+      if (st.completed > before) record("wait", before, st.completed, st.source, st.bytes, st.tag);
+      requests_.release(index);
+      r = Request{};
+      if (status != nullptr) *status = st;
+      return best.index;
     }
-    if (!horizon_checked) {
-      // Every request whose completion is still unknown completes after the transfers still unplaced are ready;
-      // once everything ready by the best known completion is placed, nothing unknown can beat it.
-      await_horizon(best.completion, floor, describe);
-      horizon_checked = true;
-      continue;
+    if (best.found && best.completion != asked) {
+      asked = best.completion;
+      ticket = request_horizon(asked);
     }
-    Request& r = requests[best.index];
-    const std::uint32_t index = RequestAccess::slot(r);
-    Slot& s = requests_.at(index);
-    if (best.message != nullptr && !matcher_.take_for(index, best.message)) continue;  // FORCED discard
-    const Time before = clock_.now();
-    Status st;
-    if (s.kind == Slot::Kind::send) {
-      complete_send(index);
-      st = Status{id_, s.tag, s.bytes, std::max(before, s.send.done)};
-    } else {
-      st = Status{s.source, s.tag, s.bytes, std::max(before, complete_receive(s))};
-    }
-    advance_clock(st.completed);
-    if (st.completed > before) record("wait", before, st.completed, st.source, st.bytes, st.tag);
-    requests_.release(index);
-    r = Request{};
-    if (status != nullptr) *status = st;
-    return best.index;
+    const auto ready = [&] {
+      const Best b = best_known();
+      return b.found && (b.completion != asked || horizon_passed(ticket));
+    };
+    Wait w{ready, describe, {}, true, true};
+    block_until(w);
   }
 }
 
@@ -608,25 +628,28 @@ bool NodeRuntime::test(Request& request) {
   const std::uint32_t index = RequestAccess::slot(request);
   Slot& s = requests_.at(index);
   const Time now = clock_.now();
-  const auto floor = [&] { return clock_.value(); };
-  const auto describe = [&] { return BlockedOperation{id_, "test", s.peer, s.tag, {}}; };
+  // What is not known yet is known once every transfer ready by now has been placed.
+  const auto settle = [&] {
+    if (!run_.ordered) return;
+    const std::uint64_t ticket = request_horizon(now);
+    const auto ready = [&] { return horizon_passed(ticket); };
+    const auto describe = [&] { return BlockedOperation{id_, "test", s.peer, s.tag, {}}; };
+    Wait w{ready, describe, {}, false, false};
+    block_until(w);
+    drain();
+  };
   if (s.kind == Slot::Kind::send) {
-    // Whether the transfer has left by now is known once everything ready by now is placed.
-    if (!s.send.released.load(std::memory_order_acquire)) await_horizon(now, floor, describe);
+    if (!s.send.released.load(std::memory_order_acquire)) settle();
     if (!s.send.released.load(std::memory_order_acquire) || s.send.done > now) return false;
     complete_send(index);
   } else {
     drain();
     if (!s.matched) {
-      await_horizon(now, floor, describe);
-      drain();
+      settle();
       if (s.peer == kAnySource) {
-        Message* best = best_for_any_source(s);
-        if (best == nullptr || run_.timing.peek_receive(ports_, best->times(), best->bytes, s.posted,
-                                                        run_.timing.on_match(best->times(), s.posted) ==
-                                                            timing::MatchOutcome::deliver_late) > now)
-          return false;
-        if (!matcher_.take_for(index, best)) return false;
+        Time t = kNever;
+        Message* best = best_for_any_source(s, &t);
+        if (best == nullptr || t > now || !matcher_.take_for(index, best)) return false;
       }
     }
     if (!s.matched || peek_receive(s) > now) return false;
@@ -648,12 +671,11 @@ void NodeRuntime::barrier() {
   if (e.last) {
     run_.barrier.release(run_.timing.barrier_release(e.latest_entry));
     for (const auto& n : run_.nodes)
-      if (n.get() != this) n->poke();
+      if (n.get() != this) n->notify();
   } else {
     const auto ready = [&] { return run_.barrier.released(e.generation); };
-    const auto floor = [&] { return run_.barrier.release_time(); };
     const auto describe = [&] { return BlockedOperation{id_, "barrier", -1, 0, {}}; };
-    Wait w{ready, floor, describe};
+    Wait w{ready, describe, {}, false, false};
     block_until(w);
   }
   const Time release = run_.barrier.release_time();

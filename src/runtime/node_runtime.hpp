@@ -2,11 +2,10 @@
 // One node of the in-process runtime: the node API (hcemu::detail::NodeBackend), its inbox, matcher, request table,
 // arena, clock and ports, and how it parks when it must wait.
 //
-// Parking. A node that must wait publishes what it waits for (a Wait) and parks. While it is parked its data is
-// quiescent, and whoever delivers something to it (a sender, the committer, the last node into a barrier) may take
-// it over (state kWaking), drain its inbox into its matcher and ask its Wait whether it is satisfied; if it is, the
-// waker wakes it, and learns from the Wait how early the node can issue its next transfer (its floor), which is what
-// lets the committer go on placing transfers in model-time order while woken nodes run (runtime/coordinator.hpp).
+// Parking. A node that must wait says what can end the wait (how many deliveries at least, the placing of its own
+// transfers, a horizon, anything) and parks. Whoever brings such an event (a sender, the coordinator placing
+// transfers, the last node into a barrier) wakes it; the node then drains its own inbox and looks again, parking
+// anew if the wait is not over. Only the node ever touches its inbox's consuming end, its matcher and its requests.
 #include <atomic>
 #include <cstdint>
 #include <exception>
@@ -17,6 +16,7 @@
 #include <vector>
 
 #include "common/function_ref.hpp"
+#include "hcemu/model/torus.hpp"
 #include "hcemu/detail/node_backend.hpp"
 #include "hcemu/errors.hpp"
 #include "hcemu/report.hpp"
@@ -35,13 +35,15 @@ class RunState;
 // Thrown inside a node to unwind its kernel when the run is being stopped.
 struct Aborted {};
 
-// What a parked node waits for. `ready` and `floor` run on the node's data, by the node or by a waker holding it.
+// What a parked node waits for, and which events can end the wait: the node is woken by the first of them.
 struct Wait {
-  FunctionRef<bool()> ready;
-  // A lower bound on the ready time of any transfer the node can issue once the wait is over (its clock then).
-  FunctionRef<Time()> floor;
-  // What it is blocked on, for a deadlock report.
-  FunctionRef<BlockedOperation()> describe;
+  FunctionRef<bool()> ready;                 // evaluated by the node, after draining its inbox
+  FunctionRef<BlockedOperation()> describe;  // for a deadlock report
+  // How many more deliveries it takes at least before ready() can change (0: deliveries cannot help); asked after
+  // each drain. Unset: one.
+  FunctionRef<std::uint64_t()> deliveries;
+  bool on_release = false;                   // wake when one of its own transfers is placed
+  bool on_delivery = true;                   // false: deliveries cannot help at all
 };
 
 class NodeRuntime final : public NodeBackend {
@@ -60,6 +62,11 @@ class NodeRuntime final : public NodeBackend {
   int size() const override;
   int neighbor(int k) const override;
   const MachineConfig& config() const override;
+  Coordinates coordinates() const override;
+  int neighbor(Direction direction) const override;
+  int rows() const override { return rows_; }
+  int cols() const override { return cols_; }
+  void route_ways(Way x, Way y) override;
   Request isend(int dest, std::span<const std::byte> data, int tag) override;
   Request post_recv(int source, std::span<std::byte> buffer, int tag) override;
   Status wait(Request& request, const char* operation) override;
@@ -78,17 +85,14 @@ class NodeRuntime final : public NodeBackend {
   std::uint32_t enter_collective() override;
   void leave_collective(std::uint32_t previous) override { context_ = previous; }
 
-  // --- for the others: delivery and waking (any thread) ---
-  void deliver(Message* m) { inbox_.push(m->times().in_port, m); }
-  // If the node is parked and what it waits for has come, wakes it and returns its floor.
-  std::optional<Time> poke();
-  // Wakes the node whatever it waits for: the run is being aborted.
-  void force_wake();
-  // For the committer: the node's transfer `m` has left it (its SendSlot is filled in).
-  void transfer_released(const Message& m);
-  // For the committer: every transfer ready by the time this node asked for has been placed.
-  void horizon_reached() { horizon_reached_.store(horizon_ticket_, std::memory_order_release); }
-  Pending& horizon_item() { return horizon_item_; }
+  // --- for the others: events that can end a wait (any thread); each returns whether it woke the node ---
+  bool deliver(Message* m);
+  // The node's transfer `m` has left it: its SendSlot is filled in.
+  bool transfer_released(const Message& m);
+  // Every transfer ready by the time the node asked for with horizon request `p` has been placed.
+  bool horizon_reached(Pending& p);
+  // Whatever the node waits for may have come (a barrier released, the run aborted): wakes it if it is parked.
+  bool notify();
 
   // --- for the deadlock report (the node is parked: its data is quiescent) ---
   bool parked() const { return park_state_.load(std::memory_order_acquire) == kParked; }
@@ -97,7 +101,7 @@ class NodeRuntime final : public NodeBackend {
   const std::vector<double>& lateness_us() const;
 
  private:
-  static constexpr int kRunning = 0, kParked = 1, kWaking = 2, kDone = 3;
+  static constexpr int kRunning = 0, kParked = 1, kDone = 2;
 
   // Waits until w.ready(), parking when it must.
   void block_until(Wait& w);
@@ -108,6 +112,7 @@ class NodeRuntime final : public NodeBackend {
   void charge(Time cost, const char* kind);  // local work
   void drain_leftovers_quietly();            // frees what a run left in the inbox and the matcher
   void check_peer(int peer, const char* operation) const;
+  model::TorusShape grid(const char* operation) const;  // throws UsageError on a cube
 
   // Sending.
   void place_own_transfers();  // waits until this node's transfers have left it and applies their port holds
@@ -117,15 +122,20 @@ class NodeRuntime final : public NodeBackend {
   Time complete_receive(Slot& s);  // takes the input resource; returns the completion
   Time peek_receive(const Slot& s) const;
   // Receives from any source: the best waiting message for slot `index`, or nullptr.
-  Message* best_for_any_source(const Slot& r) const;
+  Message* best_for_any_source(const Slot& r, Time* completion = nullptr);
   void resolve_any_source(std::uint32_t index, const char* operation);
-  // Waits until every transfer ready at or before `t` has been placed (model-time ordering only).
-  void await_horizon(Time t, FunctionRef<Time()> floor, FunctionRef<BlockedOperation()> describe);
+  // Asks to be told when every transfer ready at or before `t` has been placed; returns the request's ticket.
+  std::uint64_t request_horizon(Time t);
+  bool horizon_passed(std::uint64_t ticket) const {
+    return horizon_reached_.load(std::memory_order_acquire) >= ticket;
+  }
   void record(const char* kind, Time start, Time end, int peer = -1, std::size_t bytes = 0, int tag = 0);
   std::string where(const char* operation) const;
 
   RunState& run_;
   int id_;
+  int rows_ = 1, cols_ = 1;                   // the grid (1 x 2^d on a cube)
+  model::TorusRoutePreference ways_;
   Arena arena_;
   RequestTable requests_;
   Matcher matcher_;
@@ -135,16 +145,17 @@ class NodeRuntime final : public NodeBackend {
 
   // Parking.
   alignas(64) std::atomic<int> park_state_{kRunning};
+  std::atomic<std::uint64_t> wake_at_{0};    // wake when delivered_ reaches this
+  std::atomic<bool> wake_on_release_{false};
   Wait* wait_ = nullptr;
-  std::exception_ptr pending_error_;  // an error found by a waker on this node's data, thrown by the node
 
   // This node's transfers: issued (owner), released by whoever places them.
   std::uint64_t issued_ = 0;
   alignas(64) std::atomic<std::uint64_t> released_{0};
   std::uint32_t hold_slot_ = Slot::kNoSlot;  // the send whose output hold is still to apply
 
-  // Waiting for the horizon.
-  Pending horizon_item_;
+  // Waiting for the horizon: requests in the coordinator's queue (a newer request may leave an older one there).
+  std::vector<std::unique_ptr<Pending>> horizon_requests_;
   std::uint64_t horizon_ticket_ = 0;
   std::atomic<std::uint64_t> horizon_reached_{0};
 

@@ -11,7 +11,9 @@ namespace hcemu::detail {
 struct Pending {
   enum class Kind : unsigned char { message, horizon };
   Kind kind = Kind::message;
-  int owner = -1;  // the node waiting for a horizon
+  int owner = -1;            // a horizon request: the node waiting
+  std::uint64_t ticket = 0;  // a horizon request: its number at that node
+  std::atomic<bool> queued{false};
   timing::OrderKey key;
   Pending* submit_next = nullptr;  // the stack of submissions not yet taken into the queue
 };

@@ -31,6 +31,7 @@ struct Slot {
   enum class Kind : std::uint8_t { free, send, recv };
   std::uint32_t generation = 0;
   Kind kind = Kind::free;
+  bool in_wait = false;  // named by the wait_all being gathered (so that naming it twice is caught)
   int peer = -1;  // the destination of a send, the source of a receive (kAnySource for any)
   int tag = 0;
   std::uint32_t context = 0;

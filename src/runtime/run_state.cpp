@@ -34,7 +34,7 @@ Lateness summarize(std::vector<double> samples) {
 RunState::RunState(const MachineConfig& config_, const EmulatorSettings& settings_)
     : config(config_),
       settings(settings_),
-      ordered(settings_.timing == Timing::virtual_time),
+      ordered(settings_.timing != Timing::native),
       timing(config_, settings_.timing),
       engine(make_engine(settings_)),
       barrier(config_.nodes()),
@@ -121,7 +121,7 @@ void RunState::deadlock(std::vector<BlockedOperation> blocked) {
 void RunState::abort() {
   if (aborted_.exchange(true, std::memory_order_acq_rel)) return;
   engine->interrupt();
-  for (auto& n : nodes) n->force_wake();
+  for (auto& n : nodes) n->notify();
 }
 
 }  // namespace hcemu::detail

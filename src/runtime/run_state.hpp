@@ -34,8 +34,9 @@ class RunState {
 
   const MachineConfig config;
   const EmulatorSettings settings;
-  // Transfers that may contend are placed in the model-time order of MODEL.md section 7 (virtual timing). Wall
-  // timing places them in real-time order, which is its model-time order; native timing has nothing to place.
+  // Transfers that may contend are placed in the model-time order of MODEL.md section 7, under virtual and wall
+  // timing alike (a node's wall clock is its own time, timing/clock.hpp). Native timing injects no delay: its
+  // transfers hold nothing and are placed as they are issued.
   const bool ordered;
   timing::TimingModel timing;
   std::unique_ptr<Engine> engine;
@@ -43,8 +44,7 @@ class RunState {
   Coordinator coordinator;
   std::vector<std::unique_ptr<NodeRuntime>> nodes;
   const Kernel* kernel = nullptr;
-  std::chrono::steady_clock::time_point origin;  // of wall and native clocks
-  std::mutex wall_commit;  // wall timing: senders place their own transfers, one at a time
+  std::chrono::steady_clock::time_point origin;  // of native clocks
 
   // The first failure wins; every node is woken and unwinds.
   void fail(int node, std::exception_ptr error, const std::string& what);

@@ -1,31 +1,63 @@
 #include "timing/clock.hpp"
 
+#include <time.h>
+
 namespace hcemu::timing {
 
-Time NodeClock::model_time_of(RealClock::time_point real) const {
-  const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(real - origin_).count();
-  return static_cast<Time>(static_cast<double>(ns) * 1000.0 / scale_);
+namespace {
+long long thread_cpu_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<long long>(ts.tv_sec) * 1'000'000'000LL + ts.tv_nsec;
+}
+}  // namespace
+
+void NodeClock::start(RealClock::time_point origin) {
+  origin_ = origin;
+  t_ = 0;
+  host_time_ = 0;
+  lateness_us_.clear();
+  resume();
+}
+
+void NodeClock::resume() {
+  if (timing_ == Timing::wall) cpu_mark_ns_ = thread_cpu_ns();
+}
+
+Time NodeClock::now() {
+  switch (timing_) {
+    case Timing::virtual_time:
+      break;
+    case Timing::native: {
+      const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(RealClock::now() - origin_).count();
+      t_ = std::max(t_, static_cast<Time>(ns) * 1000);
+      break;
+    }
+    case Timing::wall: {
+      const long long cpu = thread_cpu_ns();
+      const auto ran = static_cast<Time>(static_cast<double>(cpu - cpu_mark_ns_) * 1000.0 / scale_);
+      cpu_mark_ns_ = cpu;
+      t_ += ran;
+      host_time_ += ran;
+      break;
+    }
+  }
+  return t_;
 }
 
 std::optional<NodeClock::RealClock::time_point> NodeClock::advance_to(Time target) {
-  switch (timing_) {
-    case Timing::virtual_time:
-      t_ = std::max(t_, target);
-      return std::nullopt;
-    case Timing::native:
-      t_ = std::max(t_, real_now());
-      return std::nullopt;
-    case Timing::wall:
-      if (target <= t_) return std::nullopt;
-      return real_time_of(target);
-  }
-  return std::nullopt;
+  const Time current = now();
+  if (timing_ == Timing::virtual_time) t_ = std::max(t_, target);
+  if (timing_ != Timing::wall || target <= current) return std::nullopt;
+  deadline_ = RealClock::now() +
+              std::chrono::nanoseconds(static_cast<long long>(static_cast<double>(target - current) * scale_ / 1000.0));
+  return deadline_;
 }
 
 void NodeClock::reached(Time target) {
-  const auto late = std::chrono::duration<double, std::micro>(RealClock::now() - real_time_of(target)).count();
-  lateness_us_.push_back(late);
-  t_ = std::max(target, real_now());
+  lateness_us_.push_back(std::chrono::duration<double, std::micro>(RealClock::now() - deadline_).count());
+  t_ = target;
+  cpu_mark_ns_ = thread_cpu_ns();
 }
 
 }  // namespace hcemu::timing

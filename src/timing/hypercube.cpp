@@ -19,7 +19,7 @@ class Hypercube final : public Topology {
   }
   int input_ports() const override { return d_ + 1; }  // one per dimension, and oneself
 
-  Route route(int source, int destination) const override {
+  Route route(int source, int destination, const model::TorusRoutePreference&) const override {
     Route r;
     const unsigned diff = static_cast<unsigned>(source ^ destination);
     int at = source;
@@ -44,5 +44,11 @@ class Hypercube final : public Topology {
 }  // namespace
 
 std::unique_ptr<Topology> make_hypercube(int d) { return std::make_unique<Hypercube>(d); }
+
+std::unique_ptr<Topology> make_topology(const MachineConfig& config) {
+  if (!config.topology.grid()) return make_hypercube(config.d);
+  const auto [rows, cols] = config.topology.sides(config.d);
+  return make_torus(model::TorusShape{rows, cols, config.topology.kind == hcemu::Topology::Kind::torus});
+}
 
 }  // namespace hcemu::timing

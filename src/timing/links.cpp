@@ -2,39 +2,61 @@
 
 #include <algorithm>
 
+#include <boost/container/small_vector.hpp>
+
 namespace hcemu::timing {
 
 LinkTable::LinkTable(const Topology& topology)
-    : topology_(topology), links_(static_cast<std::size_t>(topology.link_count())) {}
+    : topology_(topology),
+      links_(static_cast<std::size_t>(topology.link_count())),
+      contention_(static_cast<std::size_t>(topology.link_count())) {}
+
+const Booking* LinkTable::overlapping(const Link& link, Time t, Time end) {
+  if (const Booking* b = link.earlier.first_ending_after(t); b != nullptr && b->start < end) return b;
+  if (link.latest.owner >= 0 && link.latest.end > t && link.latest.start < end) return &link.latest;
+  return nullptr;
+}
+
+void LinkTable::insert(Link& link, const Booking& b, Time forget_before) {
+  link.earlier.drop_ending_by(forget_before);
+  if (link.latest.owner < 0 || link.latest.end <= forget_before) {  // nothing in place that can still matter
+    link.latest = b;
+  } else if (b.start >= link.latest.start) {  // the one that starts last stays in place
+    link.earlier.insert(link.latest);
+    link.latest = b;
+  } else {
+    link.earlier.insert(b);
+  }
+}
 
 Time LinkTable::book(std::span<const int> route, Time ready, Time duration, int owner, Time forget_before,
                      Time finish_at_least) {
-  if (route.empty() || std::max(ready + duration, finish_at_least) == ready) return ready;  // nothing to hold
   const auto end_of = [&](Time start) { return std::max(start + duration, finish_at_least); };
-  for (int i : route) links_[static_cast<std::size_t>(i)].bookings.drop_ending_by(forget_before);
+  if (route.empty() || end_of(ready) == ready) return ready;  // nothing to hold
 
-  // The earliest start at which every link is free for the whole duration: move past whatever overlaps until
+  // The earliest start at which every link is free for the whole booking: move past whatever overlaps until
   // nothing does. Each move goes to the end of a booking, so this ends.
   boost::container::small_vector<Time, 16> delay_by(route.size(), 0);
   Time start = ready;
   for (bool moved = true; moved;) {
     moved = false;
     for (std::size_t r = 0; r < route.size(); ++r) {
-      const Booking* it = links_[static_cast<std::size_t>(route[r])].bookings.first_ending_after(start);
-      if (it != nullptr && it->start < end_of(start)) {
+      const Booking* it = overlapping(links_[static_cast<std::size_t>(route[r])], start, end_of(start));
+      if (it != nullptr) {
         if (it->owner != owner) delay_by[r] += it->end - start;
         start = it->end;
         moved = true;
       }
     }
   }
+  const Time end = end_of(start);
   for (std::size_t r = 0; r < route.size(); ++r) {
-    Link& link = links_[static_cast<std::size_t>(route[r])];
-    link.bookings.insert(Booking{start, end_of(start), owner});
-    link.busy += end_of(start) - start;
+    const auto i = static_cast<std::size_t>(route[r]);
+    insert(links_[i], Booking{start, end, owner}, forget_before);
+    links_[i].busy += end - start;
     if (delay_by[r] > 0) {
-      ++link.contention_events;
-      link.contention_delay += delay_by[r];
+      ++contention_[i].events;
+      contention_[i].delay += delay_by[r];
     }
   }
   return start;
@@ -44,14 +66,16 @@ std::vector<LinkStats> LinkTable::stats() const {
   std::vector<LinkStats> out;
   for (std::size_t i = 0; i < links_.size(); ++i) {
     const Link& l = links_[i];
-    if (l.busy == 0 && l.contention_events == 0) continue;
+    const Contention& c = contention_[i];
+    if (l.busy == 0 && c.events == 0) continue;
     const LinkEnds e = topology_.ends(static_cast<int>(i));
     LinkStats s;
     s.from = e.from;
     s.dim = e.label;
+    s.destination = e.to;
     s.busy = l.busy;
-    s.contention_events = l.contention_events;
-    s.contention_delay = l.contention_delay;
+    s.contention_events = c.events;
+    s.contention_delay = c.delay;
     out.push_back(s);
   }
   std::sort(out.begin(), out.end(),
@@ -61,11 +85,11 @@ std::vector<LinkStats> LinkTable::stats() const {
 
 void LinkTable::reset() {
   for (Link& l : links_) {
-    l.bookings.clear();
+    l.latest = Booking{0, 0, -1};
     l.busy = 0;
-    l.contention_events = 0;
-    l.contention_delay = 0;
+    l.earlier.clear();
   }
+  std::fill(contention_.begin(), contention_.end(), Contention{});
 }
 
 }  // namespace hcemu::timing

@@ -3,8 +3,11 @@
 // links that other nodes also send on, so each link keeps the intervals it is booked for, and a transfer takes the
 // earliest start at or after its ready time at which every link of its route is free for its whole duration.
 //
-// The table does no locking of its own: bookings are made in the order of MODEL.md section 7 by one committer at a
+// The table does no locking of its own: bookings are made in the order of MODEL.md section 7 by one placer at a
 // time (runtime/coordinator), or on a link private to one node by that node alone, or under the caller's lock.
+// Because they come in order of ready time, a booking almost always goes after every other on its links, and most
+// links hold one live booking: each link keeps its latest booking in place and only the rare earlier ones that can
+// still matter in a list, so that a booking touches one cache line per link.
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -24,7 +27,7 @@ class LinkTable {
   // max(start + duration, finish_at_least), and returns that start. Waiting for another owner's booking is a
   // contention event on the link that caused it; waiting for one's own earlier transfer is not (it is the port
   // model's business). Bookings that end by `forget_before` can no longer be in anyone's way (no transfer will be
-  // ready before it) and are dropped first.
+  // ready before it) and may be dropped.
   Time book(std::span<const int> route, Time ready, Time duration, int owner, Time forget_before,
             Time finish_at_least = 0);
 
@@ -33,13 +36,21 @@ class LinkTable {
 
  private:
   struct alignas(64) Link {
-    BookingList bookings;
+    Booking latest{0, 0, -1};  // the booking that starts last (owner -1: none)
     Time busy = 0;
-    std::uint64_t contention_events = 0;
-    Time contention_delay = 0;
+    BookingList earlier;       // bookings before `latest` that have not ended by the last forget_before
   };
+  struct Contention {
+    std::uint64_t events = 0;
+    Time delay = 0;
+  };
+  // The first booking on `link` that ends after `t` and starts before `end`, or nullptr.
+  static const Booking* overlapping(const Link& link, Time t, Time end);
+  static void insert(Link& link, const Booking& b, Time forget_before);
+
   const Topology& topology_;
   std::vector<Link> links_;
+  std::vector<Contention> contention_;
 };
 
 }  // namespace hcemu::timing

@@ -17,17 +17,17 @@ TimingModel::TimingModel(const MachineConfig& config, Timing timing)
       protocol_(config.protocol),
       d_(config.d),
       native_(timing == Timing::native),
-      topology_(make_hypercube(config.d)),
+      topology_(make_topology(config)),
       transfers_(cost_, config.switching, *topology_),
       links_(*topology_) {}
 
 void TimingModel::reset() { links_.reset(); }
 
 void TimingModel::issue(Transfer& t, const PortState& ports, int source, int destination, std::size_t bytes,
-                        Time issue, std::uint64_t seq) const {
+                        Time issue, std::uint64_t seq, const model::TorusRoutePreference& ways) const {
   // MODEL.md section 4: a transfer is ready when its sender has issued it and its output resource is free.
   const PortState::Slot slot = ports.output_slot();
-  transfers_.prepare(t, source, destination, bytes, std::max(issue, slot.free), slot.channel, seq);
+  transfers_.prepare(t, source, destination, bytes, std::max(issue, slot.free), slot.channel, seq, ways);
 }
 
 MatchOutcome TimingModel::on_match(const TransferTimes& message, Time posted) const {

@@ -36,7 +36,7 @@ class TimingModel {
   // The transfer issued by `source` at `issue`, taking the output resource from `ports` (whose earlier transfers
   // must all be placed: their holds applied with take_output).
   void issue(Transfer& t, const PortState& ports, int source, int destination, std::size_t bytes, Time issue,
-             std::uint64_t seq) const;
+             std::uint64_t seq, const model::TorusRoutePreference& ways = {}) const;
   bool books_alone(const Transfer& t) const { return transfers_.books_alone(t); }
   // Books the transfer's next step on the links. Callers serialise: see LinkTable.
   CommitStep commit(Transfer& t, Time forget_before) { return transfers_.commit(t, links_, forget_before); }

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "hcemu/config.hpp"
+#include "hcemu/model/torus.hpp"
 #include "timing/route.hpp"
 
 namespace hcemu::timing {
@@ -27,7 +28,8 @@ class Topology {
   virtual int input_ports() const = 0;
   int self_port() const { return input_ports() - 1; }
 
-  virtual Route route(int source, int destination) const = 0;
+  // On a torus, `ways` says which way round its ring each leg goes (a cube ignores it).
+  virtual Route route(int source, int destination, const model::TorusRoutePreference& ways = {}) const = 0;
   // True when no source but `source` can ever route a message over `link`: a booking on it need not wait for
   // the other nodes' clocks (MODEL.md section 7 orders only what can contend).
   virtual bool private_to(int link, int source) const = 0;
@@ -35,5 +37,9 @@ class Topology {
 
 // The 2^d-node hypercube with e-cube routing.
 std::unique_ptr<Topology> make_hypercube(int d);
+// An R x C torus or mesh with dimension-ordered routing (model/torus.hpp).
+std::unique_ptr<Topology> make_torus(const model::TorusShape& shape);
+// The config's.
+std::unique_ptr<Topology> make_topology(const MachineConfig& config);
 
 }  // namespace hcemu::timing

@@ -10,13 +10,13 @@ TransferModel::TransferModel(const CostTable& cost, Switching switching, const T
     : cost_(cost), switching_(switching), topology_(topology) {}
 
 void TransferModel::prepare(Transfer& t, int source, int destination, std::size_t bytes, Time ready, int channel,
-                            std::uint64_t seq) const {
+                            std::uint64_t seq, const model::TorusRoutePreference& ways) const {
   t.key = OrderKey{ready, source, seq, 0};
   t.source = source;
   t.destination = destination;
   t.bytes = bytes;
   t.channel = channel;
-  t.route = topology_.route(source, destination);
+  t.route = topology_.route(source, destination, ways);
   t.times = TransferTimes{};
   t.times.in_port = t.route.in_port;
   t.forwarding.reset();

@@ -34,6 +34,11 @@ class NodeBackend {
   virtual int size() const = 0;
   virtual int neighbor(int k) const = 0;
   virtual const MachineConfig& config() const = 0;
+  virtual Coordinates coordinates() const = 0;
+  virtual int neighbor(Direction direction) const = 0;
+  virtual int rows() const = 0;
+  virtual int cols() const = 0;
+  virtual void route_ways(Way x, Way y) = 0;
 
   virtual Request isend(int dest, std::span<const std::byte> data, int tag) = 0;
   virtual Request post_recv(int source, std::span<std::byte> buffer, int tag) = 0;

@@ -1,0 +1,44 @@
+#pragma once
+// Matrix multiplication A <- C × D + E with real doubles on the cube: Johnsson & Ho (1987) §5, every algorithm of
+// hcemu/model/matmul.hpp, built from the primitives of primitives.hpp, reduction.hpp, exchange.hpp and
+// transpose.hpp. Every node passes its own blocks, laid out as model/matmul.hpp says (model::matmul_grid gives the
+// grid, model::block_shape the sizes); on return `a` holds the node's block of A. Arithmetic is charged with
+// Node::compute, counting what the paper counts (a multiply-add is 2 flops, adding E one per element, a reduction's
+// additions one per element); local rearrangements are charged ρ with Node::copy. The makespan equals
+// model::matmul_time where that gives a time. docs/kernels/matmul.md describes every algorithm.
+#include <span>
+#include <vector>
+
+#include "hcemu/model/matmul.hpp"
+#include "hcemu/node.hpp"
+
+namespace hcemu::kernels {
+
+using model::Grid;
+using model::MatmulAlgorithm;
+using model::MatmulOptions;
+using model::MatmulShape;
+
+struct MatmulBlocks {
+  std::span<const double> c, d, e;  // this node's blocks of C, D and E
+  std::span<double> a;              // its block of A, written
+};
+
+// Runs options.algorithm. Throws UsageError as model::check_matmul does, or if a block has the wrong size. Uses
+// tags tag .. tag + 399 (and the fixed tags of the transposes it calls).
+void matmul(Node& node, const MatmulShape& shape, const MatmulOptions& options, const MatmulBlocks& blocks,
+            int tag = 7000);
+
+// ----- Laying matrices out and checking them ------------------------------------------------------------------------
+
+// Block (k, l) of a column-major rows × cols matrix for the node `node` of the grid, zero-padded.
+std::vector<double> extract_block(std::span<const double> matrix, std::size_t rows, std::size_t cols, Grid grid,
+                                  int node);
+// Writes node `node`'s block back into the column-major matrix (its padding is dropped).
+void place_block(std::span<const double> block, std::span<double> matrix, std::size_t rows, std::size_t cols,
+                 Grid grid, int node);
+// A = C × D + E, the sequential reference (inner products summed in order of k).
+std::vector<double> serial_matmul(const MatmulShape& shape, std::span<const double> c, std::span<const double> d,
+                                  std::span<const double> e);
+
+}  // namespace hcemu::kernels

@@ -1,0 +1,110 @@
+#pragma once
+// Matrix multiplication A <- C × D + E on the cube, Johnsson & Ho (1987) §5: the algorithms, how their blocks are
+// laid out, which shapes each accepts, and the closed form of each as hcemu runs it (kernels::matmul in
+// include/hcemu/kernels/matmul.hpp). Pure functions. docs/kernels/matmul.md has the tables.
+//
+// Elements are 8-byte doubles: the paper's t_c per element is 8τ here (τ per byte), its B_m in elements is
+// packet/8. C is P × Q, D is Q × R, A and E are P × R.
+//
+// Layout. The nodes form an N1 × N2 grid, N1 = 2^n1 processor rows (the high n1 bits of a node id), N2 = 2^n2
+// processor columns (the low n2 bits): node k·N2 + l is processor (k, l). It holds block (k, l) of every matrix, the
+// rows [k·⌈rows/N1⌉, (k+1)·⌈rows/N1⌉) and columns [l·⌈cols/N2⌉, (l+1)·⌈cols/N2⌉), column-major, zero-padded past the
+// matrix ("consecutive storage", §5). One-dimensional column partitioning is the grid 1 × N: node k holds block
+// column k of C, D, E and A.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "hcemu/config.hpp"
+#include "hcemu/time.hpp"
+
+namespace hcemu::model {
+
+struct MatmulShape {
+  std::size_t P = 0, Q = 0, R = 0;
+};
+
+struct Grid {
+  int n1 = 0, n2 = 0;  // N1 = 2^n1 processor rows, N2 = 2^n2 processor columns
+  int rows() const { return 1 << n1; }
+  int cols() const { return 1 << n2; }
+  friend bool operator==(const Grid&, const Grid&) = default;
+};
+
+enum class MatmulAlgorithm {
+  // One-dimensional column partitioning (§5.1, Tables 5-7).
+  a1_cra,           // A1^l(1): CRA(1,N) rotation of C, a block multiply after every step
+  a1_gcea,          // A1^l(1): GCEA(1,N) exchanges of C, a block multiply after every step
+  a1_rotated_gcea,  // A1^l(n): GCEA(n,N)
+  a1_sbt,           // A1(1): SBT-b(1,N) all-to-all broadcast of C, then the product
+  a1_sbnt,          // A1(n): SBnT-b(n,N)
+  a1_nrsbt,         // A1(n): nRSBT-b(n,N)
+  a1_hybrid,        // k SBT steps, then 2^(n-k) - 1 GCEA steps (Figure 10)
+  a3,               // A3(1): SBT-p(1,N)[C] + SBT-b(1,N)[D] + SBT-p(1,N)[A]
+  a3_sbnt,          // A3(n): SBnT-p[C] + SBnT-b[D] + SBnT-p[A]
+  a4,               // A4(1): SBT-p(1,N)[D] + SBT-b(1,N) reduction [A]
+  a4_sbnt,          // A4(n): SBnT-p[D] + SBnT-b reduction [A]
+  // Two-dimensional partitioning (§5.2, Tables 8-11).
+  a1_2d,            // A1(1): SBT-b(1,N2)[C] in processor rows, then SBT-b(1,N1)[D] in processor columns
+  a1_2d_sbnt,       // A1(n): SBnT-b(n2,N2)[C] and SBnT-b(n1,N1)[D] side by side
+  outer_product,    // §5.2.1: the pipelined outer products, N1 = N2
+  a2_2d,            // A2(1): TXP[C] + SBT-b(1,N2)[C] + SBT-b(1,N1) reduction [A], N1 = N2
+  a2_2d_sbnt,       // A2(n): the same with Stout & Wagar's all-port transpose and SBnTs
+  a3_2d, a3_2d_sbnt,
+  a4_2d, a4_2d_sbnt,
+  a5_2d, a5_2d_sbnt,
+};
+
+struct MatmulOptions {
+  MatmulAlgorithm algorithm = MatmulAlgorithm::a1_sbt;
+  Grid grid;        // for a1_2d and a1_2d_sbnt: any n1 + n2 = d; the other algorithms lay out their own grid
+  int k = 0;        // a1_hybrid: the SBT steps, 0..d
+  int packets = 0;  // the n-port A2-A5: packets per link of the all-port transpose, 0 = the model's best
+};
+
+struct MatmulAlgorithmInfo {
+  MatmulAlgorithm algorithm;
+  std::string_view name;     // "a1-cra", ...: the CLI spelling
+  std::string_view source;   // the paper's name and section
+  std::string_view ports;    // the port model it is made for: "one" or "all"
+  bool two_dimensional;
+};
+std::span<const MatmulAlgorithmInfo> matmul_algorithms();
+const MatmulAlgorithmInfo& matmul_algorithm_info(MatmulAlgorithm algorithm);
+std::optional<MatmulAlgorithm> parse_matmul_algorithm(std::string_view name);
+
+// The grid an algorithm lays its blocks out on for a d-cube: 1 × N for the one-dimensional ones, options.grid for
+// A1 2-D, the square grid for the others.
+Grid matmul_grid(const MatmulOptions& options, int d);
+
+struct BlockShape {
+  std::size_t rows = 0, cols = 0;
+  std::size_t size() const { return rows * cols; }
+};
+// ⌈rows/N1⌉ × ⌈cols/N2⌉.
+BlockShape block_shape(std::size_t rows, std::size_t cols, Grid grid);
+
+// Throws UsageError, naming the constraint, unless the algorithm runs this shape on a d-cube: P, Q, R >= 1;
+// A1 2-D: n1, n2 >= 0 with n1 + n2 = d; the outer product and A2-A5 2-D: d even (a square grid, N1 = N2: the
+// transposes move block (k, l) to processor (l, k)); the hybrid: 0 <= k <= d. Any P, Q, R that do not divide
+// evenly are padded with zeros to whole blocks.
+void check_matmul(const MatmulShape& shape, const MatmulOptions& options, int d);
+
+// The closed form, split as the paper's tables split it. `arithmetic` = flops · t_a, the flops of the busiest node
+// (all nodes do the same, padding included); `communication` is the rest: transfers, and ρ for the local copies the
+// paper counts as free. total() is the makespan.
+struct MatmulTime {
+  Time communication = 0;
+  Time arithmetic = 0;
+  std::uint64_t flops = 0;
+  Time total() const { return communication + arithmetic; }
+};
+// nullopt where hcemu has no closed form: the n-port algorithms (ports "all" in matmul_algorithms()) off all-port
+// machines, the pipelined outer product (docs/kernels/matmul.md), and the n-port A2-A5 when the all-port transpose
+// of their blocks has no time (model::stout_wagar_transpose_time). Throws UsageError like check_matmul.
+std::optional<MatmulTime> matmul_time(const MachineConfig& config, const MatmulShape& shape, const MatmulOptions& options);
+
+}  // namespace hcemu::model

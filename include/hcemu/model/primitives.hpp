@@ -1,0 +1,73 @@
+#pragma once
+// Closed forms of Johnsson & Ho's (1987) generic primitives as hcemu runs them (include/hcemu/kernels/primitives.hpp
+// and reduction.hpp), each equal to the emulated makespan to the picosecond on the port models it is given for.
+//
+// T(L) below is one L-byte message to a neighbour on free resources, model::message_time(L, 1 hop): per packet of
+// at most B_m = `packet` bytes, λ + τL_p under store-and-forward and λ + δ' + δ + τL_p under circuit. So with
+// store-and-forward, δ = δ' = ρ = t_a = 0 and elements of e bytes, a form reads as the paper's
+// "element transfers · t_c + start-ups · τ" with t_c = e·τ (hcemu's τ is per byte) and the paper's start-up τ = λ.
+// A form that holds for some port models only returns nullopt for the others: the kernels still run there.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+
+#include "hcemu/config.hpp"
+#include "hcemu/time.hpp"
+
+namespace hcemu::model {
+
+// ----- One-to-all broadcast (Table 1) -------------------------------------------------------------------------------
+
+// A chunked pipeline down a tree of height H: Σ_j T(chunk_j) + (H - 1)·max_j T(chunk_j), the chunks of at most
+// `chunk` bytes (0: one chunk of m) the message is cut into.
+Time pipeline_time(const MachineConfig& config, std::size_t m, std::size_t chunk, int height);
+
+// GC(1,1): the Gray-code path, height N - 1. One-port, k:N and all-port (not half-duplex, where a node cannot
+// receive the next chunk while it forwards one). With B | M: (M + (N - 2)B) t_c + (⌈M/B⌉ + N - 2) τ.
+std::optional<Time> gray_code_broadcast_time(const MachineConfig& config, std::size_t m, std::size_t chunk);
+// GC(n,1): (N - 1)·T(⌈m/n⌉). All-port.
+std::optional<Time> rotated_gray_code_broadcast_time(const MachineConfig& config, std::size_t m);
+// SBT-b(n,1) and the SBnT broadcast: pipelines of height n. All-port. (M + (n - 1)B) t_c + (⌈M/B⌉ + n - 1) τ.
+std::optional<Time> pipelined_sbt_broadcast_time(const MachineConfig& config, std::size_t m, std::size_t chunk);
+std::optional<Time> sbnt_broadcast_time(const MachineConfig& config, std::size_t m, std::size_t chunk);
+// The paper's B_opt = sqrt(Mτ/(h t_c)) for a pipeline of h + 1 levels (h = N - 2 for GC(1,1), n - 1 for
+// SBT-b(n,1)), in bytes sqrt(m·β/(h·τ)) with β = λ (+ δ' + δ under circuit), in [1, m] and not above the machine's
+// packet. 0 (one chunk) when h = 0.
+std::size_t optimal_pipeline_chunk(const MachineConfig& config, std::size_t m, int h);
+
+// ----- All-to-all broadcast (Table 2), m bytes per node, inside a subcube of `dims` dimensions -----------------------
+
+// CRA(1,N) and GCEA(1,N): (2^dims - 1) pairwise exchanges of m bytes (one transfer time each, two under half
+// duplex). Every port model. (N - 1)M t_c + ⌈M/B_m⌉(N - 1) τ.
+Time cra_allgather_time(const MachineConfig& config, std::size_t m);
+Time gcea_allgather_time(const MachineConfig& config, std::size_t m, int dims);
+// GCEA(n,N): (N - 1)·T(⌈m/n⌉). All-port.
+std::optional<Time> rotated_gcea_allgather_time(const MachineConfig& config, std::size_t m);
+// SBT-b(1,N): Σ_{i<dims} pairwise exchange of 2^i·m bytes. Every port model.
+Time sbt_allgather_time(const MachineConfig& config, std::size_t m, int dims);
+// SBnT-b(n,N): Σ_s T(m·max_i loads[s][i]) + 2ρ(N - 1)m (model::sbnt_broadcast_loads). All-port. The paper's
+// (1/n)(N - 1)M t_c + Σ_i ⌈C(n,i)M/(nB_m)⌉ τ counts every step's load as perfectly balanced, C(n,s)/n blocks per
+// port; the tree's subtrees are only nearly equal, so the busiest port carries a little more (n = 5: 7 blocks in
+// all against 31/5).
+std::optional<Time> sbnt_allgather_time(const MachineConfig& config, std::size_t m, int dims);
+
+// ----- All-to-all personalized (Table 4), m bytes per (source, destination) ----------------------------------------
+
+// SBnT-p(n,N): Σ_s [T(m·max_i loads[s][i]) + ρm·Σ_i loads[s][i]] + ρ(N - 1)m (model::sbnt_personalized_loads: packing
+// every block sent, unpacking every block delivered). All-port. The paper's NM/2 element transfers again assume
+// perfectly balanced subtrees.
+std::optional<Time> sbnt_exchange_time(const MachineConfig& config, std::size_t m);
+
+// ----- Reductions (§4.5), blocks of doubles, f flops per element combined ------------------------------------------
+
+// One-to-all: d·(T(8b) + t_a·f·b), b the elements per node. Every port model.
+Time sbt_reduce_time(const MachineConfig& config, std::size_t elements, std::uint64_t flops_per_element = 1);
+// All-to-all by recursive halving inside a subcube: Σ_{k=1..dims} [pairwise exchange of 8b·2^(dims-k) bytes +
+// t_a·f·b·2^(dims-k)], b the elements of one block. Every port model.
+Time recursive_halving_reduce_scatter_time(const MachineConfig& config, std::size_t block, int dims,
+                                           std::uint64_t flops_per_element = 1);
+// All-to-all along SBnTs: Σ_s T(8b·max_i loads[n - s][i]) + (N - 1)(8ρb + t_a·f·b). All-port.
+std::optional<Time> sbnt_reduce_scatter_time(const MachineConfig& config, std::size_t block, int dims,
+                                             std::uint64_t flops_per_element = 1);
+
+}  // namespace hcemu::model

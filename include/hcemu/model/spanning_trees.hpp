@@ -1,0 +1,44 @@
+#pragma once
+// The embeddings and spanning trees of Johnsson & Ho (1987) §3 and §4.1, as pure functions of relative addresses
+// (a node's id XOR the source's, so that every tree is the XOR translation of the tree rooted at 0). The kernels of
+// include/hcemu/kernels/primitives.hpp and reduction.hpp route along them; the closed forms of
+// include/hcemu/model/primitives.hpp count their loads. docs/kernels/broadcast.md spells the definitions out.
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace hcemu::model {
+
+// ----- Binary-reflected Gray code (Johnsson & Ho §3) ----------------------------------------------------------------
+
+// G(i) = i ^ (i >> 1): successive codes differ in one bit, and so do G(2^n - 1) and G(0).
+inline std::uint32_t gray(std::uint32_t i) { return i ^ (i >> 1); }
+// IG, the inverse: the prefix XOR of g's bits from the top.
+std::uint32_t inverse_gray(std::uint32_t g);
+// The bit in which G(i) and G(i + 1) differ: the position of the rightmost 0-bit of i. For the wrap-around from
+// G(2^n - 1) to G(0) (i = 2^n - 1, all ones) it is n - 1.
+int gray_transition(std::uint32_t i, int n);
+
+// ----- Spanning Balanced n-Tree (Johnsson & Ho §4.1.5; Ho & Johnsson, Yale RR-508) ----------------------------------
+// Relative addresses of n bits. R(i) rotates right by one bit; base(i) is the smallest j for which R^j(i) is the
+// least of all rotations (bit j of i is then 1 for i != 0). M(i, j) is the run of 0-bits cyclically below bit j;
+// children(i) = { i ^ 2^m : m in M(i, j), base(i ^ 2^m) = base(i) } (all n neighbours for i = 0), and parent(i)
+// flips the first 1-bit cyclically below bit j (bit j itself when i = 2^j). Every node sits at depth popcount(i),
+// and node i != 0 lies in the subtree of the root's child 2^base(i).
+int sbnt_base(std::uint32_t i, int n);
+std::uint32_t sbnt_parent(std::uint32_t i, int n);  // i != 0
+std::vector<std::uint32_t> sbnt_children(std::uint32_t i, int n);
+// Every node's children at once, ascending (children[i]); computed once per n and kept.
+const std::vector<std::vector<std::uint32_t>>& sbnt_children(int n);
+// Nodes in the subtree of every relative address, itself included (index = address).
+std::vector<std::size_t> sbnt_subtree_sizes(int n);
+
+// How many blocks cross each port in each step when N = 2^n translated SBnTs carry one block per (source,
+// destination) pair, identical at every node by translation: loads[s - 1][i] for step s = 1..n and port i.
+//  - broadcast (all-to-all broadcast, SBnT-b(n,N)): #{ r : popcount(r) = s, parent(r) = r ^ 2^i };
+//  - personalized (all-to-all personalized, SBnT-p(n,N)): the subtree sizes of those r summed.
+// The all-to-all reduction along the same trees runs the broadcast loads backwards (step s carries step n + 1 - s).
+std::vector<std::vector<std::size_t>> sbnt_broadcast_loads(int n);
+std::vector<std::vector<std::size_t>> sbnt_personalized_loads(int n);
+
+}  // namespace hcemu::model

@@ -1,0 +1,44 @@
+#pragma once
+// SBnT-b(n,N) step by step, so that two of them in disjoint subcubes can run side by side (Johnsson & Ho 1987
+// §5.2.1: the n-port two-dimensional algorithm 1 broadcasts C within processor rows and D within processor columns
+// at the same time). Step s: pack(s), send(s), wait for arrivals(s), unpack(s).
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include "hcemu/kernels/subcube.hpp"
+#include "hcemu/node.hpp"
+#include "jh_cube.hpp"
+#include "jh_sbnt_schedule.hpp"
+
+namespace hcemu::kernels::detail {
+
+class SbntAllgather {
+ public:
+  // Posts every receive; `all` holds one m-byte block per coordinate of `cube`.
+  SbntAllgather(Node& node, std::span<std::byte> all, std::size_t m, Subcube cube, int tag);
+  int steps() const { return view_.dims; }
+  // Copies the blocks of step s (1-based) into one message per port (Node::copy, ρ per byte).
+  void pack(int s);
+  void send(int s);
+  std::vector<Request>& arrivals(int s) { return arriving_[static_cast<std::size_t>(s - 1)]; }
+  // Copies the blocks that arrived in step s to their places in `all` (Node::copy).
+  void unpack(int s);
+  void finish();  // waits for the sends
+
+ private:
+  std::span<std::byte> buffer(std::vector<std::vector<Buffer<std::byte>>>& buffers, int s, std::size_t port) {
+    return buffers[static_cast<std::size_t>(s - 1)][port].span();
+  }
+  Node& node_;
+  std::span<std::byte> all_;
+  std::size_t m_;
+  CubeView view_;
+  int tag_;
+  SbntSchedule schedule_;
+  std::vector<std::vector<Buffer<std::byte>>> outgoing_, incoming_;
+  std::vector<std::vector<Request>> arriving_;
+  std::vector<Request> sends_;
+};
+
+}  // namespace hcemu::kernels::detail

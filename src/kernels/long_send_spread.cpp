@@ -1,0 +1,318 @@
+// Stout & Wagar (1990) §3-4: the sends that spread the message evenly through an n-cube. O.C. SEND 3 and 4 (and
+// ARBITRARY SEND 1) use one such cube, the one spanned by the dimensions in which src and dst differ; X.O.C. SEND
+// steps out of it along a dimension `via` first; ARBITRARY SEND 3 runs one O.C. SEND 4 and d - n X.O.C. SEND 2 at once.
+//
+// One "route" is one of these sends: a slice of the message, an n-cube (its corner `origin` and its dimensions),
+// and for X.O.C. the dimension it enters and leaves by. The slice is cut into g groups of L = lcm(1..n) units of u
+// bytes (model/even_spread.hpp); each group runs O.C. SEND 3 through the cube (spread_order.hpp): a node at distance
+// k from the origin receives one chunk of ℓ_{k-1} = spread_edge_units(n, k-1)·u bytes from each of its k lower
+// neighbours, straight into consecutive slices of its holding buffer, and sends its n - k consecutive slices of
+// ℓ_k bytes on to its upper neighbours. A node handles the groups in order and passes each one on as soon as it has
+// it (the paper's asynchronous pipeline): group q leaves the source one stage-0 packet time after group q - 1 and no
+// link is ever busy when the next group needs it, because no stage is longer than stage 0. The destination holds
+// every unit, in the order of spread_final_order, and copies them into place at the end (ρ·m).
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "broadcast_cube.hpp"
+#include "hcemu/errors.hpp"
+#include "hcemu/kernels/long_send.hpp"
+#include "hcemu/model/even_spread.hpp"
+#include "hcemu/model/long_send.hpp"
+#include "pair_frame.hpp"
+#include "spread_order.hpp"
+
+namespace hcemu::kernels {
+namespace {
+
+struct Route {
+  int origin = 0;          // the corner of the n-cube where the units start spreading
+  std::vector<int> dims;   // the cube's dimensions, ascending
+  int via = -1;            // X.O.C.: the dimension crossed from src to origin and from the far corner to dst
+  std::size_t offset = 0;  // the slice of the message it carries
+  std::size_t bytes = 0;
+  int groups = 1;
+  int tag = 0;
+};
+
+// The shapes of one route's pieces.
+struct Shape {
+  int n;
+  std::size_t unit;                // u
+  std::size_t group;               // G = L·u
+  std::vector<std::size_t> chunk;  // ℓ_k, k = 0..n-1
+};
+
+Shape shape_of(const Route& r) {
+  Shape s;
+  s.n = static_cast<int>(r.dims.size());
+  s.unit = model::oc_send_unit_bytes(r.bytes, s.n, r.groups);
+  s.group = model::spread_units(s.n) * s.unit;
+  for (int k = 0; k < s.n; ++k) s.chunk.push_back(model::spread_edge_units(s.n, k) * s.unit);
+  return s;
+}
+
+std::uint32_t bit(int k) { return std::uint32_t{1} << k; }
+
+// The source's groups: slices of the message, and a zero-padded copy of the groups that run past its end (padding
+// is bookkeeping of this implementation, not part of the algorithm: copied without a ρ charge).
+class SourceGroups {
+ public:
+  SourceGroups(Node& node, std::span<std::byte> message, const Route& r, const Shape& s)
+      : data_(message.subspan(r.offset, r.bytes)), group_(s.group) {
+    whole_ = std::min<std::size_t>(static_cast<std::size_t>(r.groups), r.bytes / s.group);
+    tail_ = node.allocate<std::byte>((static_cast<std::size_t>(r.groups) - whole_) * s.group);
+    std::fill(tail_.begin(), tail_.end(), std::byte{0});
+    const std::size_t rest = r.bytes - whole_ * s.group;
+    if (rest > 0) std::memcpy(tail_.data(), data_.data() + whole_ * s.group, rest);
+  }
+  std::span<const std::byte> group(int q) const {
+    const auto uq = static_cast<std::size_t>(q);
+    return uq < whole_ ? data_.subspan(uq * group_, group_) : tail_.span().subspan((uq - whole_) * group_, group_);
+  }
+
+ private:
+  std::span<std::byte> data_;
+  std::size_t group_;
+  std::size_t whole_ = 0;
+  Buffer<std::byte> tail_;
+};
+
+// What a node of the cube does for one route: receive each group's chunks from its lower neighbours (or, at the
+// X.O.C. entry corner, the whole group from src), then send its chunks to its upper neighbours (or, at the X.O.C.
+// exit corner, the whole group to dst).
+class CubeNode {
+ public:
+  CubeNode(Node& node, const Route& r, const Shape& s, int src, int dst) : node_(node), route_(r), shape_(s) {
+    const auto rel = static_cast<std::uint32_t>(node.id() ^ r.origin);
+    for (int b : r.dims) (rel & bit(b) ? lower_ : upper_).push_back(b);
+    const int k = static_cast<int>(lower_.size());
+    const std::size_t held = k == 0 ? s.group : static_cast<std::size_t>(k) * s.chunk[static_cast<std::size_t>(k - 1)];
+    holding_ = node.allocate<std::byte>(held * static_cast<std::size_t>(r.groups));
+    receives_.resize(static_cast<std::size_t>(r.groups));
+    for (int q = 0; q < r.groups; ++q) {
+      const std::span<std::byte> h = group_holding(q);
+      auto& into = receives_[static_cast<std::size_t>(q)];
+      if (k == 0) {
+        into.push_back(node.post_recv(src, h, r.tag));  // the X.O.C. entry corner
+      } else {
+        const std::size_t c = s.chunk[static_cast<std::size_t>(k - 1)];
+        for (std::size_t i = 0; i < lower_.size(); ++i)
+          into.push_back(node.post_recv(node.neighbor(lower_[i]), h.subspan(i * c, c), r.tag));
+      }
+    }
+    exit_to_ = upper_.empty() ? dst : -1;
+  }
+
+  void run() {
+    std::vector<Request> sends;
+    const int k = static_cast<int>(lower_.size());
+    for (int q = 0; q < route_.groups; ++q) {
+      node_.wait_all(receives_[static_cast<std::size_t>(q)]);
+      const std::span<const std::byte> h = group_holding(q);
+      if (exit_to_ >= 0) {
+        sends.push_back(node_.isend(exit_to_, h, route_.tag));
+        continue;
+      }
+      const std::size_t c = shape_.chunk[static_cast<std::size_t>(k)];
+      for (std::size_t i = 0; i < upper_.size(); ++i)
+        sends.push_back(node_.isend(node_.neighbor(upper_[i]), h.subspan(i * c, c), route_.tag));
+    }
+    node_.wait_all(sends);
+  }
+
+ private:
+  std::span<std::byte> group_holding(int q) const {
+    const std::size_t per = holding_.size() / static_cast<std::size_t>(route_.groups);
+    return holding_.span().subspan(static_cast<std::size_t>(q) * per, per);
+  }
+
+  Node& node_;
+  const Route& route_;
+  const Shape& shape_;
+  std::vector<int> lower_, upper_;  // the cube's dimensions in which this node differs from / agrees with origin
+  Buffer<std::byte> holding_;
+  std::vector<std::vector<Request>> receives_;
+  int exit_to_ = -1;
+};
+
+// The destination: every group of every route arrives in the far corner's unit order; after the last one, every
+// unit is copied into place (ρ per byte of the message).
+class Destination {
+ public:
+  Destination(Node& node, const Route& r, const Shape& s) : route_(r), shape_(s) {
+    holding_ = node.allocate<std::byte>(s.group * static_cast<std::size_t>(r.groups));
+    for (int q = 0; q < r.groups; ++q) {
+      const std::span<std::byte> h = holding_.span().subspan(static_cast<std::size_t>(q) * s.group, s.group);
+      if (r.via >= 0) {
+        receives_.push_back(node.post_recv(node.neighbor(r.via), h, r.tag));
+        continue;
+      }
+      // The far corner of the cube: one chunk from each lower neighbour, in ascending order of dimension.
+      const std::size_t c = s.chunk.back();
+      for (std::size_t i = 0; i < r.dims.size(); ++i)
+        receives_.push_back(node.post_recv(node.neighbor(r.dims[i]), h.subspan(i * c, c), r.tag));
+    }
+  }
+  std::vector<Request>& receives() { return receives_; }
+
+  void put_in_place(Node& node, std::span<std::byte> message) const {
+    const std::vector<std::uint32_t> order = detail::spread_final_order(shape_.n);
+    const std::size_t u = shape_.unit;
+    const std::span<std::byte> slice = message.subspan(route_.offset, route_.bytes);
+    for (int q = 0; q < route_.groups; ++q) {
+      const std::size_t base = static_cast<std::size_t>(q) * shape_.group;
+      for (std::size_t p = 0; p < order.size();) {
+        std::size_t run = 1;  // units consecutive both where they are held and where they belong
+        while (p + run < order.size() && order[p + run] == order[p] + run) ++run;
+        const std::size_t at = base + order[p] * u;
+        if (at < route_.bytes) {
+          const std::size_t bytes = std::min(run * u, route_.bytes - at);
+          node.copy(holding_.span().subspan(base + p * u, bytes), slice.subspan(at, bytes));
+        }
+        p += run;
+      }
+    }
+  }
+
+ private:
+  const Route& route_;
+  const Shape& shape_;
+  Buffer<std::byte> holding_;
+  std::vector<Request> receives_;
+};
+
+bool in_cube(int id, const Route& r) {
+  auto rel = static_cast<std::uint32_t>(id ^ r.origin);
+  for (int b : r.dims) rel &= ~bit(b);
+  return rel == 0;
+}
+
+// Runs every route at once; all share src and dst, and no other node is in two routes.
+void run_routes(Node& node, std::span<std::byte> message, int src, int dst, std::vector<Route> routes) {
+  std::erase_if(routes, [](const Route& r) { return r.bytes == 0; });
+  std::vector<Shape> shapes;
+  for (const Route& r : routes) shapes.push_back(shape_of(r));
+  const int me = node.id();
+
+  if (me == dst) {
+    std::vector<Destination> parts;
+    parts.reserve(routes.size());
+    for (std::size_t i = 0; i < routes.size(); ++i) parts.emplace_back(node, routes[i], shapes[i]);
+    for (Destination& p : parts) node.wait_all(p.receives());
+    for (const Destination& p : parts) p.put_in_place(node, message);
+    return;
+  }
+  if (me == src) {
+    std::vector<SourceGroups> groups;
+    groups.reserve(routes.size());
+    for (std::size_t i = 0; i < routes.size(); ++i) groups.emplace_back(node, message, routes[i], shapes[i]);
+    std::vector<Request> sends;
+    for (std::size_t i = 0; i < routes.size(); ++i) {
+      const Route& r = routes[i];
+      for (int q = 0; q < r.groups; ++q) {
+        const std::span<const std::byte> g = groups[i].group(q);
+        if (r.via >= 0) {
+          sends.push_back(node.isend(r.origin, g, r.tag));
+          continue;
+        }
+        const std::size_t c = shapes[i].chunk[0];
+        for (std::size_t k = 0; k < r.dims.size(); ++k)
+          sends.push_back(node.isend(node.neighbor(r.dims[k]), g.subspan(k * c, c), r.tag));
+      }
+    }
+    node.wait_all(sends);
+    return;
+  }
+  for (std::size_t i = 0; i < routes.size(); ++i) {
+    if (!in_cube(me, routes[i])) continue;
+    CubeNode cube_node(node, routes[i], shapes[i], src, dst);
+    cube_node.run();
+    return;
+  }
+}
+
+void check_groups(int groups, const char* kernel) {
+  if (groups < 1) throw UsageError(std::string(kernel) + ": groups must be >= 1, got " + std::to_string(groups));
+}
+
+std::vector<int> differing_dims(const detail::PairFrame& frame) {
+  std::vector<int> dims;
+  for (int v = 0; v < frame.n(); ++v) dims.push_back(frame.dim(v));
+  return dims;
+}
+
+}  // namespace
+
+void oc_send_4(Node& node, std::span<std::byte> message, int groups, int src, int dst, int tag) {
+  check_groups(groups, "oc_send_4");
+  dst = detail::resolve_destination(src, dst, node.dim());
+  const detail::PairFrame frame(node.dim(), src, dst, "oc_send_4");
+  if (frame.n() == 0) return;
+  Route r;
+  r.origin = src;
+  r.dims = differing_dims(frame);
+  r.bytes = message.size();
+  r.groups = groups;
+  r.tag = tag;
+  run_routes(node, message, src, dst, {r});
+}
+
+void oc_send_3(Node& node, std::span<std::byte> message, int src, int dst, int tag) {
+  oc_send_4(node, message, 1, src, dst, tag);
+}
+
+void xoc_send(Node& node, std::span<std::byte> message, int groups, int src, int dst, int via, int tag) {
+  check_groups(groups, "xoc_send");
+  dst = detail::resolve_destination(src, dst, node.dim());
+  const detail::PairFrame frame(node.dim(), src, dst, "xoc_send");
+  if (frame.n() == 0) return;
+  if (frame.n() == frame.d())
+    throw UsageError("xoc_send: " + std::to_string(dst) + " is the opposite corner of " + std::to_string(src) +
+                     ": there is no dimension to step out of their cube along");
+  if (via < 0) via = frame.dim(frame.n());  // the lowest dimension in which src and dst agree
+  if (via >= node.dim() || ((src ^ dst) >> via & 1))
+    throw UsageError("xoc_send: via = " + std::to_string(via) + " is not a dimension in which " + std::to_string(src) +
+                     " and " + std::to_string(dst) + " agree");
+  Route r;
+  r.origin = src ^ static_cast<int>(bit(via));
+  r.dims = differing_dims(frame);
+  r.via = via;
+  r.bytes = message.size();
+  r.groups = groups;
+  r.tag = tag;
+  run_routes(node, message, src, dst, {r});
+}
+
+void arbitrary_send_3(Node& node, std::span<std::byte> message, int groups, int xoc_groups, int src, int dst, int tag) {
+  check_groups(groups, "arbitrary_send_3");
+  check_groups(xoc_groups, "arbitrary_send_3");
+  dst = detail::resolve_destination(src, dst, node.dim());
+  const detail::PairFrame frame(node.dim(), src, dst, "arbitrary_send_3");
+  const int d = frame.d(), n = frame.n();
+  if (n == 0) return;
+  const std::size_t m = message.size();
+  std::vector<Route> routes;
+  Route oc;
+  oc.origin = src;
+  oc.dims = differing_dims(frame);
+  oc.bytes = model::arbitrary_send_3_oc_bytes(d, m, n);
+  oc.groups = groups;
+  oc.tag = tag;
+  routes.push_back(oc);
+  for (int v = n; v < d; ++v) {  // part v goes out and back along the v-th virtual dimension
+    Route x = oc;
+    x.via = frame.dim(v);
+    x.origin = src ^ static_cast<int>(bit(x.via));
+    x.offset = detail::part_offset(m, static_cast<std::size_t>(d), static_cast<std::size_t>(v));
+    x.bytes = detail::part_bytes(m, static_cast<std::size_t>(d), static_cast<std::size_t>(v));
+    x.groups = xoc_groups;
+    x.tag = tag + 1 + (v - n);
+    routes.push_back(x);
+  }
+  run_routes(node, message, src, dst, routes);
+}
+
+}  // namespace hcemu::kernels

@@ -1,0 +1,64 @@
+// The entry point of the matrix multiplications (Johnsson & Ho 1987 §5): checks the shape and the node's blocks,
+// then runs the algorithm's family.
+#include <string>
+
+#include "hcemu/errors.hpp"
+#include "matmul_local.hpp"
+
+namespace hcemu::kernels {
+namespace {
+
+void check_size(std::size_t have, model::BlockShape want, const char* which, const std::string& name, int node) {
+  if (have != want.size())
+    throw UsageError("matmul " + name + ": node " + std::to_string(node) + "'s block of " + which + " must hold " +
+                     std::to_string(want.rows) + " x " + std::to_string(want.cols) + " doubles, it holds " +
+                     std::to_string(have));
+}
+
+}  // namespace
+
+void matmul(Node& node, const MatmulShape& shape, const MatmulOptions& options, const MatmulBlocks& blocks, int tag) {
+  model::check_matmul(shape, options, node.dim());
+  const Grid grid = model::matmul_grid(options, node.dim());
+  detail::MatmulContext x{node,
+                          shape,
+                          options,
+                          grid,
+                          blocks,
+                          model::block_shape(shape.P, shape.Q, grid),
+                          model::block_shape(shape.Q, shape.R, grid),
+                          model::block_shape(shape.P, shape.R, grid),
+                          tag};
+  const std::string name(model::matmul_algorithm_info(options.algorithm).name);
+  check_size(blocks.c.size(), x.c, "C", name, node.id());
+  check_size(blocks.d.size(), x.d, "D", name, node.id());
+  check_size(blocks.e.size(), x.a, "E", name, node.id());
+  check_size(blocks.a.size(), x.a, "A", name, node.id());
+
+  using A = MatmulAlgorithm;
+  switch (options.algorithm) {
+    case A::a1_cra:
+    case A::a1_gcea:
+    case A::a1_rotated_gcea:
+    case A::a1_hybrid:
+      return detail::a1_linear(x);
+    case A::a1_sbt:
+    case A::a1_sbnt:
+    case A::a1_nrsbt:
+      return detail::a1_tree(x);
+    case A::a3:
+    case A::a3_sbnt:
+    case A::a4:
+    case A::a4_sbnt:
+      return detail::in_space_1d(x);
+    case A::a1_2d:
+    case A::a1_2d_sbnt:
+      return detail::a1_2d(x);
+    case A::outer_product:
+      return detail::outer_product(x);
+    default:
+      return detail::transposed_2d(x);
+  }
+}
+
+}  // namespace hcemu::kernels

@@ -1,0 +1,120 @@
+// Algorithms 3 and 4 with one-dimensional column partitioning: Johnsson & Ho (1987) §5.1, Figure 6 and Table 5.
+//
+//   A3: C_*k, D_*k --txp C--> C_k*, D_*k --brd D--> C_k*, D_** --mpy--> A_k* --txp A--> A_*k
+//   A4: C_*k, D_*k --txp D--> C_*k, D_k* --mpy--> A^k_** --red A--> A_*k          ("in space")
+//
+// The transposes are all-to-all personalized communications (SBT-p(1,N) = the standard exchange, or SBnT-p(n,N)),
+// the broadcast of D an all-to-all broadcast (SBT-b(1,N) = recursive doubling, or SBnT-b(n,N)) and the reduction of
+// the partial products an all-to-all reduction (recursive halving, or along SBnTs). Cutting a column block into the
+// row blocks the exchange sends (and gluing the row blocks that come back into a column block) copies the real rows
+// with Node::copy, ρ per byte; the paper leaves copies out of its formulas.
+#include <algorithm>
+#include "hcemu/kernels/exchange.hpp"
+#include "hcemu/kernels/primitives.hpp"
+#include "hcemu/kernels/reduction.hpp"
+#include "matmul_local.hpp"
+
+namespace hcemu::kernels::detail {
+namespace {
+
+bool balanced(const MatmulContext& x) {
+  return x.options.algorithm == MatmulAlgorithm::a3_sbnt || x.options.algorithm == MatmulAlgorithm::a4_sbnt;
+}
+
+void personalized(MatmulContext& x, std::span<const double> send, std::span<double> recv, std::size_t block, int tag) {
+  if (balanced(x)) {
+    sbnt_exchange(x.node, bytes(send), bytes(recv), 8 * block, tag);
+  } else {
+    standard_exchange(x.node, bytes(send), bytes(recv), 8 * block);  // in a tag space of its own
+  }
+}
+
+// Cuts the column-major `rows` × cols matrix into N row blocks of `block_rows` rows each (zero past `rows`), one
+// after the other: block j is what node j gets.
+void cut_rows(Node& node, std::span<const double> from, std::size_t rows, std::size_t cols, std::size_t block_rows,
+              std::span<double> to) {
+  const auto n = static_cast<std::size_t>(node.size());
+  for (std::size_t j = 0; j < n; ++j)
+    for (std::size_t col = 0; col < cols; ++col) {
+      const std::size_t first = j * block_rows;
+      if (first >= rows) continue;
+      const std::size_t count = std::min(block_rows, rows - first);
+      node.copy(bytes(from.subspan(first + col * rows, count)),
+                bytes(to.subspan(j * block_rows * cols + col * block_rows, count)));
+    }
+}
+
+void a3(MatmulContext& x) {
+  Node& node = x.node;
+  const auto n = static_cast<std::size_t>(node.size());
+  const std::size_t P = x.shape.P, Q = x.shape.Q, R = x.shape.R, q = x.c.cols, r = x.a.cols;
+  const std::size_t p = (P + n - 1) / n;
+
+  // txp C: row block k of C, all columns: p × N·q, column-major (block j = columns of node j).
+  Buffer<double> send = node.allocate<double>(n * p * q), rows_of_c = node.allocate<double>(n * p * q);
+  std::fill(send.begin(), send.end(), 0.0);
+  cut_rows(node, x.blocks.c, P, q, p, send.span());
+  personalized(x, send.span(), rows_of_c.span(), p * q, x.tag);
+
+  // brd D: all of D, Q × N·r.
+  Buffer<double> all_d = node.allocate<double>(n * Q * r);
+  std::copy(x.blocks.d.begin(), x.blocks.d.end(), all_d.begin() + static_cast<std::size_t>(node.id()) * Q * r);
+  if (balanced(x))
+    sbnt_allgather(node, bytes(all_d.span()), 8 * Q * r, {}, x.tag + 100);
+  else
+    sbt_allgather(node, bytes(all_d.span()), 8 * Q * r, {}, x.tag + 100);
+
+  // mpy: A_k* = C_k* · D, p × R of p × N·r: p·R·(2Q - 1) flops.
+  Buffer<double> rows_of_a = node.allocate<double>(n * p * r);
+  std::fill(rows_of_a.begin(), rows_of_a.end(), 0.0);
+  multiply(p, R, Q, ColumnMajor{rows_of_c.span(), p}, ColumnMajor{all_d.span(), Q}, rows_of_a.span(), p, false);
+  node.compute(p * R * (2 * Q - 1));
+
+  // txp A: column block j of A_k* (contiguous) goes to node j; row block j of my column block comes back.
+  Buffer<double> back = node.allocate<double>(n * p * r);
+  personalized(x, rows_of_a.span(), back.span(), p * r, x.tag + 200);
+  for (std::size_t j = 0; j < n; ++j)
+    for (std::size_t col = 0; col < r; ++col) {
+      const std::size_t first = j * p;
+      if (first >= P) continue;
+      node.copy(bytes(std::span<const double>(back.span().subspan(j * p * r + col * p, std::min(p, P - first)))),
+                bytes(x.blocks.a.subspan(first + col * P, std::min(p, P - first))));
+    }
+  add_e(x);
+}
+
+void a4(MatmulContext& x) {
+  Node& node = x.node;
+  const auto n = static_cast<std::size_t>(node.size());
+  const std::size_t P = x.shape.P, Q = x.shape.Q, R = x.shape.R, q = x.c.cols, r = x.a.cols;
+
+  // txp D: row block k of D, all columns: q × N·r.
+  Buffer<double> send = node.allocate<double>(n * q * r), rows_of_d = node.allocate<double>(n * q * r);
+  std::fill(send.begin(), send.end(), 0.0);
+  cut_rows(node, x.blocks.d, Q, r, q, send.span());
+  personalized(x, send.span(), rows_of_d.span(), q * r, x.tag);
+
+  // mpy: A^k = C_*k · D_k*, P × R of P × N·r: P·R·(2⌈Q/N⌉ - 1) flops.
+  Buffer<double> partial = node.allocate<double>(n * P * r);
+  std::fill(partial.begin(), partial.end(), 0.0);
+  multiply(P, R, q, ColumnMajor{x.blocks.c, P}, ColumnMajor{rows_of_d.span(), q}, partial.span(), P, false);
+  node.compute(P * R * (2 * q - 1));
+
+  // red A: block column x of the sum of every node's A^k, P·(N - 1)·⌈R/N⌉ additions.
+  if (x.options.algorithm == MatmulAlgorithm::a4_sbnt)
+    sbnt_reduce_scatter(node, partial.span(), P * r, x.blocks.a, {}, {}, x.tag + 100);
+  else
+    recursive_halving_reduce_scatter(node, partial.span(), P * r, x.blocks.a, {}, {}, x.tag + 100);
+  add_e(x);
+}
+
+}  // namespace
+
+void in_space_1d(MatmulContext& x) {
+  if (x.options.algorithm == MatmulAlgorithm::a3 || x.options.algorithm == MatmulAlgorithm::a3_sbnt)
+    a3(x);
+  else
+    a4(x);
+}
+
+}  // namespace hcemu::kernels::detail

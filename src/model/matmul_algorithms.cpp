@@ -1,0 +1,89 @@
+// The matrix multiplication algorithms of Johnsson & Ho (1987) §5: one row each, with the name, source and port
+// model everything else (the kernels' dispatcher, the planner, the docs' tables) reads.
+#include <array>
+#include <string>
+
+#include "hcemu/errors.hpp"
+#include "hcemu/model/matmul.hpp"
+
+namespace hcemu::model {
+namespace {
+
+using A = MatmulAlgorithm;
+
+constexpr std::array kAlgorithms = {
+    MatmulAlgorithmInfo{A::a1_cra, "a1-cra", "A1^l(1), CRA(1,N)[C]: §5.1, Tables 5-7", "one", false},
+    MatmulAlgorithmInfo{A::a1_gcea, "a1-gcea", "A1^l(1), GCEA(1,N)[C]: §5.1, Tables 5-7", "one", false},
+    MatmulAlgorithmInfo{A::a1_rotated_gcea, "a1-gcea-n", "A1^l(n), GCEA(n,N)[C]: §5.1, Tables 5-7", "all", false},
+    MatmulAlgorithmInfo{A::a1_sbt, "a1-sbt", "A1(1), SBT-b(1,N)[C]: §5.1, Tables 5-7", "one", false},
+    MatmulAlgorithmInfo{A::a1_sbnt, "a1-sbnt", "A1(n), SBnT-b(n,N)[C]: §5.1, Tables 5-7", "all", false},
+    MatmulAlgorithmInfo{A::a1_nrsbt, "a1-nrsbt", "A1(n), nRSBT-b(n,N)[C]: §5.1, Tables 5-7", "all", false},
+    MatmulAlgorithmInfo{A::a1_hybrid, "a1-hybrid", "hybrid SBT/GCEA with k SBT steps: §5.1, Figure 10", "one", false},
+    MatmulAlgorithmInfo{A::a3, "a3", "A3(1), SBT-p[C] + SBT-b[D] + SBT-p[A]: §5.1, Tables 5-7", "one", false},
+    MatmulAlgorithmInfo{A::a3_sbnt, "a3-sbnt", "A3(n), SBnT-p[C] + SBnT-b[D] + SBnT-p[A]: §5.1, Tables 5-7", "all", false},
+    MatmulAlgorithmInfo{A::a4, "a4", "A4(1), SBT-p[D] + SBT-b reduction[A]: §5.1, Tables 5-7", "one", false},
+    MatmulAlgorithmInfo{A::a4_sbnt, "a4-sbnt", "A4(n), SBnT-p[D] + SBnT-b reduction[A]: §5.1, Tables 5-7", "all", false},
+    MatmulAlgorithmInfo{A::a1_2d, "a1-2d", "A1(1), SBT-b(1,N2)[C] + SBT-b(1,N1)[D]: §5.2.1, Tables 8-10", "one", true},
+    MatmulAlgorithmInfo{A::a1_2d_sbnt, "a1-2d-sbnt", "A1(n), SBnT-b(n2,N2)[C] + SBnT-b(n1,N1)[D]: §5.2.1, Tables 8, 11", "all", true},
+    MatmulAlgorithmInfo{A::outer_product, "outer-product", "pipelined outer products: §5.2.1, Figure 16", "one", true},
+    MatmulAlgorithmInfo{A::a2_2d, "a2-2d", "A2(1), TXP[C] + SBT-b[C] + SBT-b reduction[A]: §5.2.2, Tables 8-10", "one", true},
+    MatmulAlgorithmInfo{A::a2_2d_sbnt, "a2-2d-sbnt", "A2(n), TXP(n)[C] + SBnT-b[C] + SBnT-b reduction[A]: §5.2.2, Tables 8, 11", "all", true},
+    MatmulAlgorithmInfo{A::a3_2d, "a3-2d", "A3(1) version 1, TXP[C] + SBT-b[D] + reduction[A] + TXP[A]: §5.2.3, Tables 8-10", "one", true},
+    MatmulAlgorithmInfo{A::a3_2d_sbnt, "a3-2d-sbnt", "A3(n) version 1: §5.2.3, Tables 8, 11", "all", true},
+    MatmulAlgorithmInfo{A::a4_2d, "a4-2d", "A4(1), TXP[D] + SBT-b[D] + SBT-b reduction[A]: §5.2, Tables 8-10", "one", true},
+    MatmulAlgorithmInfo{A::a4_2d_sbnt, "a4-2d-sbnt", "A4(n): §5.2, Tables 8, 11", "all", true},
+    MatmulAlgorithmInfo{A::a5_2d, "a5-2d", "A5(1), TXP[D] + SBT-b[C] + reduction[A] + TXP[A]: §5.2, Tables 8-10", "one", true},
+    MatmulAlgorithmInfo{A::a5_2d_sbnt, "a5-2d-sbnt", "A5(n): §5.2, Tables 8, 11", "all", true},
+};
+
+bool needs_square_grid(MatmulAlgorithm a) {
+  return matmul_algorithm_info(a).two_dimensional && a != A::a1_2d && a != A::a1_2d_sbnt;
+}
+
+}  // namespace
+
+std::span<const MatmulAlgorithmInfo> matmul_algorithms() { return kAlgorithms; }
+
+const MatmulAlgorithmInfo& matmul_algorithm_info(MatmulAlgorithm algorithm) {
+  for (const auto& row : kAlgorithms)
+    if (row.algorithm == algorithm) return row;
+  throw UsageError("matmul: unknown algorithm");
+}
+
+std::optional<MatmulAlgorithm> parse_matmul_algorithm(std::string_view name) {
+  for (const auto& row : kAlgorithms)
+    if (row.name == name) return row.algorithm;
+  return std::nullopt;
+}
+
+Grid matmul_grid(const MatmulOptions& options, int d) {
+  if (!matmul_algorithm_info(options.algorithm).two_dimensional) return {0, d};
+  if (!needs_square_grid(options.algorithm)) return options.grid;
+  return {d / 2, d / 2};
+}
+
+BlockShape block_shape(std::size_t rows, std::size_t cols, Grid grid) {
+  const auto n1 = static_cast<std::size_t>(grid.rows()), n2 = static_cast<std::size_t>(grid.cols());
+  return {(rows + n1 - 1) / n1, (cols + n2 - 1) / n2};
+}
+
+void check_matmul(const MatmulShape& shape, const MatmulOptions& options, int d) {
+  const std::string name(matmul_algorithm_info(options.algorithm).name);
+  if (shape.P == 0 || shape.Q == 0 || shape.R == 0)
+    throw UsageError("matmul " + name + ": P, Q and R must be at least 1, got P = " + std::to_string(shape.P) +
+                     ", Q = " + std::to_string(shape.Q) + ", R = " + std::to_string(shape.R));
+  const auto a = options.algorithm;
+  if ((a == A::a1_2d || a == A::a1_2d_sbnt) &&
+      (options.grid.n1 < 0 || options.grid.n2 < 0 || options.grid.n1 + options.grid.n2 != d))
+    throw UsageError("matmul " + name + ": the grid 2^" + std::to_string(options.grid.n1) + " x 2^" +
+                     std::to_string(options.grid.n2) + " does not have the 2^" + std::to_string(d) +
+                     " nodes of the cube (n1 + n2 must equal d)");
+  if (needs_square_grid(a) && d % 2 != 0)
+    throw UsageError("matmul " + name + ": needs a square processor grid N1 = N2, so an even d, got d = " +
+                     std::to_string(d) + " (its transposes move block (k, l) to processor (l, k))");
+  if (a == A::a1_hybrid && (options.k < 0 || options.k > d))
+    throw UsageError("matmul " + name + ": k = " + std::to_string(options.k) + " SBT steps, must be in 0.." +
+                     std::to_string(d));
+}
+
+}  // namespace hcemu::model

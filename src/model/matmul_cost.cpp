@@ -1,0 +1,196 @@
+// The closed forms of the matrix multiplications as hcemu runs them (src/kernels/matmul_*.cpp), built from the
+// primitives' closed forms (model/primitives.hpp, exchange.hpp, collectives.hpp, transpose.hpp). Every phase of
+// every algorithm starts and ends at the same moment on every node (the nodes do the same work on equal blocks), so
+// the phases add up.
+#include <algorithm>
+
+#include "hcemu/model/collectives.hpp"
+#include "hcemu/model/exchange.hpp"
+#include "hcemu/model/matmul.hpp"
+#include "hcemu/model/primitives.hpp"
+#include "hcemu/model/spanning_trees.hpp"
+#include "hcemu/model/transfer.hpp"
+#include "hcemu/model/transpose.hpp"
+
+namespace hcemu::model {
+namespace {
+
+using A = MatmulAlgorithm;
+
+bool all_port(const MachineConfig& config) { return config.ports.kind == Ports::Kind::all; }
+
+// Communication, with the additions of the reductions taken out: they are arithmetic, counted in `flops`.
+struct Cost {
+  const MachineConfig& config;
+  MachineConfig silent;  // the same machine with t_a = 0
+  CostTable table;
+  MatmulTime time;
+  bool exact = true;
+
+  explicit Cost(const MachineConfig& c) : config(c), silent(c), table(CostTable::from(c)) { silent.flop = 0; }
+
+  void add(Time t) { time.communication += t; }
+  void add(std::optional<Time> t) {
+    if (t)
+      time.communication += *t;
+    else
+      exact = false;
+  }
+  void flops(std::uint64_t count) { time.flops += count; }
+  void copy(std::size_t doubles) { time.communication += table.copy(8 * doubles); }
+  std::optional<MatmulTime> result() {
+    if (!exact) return std::nullopt;
+    time.arithmetic = table.flop * static_cast<Time>(time.flops);
+    return time;
+  }
+};
+
+std::optional<MatmulTime> one_dimensional(const MachineConfig& config, const MatmulShape& shape,
+                                          const MatmulOptions& options) {
+  const int d = config.d;
+  const auto N = static_cast<std::size_t>(config.nodes());
+  const std::size_t P = shape.P, Q = shape.Q, R = shape.R;
+  const std::size_t p = (P + N - 1) / N, q = (Q + N - 1) / N, r = (R + N - 1) / N;
+  Cost cost(config);
+  const MachineConfig& m = cost.silent;
+  switch (options.algorithm) {
+    case A::a1_cra:
+      cost.add(cra_allgather_time(m, 8 * P * q));
+      cost.flops(2 * P * N * q * r);
+      break;
+    case A::a1_gcea:
+      cost.add(gcea_allgather_time(m, 8 * P * q, d));
+      cost.flops(2 * P * N * q * r);
+      break;
+    case A::a1_rotated_gcea:
+      if (!all_port(config)) return std::nullopt;
+      if (d > 0) cost.add((config.nodes() - 1) * message_time(m, 8 * ((P * q + static_cast<std::size_t>(d) - 1) / static_cast<std::size_t>(d)), 1));
+      cost.flops(2 * P * N * q * r);
+      break;
+    case A::a1_hybrid: {
+      const int k = options.k;
+      cost.add(sbt_allgather_time(m, 8 * P * q, k));
+      cost.add(((1 << (d - k)) - 1) * pairwise_exchange_time(m, 8 * (std::size_t{1} << k) * P * q, 1));
+      cost.flops(2 * P * N * q * r);
+      break;
+    }
+    case A::a1_sbt:
+      cost.add(recursive_doubling_allgather_time(m, 8 * P * q));
+      cost.flops(2 * P * Q * r);
+      break;
+    case A::a1_sbnt:
+      cost.add(sbnt_allgather_time(m, 8 * P * q, d));
+      cost.flops(2 * P * Q * r);
+      break;
+    case A::a1_nrsbt:
+      cost.add(completed_allgather_time(m, 8 * P * q));
+      cost.flops(2 * P * Q * r);
+      break;
+    case A::a3:
+    case A::a3_sbnt: {
+      const bool sbnt = options.algorithm == A::a3_sbnt;
+      auto exchange = [&](std::size_t block) { return sbnt ? sbnt_exchange_time(m, 8 * block) : std::optional(standard_exchange_time(m, 8 * block)); };
+      cost.copy(P * q);  // cutting the column block of C into row blocks
+      cost.add(exchange(p * q));
+      cost.add(sbnt ? sbnt_allgather_time(m, 8 * Q * r, d) : std::optional(sbt_allgather_time(m, 8 * Q * r, d)));
+      cost.flops(p * R * (2 * Q - 1));
+      cost.add(exchange(p * r));
+      cost.copy(P * r);  // gluing the row blocks of A into a column block
+      cost.flops(P * r);  // + E
+      break;
+    }
+    case A::a4:
+    case A::a4_sbnt: {
+      const bool sbnt = options.algorithm == A::a4_sbnt;
+      cost.copy(Q * r);
+      cost.add(sbnt ? sbnt_exchange_time(m, 8 * q * r) : std::optional(standard_exchange_time(m, 8 * q * r)));
+      cost.flops(P * R * (2 * q - 1));
+      cost.add(sbnt ? sbnt_reduce_scatter_time(m, P * r, d) : std::optional(recursive_halving_reduce_scatter_time(m, P * r, d)));
+      cost.flops((N - 1) * P * r + P * r);  // the reduction's additions, + E
+      break;
+    }
+    default:
+      break;
+  }
+  return cost.result();
+}
+
+std::optional<MatmulTime> a1_two_dimensional(const MachineConfig& config, const MatmulShape& shape,
+                                             const MatmulOptions& options) {
+  const Grid g = options.grid;
+  const BlockShape c = block_shape(shape.P, shape.Q, g), dd = block_shape(shape.Q, shape.R, g);
+  const std::size_t p1 = c.rows, r2 = dd.cols;
+  Cost cost(config);
+  const MachineConfig& m = cost.silent;
+  if (options.algorithm == A::a1_2d) {
+    cost.add(sbt_allgather_time(m, 8 * c.size(), g.n2));
+    cost.add(sbt_allgather_time(m, 8 * dd.size(), g.n1));
+  } else {
+    if (!all_port(config)) return std::nullopt;
+    // Both SBnTs step by step: each step lasts the longer of the two busiest ports; every block is packed and
+    // unpacked once (ρ).
+    const auto row_loads = sbnt_broadcast_loads(g.n2), column_loads = sbnt_broadcast_loads(g.n1);
+    auto step = [&](const std::vector<std::vector<std::size_t>>& loads, int s, std::size_t block) -> Time {
+      if (s > static_cast<int>(loads.size())) return 0;
+      const auto& ports = loads[static_cast<std::size_t>(s - 1)];
+      return message_time(m, 8 * block * *std::max_element(ports.begin(), ports.end()), 1);
+    };
+    for (int s = 1; s <= std::max(g.n1, g.n2); ++s) cost.add(std::max(step(row_loads, s, c.size()), step(column_loads, s, dd.size())));
+    cost.copy(2 * (static_cast<std::size_t>(g.cols()) - 1) * c.size() + 2 * (static_cast<std::size_t>(g.rows()) - 1) * dd.size());
+  }
+  cost.flops(2 * shape.Q * p1 * r2);
+  return cost.result();
+}
+
+std::optional<MatmulTime> transposed_two_dimensional(const MachineConfig& config, const MatmulShape& shape,
+                                                     const MatmulOptions& options) {
+  const int c = config.d / 2;
+  const auto s = std::size_t{1} << c;
+  const Grid g{c, c};
+  const std::size_t p = block_shape(shape.P, shape.R, g).rows, q = block_shape(shape.P, shape.Q, g).cols,
+                    r = block_shape(shape.P, shape.R, g).cols;
+  const std::size_t P = shape.P, R = shape.R;
+  const A a = options.algorithm;
+  const bool sbnt = a == A::a2_2d_sbnt || a == A::a3_2d_sbnt || a == A::a4_2d_sbnt || a == A::a5_2d_sbnt;
+  if (sbnt && !all_port(config)) return std::nullopt;
+  Cost cost(config);
+  const MachineConfig& m = cost.silent;
+  auto transpose = [&](std::size_t block) {
+    const std::size_t bytes = 8 * block;
+    if (!sbnt) return johnsson_ho_transpose_time(m, s, bytes);
+    const int packets = options.packets > 0 ? options.packets : stout_wagar_packets(m, s, bytes);
+    return stout_wagar_transpose_time(m, s, bytes, packets);
+  };
+  auto broadcast = [&](std::size_t block) {
+    return sbnt ? sbnt_allgather_time(m, 8 * block, c) : std::optional(sbt_allgather_time(m, 8 * block, c));
+  };
+  auto reduce = [&](std::size_t block) {
+    return sbnt ? sbnt_reduce_scatter_time(m, block, c) : std::optional(recursive_halving_reduce_scatter_time(m, block, c));
+  };
+  const bool on_c = a == A::a2_2d || a == A::a2_2d_sbnt || a == A::a3_2d || a == A::a3_2d_sbnt;
+  const bool transposes_a = a == A::a3_2d || a == A::a3_2d_sbnt || a == A::a5_2d || a == A::a5_2d_sbnt;
+  const bool stacked = a == A::a2_2d || a == A::a2_2d_sbnt || a == A::a5_2d || a == A::a5_2d_sbnt;
+  cost.add(transpose(on_c ? p * q : q * r));
+  // A2 and A5 broadcast C's blocks, A3 and A4 D's.
+  cost.add(broadcast(stacked ? p * q : q * r));
+  cost.flops(stacked ? P * r * (2 * q - 1) : p * R * (2 * q - 1));
+  cost.add(reduce(p * r));
+  cost.flops((s - 1) * p * r);
+  if (transposes_a) cost.add(transpose(p * r));
+  cost.flops(p * r);  // + E
+  return cost.result();
+}
+
+}  // namespace
+
+std::optional<MatmulTime> matmul_time(const MachineConfig& config, const MatmulShape& shape,
+                                      const MatmulOptions& options) {
+  check_matmul(shape, options, config.d);
+  if (!matmul_algorithm_info(options.algorithm).two_dimensional) return one_dimensional(config, shape, options);
+  if (options.algorithm == A::a1_2d || options.algorithm == A::a1_2d_sbnt)
+    return a1_two_dimensional(config, shape, options);
+  if (options.algorithm == A::outer_product) return std::nullopt;
+  return transposed_two_dimensional(config, shape, options);
+}
+
+}  // namespace hcemu::model

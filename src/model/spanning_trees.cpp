@@ -1,0 +1,112 @@
+#include "hcemu/model/spanning_trees.hpp"
+
+#include <bit>
+#include <map>
+#include <mutex>
+
+namespace hcemu::model {
+namespace {
+
+std::uint32_t mask(int n) { return n >= 32 ? ~std::uint32_t{0} : (std::uint32_t{1} << n) - 1; }
+
+// R^j(i): i rotated right by j of n bits.
+std::uint32_t rotate_right(std::uint32_t i, int j, int n) {
+  j %= n;
+  return j == 0 ? i : (((i >> j) | (i << (n - j))) & mask(n));
+}
+
+// The port (dimension) of the edge between two neighbours.
+int edge_dim(std::uint32_t a, std::uint32_t b) { return std::countr_zero(a ^ b); }
+
+std::size_t subtree_size(std::uint32_t i, int n, std::vector<std::size_t>& sizes) {
+  std::size_t total = 1;
+  for (std::uint32_t c : sbnt_children(i, n)) total += subtree_size(c, n, sizes);
+  return sizes[i] = total;
+}
+
+}  // namespace
+
+std::uint32_t inverse_gray(std::uint32_t g) {
+  std::uint32_t i = 0;
+  for (; g != 0; g >>= 1) i ^= g;
+  return i;
+}
+
+int gray_transition(std::uint32_t i, int n) {
+  const int j = std::countr_one(i);
+  return j >= n ? n - 1 : j;
+}
+
+int sbnt_base(std::uint32_t i, int n) {
+  int best = 0;
+  std::uint32_t least = i;
+  for (int j = 1; j < n; ++j) {
+    const std::uint32_t r = rotate_right(i, j, n);
+    if (r < least) {
+      least = r;
+      best = j;
+    }
+  }
+  return best;
+}
+
+std::uint32_t sbnt_parent(std::uint32_t i, int n) {
+  const int j = sbnt_base(i, n);
+  for (int step = 1; step <= n; ++step) {
+    const int k = ((j - step) % n + n) % n;
+    if ((i >> k) & 1u) return i ^ (std::uint32_t{1} << k);
+  }
+  return 0;  // unreachable for i != 0
+}
+
+std::vector<std::uint32_t> sbnt_children(std::uint32_t i, int n) {
+  std::vector<std::uint32_t> out;
+  if (i == 0) {
+    for (int m = 0; m < n; ++m) out.push_back(std::uint32_t{1} << m);
+    return out;
+  }
+  const int j = sbnt_base(i, n);
+  for (int step = 1; step < n; ++step) {
+    const int m = ((j - step) % n + n) % n;
+    if ((i >> m) & 1u) break;  // M(i, j) ends at the first 1-bit below j
+    const std::uint32_t q = i ^ (std::uint32_t{1} << m);
+    if (sbnt_base(q, n) == j) out.push_back(q);
+  }
+  return out;
+}
+
+const std::vector<std::vector<std::uint32_t>>& sbnt_children(int n) {
+  static std::mutex mutex;
+  static std::map<int, std::vector<std::vector<std::uint32_t>>> cache;
+  std::lock_guard lock(mutex);
+  auto it = cache.find(n);
+  if (it == cache.end()) {
+    std::vector<std::vector<std::uint32_t>> children(std::size_t{1} << n);
+    for (std::uint32_t i = 1; i < (std::uint32_t{1} << n); ++i) children[sbnt_parent(i, n)].push_back(i);
+    it = cache.emplace(n, std::move(children)).first;
+  }
+  return it->second;
+}
+
+std::vector<std::size_t> sbnt_subtree_sizes(int n) {
+  std::vector<std::size_t> sizes(std::size_t{1} << n, 0);
+  subtree_size(0, n, sizes);
+  return sizes;
+}
+
+std::vector<std::vector<std::size_t>> sbnt_broadcast_loads(int n) {
+  std::vector<std::vector<std::size_t>> loads(static_cast<std::size_t>(n), std::vector<std::size_t>(static_cast<std::size_t>(n), 0));
+  for (std::uint32_t r = 1; r < (std::uint32_t{1} << n); ++r)
+    ++loads[static_cast<std::size_t>(std::popcount(r) - 1)][static_cast<std::size_t>(edge_dim(r, sbnt_parent(r, n)))];
+  return loads;
+}
+
+std::vector<std::vector<std::size_t>> sbnt_personalized_loads(int n) {
+  const std::vector<std::size_t> sizes = sbnt_subtree_sizes(n);
+  std::vector<std::vector<std::size_t>> loads(static_cast<std::size_t>(n), std::vector<std::size_t>(static_cast<std::size_t>(n), 0));
+  for (std::uint32_t r = 1; r < (std::uint32_t{1} << n); ++r)
+    loads[static_cast<std::size_t>(std::popcount(r) - 1)][static_cast<std::size_t>(edge_dim(r, sbnt_parent(r, n)))] += sizes[r];
+  return loads;
+}
+
+}  // namespace hcemu::model

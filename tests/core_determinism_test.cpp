@@ -1,0 +1,231 @@
+// MODEL.md sections 7 and 8: transfers that contend are served in model-time order, whatever the engine, the number
+// of workers or the interleaving of the host's threads. Every kernel here contends; its clocks and its per-link
+// contention must equal, exactly, those of a sequential reference that replays the same transfers in model-time order
+// with no threads at all (reference_scheduler.hpp).
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <chrono>
+#include <random>
+#include <thread>
+
+#include "core_support.hpp"
+#include "reference_scheduler.hpp"
+
+namespace hcemu {
+namespace {
+
+using test::Op;
+using test::Program;
+
+int bit_reverse(int x, int d) {
+  int r = 0;
+  for (int k = 0; k < d; ++k)
+    if ((x >> k) & 1) r |= 1 << (d - 1 - k);
+  return r;
+}
+
+// Every node sends `count` messages of `bytes` to perm[id] and receives as many from the node that sends to it.
+Program permutation_program(const std::vector<int>& perm, std::size_t bytes, int count) {
+  const int n = static_cast<int>(perm.size());
+  std::vector<int> from(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) from[static_cast<std::size_t>(perm[static_cast<std::size_t>(i)])] = i;
+  Program p(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    auto& ops = p[static_cast<std::size_t>(i)];
+    std::vector<int> all;
+    for (int c = 0; c < count; ++c) {
+      ops.push_back(Op::post_recv(2 * c, from[static_cast<std::size_t>(i)], bytes, c));
+      all.push_back(2 * c);
+    }
+    for (int c = 0; c < count; ++c) {
+      ops.push_back(Op::isend(2 * c + 1, perm[static_cast<std::size_t>(i)], bytes, c));
+      all.push_back(2 * c + 1);
+    }
+    ops.push_back(Op::wait_all(all));
+  }
+  return p;
+}
+
+Program bit_reversal(int d) {
+  std::vector<int> perm(static_cast<std::size_t>(1 << d));
+  for (int i = 0; i < (1 << d); ++i) perm[static_cast<std::size_t>(i)] = bit_reverse(i, d);
+  return permutation_program(perm, 1000, 2);
+}
+
+// A matrix transposed by e-cube routing: node (row, column) sends its block to (column, row).
+Program transpose(int d) {
+  const int half = d / 2;
+  std::vector<int> perm(static_cast<std::size_t>(1 << d));
+  for (int i = 0; i < (1 << d); ++i) {
+    const int row = i >> half, column = i & ((1 << half) - 1);
+    perm[static_cast<std::size_t>(i)] = (column << half) | row;
+  }
+  return permutation_program(perm, 512, 1);
+}
+
+// Random permutations, several rounds, each node starting its round after a random local delay, so that ready
+// times differ and transfers start while others hold their links.
+Program random_rounds(int d, unsigned seed, int rounds) {
+  std::mt19937 rng(seed);
+  const int n = 1 << d;
+  Program p(static_cast<std::size_t>(n));
+  int request = 0;
+  for (int round = 0; round < rounds; ++round) {
+    std::vector<int> perm(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) perm[static_cast<std::size_t>(i)] = i;
+    std::shuffle(perm.begin(), perm.end(), rng);
+    std::vector<int> from(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) from[static_cast<std::size_t>(perm[static_cast<std::size_t>(i)])] = i;
+    for (int i = 0; i < n; ++i) {
+      auto& ops = p[static_cast<std::size_t>(i)];
+      const std::size_t bytes = 16 + rng() % 400;
+      ops.push_back(Op::post_recv(request, from[static_cast<std::size_t>(i)], 1024, round));
+      ops.push_back(Op::elapse(test::us(static_cast<double>(rng() % 50))));
+      ops.push_back(Op::isend(request + 1, perm[static_cast<std::size_t>(i)], bytes, round));
+      ops.push_back(Op::wait_all({request, request + 1}));
+    }
+    request += 2;
+  }
+  return p;
+}
+
+// Every node sends to node 0, which receives them all in one wait: the links into node 0 are a hot spot.
+Program hot_spot(int d, std::size_t bytes) {
+  const int n = 1 << d;
+  Program p(static_cast<std::size_t>(n));
+  std::vector<int> all;
+  for (int s = 1; s < n; ++s) {
+    p[0].push_back(Op::post_recv(s, s, bytes));
+    all.push_back(s);
+    p[static_cast<std::size_t>(s)].push_back(Op::elapse(test::us(s % 3)));
+    p[static_cast<std::size_t>(s)].push_back(Op::isend(0, 0, bytes));
+    p[static_cast<std::size_t>(s)].push_back(Op::wait(0));
+  }
+  p[0].push_back(Op::wait_all(all));
+  return p;
+}
+
+MachineConfig machine(int d, const char* ports, Switching switching, std::size_t packet = 0) {
+  MachineConfig c = test::round_config(d);
+  c.ports = Ports::parse(ports);
+  c.switching = switching;
+  c.packet = packet;
+  return c;
+}
+
+struct Runner {
+  const char* name;
+  EmulatorSettings settings;
+};
+
+std::vector<Runner> runners() {
+  std::vector<Runner> out;
+  for (int workers : {1, 2}) {
+    for (unsigned yields : {0u, 5u}) {
+      EmulatorSettings s;
+      s.engine = EngineKind::tasks;
+      s.workers = workers;
+      s.yield_seed = yields;
+      out.push_back({workers == 1 ? (yields ? "tasks, 1 worker, yields" : "tasks, 1 worker")
+                                  : (yields ? "tasks, 2 workers, yields" : "tasks, 2 workers"),
+                     s});
+    }
+  }
+  EmulatorSettings os;
+  os.engine = EngineKind::os_threads;
+  out.push_back({"os_threads", os});
+  os.yield_seed = 3;
+  out.push_back({"os_threads, yields", os});
+  return out;
+}
+
+// The emulator, on every engine and worker count, equals the reference exactly, and reports contention.
+void expect_as_reference(const MachineConfig& config, const Program& program, bool expect_contention = true) {
+  const test::ReferenceResult want = test::reference_run(config, program);
+  ASSERT_FALSE(want.deadlock);
+  if (expect_contention) {
+    EXPECT_FALSE(want.contention.empty()) << "the kernel was meant to contend";
+  }
+  for (const Runner& r : runners()) {
+    Machine m(config, r.settings);
+    for (int repeat = 0; repeat < 2; ++repeat) {  // a second run of the same machine reuses its memory
+      SCOPED_TRACE(std::string(r.name) + ", run " + std::to_string(repeat));
+      const RunReport report = m.run(test::program_kernel(program));
+      std::vector<Time> clocks;
+      for (const auto& node : report.nodes) clocks.push_back(node.final_clock);
+      EXPECT_EQ(clocks, want.clocks);
+      EXPECT_EQ(test::contention_of(report), want.contention);
+      EXPECT_EQ(report.forced_discards.size(), want.discards);
+    }
+  }
+}
+
+TEST(ModelTimeOrder, BitReversalOnAllPortCircuitMatchesTheReference) {
+  expect_as_reference(machine(6, "all", Switching::circuit), bit_reversal(6));
+}
+
+TEST(ModelTimeOrder, BitReversalOnOnePortCircuitMatchesTheReference) {
+  expect_as_reference(machine(6, "one", Switching::circuit), bit_reversal(6));
+}
+
+TEST(ModelTimeOrder, TransposeRoutedByECubeMatchesTheReference) {
+  expect_as_reference(machine(6, "all", Switching::circuit), transpose(6));
+}
+
+TEST(ModelTimeOrder, RandomPermutationsMatchTheReference) {
+  for (unsigned seed : {1u, 2u, 3u}) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    expect_as_reference(machine(5, "all", Switching::circuit), random_rounds(5, seed, 4));
+  }
+}
+
+TEST(ModelTimeOrder, RandomPermutationsOnKPortsMatchTheReference) {
+  expect_as_reference(machine(5, "k:2", Switching::circuit), random_rounds(5, 7, 4));
+}
+
+TEST(ModelTimeOrder, HotSpotGatherMatchesTheReference) {
+  expect_as_reference(machine(5, "all", Switching::circuit), hot_spot(5, 200));
+}
+
+TEST(ModelTimeOrder, StoreAndForwardWithPacketsMatchesTheReference) {
+  expect_as_reference(machine(5, "all", Switching::store_and_forward, 96), random_rounds(5, 11, 3));
+  expect_as_reference(machine(6, "one", Switching::store_and_forward, 300), bit_reversal(6));
+}
+
+TEST(ModelTimeOrder, HalfDuplexHotSpotMatchesTheReference) {
+  expect_as_reference(machine(4, "half", Switching::circuit), hot_spot(4, 64));
+}
+
+// Node 1 is ready first in model time but books last in real time: it sleeps 50 ms of real time before it sends,
+// while node 3 sends at once, 5 µs later in model time, over a route that shares node 1's link 1 -> 3. The link goes
+// to node 1 all the same, and node 3 waits for it.
+TEST(ModelTimeOrder, TheEarlierReadyTransferWinsEvenWhenItsThreadBooksLast) {
+  MachineConfig config = machine(2, "all", Switching::circuit);
+  const Time transfer_1_to_3 = test::us(10 + 2 + 1 + 0.5 * 100);          // one hop, 1 -> 3
+  const Time transfer_0_to_3 = test::us(10 + 2 + 2 * 1 + 0.5 * 100);      // two hops, 0 -> 1 -> 3
+  for (const Runner& r : runners()) {
+    SCOPED_TRACE(r.name);
+    Machine m(config, r.settings);
+    const RunReport report = m.run([](Node& node) {
+      std::vector<std::byte> buf(100);
+      if (node.id() == 1) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        node.send(3, buf);
+      } else if (node.id() == 0) {
+        node.elapse(from_us(5));
+        node.send(3, buf);
+      } else if (node.id() == 3) {
+        node.recv(1, buf);
+        node.recv(0, buf);
+      }
+    });
+    // 0 -> 3 is ready at 5 µs but link 1 -> 3 is held by 1 -> 3 from 0 µs: it starts when that ends.
+    EXPECT_EQ(report.nodes[0].final_clock, transfer_1_to_3 + transfer_0_to_3);
+    EXPECT_EQ(report.nodes[1].final_clock, transfer_1_to_3);
+    EXPECT_EQ(report.contention_events(), 1u);
+  }
+}
+
+}  // namespace
+}  // namespace hcemu

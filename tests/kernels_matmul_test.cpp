@@ -1,0 +1,258 @@
+// Matrix multiplication A <- C × D + E (Johnsson & Ho 1987 §5): every algorithm computes the serial product for
+// shapes that divide evenly and shapes that do not, on the port model it is made for and on others, and its makespan
+// equals model::matmul_time; for chosen shapes the paper's own tables (6, 7, 9, 10) are counted by hand.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "hcemu/hcemu.hpp"
+#include "hcemu/model/transfer.hpp"
+#include "kernel_machines.hpp"
+#include "matmul_support.hpp"
+
+namespace hcemu {
+namespace {
+
+using model::Grid;
+using model::MatmulAlgorithm;
+using model::MatmulOptions;
+using model::MatmulShape;
+using test::check_matmul;
+using A = MatmulAlgorithm;
+
+// Every term shows: start-up, δ, δ', τ, packets of 64 doubles, ρ and t_a.
+MachineConfig machine(int d, const char* ports) {
+  MachineConfig c = test::circuit_machine();
+  c.d = d;
+  c.ports = Ports::parse(ports);
+  c.flop = 0.001;
+  c.rho = 0.0005;
+  c.packet = 512;
+  return c;
+}
+
+MatmulOptions options(MatmulAlgorithm a, Grid grid = {}, int k = 0) {
+  MatmulOptions o;
+  o.algorithm = a;
+  o.grid = grid;
+  o.k = k;
+  return o;
+}
+
+bool made_for(MatmulAlgorithm a, const char* ports) {
+  return model::matmul_algorithm_info(a).ports == "one" || model::matmul_algorithm_info(a).ports == ports;
+}
+
+// Even blocks; P, Q, R not multiples of N; Q smaller than N (whole blocks of padding); a single element.
+const std::vector<MatmulShape> kShapes = {{16, 16, 16}, {13, 7, 11}, {3, 20, 5}, {1, 1, 1}};
+
+// ----- Every algorithm -----------------------------------------------------------------------------------------------
+
+TEST(Matmul1D, EveryAlgorithmComputesTheProductInItsClosedFormTime) {
+  for (A a : {A::a1_cra, A::a1_gcea, A::a1_rotated_gcea, A::a1_sbt, A::a1_sbnt, A::a1_nrsbt, A::a3, A::a3_sbnt, A::a4,
+              A::a4_sbnt})
+    for (const char* ports : {"one", "all"})
+      for (int d : {1, 3})
+        for (const MatmulShape& shape : kShapes) check_matmul(machine(d, ports), shape, options(a), made_for(a, ports));
+}
+
+TEST(Matmul, EveryAlgorithmOnASingleNode) {
+  for (const auto& row : model::matmul_algorithms())
+    for (const MatmulShape& shape : {MatmulShape{13, 7, 11}, MatmulShape{1, 1, 1}})
+      check_matmul(machine(0, "all"), shape, options(row.algorithm), row.algorithm != A::outer_product);
+}
+
+TEST(Matmul1D, OnePortAlgorithmsHoldOnHalfDuplexToo) {
+  for (A a : {A::a1_cra, A::a1_gcea, A::a1_sbt, A::a3, A::a4})
+    for (const MatmulShape& shape : {MatmulShape{16, 16, 16}, MatmulShape{13, 7, 11}})
+      check_matmul(machine(3, "half"), shape, options(a));
+}
+
+TEST(Matmul1D, HybridForEveryNumberOfSbtSteps) {
+  for (const char* ports : {"one", "half", "all"})
+    for (int k = 0; k <= 3; ++k)
+      for (const MatmulShape& shape : {MatmulShape{16, 16, 16}, MatmulShape{13, 7, 11}})
+        check_matmul(machine(3, ports), shape, options(A::a1_hybrid, {}, k));
+}
+
+TEST(Matmul1D, HybridWithNoSbtStepIsGceaAndWithAllOfThemTheSbtExchange) {
+  // k = 0 runs GCEA(1,N); k = n sends what SBT-b(1,N) sends (only the product is split differently, into padded
+  // blocks); the paper: "the algorithm with k = n is the same as that of k = n - 1".
+  const MachineConfig c = machine(3, "one");
+  const MatmulShape shape{16, 16, 16};
+  EXPECT_EQ(model::matmul_time(c, shape, options(A::a1_hybrid, {}, 0))->total(),
+            model::matmul_time(c, shape, options(A::a1_gcea))->total());
+  EXPECT_EQ(model::matmul_time(c, shape, options(A::a1_hybrid, {}, 3))->communication,
+            model::matmul_time(c, shape, options(A::a1_sbt))->communication);
+  EXPECT_EQ(model::matmul_time(c, shape, options(A::a1_hybrid, {}, 3))->communication,
+            model::matmul_time(c, shape, options(A::a1_hybrid, {}, 2))->communication);
+}
+
+TEST(Matmul2D, A1OnEveryGrid) {
+  for (const char* ports : {"one", "all"})
+    for (int n1 = 0; n1 <= 4; ++n1)
+      for (const MatmulShape& shape : {MatmulShape{16, 16, 16}, MatmulShape{13, 7, 11}}) {
+        check_matmul(machine(4, ports), shape, options(A::a1_2d, {n1, 4 - n1}));
+        check_matmul(machine(4, ports), shape, options(A::a1_2d_sbnt, {n1, 4 - n1}), made_for(A::a1_2d_sbnt, ports));
+      }
+}
+
+TEST(Matmul2D, TransposedAlgorithmsOnSquareGrids) {
+  for (A a : {A::a2_2d, A::a3_2d, A::a4_2d, A::a5_2d, A::a2_2d_sbnt, A::a3_2d_sbnt, A::a4_2d_sbnt, A::a5_2d_sbnt})
+    for (const char* ports : {"one", "all"})
+      for (int d : {2, 4})
+        for (const MatmulShape& shape : kShapes) check_matmul(machine(d, ports), shape, options(a), made_for(a, ports));
+}
+
+TEST(Matmul2D, PipelinedOuterProductTakesAtMostThePapersStepCount) {
+  // §5.2.1: 2√N + 1 steps of two block communications, a block multiply and a block add. The nodes run ahead where
+  // their blocks are in, so the emulated time is at most that; the paper gives no exact time, nor does hcemu.
+  for (const char* ports : {"one", "all"})
+    for (int d : {0, 2, 4, 6})
+      for (const MatmulShape& shape : kShapes) {
+        const MachineConfig c = machine(d, ports);
+        const test::MatmulRun run = check_matmul(c, shape, options(A::outer_product), false);
+        const Grid g{d / 2, d / 2};
+        const auto cb = model::block_shape(shape.P, shape.Q, g), db = model::block_shape(shape.Q, shape.R, g);
+        const Time tc = model::message_time(c, 8 * cb.size(), 1), td = model::message_time(c, 8 * db.size(), 1);
+        const Time communication = std::string(ports) == "one" ? tc + td : std::max(tc, td);
+        const Time product = CostTable::from(c).flop * static_cast<Time>(2 * cb.size() * db.cols);
+        const Time s = Time{1} << (d / 2);
+        EXPECT_LE(run.report.makespan, (2 * s + 1) * (communication + product)) << "d = " << d << " " << ports;
+      }
+}
+
+// ----- The paper's tables, counted by hand ------------------------------------------------------------------------
+// Store-and-forward, λ = 10 µs, τ = 0.01 µs per byte (t_c = 0.08 µs per double), t_a = 0.005 µs, ρ = 0: the time is
+// E·0.08 + S·10 + F·0.005 µs for E element transfers, S start-ups and F flops.
+
+MachineConfig paper_machine(int d, std::size_t packet_doubles = 0) {
+  MachineConfig c = test::link_bound_machine(10, 0.01);
+  c.d = d;
+  c.flop = 0.005;
+  c.packet = 8 * packet_doubles;
+  return c;
+}
+Time paper_time(long transfers, long startups, long flops) {
+  return transfers * 8 * from_us(0.01) + startups * from_us(10) + flops * from_us(0.005);
+}
+
+void expect_paper(const MachineConfig& c, const MatmulShape& shape, const MatmulOptions& o, long transfers,
+                  long startups, long flops) {
+  SCOPED_TRACE(test::describe(c, shape, o));
+  const auto predicted = model::matmul_time(c, shape, o);
+  ASSERT_TRUE(predicted.has_value());
+  EXPECT_EQ(predicted->flops, static_cast<std::uint64_t>(flops));
+  EXPECT_EQ(predicted->total(), paper_time(transfers, startups, flops));
+  const test::MatmulRun run = check_matmul(c, shape, o);
+  EXPECT_EQ(run.report.makespan, paper_time(transfers, startups, flops));
+}
+
+TEST(PaperTables, TableSixAndSevenOnePortWithUnboundedPackets) {
+  // N = 16 (n = 4), B_m >= every message. Table 6 element transfers: A1(1) (N-1)P⌈Q/N⌉; A4(1) ((N-1)P +
+  // (n/2)Q)⌈R/N⌉; A3(1) ((N-1)Q + (n/2)P)⌈R/N⌉ + (n/2)P⌈Q/N⌉. Table 7 start-ups n, 2n, 3n; arithmetic 2PQ⌈R/N⌉,
+  // PR(2⌈Q/N⌉ - 1) + P(⌈R/N⌉ + Σ_i ⌈R/2^i⌉), 2QR⌈P/N⌉.
+  const MachineConfig c = paper_machine(4);
+  // P = Q = R = 64: 15·64·4 = 3840; (15·64 + 2·64)·4 = 4352; (15·64 + 2·64)·4 + 2·64·4 = 4864; 32768 flops.
+  expect_paper(c, {64, 64, 64}, options(A::a1_sbt), 3840, 4, 32768);
+  expect_paper(c, {64, 64, 64}, options(A::a4), 4352, 8, 64 * 64 * 7 + 64 * (4 + 32 + 16 + 8 + 4));
+  expect_paper(c, {64, 64, 64}, options(A::a3), 4864, 12, 2 * 64 * 64 * 4);
+  // P = Q = 256, R = 16: A1 61440, A4 4352, A3 12544; 131072 flops each.
+  expect_paper(c, {256, 256, 16}, options(A::a1_sbt), 61440, 4, 131072);
+  expect_paper(c, {256, 256, 16}, options(A::a4), 4352, 8, 256 * 16 * 31 + 256 * (1 + 8 + 4 + 2 + 1));
+  expect_paper(c, {256, 256, 16}, options(A::a3), 12544, 12, 131072);
+  // A1^l(1) (CRA and GCEA): the same element transfers as A1(1), N - 1 = 15 start-ups; 2PQ⌈R/N⌉ flops.
+  expect_paper(c, {64, 64, 64}, options(A::a1_cra), 3840, 15, 32768);
+  expect_paper(c, {64, 64, 64}, options(A::a1_gcea), 3840, 15, 32768);
+}
+
+TEST(PaperTables, TableSixOnePortWithPacketsOfTwoHundredFiftySixDoubles) {
+  // B_m = 256 elements, P = Q = R = 64, N = 16: PQ/N = 256. Start-ups: A1(1) Σ_{i<4}⌈2^i·256/256⌉ = 15; A1^l(1)
+  // ⌈256/256⌉·15 = 15; A4(1) ⌈QR/(2N B_m)⌉n + Σ_i ⌈2^i PR/(N B_m)⌉ = 4 + 15; A3(1) (⌈PQ/(2N B_m)⌉ +
+  // ⌈PR/(2N B_m)⌉)n + Σ_i ⌈2^i QR/(N B_m)⌉ = 8 + 15 (the Σ term with QR: the paper prints PR).
+  const MachineConfig c = paper_machine(4, 256);
+  expect_paper(c, {64, 64, 64}, options(A::a1_sbt), 3840, 15, 32768);
+  expect_paper(c, {64, 64, 64}, options(A::a1_cra), 3840, 15, 32768);
+  expect_paper(c, {64, 64, 64}, options(A::a4), 4352, 19, 32768);
+  expect_paper(c, {64, 64, 64}, options(A::a3), 4864, 23, 32768);
+}
+
+TEST(PaperTables, TableSixNPort) {
+  // All-port, N = 16, P = Q = R = 64 (P⌈Q/N⌉ = 256 doubles). A1^l(n), GCEA(n,N): (1/n)(N - 1)P⌈Q/N⌉ = 960 and
+  // ⌈PQ/(nN B_m)⌉(N - 1) = 15 start-ups. A1(n) with nRSBT-b(n,N): 960 and Σ_{t<4}⌈2^t·64/B_m⌉ = 4 with B_m >= 512
+  // doubles, 1 + 2 + 4 + 8 = 15 with B_m = 64 (as many as GCEA(n,N): the paper's "for B_m <= M/n these
+  // routings are no better than the GCEA(n,N) routing").
+  MachineConfig c = paper_machine(4);
+  c.ports = Ports::parse("all");
+  expect_paper(c, {64, 64, 64}, options(A::a1_rotated_gcea), 960, 15, 32768);
+  expect_paper(c, {64, 64, 64}, options(A::a1_nrsbt), 960, 4, 32768);
+  c.packet = 8 * 64;
+  expect_paper(c, {64, 64, 64}, options(A::a1_nrsbt), 960, 15, 32768);
+  // A1(n) with SBnT-b(n,N): the busiest ports of a 4-cube's SBnT carry 1, 2, 1, 1 blocks: 5·256 = 1280 (the
+  // paper's balanced (1/n)(N - 1)·256 = 960), and one start-up a step with B_m >= every message.
+  c.packet = 0;
+  expect_paper(c, {64, 64, 64}, options(A::a1_sbnt), 1280, 4, 32768);
+}
+
+TEST(PaperTables, TableNineAndTenOnePortOnAFourByFourGrid) {
+  // P = Q = R = 64, N1 = N2 = 4 (n1 = n2 = 2): blocks of 16 × 16 = 256 doubles. Table 9 element transfers: A1 3·256 +
+  // 3·256 = 1536; A2 256·4 + 256·3 + 256·3 = 2560 = A4; A3 256·4 + 256·3 + 256·3 + 256·4 = 3584 = A5. Start-ups
+  // (B_m >= every message): A1 2 + 2, A2 and A4 4 + 2 + 2, A3 and A5 4 + 2 + 2 + 4. Arithmetic (Table 10): 2Q·16·16
+  // = 32768 for A1; for A2-A5 (2·16 - 1)·16·64 + 16·(32 + 16) + 16·16 = 32768.
+  const MachineConfig c = paper_machine(4);
+  expect_paper(c, {64, 64, 64}, options(A::a1_2d, {2, 2}), 1536, 4, 32768);
+  expect_paper(c, {64, 64, 64}, options(A::a2_2d), 2560, 8, 32768);
+  expect_paper(c, {64, 64, 64}, options(A::a4_2d), 2560, 8, 32768);
+  expect_paper(c, {64, 64, 64}, options(A::a3_2d), 3584, 12, 32768);
+  expect_paper(c, {64, 64, 64}, options(A::a5_2d), 3584, 12, 32768);
+}
+
+TEST(PaperTables, TableNineA1DependsOnTheGridAsTableTwelveSays) {
+  // A1(1): (N2 - 1)⌈P/N1⌉⌈Q/N2⌉ + (N1 - 1)⌈Q/N1⌉⌈R/N2⌉. P = Q = R = 64: 2048 on 2 × 8 and 8 × 2, 3840 on 1 × 16 and
+  // 16 × 1 (the one-dimensional A1). P = 256, Q = R = 64: 2816 on 8 × 2, the best, N1/N2 = P/R (Table 12);
+  // P = Q = 64, R = 256: 2816 on 2 × 8.
+  const MachineConfig c = paper_machine(4);
+  expect_paper(c, {64, 64, 64}, options(A::a1_2d, {1, 3}), 2048, 4, 32768);
+  expect_paper(c, {64, 64, 64}, options(A::a1_2d, {3, 1}), 2048, 4, 32768);
+  expect_paper(c, {64, 64, 64}, options(A::a1_2d, {0, 4}), 3840, 4, 32768);
+  expect_paper(c, {64, 64, 64}, options(A::a1_2d, {4, 0}), 3840, 4, 32768);
+  expect_paper(c, {256, 64, 64}, options(A::a1_2d, {3, 1}), 2816, 4, 2 * 64 * 32 * 32);
+  expect_paper(c, {64, 64, 256}, options(A::a1_2d, {1, 3}), 2816, 4, 2 * 64 * 32 * 32);
+  for (int n1 : {0, 1, 2, 4})
+    EXPECT_GT(model::matmul_time(c, {256, 64, 64}, options(A::a1_2d, {n1, 4 - n1}))->communication,
+              model::matmul_time(c, {256, 64, 64}, options(A::a1_2d, {3, 1}))->communication);
+}
+
+// ----- Shapes that are refused -----------------------------------------------------------------------------------
+
+TEST(MatmulShapes, ImpossibleShapesAreUsageErrorsNamingTheConstraint) {
+  auto message = [](const MachineConfig& c, const MatmulShape& s, const MatmulOptions& o) -> std::string {
+    try {
+      model::matmul_time(c, s, o);
+    } catch (const UsageError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_NE(message(machine(2, "one"), {0, 4, 4}, options(A::a1_sbt)).find("at least 1"), std::string::npos);
+  EXPECT_NE(message(machine(3, "one"), {4, 4, 4}, options(A::a2_2d)).find("square processor grid"), std::string::npos);
+  EXPECT_NE(message(machine(3, "one"), {4, 4, 4}, options(A::outer_product)).find("even d"), std::string::npos);
+  EXPECT_NE(message(machine(4, "one"), {4, 4, 4}, options(A::a1_2d, {1, 2})).find("n1 + n2 must equal d"),
+            std::string::npos);
+  EXPECT_NE(message(machine(3, "one"), {4, 4, 4}, options(A::a1_hybrid, {}, 4)).find("k = 4"), std::string::npos);
+  // The kernel refuses the same, and blocks of the wrong size.
+  MachineConfig c = machine(2, "one");
+  EXPECT_THROW(Machine(c).run([](Node& node) {
+    std::vector<double> c_block(3), d_block(16), e_block(16), a_block(16);
+    kernels::matmul(node, {4, 4, 16}, options(A::a1_sbt), {c_block, d_block, e_block, a_block});
+  }),
+               KernelError);
+}
+
+TEST(MatmulAlgorithms, EveryNameParsesBackToItsAlgorithm) {
+  for (const auto& row : model::matmul_algorithms()) EXPECT_EQ(model::parse_matmul_algorithm(row.name), row.algorithm);
+  EXPECT_FALSE(model::parse_matmul_algorithm("a9").has_value());
+}
+
+}  // namespace
+}  // namespace hcemu

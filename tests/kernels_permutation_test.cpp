@@ -1,0 +1,241 @@
+// Fixed permutations (Stout & Wagar 1990 §6): every node ends with the message of its preimage; INVERSION and PERMUTED
+// SEND run without contention in their closed-form times, and the e-cube baseline does where its routes are disjoint.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hcemu/errors.hpp"
+#include "hcemu/hcemu.hpp"
+#include "hcemu/kernels/permutation.hpp"
+#include "hcemu/model/permutation.hpp"
+#include "hcemu/testing.hpp"
+#include "kernel_machines.hpp"
+
+namespace hcemu {
+namespace {
+
+using Data = std::vector<std::byte>;
+using test::circuit_machine;
+using test::link_bound_machine;
+using testing::Case;
+using testing::KernelCheck;
+
+using PermutationOf = std::function<model::Permutation(int d)>;
+using Permute = std::function<void(Node&, std::span<const std::byte>, std::span<std::byte>, const model::Permutation&)>;
+
+// Every node's input is m(d) random bytes; node π(s) must end with s's.
+KernelCheck<> permutation_check(std::function<std::size_t(int)> m_of, PermutationOf perm_of, Permute permute) {
+  KernelCheck check;
+  check.input([m_of](const Case& c, int, std::mt19937_64& rng) { return testing::random_bytes(m_of(c.d), rng); })
+      .kernel([perm_of, permute](Node& node, std::span<const std::byte> in, Data& out) {
+        out.assign(in.size(), std::byte{0});
+        permute(node, in, out, perm_of(node.dim()));
+      })
+      .reference([perm_of](const Case& c, const std::vector<Data>& in) {
+        const model::Permutation p = perm_of(c.d);
+        std::vector<Data> out(in.size());
+        for (std::size_t s = 0; s < in.size(); ++s) out[p.image[s]] = in[s];
+        return out;
+      })
+      .exact()
+      .no_forced_discards();
+  return check;
+}
+std::function<std::size_t(int)> fixed(std::size_t m) {
+  return [m](int) { return m; };
+}
+
+PermutationOf named(std::string name) {
+  return [name](int d) { return model::permutation_by_name(name, d); };
+}
+
+Permute ecube() {
+  return [](Node& node, std::span<const std::byte> in, std::span<std::byte> out, const model::Permutation& p) {
+    kernels::ecube_permutation(node, in, out, p);
+  };
+}
+Permute inversion() {
+  return [](Node& node, std::span<const std::byte> in, std::span<std::byte> out, const model::Permutation&) {
+    kernels::inversion(node, in, out);
+  };
+}
+Permute permuted() {
+  return [](Node& node, std::span<const std::byte> in, std::span<std::byte> out, const model::Permutation& p) {
+    kernels::permuted_send(node, in, out, p);
+  };
+}
+
+// λ = 10 µs, τ = 0.01 µs/byte.
+Time link_bound_hop(std::size_t bytes) { return from_us(10) + from_us(0.01) * static_cast<Time>(bytes); }
+
+// ----- The permutations ----------------------------------------------------------------------------------------------
+
+TEST(Permutations, AreTheNamedMaps) {
+  using V = std::vector<std::uint32_t>;
+  EXPECT_EQ(model::inversion_permutation(3).image, (V{7, 6, 5, 4, 3, 2, 1, 0}));
+  EXPECT_EQ(model::bit_reversal_permutation(3).image, (V{0, 4, 2, 6, 1, 5, 3, 7}));
+  EXPECT_EQ(model::shuffle_permutation(3).image, (V{0, 2, 4, 6, 1, 3, 5, 7}));
+  EXPECT_EQ(model::shuffle_permutation(0).image, (V{0}));
+}
+
+TEST(Permutations, RandomOnesArePermutationsFixedByTheirSeed) {
+  for (int d = 0; d <= 10; ++d) {
+    const auto p = model::random_permutation(d, 42);
+    EXPECT_NO_THROW(model::inverse_permutation(p.image)) << d;
+    EXPECT_EQ(p.image, model::random_permutation(d, 42).image);
+  }
+  EXPECT_NE(model::random_permutation(6, 1).image, model::random_permutation(6, 2).image);
+  EXPECT_EQ(model::permutation_by_name("random:42", 6).image, model::random_permutation(6, 42).image);
+  EXPECT_EQ(model::permutation_by_name("random", 6).image, model::random_permutation(6, 1).image);
+}
+
+TEST(Permutations, UnknownNamesAreUsageErrors) {
+  EXPECT_THROW(model::permutation_by_name("transpose", 4), UsageError);
+  EXPECT_THROW(model::permutation_by_name("random:x", 4), UsageError);
+  EXPECT_THROW(model::inverse_permutation(std::vector<std::uint32_t>{0, 0}), UsageError);
+}
+
+TEST(Permutations, EcubeCongestion) {
+  // Inversion: the message from s crosses dimension i at s ^ (2^i - 1), a different node for every s: one per link.
+  for (int d = 1; d <= 8; ++d) EXPECT_EQ(model::ecube_congestion(d, model::inversion_permutation(d).image), 1u) << d;
+  // Bit reversal on 4 bits: after correcting bits 0 and 1, the message from b3b2b1b0 sits at b3b2b2b3, which depends
+  // on b3b2 only, and the two sources with b1 != b2 (b0 = 0, 1) then both cross dimension 2 there.
+  EXPECT_EQ(model::ecube_congestion(4, model::bit_reversal_permutation(4).image), 2u);
+}
+
+// ----- The e-cube baseline -------------------------------------------------------------------------------------------
+
+TEST(EcubePermutation, InversionRoutesNeverMeet) {
+  // Store-and-forward: every message crosses d links one after the other, d(τm + β), without contention.
+  const std::size_t m = 400;
+  auto check = permutation_check(fixed(m), named("inversion"), ecube());
+  check.no_contention()
+      .dims(0, 7)
+      .ports({"all", "one"})
+      .base(link_bound_machine())
+      .predict([](const MachineConfig& cfg) { return std::optional<Time>(cfg.d * link_bound_hop(400)); });
+  check.run();
+  auto circuit = permutation_check(fixed(m), named("inversion"), ecube());
+  circuit.no_contention().dims(0, 7).ports({"one"}).base(circuit_machine()).predict([](const MachineConfig& cfg) {
+    return model::ecube_permutation_time(cfg, 400, model::inversion_permutation(cfg.d).image);
+  });
+  circuit.run();
+}
+
+TEST(EcubePermutation, EqualMessagesThatShareALinkInDifferentHopsDoNotContend) {
+  // Bit reversal on 4 bits: the two messages that share a link (see EcubeCongestion) reach it after a different number
+  // of hops (one of them first corrects bit 0), so under store-and-forward they cross it one packet time apart: the
+  // time is the longest route's, 4(τm + β) for 0011 -> 1100. Under circuit switching both hold the link from the start.
+  auto check = permutation_check(fixed(200), named("bit-reversal"), ecube());
+  check.no_contention()
+      .dims({4})
+      .ports({"all", "one"})
+      .base(link_bound_machine())
+      .predict([](const MachineConfig& cfg) {
+        EXPECT_EQ(model::ecube_permutation_time(cfg, 200, model::bit_reversal_permutation(4).image),
+                  4 * link_bound_hop(200));
+        return std::optional<Time>(4 * link_bound_hop(200));
+      });
+  check.run();
+  MachineConfig c = circuit_machine();
+  c.d = 4;
+  EXPECT_FALSE(model::ecube_permutation_time(c, 200, model::bit_reversal_permutation(4).image).has_value());
+}
+
+TEST(EcubePermutation, DeliversEveryPermutation) {
+  // The contended ones have no closed form: only the data is checked (their time depends on the order in which the
+  // engine serves contending transfers).
+  for (const std::string name : {"bit-reversal", "shuffle", "random:7"}) {
+    SCOPED_TRACE(name);
+    auto check = permutation_check(fixed(333), named(name), ecube());
+    check.dims(0, 7).ports({"all", "one"}).base(link_bound_machine());
+    check.run();
+  }
+}
+
+// ----- INVERSION -----------------------------------------------------------------------------------------------------
+
+TEST(Inversion, TakesTauMPlusDBeta) {
+  // §6: d(τm/d + β) = τm + dβ, as O.C. SEND 2; 840 = lcm(1..8).
+  auto check = permutation_check(fixed(840), named("inversion"), inversion());
+  check.no_contention().dims(0, 7).ports({"all"}).base(link_bound_machine()).predict([](const MachineConfig& cfg) {
+    return std::optional<Time>(cfg.d == 0 ? 0 : cfg.d * link_bound_hop(840 / static_cast<std::size_t>(cfg.d)));
+  });
+  check.run();
+}
+
+TEST(Inversion, UnevenPacketsTakeTheLongestPacketsTime) {
+  for (std::size_t m : {std::size_t{1}, std::size_t{5}, std::size_t{1001}}) {
+    SCOPED_TRACE("m = " + std::to_string(m));
+    auto check = permutation_check(fixed(m), named("inversion"), inversion());
+    check.no_contention().dims(0, 7).ports({"all"}).base(circuit_machine()).predict([m](const MachineConfig& cfg) {
+      return model::inversion_time(cfg, m);
+    });
+    check.run();
+  }
+}
+
+// ----- PERMUTED SEND
+// --------------------------------------------------------------------------------------------------
+
+TEST(PermutedSend, TakesTauMPlusTwoDBetaForEveryPermutation) {
+  // §6: 2(2^(d-1)·τm/2^d + dβ) = τm + 2dβ. Pieces of 420 = lcm(1..7) bytes balance every stage of both exchanges.
+  for (const std::string name : {"inversion", "bit-reversal", "shuffle", "random:3"}) {
+    SCOPED_TRACE(name);
+    auto check = permutation_check([](int d) { return (std::size_t{420}) << d; }, named(name), permuted());
+    check.no_contention().dims(0, 7).ports({"all"}).base(link_bound_machine()).predict([](const MachineConfig& cfg) {
+      const Time tau_m = from_us(0.01) * static_cast<Time>(std::size_t{420} << cfg.d);
+      return std::optional<Time>(cfg.d == 0 ? 0 : tau_m + 2 * cfg.d * from_us(10));
+    });
+    check.run();
+  }
+}
+
+TEST(PermutedSend, LocalCopiesAndCircuitsStayExact) {
+  MachineConfig c = circuit_machine();
+  c.rho = 0.002;
+  auto check = permutation_check([](int d) { return (std::size_t{60}) << d; }, named("random:11"), permuted());
+  check.no_contention().dims(0, 5).ports({"all"}).base(c).predict(
+      [](const MachineConfig& cfg) { return model::permuted_send_time(cfg, std::size_t{60} << cfg.d); });
+  check.run();
+}
+
+TEST(PermutedSend, PadsMessagesThatDoNotSplitEvenly) {
+  for (std::size_t m : {std::size_t{1}, std::size_t{77}}) {
+    SCOPED_TRACE("m = " + std::to_string(m));
+    auto check = permutation_check(fixed(m), named("shuffle"), permuted());
+    check.no_contention().dims(0, 6).ports({"all"}).base(link_bound_machine());
+    check.run();
+  }
+}
+
+// ----- Every kernel
+// ---------------------------------------------------------------------------------------------------
+
+TEST(Permutations, EveryAlgorithmDeliversUnderForcedOnEveryPortModel) {
+  MachineConfig forced = link_bound_machine();
+  forced.protocol = Protocol::forced;
+  for (const auto& [name, permute] : std::vector<std::pair<std::string, Permute>>{
+           {"ecube", ecube()}, {"inversion", inversion()}, {"permuted", permuted()}}) {
+    SCOPED_TRACE(name);
+    auto check = permutation_check(fixed(100), named("inversion"), permute);
+    check.dims(0, 5).ports({"one", "all"}).base(forced);
+    check.run();
+  }
+}
+
+TEST(Permutations, AllPortFormsHaveNoOnePortPrediction) {
+  MachineConfig c = link_bound_machine();
+  c.d = 3;
+  c.ports = Ports::parse("one");
+  EXPECT_FALSE(model::inversion_time(c, 840).has_value());
+  EXPECT_FALSE(model::permuted_send_time(c, 840).has_value());
+  c.ports = Ports::parse("half");
+  EXPECT_FALSE(model::ecube_permutation_time(c, 840, model::inversion_permutation(3).image).has_value());
+}
+
+}  // namespace
+}  // namespace hcemu

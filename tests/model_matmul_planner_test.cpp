@@ -1,0 +1,148 @@
+// The planner for the matrix multiplications reproduces Johnsson & Ho's (1987) comparisons: the regions of
+// Figures 11-14 for column partitioning (A1 below the lower plane, A4 between the planes, A3 above the upper one, in
+// the cube of P/N, Q/N, R/N), how they move with τ/t_c and N, and the optimal grid of Table 12.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <algorithm>
+
+#include "hcemu/errors.hpp"
+
+#include "hcemu/model/matmul.hpp"
+#include "hcemu/model/matmul_planner.hpp"
+
+namespace hcemu {
+namespace {
+
+using model::MatmulAlgorithm;
+using model::MatmulShape;
+using A = MatmulAlgorithm;
+
+// The paper's model: store-and-forward, one-port, B_m = ∞, start-up τ = ratio·t_c, t_c = 8τ per byte for doubles.
+MachineConfig figure_machine(int d, double ratio) {
+  MachineConfig c;
+  c.d = d;
+  c.tau = 0.125;  // t_c = 1 µs per double
+  c.lambda = ratio * 1.0;
+  c.switching = Switching::store_and_forward;
+  c.flop = 0.01;
+  return c;
+}
+
+constexpr std::array kColumnAlgorithms = {A::a1_sbt, A::a4, A::a3};
+
+// The best of A1, A4, A3 at P = x·N, Q = y·N, R = z·N, as 0, 1, 2.
+int best(const MachineConfig& c, std::size_t x, std::size_t y, std::size_t z) {
+  const auto n = static_cast<std::size_t>(c.nodes());
+  const A a = model::best_matmul(c, {x * n, y * n, z * n}, kColumnAlgorithms).options.algorithm;
+  return a == A::a1_sbt ? 0 : a == A::a4 ? 1 : 2;
+}
+
+// How many points of the grid {1..16}^3 of (P/N, Q/N, R/N) (every `step`-th) each algorithm wins; checks on the way
+// that along every vertical line (fixed Q/N, R/N, P/N rising) the winners come in the order A1, A4, A3.
+std::array<int, 3> regions(const MachineConfig& c, std::size_t step = 1) {
+  std::array<int, 3> count{};
+  for (std::size_t y = 1; y <= 16; y += step)
+    for (std::size_t z = 1; z <= 16; z += step) {
+      int last = 0;
+      for (std::size_t x = 1; x <= 16; x += step) {
+        const int b = best(c, x, y, z);
+        EXPECT_GE(b, last) << "P/N = " << x << ", Q/N = " << y << ", R/N = " << z;
+        last = b;
+        ++count[static_cast<std::size_t>(b)];
+      }
+    }
+  return count;
+}
+
+TEST(MatmulPlanner, FigureElevenRegionsAreStackedA1ThenA4ThenA3) {
+  // N = 16, τ = t_c, B_m = ∞: every vertical line meets A1, then A4, then A3, and every region is there.
+  const auto count = regions(figure_machine(4, 1));
+  for (int k : count) EXPECT_GT(k, 0);
+}
+
+TEST(MatmulPlanner, EqualDimensionsOrderA1BelowA4BelowA3) {
+  // "For P/N = Q/N = R/N, the communication complexity of the A1 is less than that of the A4, which in turn is less
+  // than the A3."
+  const MachineConfig c = figure_machine(4, 1);
+  for (std::size_t x : {1, 4, 16}) {
+    const MatmulShape s{16 * x, 16 * x, 16 * x};
+    const auto plans = model::plan_matmul(c, s, kColumnAlgorithms);
+    ASSERT_EQ(plans.size(), 3u);
+    EXPECT_EQ(plans[0].options.algorithm, A::a1_sbt);
+    EXPECT_EQ(plans[1].options.algorithm, A::a4);
+    EXPECT_EQ(plans[2].options.algorithm, A::a3);
+  }
+}
+
+TEST(MatmulPlanner, LargerStartUpsGiveA1MoreOfTheCube) {
+  // Figure 12 (τ = 1000 t_c) against Figure 11: "the regions of the A3 and the A4 are gradually taken over by A1".
+  const auto eleven = regions(figure_machine(4, 1)), twelve = regions(figure_machine(4, 1000));
+  EXPECT_GT(twelve[0], eleven[0]);
+  EXPECT_LT(twelve[1] + twelve[2], eleven[1] + eleven[2]);
+}
+
+TEST(MatmulPlanner, MoreProcessorsGiveA3AndA4MoreOfTheCube) {
+  // Figure 13 (N = 1024) against Figure 11: "part of the A1 region is taken over by the A3 and the A4", and the cube
+  // splits into three regions of about the same size.
+  const auto eleven = regions(figure_machine(4, 1), 3), thirteen = regions(figure_machine(10, 1), 3);
+  EXPECT_LT(thirteen[0], eleven[0]);
+  EXPECT_GT(thirteen[1] + thirteen[2], eleven[1] + eleven[2]);
+  const int total = thirteen[0] + thirteen[1] + thirteen[2];
+  for (int k : thirteen) {
+    EXPECT_GT(k, total / 5);
+    EXPECT_LT(k, total / 2);
+  }
+}
+
+TEST(MatmulPlanner, FigureFourteenSmallMatricesKeepTheOrder) {
+  // 1 <= P, Q, R <= N (N = 16): the same stacking along P, with blocks of one row or column padded.
+  const MachineConfig c = figure_machine(4, 1);
+  for (std::size_t q = 1; q <= 16; q += 3)
+    for (std::size_t r = 1; r <= 16; r += 3) {
+      int last = 0;
+      for (std::size_t p = 1; p <= 16; ++p) {
+        const A a = model::best_matmul(c, {p, q, r}, kColumnAlgorithms).options.algorithm;
+        const int b = a == A::a1_sbt ? 0 : a == A::a4 ? 1 : 2;
+        EXPECT_GE(b, last) << p << " " << q << " " << r;
+        last = b;
+      }
+    }
+}
+
+TEST(MatmulPlanner, BestTwoDimensionalGridHasTheAspectRatioOfTheMatrices) {
+  // Table 12: A1(1) is best on N1 = sqrt(PN/R), N2 = sqrt(RN/P): N1/N2 = P/R, whatever Q.
+  const MachineConfig c = figure_machine(4, 1);
+  const std::array one = {A::a1_2d};
+  for (auto [shape, n1] : {std::pair{MatmulShape{256, 64, 64}, 3}, {MatmulShape{64, 64, 256}, 1},
+                           {MatmulShape{64, 64, 64}, 2}, {MatmulShape{64, 512, 64}, 2}}) {
+    const auto best = model::best_matmul(c, shape, one);
+    EXPECT_EQ(best.options.grid.n1, n1) << shape.P << " " << shape.Q << " " << shape.R;
+  }
+}
+
+TEST(MatmulPlanner, TwoDimensionalPartitioningIsNeverWorse) {
+  // §6: "a two-dimensional partitioning yields a complexity that is at most the same as that of a one-dimensional
+  // partitioning" (A1 on the 1 × N grid is the one-dimensional A1).
+  const MachineConfig c = figure_machine(4, 1);
+  const std::array one_d = {A::a1_sbt}, two_d = {A::a1_2d};
+  for (const MatmulShape& s : {MatmulShape{64, 64, 64}, MatmulShape{256, 32, 16}, MatmulShape{16, 128, 256}})
+    EXPECT_LE(model::best_matmul(c, s, two_d).time.total(), model::best_matmul(c, s, one_d).time.total());
+}
+
+TEST(MatmulPlanner, ConsidersOnlyAlgorithmsWithAClosedFormOnTheMachine) {
+  MachineConfig one = figure_machine(4, 1);
+  for (const auto& p : model::plan_matmul(one, {64, 64, 64}))
+    EXPECT_NE(model::matmul_algorithm_info(p.options.algorithm).ports, "all") << model::matmul_algorithm_info(p.options.algorithm).name;
+  MachineConfig all = one;
+  all.ports = Ports::parse("all");
+  const auto plans = model::plan_matmul(all, {64, 64, 64});
+  EXPECT_TRUE(std::any_of(plans.begin(), plans.end(), [](const model::PlannedMatmul& p) {
+    return p.options.algorithm == A::a1_2d_sbnt;
+  }));
+  const std::array none = {A::outer_product};
+  EXPECT_THROW(model::best_matmul(one, {64, 64, 64}, none), UsageError);
+}
+
+}  // namespace
+}  // namespace hcemu
