@@ -15,7 +15,8 @@
 
 namespace hcemu::kernels {
 
-void gcea_allgather(Node& node, std::span<std::byte> all, std::size_t m, Subcube cube, int tag) {
+void gcea_allgather(Node& node, std::span<std::byte> all, std::size_t m, Subcube cube) {
+  CollectiveScope scope(node);  // a tag space of its own (node.hpp)
   const detail::CubeView v = detail::view(node, cube, "gcea_allgather");
   const int n = v.size();
   detail::check_blocks(all.size(), static_cast<std::size_t>(n), m, "all", "gcea_allgather");
@@ -25,19 +26,20 @@ void gcea_allgather(Node& node, std::span<std::byte> all, std::size_t m, Subcube
   std::vector<Request> arriving;
   for (int i = 1; i < n; ++i) {
     const int j = model::gray_transition(static_cast<std::uint32_t>(i - 1), v.dims);
-    arriving.push_back(node.post_recv(v.neighbor(node, j), block(v.coordinate ^ model::gray(static_cast<std::uint32_t>(i))), tag));
+    arriving.push_back(node.post_recv(v.neighbor(node, j), block(v.coordinate ^ model::gray(static_cast<std::uint32_t>(i)))));
   }
   std::vector<Request> sends;
   for (int i = 1; i < n; ++i) {
     const int j = model::gray_transition(static_cast<std::uint32_t>(i - 1), v.dims);
     const std::uint32_t held = v.coordinate ^ model::gray(static_cast<std::uint32_t>(i - 1));
-    sends.push_back(node.isend(v.neighbor(node, j), std::span<const std::byte>(block(held)), tag));
+    sends.push_back(node.isend(v.neighbor(node, j), std::span<const std::byte>(block(held))));
     node.wait(arriving[static_cast<std::size_t>(i - 1)]);
   }
   node.wait_all(sends);
 }
 
-void rotated_gcea_allgather(Node& node, std::span<std::byte> all, std::size_t m, int tag) {
+void rotated_gcea_allgather(Node& node, std::span<std::byte> all, std::size_t m) {
+  CollectiveScope scope(node);  // a tag space of its own (node.hpp)
   const int n = node.size(), d = node.dim();
   detail::check_blocks(all.size(), static_cast<std::size_t>(n), m, "all", "rotated_gcea_allgather");
   const auto parts = static_cast<std::size_t>(d);
@@ -53,11 +55,11 @@ void rotated_gcea_allgather(Node& node, std::span<std::byte> all, std::size_t m,
   std::vector<std::vector<Request>> arriving(static_cast<std::size_t>(n));
   for (int i = 1; i < n; ++i)
     for (int k = 0; k < d; ++k)
-      arriving[static_cast<std::size_t>(i)].push_back(node.post_recv(node.neighbor(dimension(i, k)), part(i, k), tag + k));
+      arriving[static_cast<std::size_t>(i)].push_back(node.post_recv(node.neighbor(dimension(i, k)), part(i, k), k));
   std::vector<Request> sends;
   for (int i = 1; i < n; ++i) {
     for (int k = 0; k < d; ++k)
-      sends.push_back(node.isend(node.neighbor(dimension(i, k)), std::span<const std::byte>(part(i - 1, k)), tag + k));
+      sends.push_back(node.isend(node.neighbor(dimension(i, k)), std::span<const std::byte>(part(i - 1, k)), k));
     node.wait_all(arriving[static_cast<std::size_t>(i)]);  // lock step: the next step sends what this one brought
   }
   node.wait_all(sends);

@@ -16,7 +16,8 @@ void add_into(std::span<double> into, std::span<const double> from) {
   for (std::size_t k = 0; k < into.size(); ++k) into[k] += from[k];
 }
 
-void sbt_reduce(Node& node, std::span<double> data, int root, const Reduction& reduction, int tag) {
+void sbt_reduce(Node& node, std::span<double> data, int root, const Reduction& reduction) {
+  CollectiveScope scope(node);  // a tag space of its own (node.hpp)
   detail::check_root(root, node.size(), "sbt_reduce");
   const int d = node.dim();
   const auto relative = static_cast<std::uint32_t>(node.id() ^ root);
@@ -28,18 +29,19 @@ void sbt_reduce(Node& node, std::span<double> data, int root, const Reduction& r
   std::vector<Request> arriving;
   for (int t = d - 1; t > top; --t) {
     partial.push_back(node.allocate<double>(b));
-    arriving.push_back(node.post_recv(node.neighbor(t), partial.back().span(), tag));
+    arriving.push_back(node.post_recv(node.neighbor(t), partial.back().span()));
   }
   for (std::size_t c = 0; c < partial.size(); ++c) {
     node.wait(arriving[c]);
     reduction.combine(data, std::span<const double>(partial[c].span()));
     node.compute(reduction.flops_per_element * b);
   }
-  if (relative != 0) node.send(node.neighbor(top), std::span<const double>(data), tag);
+  if (relative != 0) node.send(node.neighbor(top), std::span<const double>(data));
 }
 
 void recursive_halving_reduce_scatter(Node& node, std::span<double> data, std::size_t block, std::span<double> out,
-                                      const Reduction& reduction, Subcube cube, int tag) {
+                                      const Reduction& reduction, Subcube cube) {
+  CollectiveScope scope(node);  // a tag space of its own (node.hpp)
   const detail::CubeView v = detail::view(node, cube, "recursive_halving_reduce_scatter");
   detail::check_blocks(data.size(), static_cast<std::size_t>(v.size()), block, "data", "recursive_halving_reduce_scatter");
   detail::check_blocks(out.size(), 1, block, "out", "recursive_halving_reduce_scatter");
@@ -52,7 +54,7 @@ void recursive_halving_reduce_scatter(Node& node, std::span<double> data, std::s
     const std::uint32_t give = keep ^ (std::uint32_t{1} << e);
     const std::span<double> mine = data.subspan(keep * block, half);
     const std::span<double> in = incoming.span().first(half);
-    node.exchange(v.neighbor(node, e), std::span<const double>(data.subspan(give * block, half)), in, tag);
+    node.exchange(v.neighbor(node, e), std::span<const double>(data.subspan(give * block, half)), in);
     reduction.combine(mine, std::span<const double>(in));
     node.compute(reduction.flops_per_element * half);
   }

@@ -38,7 +38,8 @@ Ring ring(const Node& node, int k) {
 
 }  // namespace
 
-void cra_allgather(Node& node, std::span<std::byte> all, std::size_t m, int tag) {
+void cra_allgather(Node& node, std::span<std::byte> all, std::size_t m) {
+  CollectiveScope scope(node);  // a tag space of its own (node.hpp)
   const int n = node.size();
   detail::check_blocks(all.size(), static_cast<std::size_t>(n), m, "all", "cra_allgather");
   if (n == 1) return;
@@ -47,17 +48,18 @@ void cra_allgather(Node& node, std::span<std::byte> all, std::size_t m, int tag)
 
   // Every receive is posted up front, each into its own block: the predecessor sends in step order.
   std::vector<Request> arriving;
-  for (int i = 1; i < n; ++i) arriving.push_back(node.post_recv(r.predecessor, block(r.source_after(i, 0, node.dim())), tag));
+  for (int i = 1; i < n; ++i) arriving.push_back(node.post_recv(r.predecessor, block(r.source_after(i, 0, node.dim()))));
   std::vector<Request> sends;
   for (int i = 1; i < n; ++i) {
     if (i > 1) node.wait(arriving[static_cast<std::size_t>(i - 2)]);
-    sends.push_back(node.isend(r.successor, std::span<const std::byte>(block(r.source_after(i - 1, 0, node.dim()))), tag));
+    sends.push_back(node.isend(r.successor, std::span<const std::byte>(block(r.source_after(i - 1, 0, node.dim())))));
   }
   node.wait(arriving.back());
   node.wait_all(sends);
 }
 
-void rotated_cra_allgather(Node& node, std::span<std::byte> all, std::size_t m, int tag) {
+void rotated_cra_allgather(Node& node, std::span<std::byte> all, std::size_t m) {
+  CollectiveScope scope(node);  // a tag space of its own (node.hpp)
   const int n = node.size(), d = node.dim();
   detail::check_blocks(all.size(), static_cast<std::size_t>(n), m, "all", "rotated_cra_allgather");
   if (n == 1) return;
@@ -73,14 +75,14 @@ void rotated_cra_allgather(Node& node, std::span<std::byte> all, std::size_t m, 
   for (int i = 1; i < n; ++i)
     for (int k = 0; k < d; ++k) {
       const Ring& r = rings[static_cast<std::size_t>(k)];
-      arriving[static_cast<std::size_t>(i)].push_back(node.post_recv(r.predecessor, part(r.source_after(i, k, d), k), tag + k));
+      arriving[static_cast<std::size_t>(i)].push_back(node.post_recv(r.predecessor, part(r.source_after(i, k, d), k), k));
     }
   std::vector<Request> sends;
   for (int i = 1; i < n; ++i) {
     if (i > 1) node.wait_all(arriving[static_cast<std::size_t>(i - 1)]);  // lock step
     for (int k = 0; k < d; ++k) {
       const Ring& r = rings[static_cast<std::size_t>(k)];
-      sends.push_back(node.isend(r.successor, std::span<const std::byte>(part(r.source_after(i - 1, k, d), k)), tag + k));
+      sends.push_back(node.isend(r.successor, std::span<const std::byte>(part(r.source_after(i - 1, k, d), k)), k));
     }
   }
   node.wait_all(arriving[static_cast<std::size_t>(n - 1)]);

@@ -19,7 +19,8 @@
 
 namespace hcemu::kernels {
 
-void rotated_gray_code_broadcast(Node& node, std::span<std::byte> message, int root, int tag) {
+void rotated_gray_code_broadcast(Node& node, std::span<std::byte> message, int root) {
+  CollectiveScope scope(node);  // a tag space of its own (node.hpp)
   detail::check_root(root, node.size(), "rotated_gray_code_broadcast");
   const int d = node.dim();
   if (d == 0) return;
@@ -44,7 +45,7 @@ void rotated_gray_code_broadcast(Node& node, std::span<std::byte> message, int r
     Part entry{p, i, {}};
     if (p > 0) {
       const int from = (i + model::gray_transition(p - 1, d)) % d;
-      entry.receive = node.post_recv(node.neighbor(from), piece(i), tag + i);
+      entry.receive = node.post_recv(node.neighbor(from), piece(i), i);
     }
     parts.push_back(entry);
   }
@@ -57,7 +58,7 @@ void rotated_gray_code_broadcast(Node& node, std::span<std::byte> message, int r
     if (p.position > 0) node.wait(p.receive);
     if (p.position < last) {
       const int to = (p.index + model::gray_transition(p.position, d)) % d;
-      sends.push_back(node.isend(node.neighbor(to), std::span<const std::byte>(piece(p.index)), tag + p.index));
+      sends.push_back(node.isend(node.neighbor(to), std::span<const std::byte>(piece(p.index)), p.index));
     }
   }
   node.wait_all(sends);

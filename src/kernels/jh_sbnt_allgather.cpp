@@ -55,8 +55,9 @@ void SbntAllgather::finish() { node_.wait_all(sends_); }
 
 }  // namespace detail
 
-void sbnt_allgather(Node& node, std::span<std::byte> all, std::size_t m, Subcube cube, int tag) {
-  detail::SbntAllgather broadcast(node, all, m, cube, tag);
+void sbnt_allgather(Node& node, std::span<std::byte> all, std::size_t m, Subcube cube) {
+  CollectiveScope scope(node);  // a tag space of its own (node.hpp)
+  detail::SbntAllgather broadcast(node, all, m, cube, 0);
   for (int s = 1; s <= broadcast.steps(); ++s) {
     broadcast.pack(s);
     broadcast.send(s);

@@ -15,7 +15,9 @@ namespace hcemu::kernels::detail {
 
 class SbntAllgather {
  public:
-  // Posts every receive; `all` holds one m-byte block per coordinate of `cube`.
+  // Posts every receive; `all` holds one m-byte block per coordinate of `cube`. Not a collective of its own: the
+  // caller's CollectiveScope holds it, and `tag` tells its messages from those of another SbntAllgather the caller
+  // runs step by step beside it (the two of a 2-D matrix multiplication).
   SbntAllgather(Node& node, std::span<std::byte> all, std::size_t m, Subcube cube, int tag);
   int steps() const { return view_.dims; }
   // Copies the blocks of step s (1-based) into one message per port (Node::copy, ρ per byte).

@@ -13,7 +13,8 @@
 
 namespace hcemu::kernels {
 
-void sbnt_exchange(Node& node, std::span<const std::byte> send, std::span<std::byte> recv, std::size_t m, int tag) {
+void sbnt_exchange(Node& node, std::span<const std::byte> send, std::span<std::byte> recv, std::size_t m) {
+  CollectiveScope scope(node);  // a tag space of its own (node.hpp)
   const int n = node.dim();
   const auto nodes = static_cast<std::size_t>(node.size());
   detail::check_blocks(send.size(), nodes, m, "send", "sbnt_exchange");
@@ -31,7 +32,7 @@ void sbnt_exchange(Node& node, std::span<const std::byte> send, std::span<std::b
       outgoing[s].push_back(node.allocate<std::byte>(schedule.out[s][i].size() * m));
       incoming[s].push_back(node.allocate<std::byte>(schedule.in[s][i].size() * m));
       if (!schedule.in[s][i].empty())
-        arriving[s].push_back(node.post_recv(node.neighbor(static_cast<int>(i)), incoming[s][i].span(), tag));
+        arriving[s].push_back(node.post_recv(node.neighbor(static_cast<int>(i)), incoming[s][i].span()));
     }
 
   // Where a block to forward in step s + 1 sits: it arrived in step s on the port from its source's tree parent.
@@ -61,7 +62,7 @@ void sbnt_exchange(Node& node, std::span<const std::byte> send, std::span<std::b
     }
     for (std::size_t i = 0; i < steps; ++i)
       if (!schedule.out[s][i].empty())
-        sends.push_back(node.isend(node.neighbor(static_cast<int>(i)), std::span<const std::byte>(outgoing[s][i].span()), tag));
+        sends.push_back(node.isend(node.neighbor(static_cast<int>(i)), std::span<const std::byte>(outgoing[s][i].span())));
   }
   node.wait_all(arriving[steps - 1]);
   for (std::size_t i = 0; i < steps; ++i)

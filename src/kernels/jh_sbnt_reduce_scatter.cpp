@@ -13,7 +13,8 @@
 namespace hcemu::kernels {
 
 void sbnt_reduce_scatter(Node& node, std::span<double> data, std::size_t block, std::span<double> out,
-                         const Reduction& reduction, Subcube cube, int tag) {
+                         const Reduction& reduction, Subcube cube) {
+  CollectiveScope scope(node);  // a tag space of its own (node.hpp)
   const detail::CubeView v = detail::view(node, cube, "sbnt_reduce_scatter");
   detail::check_blocks(data.size(), static_cast<std::size_t>(v.size()), block, "data", "sbnt_reduce_scatter");
   detail::check_blocks(out.size(), 1, block, "out", "sbnt_reduce_scatter");
@@ -28,7 +29,7 @@ void sbnt_reduce_scatter(Node& node, std::span<double> data, std::size_t block, 
       outgoing[s].push_back(node.allocate<double>(schedule.out[s][i].size() * block));
       incoming[s].push_back(node.allocate<double>(schedule.in[s][i].size() * block));
       if (!schedule.in[s][i].empty())
-        arriving[s].push_back(node.post_recv(v.neighbor(node, static_cast<int>(i)), incoming[s][i].span(), tag));
+        arriving[s].push_back(node.post_recv(v.neighbor(node, static_cast<int>(i)), incoming[s][i].span()));
     }
 
   std::vector<Request> sends;
@@ -40,7 +41,7 @@ void sbnt_reduce_scatter(Node& node, std::span<double> data, std::size_t block, 
         std::span<double> slot = outgoing[s][i].span().subspan(b * block, block);
         node.copy(Node::bytes_of(partial(list[b].destination)), Node::writable_bytes_of(slot));
       }
-      sends.push_back(node.isend(v.neighbor(node, static_cast<int>(i)), std::span<const double>(outgoing[s][i].span()), tag));
+      sends.push_back(node.isend(v.neighbor(node, static_cast<int>(i)), std::span<const double>(outgoing[s][i].span())));
     }
     node.wait_all(arriving[s]);
     for (std::size_t i = 0; i < steps; ++i) {

@@ -7,7 +7,8 @@
 
 namespace hcemu::kernels {
 
-void sbt_allgather(Node& node, std::span<std::byte> all, std::size_t m, Subcube cube, int tag) {
+void sbt_allgather(Node& node, std::span<std::byte> all, std::size_t m, Subcube cube) {
+  CollectiveScope scope(node);  // a tag space of its own (node.hpp)
   const detail::CubeView v = detail::view(node, cube, "sbt_allgather");
   detail::check_blocks(all.size(), static_cast<std::size_t>(v.size()), m, "all", "sbt_allgather");
   for (int i = 0; i < v.dims; ++i) {
@@ -15,7 +16,7 @@ void sbt_allgather(Node& node, std::span<std::byte> all, std::size_t m, Subcube 
     const std::uint32_t low = ~((std::uint32_t{1} << i) - 1);
     const std::size_t held = v.coordinate & low, theirs = (v.coordinate ^ (std::uint32_t{1} << i)) & low;
     node.exchange(v.neighbor(node, i), std::span<const std::byte>(all.subspan(held * m, run)),
-                  all.subspan(theirs * m, run), tag);
+                  all.subspan(theirs * m, run));
   }
 }
 

@@ -24,8 +24,9 @@ struct Tree {
 
 int dimension_between(std::uint32_t a, std::uint32_t b) { return std::countr_zero(a ^ b); }
 
-void pipelined_tree_broadcast(Node& node, std::span<std::byte> message, int root, std::size_t chunk, int tag,
-                              const Tree& tree, const char* kernel) {
+void pipelined_tree_broadcast(Node& node, std::span<std::byte> message, int root, std::size_t chunk, const Tree& tree,
+                              const char* kernel) {
+  CollectiveScope scope(node);  // a tag space of its own (node.hpp)
   detail::check_root(root, node.size(), kernel);
   if (node.dim() == 0) return;
   const auto relative = static_cast<std::uint32_t>(node.id() ^ root);
@@ -36,7 +37,7 @@ void pipelined_tree_broadcast(Node& node, std::span<std::byte> message, int root
   if (relative != 0) {
     const int from = node.neighbor(dimension_between(relative, tree.parent(relative)));
     for (std::size_t j = 0; j < chunks; ++j)
-      arriving.push_back(node.post_recv(from, detail::chunk_of(message, chunk, j), tag));
+      arriving.push_back(node.post_recv(from, detail::chunk_of(message, chunk, j)));
   }
   std::vector<int> to;
   for (std::uint32_t c : tree.children(relative)) to.push_back(node.neighbor(dimension_between(relative, c)));
@@ -46,14 +47,14 @@ void pipelined_tree_broadcast(Node& node, std::span<std::byte> message, int root
   for (std::size_t j = 0; j < chunks; ++j) {
     if (relative != 0) node.wait(arriving[j]);
     const std::span<const std::byte> piece = detail::chunk_of(message, chunk, j);
-    for (int child : to) sends.push_back(node.isend(child, piece, tag));
+    for (int child : to) sends.push_back(node.isend(child, piece));
   }
   node.wait_all(sends);
 }
 
 }  // namespace
 
-void gray_code_broadcast(Node& node, std::span<std::byte> message, int root, std::size_t chunk, int tag) {
+void gray_code_broadcast(Node& node, std::span<std::byte> message, int root, std::size_t chunk) {
   const auto last = static_cast<std::uint32_t>(node.size() - 1);
   const Tree path{
       [](std::uint32_t r) { return model::gray(model::inverse_gray(r) - 1); },
@@ -61,10 +62,10 @@ void gray_code_broadcast(Node& node, std::span<std::byte> message, int root, std
         const std::uint32_t p = model::inverse_gray(r);
         return p == last ? std::vector<std::uint32_t>{} : std::vector<std::uint32_t>{model::gray(p + 1)};
       }};
-  pipelined_tree_broadcast(node, message, root, chunk, tag, path, "gray_code_broadcast");
+  pipelined_tree_broadcast(node, message, root, chunk, path, "gray_code_broadcast");
 }
 
-void pipelined_sbt_broadcast(Node& node, std::span<std::byte> message, int root, std::size_t chunk, int tag) {
+void pipelined_sbt_broadcast(Node& node, std::span<std::byte> message, int root, std::size_t chunk) {
   const int d = node.dim();
   // parent(r) = r ^ 2^h(r), children(r) = r ^ 2^t for t > h(r), h the highest 1-bit (Johnsson & Ho §4.1.2).
   const Tree binomial{
@@ -74,14 +75,14 @@ void pipelined_sbt_broadcast(Node& node, std::span<std::byte> message, int root,
         for (int t = detail::highest_bit(r) + 1; t < d; ++t) out.push_back(r ^ (std::uint32_t{1} << t));
         return out;
       }};
-  pipelined_tree_broadcast(node, message, root, chunk, tag, binomial, "pipelined_sbt_broadcast");
+  pipelined_tree_broadcast(node, message, root, chunk, binomial, "pipelined_sbt_broadcast");
 }
 
-void sbnt_broadcast(Node& node, std::span<std::byte> message, int root, std::size_t chunk, int tag) {
+void sbnt_broadcast(Node& node, std::span<std::byte> message, int root, std::size_t chunk) {
   const int d = node.dim();
   const Tree balanced{[d](std::uint32_t r) { return model::sbnt_parent(r, d); },
                       [d](std::uint32_t r) { return model::sbnt_children(r, d); }};
-  pipelined_tree_broadcast(node, message, root, chunk, tag, balanced, "sbnt_broadcast");
+  pipelined_tree_broadcast(node, message, root, chunk, balanced, "sbnt_broadcast");
 }
 
 }  // namespace hcemu::kernels

@@ -57,7 +57,8 @@ std::vector<Transfer> transfers_to(std::uint32_t target, int d, int g) {
 
 }  // namespace
 
-void arbitrary_send_2(Node& node, std::span<std::byte> message, int groups, int src, int dst, int tag) {
+void arbitrary_send_2(Node& node, std::span<std::byte> message, int groups, int src, int dst) {
+  CollectiveScope scope(node);  // a tag space of its own (node.hpp)
   if (groups < 1) throw UsageError("arbitrary_send_2: groups must be >= 1, got " + std::to_string(groups));
   dst = detail::resolve_destination(src, dst, node.dim());
   const detail::PairFrame frame(node.dim(), src, dst, "arbitrary_send_2");
@@ -93,7 +94,7 @@ void arbitrary_send_2(Node& node, std::span<std::byte> message, int groups, int 
   for (const Transfer& t : plan) {
     if (t.to == me)
       arriving[static_cast<std::size_t>(t.stage)].push_back(
-          node.post_recv(node.neighbor(frame.dim(t.dim)), packet(t.packet), tag + t.packet));
+          node.post_recv(node.neighbor(frame.dim(t.dim)), packet(t.packet), t.packet));
     if (t.from == me) sending[static_cast<std::size_t>(t.stage)].push_back(&t);
   }
 
@@ -102,7 +103,7 @@ void arbitrary_send_2(Node& node, std::span<std::byte> message, int groups, int 
     if (k > 0) node.wait_all(arriving[static_cast<std::size_t>(k - 1)]);
     for (const Transfer* t : sending[static_cast<std::size_t>(k)])
       sends.push_back(
-          node.isend(node.neighbor(frame.dim(t->dim)), std::span<const std::byte>(packet(t->packet)), tag + t->packet));
+          node.isend(node.neighbor(frame.dim(t->dim)), std::span<const std::byte>(packet(t->packet)), t->packet));
   }
   node.wait_all(arriving[static_cast<std::size_t>(last)]);
   node.wait_all(sends);

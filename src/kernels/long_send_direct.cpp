@@ -10,15 +10,17 @@
 
 namespace hcemu::kernels {
 
-void direct_send(Node& node, std::span<std::byte> message, int src, int dst, int tag) {
+void direct_send(Node& node, std::span<std::byte> message, int src, int dst) {
+  CollectiveScope scope(node);  // a tag space of its own (node.hpp)
   dst = detail::resolve_destination(src, dst, node.dim());
   const detail::PairFrame frame(node.dim(), src, dst, "direct_send");
   if (src == dst) return;
-  if (node.id() == src) node.send(dst, std::span<const std::byte>(message), tag);
-  if (node.id() == dst) node.recv(src, message, tag);
+  if (node.id() == src) node.send(dst, std::span<const std::byte>(message));
+  if (node.id() == dst) node.recv(src, message);
 }
 
-void oc_send_1(Node& node, std::span<std::byte> message, int src, int dst, int tag) {
+void oc_send_1(Node& node, std::span<std::byte> message, int src, int dst) {
+  CollectiveScope scope(node);  // a tag space of its own (node.hpp)
   dst = detail::resolve_destination(src, dst, node.dim());
   const detail::PairFrame frame(node.dim(), src, dst, "oc_send_1");
   const int n = frame.n();
@@ -29,13 +31,13 @@ void oc_send_1(Node& node, std::span<std::byte> message, int src, int dst, int t
   const auto previous = [&] { return frame.to_physical((std::uint32_t{1} << (k - 1)) - 1); };
   const auto next = [&] { return frame.to_physical((std::uint32_t{1} << (k + 1)) - 1); };
   if (k == 0) {
-    node.send(next(), std::span<const std::byte>(message), tag);
+    node.send(next(), std::span<const std::byte>(message));
   } else if (k == n) {
-    node.recv(previous(), message, tag);
+    node.recv(previous(), message);
   } else {
     Buffer<std::byte> held = node.allocate<std::byte>(message.size());
-    node.recv(previous(), held, tag);
-    node.send(next(), held, tag);
+    node.recv(previous(), held);
+    node.send(next(), held);
   }
 }
 

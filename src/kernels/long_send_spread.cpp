@@ -246,7 +246,8 @@ std::vector<int> differing_dims(const detail::PairFrame& frame) {
 
 }  // namespace
 
-void oc_send_4(Node& node, std::span<std::byte> message, int groups, int src, int dst, int tag) {
+void oc_send_4(Node& node, std::span<std::byte> message, int groups, int src, int dst) {
+  CollectiveScope scope(node);  // a tag space of its own (node.hpp)
   check_groups(groups, "oc_send_4");
   dst = detail::resolve_destination(src, dst, node.dim());
   const detail::PairFrame frame(node.dim(), src, dst, "oc_send_4");
@@ -256,15 +257,16 @@ void oc_send_4(Node& node, std::span<std::byte> message, int groups, int src, in
   r.dims = differing_dims(frame);
   r.bytes = message.size();
   r.groups = groups;
-  r.tag = tag;
   run_routes(node, message, src, dst, {r});
 }
 
-void oc_send_3(Node& node, std::span<std::byte> message, int src, int dst, int tag) {
-  oc_send_4(node, message, 1, src, dst, tag);
+void oc_send_3(Node& node, std::span<std::byte> message, int src, int dst) {
+  CollectiveScope scope(node);  // a tag space of its own (node.hpp)
+  oc_send_4(node, message, 1, src, dst);
 }
 
-void xoc_send(Node& node, std::span<std::byte> message, int groups, int src, int dst, int via, int tag) {
+void xoc_send(Node& node, std::span<std::byte> message, int groups, int src, int dst, int via) {
+  CollectiveScope scope(node);  // a tag space of its own (node.hpp)
   check_groups(groups, "xoc_send");
   dst = detail::resolve_destination(src, dst, node.dim());
   const detail::PairFrame frame(node.dim(), src, dst, "xoc_send");
@@ -282,11 +284,11 @@ void xoc_send(Node& node, std::span<std::byte> message, int groups, int src, int
   r.via = via;
   r.bytes = message.size();
   r.groups = groups;
-  r.tag = tag;
   run_routes(node, message, src, dst, {r});
 }
 
-void arbitrary_send_3(Node& node, std::span<std::byte> message, int groups, int xoc_groups, int src, int dst, int tag) {
+void arbitrary_send_3(Node& node, std::span<std::byte> message, int groups, int xoc_groups, int src, int dst) {
+  CollectiveScope scope(node);  // a tag space of its own (node.hpp)
   check_groups(groups, "arbitrary_send_3");
   check_groups(xoc_groups, "arbitrary_send_3");
   dst = detail::resolve_destination(src, dst, node.dim());
@@ -300,7 +302,7 @@ void arbitrary_send_3(Node& node, std::span<std::byte> message, int groups, int 
   oc.dims = differing_dims(frame);
   oc.bytes = model::arbitrary_send_3_oc_bytes(d, m, n);
   oc.groups = groups;
-  oc.tag = tag;
+  oc.tag = 0;  // the routes tell their messages apart by tag
   routes.push_back(oc);
   for (int v = n; v < d; ++v) {  // part v goes out and back along the v-th virtual dimension
     Route x = oc;
@@ -309,7 +311,7 @@ void arbitrary_send_3(Node& node, std::span<std::byte> message, int groups, int 
     x.offset = detail::part_offset(m, static_cast<std::size_t>(d), static_cast<std::size_t>(v));
     x.bytes = detail::part_bytes(m, static_cast<std::size_t>(d), static_cast<std::size_t>(v));
     x.groups = xoc_groups;
-    x.tag = tag + 1 + (v - n);
+    x.tag = 1 + (v - n);
     routes.push_back(x);
   }
   run_routes(node, message, src, dst, routes);

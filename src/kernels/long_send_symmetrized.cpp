@@ -33,7 +33,8 @@ std::optional<Position> intermediate_position(std::uint32_t v, int n) {
 
 }  // namespace
 
-void oc_send_2(Node& node, std::span<std::byte> message, int src, int dst, int tag) {
+void oc_send_2(Node& node, std::span<std::byte> message, int src, int dst) {
+  CollectiveScope scope(node);  // a tag space of its own (node.hpp)
   dst = detail::resolve_destination(src, dst, node.dim());
   const detail::PairFrame frame(node.dim(), src, dst, "oc_send_2");
   const int n = frame.n();
@@ -50,20 +51,20 @@ void oc_send_2(Node& node, std::span<std::byte> message, int src, int dst, int t
   if (v == 0) {
     std::vector<Request> sends;
     for (int i = 0; i < n; ++i)
-      if (!packet(i).empty()) sends.push_back(node.isend(neighbor(i), std::span<const std::byte>(packet(i)), tag));
+      if (!packet(i).empty()) sends.push_back(node.isend(neighbor(i), std::span<const std::byte>(packet(i))));
     node.wait_all(sends);
   } else if (v == (std::uint32_t{1} << n) - 1) {
     // P_i arrives across its last dimension, i + n - 1.
     std::vector<Request> receives;
     for (int i = 0; i < n; ++i)
-      if (!packet(i).empty()) receives.push_back(node.post_recv(neighbor(i + n - 1), packet(i), tag));
+      if (!packet(i).empty()) receives.push_back(node.post_recv(neighbor(i + n - 1), packet(i)));
     node.wait_all(receives);
   } else if (const auto at = intermediate_position(v, n)) {
     const std::size_t bytes = detail::part_bytes(m, parts, static_cast<std::size_t>(at->packet));
     if (bytes == 0) return;
     Buffer<std::byte> held = node.allocate<std::byte>(bytes);
-    node.recv(neighbor(at->packet + at->step - 1), held, tag);
-    node.send(neighbor(at->packet + at->step), held, tag);
+    node.recv(neighbor(at->packet + at->step - 1), held);
+    node.send(neighbor(at->packet + at->step), held);
   }
 }
 

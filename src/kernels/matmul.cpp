@@ -17,7 +17,8 @@ void check_size(std::size_t have, model::BlockShape want, const char* which, con
 
 }  // namespace
 
-void matmul(Node& node, const MatmulShape& shape, const MatmulOptions& options, const MatmulBlocks& blocks, int tag) {
+void matmul(Node& node, const MatmulShape& shape, const MatmulOptions& options, const MatmulBlocks& blocks) {
+  CollectiveScope scope(node);  // a tag space of its own (node.hpp); the primitives it calls open theirs
   model::check_matmul(shape, options, node.dim());
   const Grid grid = model::matmul_grid(options, node.dim());
   detail::MatmulContext x{node,
@@ -27,8 +28,7 @@ void matmul(Node& node, const MatmulShape& shape, const MatmulOptions& options, 
                           blocks,
                           model::block_shape(shape.P, shape.Q, grid),
                           model::block_shape(shape.Q, shape.R, grid),
-                          model::block_shape(shape.P, shape.R, grid),
-                          tag};
+                          model::block_shape(shape.P, shape.R, grid)};
   const std::string name(model::matmul_algorithm_info(options.algorithm).name);
   check_size(blocks.c.size(), x.c, "C", name, node.id());
   check_size(blocks.d.size(), x.d, "D", name, node.id());

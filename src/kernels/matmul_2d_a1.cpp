@@ -21,6 +21,9 @@
 
 namespace hcemu::kernels::detail {
 
+// C's blocks and D's travel side by side, told apart by tag inside the multiplication's tag space.
+constexpr int kCTag = 0, kDTag = 1;
+
 void a1_2d(MatmulContext& x) {
   Node& node = x.node;
   const Grid g = x.grid;
@@ -34,11 +37,11 @@ void a1_2d(MatmulContext& x) {
   const Subcube row{0, g.n2}, column{g.n2, g.n1};
 
   if (x.options.algorithm == MatmulAlgorithm::a1_2d) {
-    sbt_allgather(node, bytes(row_of_c.span()), 8 * c_block, row, x.tag);
-    sbt_allgather(node, bytes(column_of_d.span()), 8 * d_block, column, x.tag + 100);
+    sbt_allgather(node, bytes(row_of_c.span()), 8 * c_block, row);
+    sbt_allgather(node, bytes(column_of_d.span()), 8 * d_block, column);
   } else {
-    SbntAllgather c(node, bytes(row_of_c.span()), 8 * c_block, row, x.tag);
-    SbntAllgather d(node, bytes(column_of_d.span()), 8 * d_block, column, x.tag + 100);
+    SbntAllgather c(node, bytes(row_of_c.span()), 8 * c_block, row, 0);  // the two run side by side
+    SbntAllgather d(node, bytes(column_of_d.span()), 8 * d_block, column, 1);
     for (int s = 1; s <= std::max(g.n1, g.n2); ++s) {
       const bool in_c = s <= c.steps(), in_d = s <= d.steps();
       if (in_c) c.pack(s);
@@ -102,8 +105,8 @@ void outer_product(MatmulContext& x) {
   for (const Product& pr : products) {
     c_in.push_back(node.allocate<double>(p * q));
     d_in.push_back(node.allocate<double>(q * r));
-    if (pr.j != L) c_arriving.push_back(node.post_recv(left, c_in.back().span(), x.tag));
-    if (pr.j != K) d_arriving.push_back(node.post_recv(up, d_in.back().span(), x.tag + 1));
+    if (pr.j != L) c_arriving.push_back(node.post_recv(left, c_in.back().span(), kCTag));
+    if (pr.j != K) d_arriving.push_back(node.post_recv(up, d_in.back().span(), kDTag));
   }
 
   std::copy(x.blocks.e.begin(), x.blocks.e.end(), x.blocks.a.begin());
@@ -122,8 +125,8 @@ void outer_product(MatmulContext& x) {
     }
     multiply(p, r, q, ColumnMajor{cj, p}, ColumnMajor{dj, q}, x.blocks.a, p, true);
     node.compute(2 * p * q * r);
-    if ((L + 1) % s != j) sends.push_back(node.isend(right, cj, x.tag));
-    if ((K + 1) % s != j) sends.push_back(node.isend(down, dj, x.tag + 1));
+    if ((L + 1) % s != j) sends.push_back(node.isend(right, cj, kCTag));
+    if ((K + 1) % s != j) sends.push_back(node.isend(down, dj, kDTag));
   }
   node.wait_all(sends);
 }

@@ -60,15 +60,15 @@ struct Square {
   }
   void broadcast(std::span<double> all, std::size_t block, Subcube cube) {
     if (balanced)
-      sbnt_allgather(node, bytes(all), 8 * block, cube, x.tag);
+      sbnt_allgather(node, bytes(all), 8 * block, cube);
     else
-      sbt_allgather(node, bytes(all), 8 * block, cube, x.tag);
+      sbt_allgather(node, bytes(all), 8 * block, cube);
   }
   void reduce(std::span<double> partial, std::size_t block, std::span<double> out, Subcube cube) {
     if (balanced)
-      sbnt_reduce_scatter(node, partial, block, out, {}, cube, x.tag + 100);
+      sbnt_reduce_scatter(node, partial, block, out, {}, cube);
     else
-      recursive_halving_reduce_scatter(node, partial, block, out, {}, cube, x.tag + 100);
+      recursive_halving_reduce_scatter(node, partial, block, out, {}, cube);
   }
   // s blocks, `own` of them this node's.
   Buffer<double> gathered(std::span<const double> block, std::size_t own) {

@@ -56,8 +56,8 @@ void cra(MatmulContext& x) {
   std::vector<Request> sends;
   for (std::uint32_t i = 1; i < n; ++i) {
     const std::span<double> next = buffers[i % 2].span();
-    Request in = node.post_recv(predecessor, next, x.tag);
-    sends.push_back(node.isend(successor, held, x.tag));
+    Request in = node.post_recv(predecessor, next);
+    sends.push_back(node.isend(successor, held));
     node.wait(in);
     held = next;
     run.multiply_blocks(held, model::gray((g + n - i) % n), 1);  // after i rotations: the block of G(g - i)
@@ -76,7 +76,7 @@ void hybrid(MatmulContext& x, int k) {
   Buffer<double> buffers[2] = {node.allocate<double>(group * block), node.allocate<double>(group * block)};
   const std::uint32_t low = static_cast<std::uint32_t>(group - 1);
   std::copy(x.blocks.c.begin(), x.blocks.c.end(), buffers[0].begin() + (self & low) * block);  // own block in place
-  sbt_allgather(node, bytes(buffers[0].span()), 8 * block, Subcube{0, k}, x.tag);
+  sbt_allgather(node, bytes(buffers[0].span()), 8 * block, Subcube{0, k});
 
   run.start();
   run.multiply_blocks(buffers[0].span(), self & ~low, group);
@@ -84,7 +84,7 @@ void hybrid(MatmulContext& x, int k) {
   const auto steps = std::uint32_t{1} << (d - k);
   for (std::uint32_t i = 1; i < steps; ++i) {
     const int j = k + model::gray_transition(i - 1, d - k);
-    node.exchange(node.neighbor(j), std::span<const double>(buffers[held].span()), buffers[1 - held].span(), x.tag + 1);
+    node.exchange(node.neighbor(j), std::span<const double>(buffers[held].span()), buffers[1 - held].span());
     held = 1 - held;
     run.multiply_blocks(buffers[held].span(), ((self >> k) ^ model::gray(i)) << k, group);
   }
@@ -113,8 +113,8 @@ void rotated_gcea(MatmulContext& x) {
       const auto uk = static_cast<std::size_t>(k);
       const std::size_t at = part_offset(block, parts, uk), len = part_bytes(block, parts, uk);
       const int partner = node.neighbor((j + k) % d);
-      arriving.push_back(node.post_recv(partner, buffers[1 - held].span().subspan(at, len), x.tag + k));
-      sends.push_back(node.isend(partner, std::span<const double>(buffers[held].span().subspan(at, len)), x.tag + k));
+      arriving.push_back(node.post_recv(partner, buffers[1 - held].span().subspan(at, len), k));
+      sends.push_back(node.isend(partner, std::span<const double>(buffers[held].span().subspan(at, len)), k));
     }
     node.wait_all(arriving);
     held = 1 - held;

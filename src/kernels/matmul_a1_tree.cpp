@@ -18,7 +18,7 @@ void a1_tree(MatmulContext& x) {
   const std::span<std::byte> gathered = bytes(all.span());
   switch (x.options.algorithm) {
     case MatmulAlgorithm::a1_sbnt:
-      sbnt_allgather(node, gathered, 8 * block, {}, x.tag);
+      sbnt_allgather(node, gathered, 8 * block);
       break;
     case MatmulAlgorithm::a1_nrsbt:
       nrsbt_allgather(node, gathered, 8 * block);

@@ -21,11 +21,11 @@ bool balanced(const MatmulContext& x) {
   return x.options.algorithm == MatmulAlgorithm::a3_sbnt || x.options.algorithm == MatmulAlgorithm::a4_sbnt;
 }
 
-void personalized(MatmulContext& x, std::span<const double> send, std::span<double> recv, std::size_t block, int tag) {
+void personalized(MatmulContext& x, std::span<const double> send, std::span<double> recv, std::size_t block) {
   if (balanced(x)) {
-    sbnt_exchange(x.node, bytes(send), bytes(recv), 8 * block, tag);
+    sbnt_exchange(x.node, bytes(send), bytes(recv), 8 * block);
   } else {
-    standard_exchange(x.node, bytes(send), bytes(recv), 8 * block);  // in a tag space of its own
+    standard_exchange(x.node, bytes(send), bytes(recv), 8 * block);
   }
 }
 
@@ -54,15 +54,15 @@ void a3(MatmulContext& x) {
   Buffer<double> send = node.allocate<double>(n * p * q), rows_of_c = node.allocate<double>(n * p * q);
   std::fill(send.begin(), send.end(), 0.0);
   cut_rows(node, x.blocks.c, P, q, p, send.span());
-  personalized(x, send.span(), rows_of_c.span(), p * q, x.tag);
+  personalized(x, send.span(), rows_of_c.span(), p * q);
 
   // brd D: all of D, Q × N·r.
   Buffer<double> all_d = node.allocate<double>(n * Q * r);
   std::copy(x.blocks.d.begin(), x.blocks.d.end(), all_d.begin() + static_cast<std::size_t>(node.id()) * Q * r);
   if (balanced(x))
-    sbnt_allgather(node, bytes(all_d.span()), 8 * Q * r, {}, x.tag + 100);
+    sbnt_allgather(node, bytes(all_d.span()), 8 * Q * r, {});
   else
-    sbt_allgather(node, bytes(all_d.span()), 8 * Q * r, {}, x.tag + 100);
+    sbt_allgather(node, bytes(all_d.span()), 8 * Q * r, {});
 
   // mpy: A_k* = C_k* · D, p × R of p × N·r: p·R·(2Q - 1) flops.
   Buffer<double> rows_of_a = node.allocate<double>(n * p * r);
@@ -72,7 +72,7 @@ void a3(MatmulContext& x) {
 
   // txp A: column block j of A_k* (contiguous) goes to node j; row block j of my column block comes back.
   Buffer<double> back = node.allocate<double>(n * p * r);
-  personalized(x, rows_of_a.span(), back.span(), p * r, x.tag + 200);
+  personalized(x, rows_of_a.span(), back.span(), p * r);
   for (std::size_t j = 0; j < n; ++j)
     for (std::size_t col = 0; col < r; ++col) {
       const std::size_t first = j * p;
@@ -92,7 +92,7 @@ void a4(MatmulContext& x) {
   Buffer<double> send = node.allocate<double>(n * q * r), rows_of_d = node.allocate<double>(n * q * r);
   std::fill(send.begin(), send.end(), 0.0);
   cut_rows(node, x.blocks.d, Q, r, q, send.span());
-  personalized(x, send.span(), rows_of_d.span(), q * r, x.tag);
+  personalized(x, send.span(), rows_of_d.span(), q * r);
 
   // mpy: A^k = C_*k · D_k*, P × R of P × N·r: P·R·(2⌈Q/N⌉ - 1) flops.
   Buffer<double> partial = node.allocate<double>(n * P * r);
@@ -102,9 +102,9 @@ void a4(MatmulContext& x) {
 
   // red A: block column x of the sum of every node's A^k, P·(N - 1)·⌈R/N⌉ additions.
   if (x.options.algorithm == MatmulAlgorithm::a4_sbnt)
-    sbnt_reduce_scatter(node, partial.span(), P * r, x.blocks.a, {}, {}, x.tag + 100);
+    sbnt_reduce_scatter(node, partial.span(), P * r, x.blocks.a, {}, {});
   else
-    recursive_halving_reduce_scatter(node, partial.span(), P * r, x.blocks.a, {}, {}, x.tag + 100);
+    recursive_halving_reduce_scatter(node, partial.span(), P * r, x.blocks.a, {}, {});
   add_e(x);
 }
 

@@ -49,7 +49,6 @@ struct MatmulContext {
   Grid grid;
   MatmulBlocks blocks;
   model::BlockShape c, d, a;  // the node's block shapes
-  int tag;
 };
 
 // A = E + what is in A (both blocks a.rows × a.cols): one flop per element.

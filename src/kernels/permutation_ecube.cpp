@@ -8,7 +8,8 @@
 namespace hcemu::kernels {
 
 void ecube_permutation(Node& node, std::span<const std::byte> message, std::span<std::byte> out,
-                       const Permutation& permutation, int tag) {
+                       const Permutation& permutation) {
+  CollectiveScope scope(node);  // a tag space of its own (node.hpp)
   const auto& image = permutation.image;
   if (image.size() != static_cast<std::size_t>(node.size()))
     throw UsageError("ecube_permutation: the permutation has " + std::to_string(image.size()) + " entries for " +
@@ -20,8 +21,8 @@ void ecube_permutation(Node& node, std::span<const std::byte> message, std::span
     return;
   }
   const std::vector<std::uint32_t> inverse = model::inverse_permutation(image);
-  Request receive = node.post_recv(static_cast<int>(inverse[id]), out, tag);
-  Request send = node.isend(to, message, tag);
+  Request receive = node.post_recv(static_cast<int>(inverse[id]), out);
+  Request send = node.isend(to, message);
   node.wait(receive);
   node.wait(send);
 }

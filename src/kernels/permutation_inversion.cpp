@@ -17,7 +17,8 @@
 
 namespace hcemu::kernels {
 
-void inversion(Node& node, std::span<const std::byte> message, std::span<std::byte> out, int tag) {
+void inversion(Node& node, std::span<const std::byte> message, std::span<std::byte> out) {
+  CollectiveScope scope(node);  // a tag space of its own (node.hpp)
   const int d = node.dim();
   const std::size_t m = message.size();
   if (out.size() < m) throw UsageError("inversion: out holds fewer bytes than the message");
@@ -44,7 +45,7 @@ void inversion(Node& node, std::span<const std::byte> message, std::span<std::by
         held[static_cast<std::size_t>(k)].push_back(node.allocate<std::byte>(size(i)));
         into = held[static_cast<std::size_t>(k)].back().span();
       }
-      arriving[static_cast<std::size_t>(k)].push_back(node.post_recv(node.neighbor(e), into, tag));
+      arriving[static_cast<std::size_t>(k)].push_back(node.post_recv(node.neighbor(e), into));
     }
 
   std::vector<Request> sends;
@@ -64,7 +65,7 @@ void inversion(Node& node, std::span<const std::byte> message, std::span<std::by
           if (size(index(f, k - 1)) != 0) ++slot;
         packet = held[static_cast<std::size_t>(k - 1)][slot].span();
       }
-      sends.push_back(node.isend(node.neighbor(e), packet, tag));
+      sends.push_back(node.isend(node.neighbor(e), packet));
     }
   }
   node.wait_all(arriving[parts - 1]);

@@ -12,7 +12,8 @@
 namespace hcemu::kernels {
 
 void permuted_send(Node& node, std::span<const std::byte> message, std::span<std::byte> out,
-                   const Permutation& permutation, int tag) {
+                   const Permutation& permutation) {
+  CollectiveScope scope(node);  // a tag space of its own (node.hpp)
   const auto nodes = static_cast<std::size_t>(node.size());
   if (permutation.image.size() != nodes)
     throw UsageError("permuted_send: the permutation has " + std::to_string(permutation.image.size()) +

@@ -19,7 +19,7 @@
 namespace hcemu::kernels {
 namespace {
 
-void root_receives(Node& node, std::span<std::byte> blocks, int root, const detail::WaveLayout& layout, int tag) {
+void root_receives(Node& node, std::span<std::byte> blocks, int root, const detail::WaveLayout& layout) {
   const int d = layout.d();
   const std::size_t m = layout.m();
   const std::size_t waves = layout.waves().size();
@@ -28,7 +28,7 @@ void root_receives(Node& node, std::span<std::byte> blocks, int root, const deta
   for (std::size_t w = waves; w-- > 0;)
     for (int z = 0; z < d; ++z) {
       in.push_back(node.allocate<std::byte>(layout.wave_bytes(w)));
-      receives[w].push_back(node.post_recv(node.neighbor(z), in.back().span(), tag));
+      receives[w].push_back(node.post_recv(node.neighbor(z), in.back().span()));
     }
   std::size_t packet = 0;
   for (std::size_t w = waves; w-- > 0;) {
@@ -60,8 +60,7 @@ struct Item {
   std::vector<std::size_t> packet_at;  // where each upper neighbour's packet starts
 };
 
-void backward(Node& node, std::span<const std::byte> block, std::uint32_t x, const detail::WaveLayout& layout,
-              int tag) {
+void backward(Node& node, std::span<const std::byte> block, std::uint32_t x, const detail::WaveLayout& layout) {
   const int d = layout.d(), j = std::popcount(x);
   std::vector<int> lower, upper;
   for (int b = 0; b < d; ++b) (x >> b & 1u ? lower : upper).push_back(b);
@@ -87,7 +86,7 @@ void backward(Node& node, std::span<const std::byte> block, std::uint32_t x, con
         for (std::size_t i = 0; i < upper.size(); ++i) {
           const std::size_t end = i + 1 < upper.size() ? item.packet_at[i + 1] : total;
           item.receives.push_back(node.post_recv(
-              node.neighbor(upper[i]), item.in.span().subspan(item.packet_at[i], end - item.packet_at[i]), tag));
+              node.neighbor(upper[i]), item.in.span().subspan(item.packet_at[i], end - item.packet_at[i])));
         }
       }
       items.push_back(std::move(item));
@@ -134,7 +133,7 @@ void backward(Node& node, std::span<const std::byte> block, std::uint32_t x, con
         for (std::size_t k = 0; k < mine.size(); ++k)
           copy_held(items[i], mine[k], 0, packet.span().subspan(layout.wave_offset(w, items[i].h) + k * len, len));
       }
-      sends.push_back(node.isend(node.neighbor(lower[0]), std::span<const std::byte>(packet), tag));
+      sends.push_back(node.isend(node.neighbor(lower[0]), std::span<const std::byte>(packet)));
       first = end;
     }
   } else {
@@ -150,14 +149,14 @@ void backward(Node& node, std::span<const std::byte> block, std::uint32_t x, con
           copy_held(item, mine[k], s * len, packets.back().span().subspan(k * len, len));
       }
       for (std::size_t s = 0; s < lower.size(); ++s)
-        sends.push_back(node.isend(node.neighbor(lower[s]), std::span<const std::byte>(packets[s]), tag));
+        sends.push_back(node.isend(node.neighbor(lower[s]), std::span<const std::byte>(packets[s])));
     }
   }
   node.wait_all(sends);
 }
 
-void collect(Node& node, std::span<const std::byte> block, std::span<std::byte> blocks, int root, model::Waves waves,
-             int tag, const char* kernel) {
+void collect(Node& node, std::span<const std::byte> block, std::span<std::byte> blocks, int root, model::Waves waves, const char* kernel) {
+  CollectiveScope scope(node);  // a tag space of its own (node.hpp)
   const std::size_t m = block.size();
   detail::check_scatter_buffers(node, root, blocks, m, kernel);
   const auto x = static_cast<std::uint32_t>(node.id() ^ root);
@@ -165,19 +164,19 @@ void collect(Node& node, std::span<const std::byte> block, std::span<std::byte> 
   if (node.dim() == 0 || m == 0) return;
   const detail::WaveLayout layout(node.dim(), m, std::move(waves));
   if (x == 0)
-    root_receives(node, blocks, root, layout, tag);
+    root_receives(node, blocks, root, layout);
   else
-    backward(node, block, x, layout, tag);
+    backward(node, block, x, layout);
 }
 
 }  // namespace
 
-void collect_1(Node& node, std::span<const std::byte> block, std::span<std::byte> blocks, int root, int tag) {
-  collect(node, block, blocks, root, model::distribute_1_waves(node.dim()), tag, "collect_1");
+void collect_1(Node& node, std::span<const std::byte> block, std::span<std::byte> blocks, int root) {
+  collect(node, block, blocks, root, model::distribute_1_waves(node.dim()), "collect_1");
 }
 
-void collect_2(Node& node, std::span<const std::byte> block, std::span<std::byte> blocks, int root, int tag) {
-  collect(node, block, blocks, root, model::distribute_2_waves(node.dim()), tag, "collect_2");
+void collect_2(Node& node, std::span<const std::byte> block, std::span<std::byte> blocks, int root) {
+  collect(node, block, blocks, root, model::distribute_2_waves(node.dim()), "collect_2");
 }
 
 }  // namespace hcemu::kernels

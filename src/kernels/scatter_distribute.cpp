@@ -23,7 +23,7 @@
 namespace hcemu::kernels {
 namespace {
 
-void root_sends(Node& node, std::span<const std::byte> blocks, int root, const detail::WaveLayout& layout, int tag) {
+void root_sends(Node& node, std::span<const std::byte> blocks, int root, const detail::WaveLayout& layout) {
   const int d = layout.d();
   const std::size_t m = layout.m();
   Buffer<std::byte> zeros = node.allocate<std::byte>(detail::most_padding(layout));
@@ -46,7 +46,7 @@ void root_sends(Node& node, std::span<const std::byte> blocks, int root, const d
     }
     for (int z = 0; z < d; ++z)
       sends.push_back(
-          node.isend(node.neighbor(z), std::span<const std::byte>(packets[static_cast<std::size_t>(z)]), tag));
+          node.isend(node.neighbor(z), std::span<const std::byte>(packets[static_cast<std::size_t>(z)])));
   }
   node.wait_all(sends);
 }
@@ -58,7 +58,7 @@ struct Item {
   std::vector<Request> receives;
 };
 
-void forward(Node& node, std::span<std::byte> block, std::uint32_t x, const detail::WaveLayout& layout, int tag) {
+void forward(Node& node, std::span<std::byte> block, std::uint32_t x, const detail::WaveLayout& layout) {
   const int d = layout.d(), j = std::popcount(x);
   const std::size_t m = layout.m();
   std::vector<int> lower, upper;
@@ -71,7 +71,7 @@ void forward(Node& node, std::span<std::byte> block, std::uint32_t x, const deta
   for (std::size_t w = 0; w < layout.waves().size(); ++w) {
     if (j == 1) {
       waves_in.push_back(node.allocate<std::byte>(layout.wave_bytes(w)));
-      wave_receives.push_back(node.post_recv(node.neighbor(lower[0]), waves_in.back().span(), tag));
+      wave_receives.push_back(node.post_recv(node.neighbor(lower[0]), waves_in.back().span()));
     }
     for (int h : layout.waves()[w]) {
       if (h < j) continue;
@@ -81,7 +81,7 @@ void forward(Node& node, std::span<std::byte> block, std::uint32_t x, const deta
         item.in = node.allocate<std::byte>(packet * lower.size());
         for (std::size_t s = 0; s < lower.size(); ++s)
           item.receives.push_back(
-              node.post_recv(node.neighbor(lower[s]), item.in.span().subspan(s * packet, packet), tag));
+              node.post_recv(node.neighbor(lower[s]), item.in.span().subspan(s * packet, packet)));
       }
       items.push_back(std::move(item));
     }
@@ -138,13 +138,13 @@ void forward(Node& node, std::span<std::byte> block, std::uint32_t x, const deta
       }
     }
     for (std::size_t i = 0; i < upper.size(); ++i)
-      sends.push_back(node.isend(node.neighbor(upper[i]), std::span<const std::byte>(packets[i]), tag));
+      sends.push_back(node.isend(node.neighbor(upper[i]), std::span<const std::byte>(packets[i])));
   }
   node.wait_all(sends);
 }
 
-void distribute(Node& node, std::span<const std::byte> blocks, std::span<std::byte> block, int root, model::Waves waves,
-                int tag, const char* kernel) {
+void distribute(Node& node, std::span<const std::byte> blocks, std::span<std::byte> block, int root, model::Waves waves, const char* kernel) {
+  CollectiveScope scope(node);  // a tag space of its own (node.hpp)
   const std::size_t m = block.size();
   detail::check_scatter_buffers(node, root, blocks, m, kernel);
   const auto x = static_cast<std::uint32_t>(node.id() ^ root);
@@ -152,19 +152,19 @@ void distribute(Node& node, std::span<const std::byte> blocks, std::span<std::by
   if (node.dim() == 0 || m == 0) return;
   const detail::WaveLayout layout(node.dim(), m, std::move(waves));
   if (x == 0)
-    root_sends(node, blocks, root, layout, tag);
+    root_sends(node, blocks, root, layout);
   else
-    forward(node, block, x, layout, tag);
+    forward(node, block, x, layout);
 }
 
 }  // namespace
 
-void distribute_1(Node& node, std::span<const std::byte> blocks, std::span<std::byte> block, int root, int tag) {
-  distribute(node, blocks, block, root, model::distribute_1_waves(node.dim()), tag, "distribute_1");
+void distribute_1(Node& node, std::span<const std::byte> blocks, std::span<std::byte> block, int root) {
+  distribute(node, blocks, block, root, model::distribute_1_waves(node.dim()), "distribute_1");
 }
 
-void distribute_2(Node& node, std::span<const std::byte> blocks, std::span<std::byte> block, int root, int tag) {
-  distribute(node, blocks, block, root, model::distribute_2_waves(node.dim()), tag, "distribute_2");
+void distribute_2(Node& node, std::span<const std::byte> blocks, std::span<std::byte> block, int root) {
+  distribute(node, blocks, block, root, model::distribute_2_waves(node.dim()), "distribute_2");
 }
 
 }  // namespace hcemu::kernels

@@ -40,7 +40,8 @@ std::vector<std::vector<std::vector<std::uint32_t>>> subtrees_by_depth(
 
 }  // namespace
 
-void sbnt_scatter(Node& node, std::span<const std::byte> blocks, std::span<std::byte> block, int root, int tag) {
+void sbnt_scatter(Node& node, std::span<const std::byte> blocks, std::span<std::byte> block, int root) {
+  CollectiveScope scope(node);  // a tag space of its own (node.hpp)
   const std::size_t m = block.size();
   detail::check_scatter_buffers(node, root, blocks, m, "sbnt_scatter");
   const int d = node.dim();
@@ -64,9 +65,9 @@ void sbnt_scatter(Node& node, std::span<const std::byte> blocks, std::span<std::
       if (bytes == 0) continue;
       in[static_cast<std::size_t>(t - 1)] = node.allocate<std::byte>(bytes);
       arriving[static_cast<std::size_t>(t - 1)] =
-          node.post_recv(parent, in[static_cast<std::size_t>(t - 1)].span(), tag);
+          node.post_recv(parent, in[static_cast<std::size_t>(t - 1)].span());
     }
-    arriving[static_cast<std::size_t>(d - 1)] = node.post_recv(parent, block, tag);
+    arriving[static_cast<std::size_t>(d - 1)] = node.post_recv(parent, block);
   }
 
   std::vector<Request> sends;
@@ -99,7 +100,7 @@ void sbnt_scatter(Node& node, std::span<const std::byte> blocks, std::span<std::
     for (std::size_t i = 0; i < packets.size(); ++i) {
       const std::size_t bytes = packets[i].size() * m;
       if (bytes == 0) continue;
-      sends.push_back(node.isend(physical(children[u][i]), source.subspan(at, bytes), tag));
+      sends.push_back(node.isend(physical(children[u][i]), source.subspan(at, bytes)));
       at += bytes;
     }
   }

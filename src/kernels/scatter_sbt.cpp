@@ -20,7 +20,8 @@ std::size_t range_start(int id, int e) { return static_cast<std::size_t>(id) & ~
 
 }  // namespace
 
-void sbt_scatter(Node& node, std::span<const std::byte> blocks, std::span<std::byte> block, int root, int tag) {
+void sbt_scatter(Node& node, std::span<const std::byte> blocks, std::span<std::byte> block, int root) {
+  CollectiveScope scope(node);  // a tag space of its own (node.hpp)
   const std::size_t m = block.size();
   detail::check_scatter_buffers(node, root, blocks, m, "sbt_scatter");
   const int d = node.dim(), id = node.id();
@@ -29,22 +30,23 @@ void sbt_scatter(Node& node, std::span<const std::byte> blocks, std::span<std::b
     if (m > 0) std::memcpy(block.data(), blocks.data() + static_cast<std::size_t>(root) * m, m);
     for (int e = d - 1; e >= 0; --e) {
       const int to = id ^ (1 << e);
-      node.send(to, blocks.subspan(range_start(to, e) * m, (std::size_t{1} << e) * m), tag);
+      node.send(to, blocks.subspan(range_start(to, e) * m, (std::size_t{1} << e) * m));
     }
     return;
   }
   const int top = std::countr_zero(x);  // e(x)
   Buffer<std::byte> held = node.allocate<std::byte>((std::size_t{1} << top) * m);
   const std::size_t base = range_start(id, top);
-  node.recv(id ^ (1 << top), held, tag);
+  node.recv(id ^ (1 << top), held);
   for (int e = top - 1; e >= 0; --e) {
     const int to = id ^ (1 << e);
-    node.send(to, held.span().subspan((range_start(to, e) - base) * m, (std::size_t{1} << e) * m), tag);
+    node.send(to, held.span().subspan((range_start(to, e) - base) * m, (std::size_t{1} << e) * m));
   }
   if (m > 0) std::memcpy(block.data(), held.data() + (static_cast<std::size_t>(id) - base) * m, m);
 }
 
-void sbt_gather(Node& node, std::span<const std::byte> block, std::span<std::byte> blocks, int root, int tag) {
+void sbt_gather(Node& node, std::span<const std::byte> block, std::span<std::byte> blocks, int root) {
+  CollectiveScope scope(node);  // a tag space of its own (node.hpp)
   const std::size_t m = block.size();
   detail::check_scatter_buffers(node, root, blocks, m, "sbt_gather");
   const int d = node.dim(), id = node.id();
@@ -63,9 +65,9 @@ void sbt_gather(Node& node, std::span<const std::byte> block, std::span<std::byt
   if (m > 0) std::memcpy(into.data() + (static_cast<std::size_t>(id) - base) * m, block.data(), m);
   for (int e = 0; e < low; ++e) {
     const int from = id ^ (1 << e);
-    node.recv(from, into.subspan((range_start(from, e) - base) * m, (std::size_t{1} << e) * m), tag);
+    node.recv(from, into.subspan((range_start(from, e) - base) * m, (std::size_t{1} << e) * m));
   }
-  if (x != 0) node.send(id ^ (1 << low), std::span<const std::byte>(gathered), tag);
+  if (x != 0) node.send(id ^ (1 << low), std::span<const std::byte>(gathered));
 }
 
 }  // namespace hcemu::kernels

@@ -6,6 +6,9 @@
 // Node::compute, counting what the paper counts (a multiply-add is 2 flops, adding E one per element, a reduction's
 // additions one per element); local rearrangements are charged ρ with Node::copy. The makespan equals
 // model::matmul_time where that gives a time. docs/kernels/matmul.md describes every algorithm.
+//
+// Every kernel here is a collective: every node calls it, in the same order as its other collectives, and it
+// talks in a tag space of its own (CollectiveScope, hcemu/node.hpp), so its messages never meet the caller's.
 #include <span>
 #include <vector>
 
@@ -24,10 +27,9 @@ struct MatmulBlocks {
   std::span<double> a;              // its block of A, written
 };
 
-// Runs options.algorithm. Throws UsageError as model::check_matmul does, or if a block has the wrong size. Uses
-// tags tag .. tag + 399 (and the fixed tags of the transposes it calls).
-void matmul(Node& node, const MatmulShape& shape, const MatmulOptions& options, const MatmulBlocks& blocks,
-            int tag = 7000);
+// Runs options.algorithm, a collective with a tag space of its own (CollectiveScope). Throws UsageError as
+// model::check_matmul does, or if a block has the wrong size.
+void matmul(Node& node, const MatmulShape& shape, const MatmulOptions& options, const MatmulBlocks& blocks);
 
 // ----- Laying matrices out and checking them ------------------------------------------------------------------------
 

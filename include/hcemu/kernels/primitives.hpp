@@ -12,6 +12,9 @@
 //
 // The closed forms are in hcemu/model/primitives.hpp; docs/kernels/broadcast.md and allgather.md describe each
 // algorithm, its table row in the paper and what the emulator shows.
+//
+// Every kernel here is a collective: every node calls it, in the same order as its other collectives, and it
+// talks in a tag space of its own (CollectiveScope, hcemu/node.hpp), so its messages never meet the caller's.
 #include <cstddef>
 #include <span>
 
@@ -27,25 +30,25 @@ namespace hcemu::kernels {
 // GC(1,1): a Hamiltonian path in binary-reflected Gray code order from the root (node root ^ G(p) at position p),
 // the message pipelined along it in chunks of at most `chunk` bytes (0: the whole message as one chunk). Made for
 // one-port machines (a node receives chunk j + 1 while it forwards chunk j): ⌈M/B⌉ + N - 2 steps of one chunk,
-// (M + (N - 2)B) t_c + (⌈M/B⌉ + N - 2) τ. Uses tag `tag`.
-void gray_code_broadcast(Node& node, std::span<std::byte> message, int root, std::size_t chunk, int tag = 6000);
+// (M + (N - 2)B) t_c + (⌈M/B⌉ + N - 2) τ.
+void gray_code_broadcast(Node& node, std::span<std::byte> message, int root, std::size_t chunk);
 
 // GC(n,1), for all-port machines: the message cut into n parts of ⌈m/n⌉ bytes (the last ones padded), part i sent
 // whole, hop by hop, along the Gray-code path with every dimension k rotated to (i + k) mod n. The n paths are not
 // edge-disjoint but never use one directed link in the same step, so every step takes one part time:
-// (N - 1)·T(⌈m/n⌉), the paper's (M/n)(N - 1) t_c + ⌈M/(n B_m)⌉(N - 1) τ. Uses tags tag .. tag + n - 1.
-void rotated_gray_code_broadcast(Node& node, std::span<std::byte> message, int root, int tag = 6100);
+// (N - 1)·T(⌈m/n⌉), the paper's (M/n)(N - 1) t_c + ⌈M/(n B_m)⌉(N - 1) τ.
+void rotated_gray_code_broadcast(Node& node, std::span<std::byte> message, int root);
 
 // SBT-b(n,1): the binomial spanning tree of sbt_broadcast, pipelined for all-port machines: chunks of at most
 // `chunk` bytes (0: one chunk), each forwarded to all children as soon as it arrives. The deepest leaf is n links
-// down: (M + (n - 1)B) t_c + (⌈M/B⌉ + n - 1) τ. Uses tag `tag`.
-void pipelined_sbt_broadcast(Node& node, std::span<std::byte> message, int root, std::size_t chunk, int tag = 6200);
+// down: (M + (n - 1)B) t_c + (⌈M/B⌉ + n - 1) τ.
+void pipelined_sbt_broadcast(Node& node, std::span<std::byte> message, int root, std::size_t chunk);
 
 // The Spanning Balanced n-Tree (§4.1.5, model::sbnt_children) used as a one-to-all broadcast tree, pipelined in
 // chunks as above. Its paths are shortest paths, so it is n levels deep like the SBT and takes the same time on an
 // all-port machine (the paper: "for one-to-all broadcasting the SBnT routing is of higher complexity than the
-// nESBT routing"; its strength is all-to-all). Uses tag `tag`.
-void sbnt_broadcast(Node& node, std::span<std::byte> message, int root, std::size_t chunk, int tag = 6300);
+// nESBT routing"; its strength is all-to-all).
+void sbnt_broadcast(Node& node, std::span<std::byte> message, int root, std::size_t chunk);
 
 // nRSBT-b(n,1), n rotated spanning binomial trees (§4.1.4) with the data set split into n parts, part k down the SBT
 // of dimension order k, k+1, ..., k-1: exactly Stout & Wagar's BROADCAST 2, which hcemu has as
@@ -59,37 +62,36 @@ inline void nrsbt_broadcast(Node& node, std::span<std::byte> message, int root) 
 // CRA(1,N), the Cyclic Rotation Algorithm: one Gray-code Hamiltonian circuit used as a conveyor belt. The node at
 // ring position g = IG(id) always sends to G(g + 1) and receives from G(g - 1); in step i = 1..N-1 it passes on the
 // block it received in step i - 1 (its own in step 1), so after step i it holds the block of G(g - i).
-// (N - 1)·T(m) on one-port and all-port. Uses tag `tag`.
-void cra_allgather(Node& node, std::span<std::byte> all, std::size_t m, int tag = 6400);
+// (N - 1)·T(m) on one-port and all-port.
+void cra_allgather(Node& node, std::span<std::byte> all, std::size_t m);
 
 // CRA(n,N): every block cut into n parts (⌈m/n⌉ bytes, padded), part k rotated along the circuit whose dimensions
 // are those of CRA's rotated by k. The paper: "the paths of the CRA(n,N) algorithm are not edge-disjoint, and the
 // load non-uniform" — some directed links carry up to n - 1 parts a step — so it gives no time for it, and neither
-// does hcemu. The steps run in lock step (a node waits for all n parts before passing them on). Uses tags tag ..
-// tag + n - 1.
-void rotated_cra_allgather(Node& node, std::span<std::byte> all, std::size_t m, int tag = 6450);
+// does hcemu. The steps run in lock step (a node waits for all n parts before passing them on).
+void rotated_cra_allgather(Node& node, std::span<std::byte> all, std::size_t m);
 
 // GCEA(1,N), the Gray Code Exchange Algorithm, inside `cube` (default the whole machine): in step i = 1..N-1 a
 // pairwise exchange across dimension first + gray_transition(i - 1) of the block held, so after step i a node holds
 // the block of coordinate c ^ G(i). Every node uses the same dimension sequence (0,1,0,2,0,1,0 for n = 3).
-// (N - 1)·(pairwise exchange of m bytes). Uses tag `tag`.
-void gcea_allgather(Node& node, std::span<std::byte> all, std::size_t m, Subcube cube = {}, int tag = 6500);
+// (N - 1)·(pairwise exchange of m bytes).
+void gcea_allgather(Node& node, std::span<std::byte> all, std::size_t m, Subcube cube = {});
 
 // GCEA(n,N), for all-port machines: every block cut into n parts (⌈m/n⌉ and ⌊m/n⌋ bytes); in step i part k is
 // exchanged across dimension (gray_transition(i - 1) + k) mod n, all n parts at once on n different links, the steps
-// in lock step. (N - 1)·T(⌈m/n⌉), the paper's (1/n)(N - 1)M t_c + ⌈M/(n B_m)⌉(N - 1) τ. Uses tags tag .. tag + n - 1.
-void rotated_gcea_allgather(Node& node, std::span<std::byte> all, std::size_t m, int tag = 6600);
+// in lock step. (N - 1)·T(⌈m/n⌉), the paper's (1/n)(N - 1)M t_c + ⌈M/(n B_m)⌉(N - 1) τ.
+void rotated_gcea_allgather(Node& node, std::span<std::byte> all, std::size_t m);
 
 // SBT-b(1,N), recursive doubling (allgather.hpp), inside `cube`: step i exchanges the 2^i blocks gathered so far
-// across dimension first + i. Σ_i (pairwise exchange of 2^i·m bytes). Uses tag `tag`.
-void sbt_allgather(Node& node, std::span<std::byte> all, std::size_t m, Subcube cube, int tag = 4000);
+// across dimension first + i. Σ_i (pairwise exchange of 2^i·m bytes).
+void sbt_allgather(Node& node, std::span<std::byte> all, std::size_t m, Subcube cube);
 
 // SBnT-b(n,N), for all-port machines, inside `cube`: every block travels down the SBnT of its source (translated),
 // the blocks going the same way batched into one message per port and step, as in the paper's pseudo-code. In
 // step s = 1..n port i carries model::sbnt_broadcast_loads(n)[s-1][i] blocks at every node. Blocks are packed into
 // the messages and unpacked out of them with Node::copy (ρ·m per block each way, 2ρ(N - 1)m in all; the paper
-// counts copies as free). Uses tag `tag`.
-void sbnt_allgather(Node& node, std::span<std::byte> all, std::size_t m, Subcube cube = {}, int tag = 6700);
+// counts copies as free).
+void sbnt_allgather(Node& node, std::span<std::byte> all, std::size_t m, Subcube cube = {});
 
 // nRSBT-b(n,N): every block split into n parts, part k gathered by recursive doubling in the dimension order k, k+1,
 // ..., k-1 (§4.2.3's pseudo-code, completed). This is exactly Stout & Wagar's COMPLETE BROADCAST (BROADCAST 2 from
@@ -104,8 +106,7 @@ inline void nrsbt_allgather(Node& node, std::span<std::byte> all, std::size_t m)
 // SBnT-p(n,N), for all-port machines: the block for destination t travels from its source down the source's SBnT to
 // t; in step s = 1..n port i carries model::sbnt_personalized_loads(n)[s-1][i] blocks at every node, batched into
 // one message. Every forwarded or delivered block is copied with Node::copy (ρ per byte); the node's own block is
-// copied uncharged, as in exchange.hpp. Uses tag `tag`.
-void sbnt_exchange(Node& node, std::span<const std::byte> send, std::span<std::byte> recv, std::size_t m,
-                   int tag = 6800);
+// copied uncharged, as in exchange.hpp.
+void sbnt_exchange(Node& node, std::span<const std::byte> send, std::span<std::byte> recv, std::size_t m);
 
 }  // namespace hcemu::kernels
