@@ -1,6 +1,9 @@
 #pragma once
-// The machines the kernel tests run on.
+// The machines the kernel tests run on, and what their sweeps check besides.
+#include <string>
+
 #include "hcemu/config.hpp"
+#include "hcemu/testing/kernel_check.hpp"
 
 namespace hcemu::test {
 
@@ -34,6 +37,25 @@ inline MachineConfig ipsc_like() {
   c.rho = 0.54;
   c.barrier_b = 150;
   return c;
+}
+
+// A case whose port model the papers give no time for: the kernel runs, and the model must say it has no closed form.
+inline std::string no_closed_form(const testing::CaseResult& r) {
+  return r.predicted ? "a closed form where the model has none" : "";
+}
+
+// Every one of the d·2^d directed links carried something, all of them for the same time (a schedule symmetric in
+// its links).
+inline std::string every_link_equally_busy(const testing::CaseResult& r) {
+  const auto want = static_cast<std::size_t>(r.run_case.d * r.run_case.nodes());
+  if (r.report.links.size() != want)
+    return std::to_string(r.report.links.size()) + " links carried something, not all " + std::to_string(want);
+  for (const LinkStats& l : r.report.links)
+    if (l.busy != r.report.links.front().busy)
+      return "link " + std::to_string(l.from) + " -> " + std::to_string(l.to()) + " busy " + std::to_string(l.busy) +
+             " ps, link " + std::to_string(r.report.links.front().from) + " -> " +
+             std::to_string(r.report.links.front().to()) + " " + std::to_string(r.report.links.front().busy);
+  return "";
 }
 
 }  // namespace hcemu::test

@@ -9,13 +9,14 @@
 #include "hcemu/kernels/allgather.hpp"
 #include "harness/algorithm.hpp"
 #include "hcemu/model/collectives.hpp"
-#include "hcemu/testing.hpp"
+#include "hcemu/testing/gtest.hpp"
 #include "kernel_machines.hpp"
 
 namespace hcemu {
 namespace {
 
 using testing::Case;
+using testing::CaseResult;
 using testing::KernelCheck;
 using Data = std::vector<std::byte>;
 
@@ -38,7 +39,7 @@ KernelCheck<> allgather_check(std::size_t m, Allgather allgather) {
         for (const Data& block : in) all.insert(all.end(), block.begin(), block.end());
         return std::vector<Data>(static_cast<std::size_t>(c.nodes()), all);
       })
-      .exact()
+      .tolerance(testing::Tolerance::exact())
       .no_contention()
       .no_forced_discards();
   return check;
@@ -54,7 +55,7 @@ Allgather completed() {
 
 // ----- Recursive doubling ----------------------------------------------------------------------------------------
 
-TEST(RecursiveDoublingAllgather, OnePortTakesDExchangesOfDoublingSize) {
+HCEMU_KERNEL_CHECKS(RecursiveDoublingAllgather, OnePortTakesDExchangesOfDoublingSize) {
   // Johnsson & Ho Table 2, SBT-b(1,N): step i moves 2^i·M; Σ_i (λ + δ' + δ + τ·2^i·m) = d(λ + δ' + δ) + (2^d - 1)τm.
   const std::size_t m = 100;
   auto check = allgather_check(m, recursive_doubling());
@@ -65,10 +66,10 @@ TEST(RecursiveDoublingAllgather, OnePortTakesDExchangesOfDoublingSize) {
         return cfg.d * (from_us(10) + from_us(3) + from_us(2)) +
                ((Time{1} << cfg.d) - 1) * from_us(0.01) * static_cast<Time>(m);
       });
-  check.run();
+  checks.add(check);
 }
 
-TEST(RecursiveDoublingAllgather, HalfDuplexPaysEveryExchangeTwice) {
+HCEMU_KERNEL_CHECKS(RecursiveDoublingAllgather, HalfDuplexPaysEveryExchangeTwice) {
   const std::size_t m = 100;
   auto check = allgather_check(m, recursive_doubling());
   check.dims(0, 8)
@@ -78,30 +79,29 @@ TEST(RecursiveDoublingAllgather, HalfDuplexPaysEveryExchangeTwice) {
         return 2 * (cfg.d * (from_us(10) + from_us(3) + from_us(2)) +
                     ((Time{1} << cfg.d) - 1) * from_us(0.01) * static_cast<Time>(m));
       });
-  check.run();
+  checks.add(check);
 }
 
-TEST(RecursiveDoublingAllgather, OddSizesPacketsAndAThousandNodes) {
+HCEMU_KERNEL_CHECKS(RecursiveDoublingAllgather, OddSizesPacketsAndAThousandNodes) {
   MachineConfig packets = circuit_machine();
   packets.packet = 64;
   for (std::size_t m : {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{100}}) {
-    SCOPED_TRACE("m = " + std::to_string(m));
     auto check = allgather_check(m, recursive_doubling());
     check.dims(0, 6).ports({"one", "k:2"}).base(packets).predict([m](const MachineConfig& cfg) -> std::optional<Time> {
       return model::recursive_doubling_allgather_time(cfg, m);
     });
-    check.run();
+    checks.add("m = " + std::to_string(m), check);
   }
   auto big = allgather_check(8, recursive_doubling());
   big.dims({10}).ports({"one"}).base(circuit_machine()).predict([](const MachineConfig&) -> std::optional<Time> {
     return 10 * (from_us(10) + from_us(3) + from_us(2)) + 1023 * 8 * from_us(0.01);
   });
-  big.run();
+  checks.add(big);
 }
 
 // ----- COMPLETE BROADCAST --------------------------------------------------------------------------------------------
 
-TEST(CompletedAllgather, AllPortStoreAndForwardTakesTheStoutWagarTime) {
+HCEMU_KERNEL_CHECKS(CompletedAllgather, AllPortStoreAndForwardTakesTheStoutWagarTime) {
   // Stout & Wagar §6: Σ_k (τ·2^k·m/d + β) = (2^d - 1)τm/d + dβ; 840 = lcm(1..8).
   const std::size_t m = 840;
   auto check = allgather_check(m, completed());
@@ -113,10 +113,10 @@ TEST(CompletedAllgather, AllPortStoreAndForwardTakesTheStoutWagarTime) {
         return ((Time{1} << cfg.d) - 1) * from_us(0.01) * static_cast<Time>(m / static_cast<std::size_t>(cfg.d)) +
                cfg.d * from_us(10);
       });
-  check.run();
+  checks.add(check);
 }
 
-TEST(CompletedAllgather, MatchesStoutAndWagarNumericExamples) {
+HCEMU_KERNEL_CHECKS(CompletedAllgather, MatchesStoutAndWagarNumericExamples) {
   // Stout & Wagar digest §9, τ = 1: d = 3, β = 12, m = 3600 gives 8436; d = 4, β = 16, m = 4800 gives 18064.
   for (auto [d, beta, m, want] :
        {std::tuple{3, 12.0, std::size_t{3600}, 8436.0}, {4, 16.0, std::size_t{4800}, 18064.0}}) {
@@ -125,11 +125,11 @@ TEST(CompletedAllgather, MatchesStoutAndWagarNumericExamples) {
         .ports({"all"})
         .base(link_bound_machine(beta, 1))
         .predict([want](const MachineConfig&) -> std::optional<Time> { return from_us(want); });
-    check.run();
+    checks.add(check);
   }
 }
 
-TEST(CompletedAllgather, LocalCopiesInAndOutAreChargedRho) {
+HCEMU_KERNEL_CHECKS(CompletedAllgather, LocalCopiesInAndOutAreChargedRho) {
   // The relative working layout costs ρ·m in and ρ·(2^d - 1)·m out, which the paper counts as free.
   MachineConfig c = link_bound_machine();
   c.rho = 0.002;
@@ -140,55 +140,51 @@ TEST(CompletedAllgather, LocalCopiesInAndOutAreChargedRho) {
     return (n - 1) * from_us(0.01) * static_cast<Time>(m / static_cast<std::size_t>(cfg.d)) + cfg.d * from_us(10) +
            n * static_cast<Time>(m) * from_us(0.002);
   });
-  check.run();
+  checks.add(check);
 }
 
-TEST(CompletedAllgather, UnevenPiecesTakeTheLongestPieceTimePerStage) {
+HCEMU_KERNEL_CHECKS(CompletedAllgather, UnevenPiecesTakeTheLongestPieceTimePerStage) {
   // m = 7 on a 3-cube: pieces of 3, 2 and 2 bytes; stage k lasts T(2^k·3): 3λ + 21τ.
   auto hand = allgather_check(7, completed());
   hand.dims({3}).ports({"all"}).base(link_bound_machine()).predict([](const MachineConfig&) -> std::optional<Time> {
     return 3 * from_us(10) + 21 * from_us(0.01);
   });
-  hand.run();
+  checks.add("by hand", hand);
   for (std::size_t m : {std::size_t{0}, std::size_t{1}, std::size_t{101}}) {
-    SCOPED_TRACE("m = " + std::to_string(m));
     auto check = allgather_check(m, completed());
     check.dims(0, 8).ports({"all"}).base(circuit_machine()).predict([m](const MachineConfig& cfg) {
       return model::completed_allgather_time(cfg, m);
     });
-    check.run();
+    checks.add("m = " + std::to_string(m), check);
   }
 }
 
-TEST(CompletedAllgather, UsesEveryDirectedLinkEqually) {
+HCEMU_KERNEL_CHECKS(CompletedAllgather, UsesEveryDirectedLinkEqually) {
   // Stout & Wagar §6: by symmetry every one of the d·2^d directed links carries the same load.
   auto check = allgather_check(60, completed());
-  check.dims({3, 5}).ports({"all"}).base(link_bound_machine()).check_report([](const Case& c, const RunReport& r) {
-    ASSERT_EQ(r.links.size(), static_cast<std::size_t>(c.d * c.nodes())) << c.name();
-    for (const LinkStats& l : r.links) EXPECT_EQ(l.busy, r.links.front().busy) << c.name();
-  });
-  check.run();
+  check.dims({3, 5}).ports({"all"}).base(link_bound_machine()).check(test::every_link_equally_busy);
+  checks.add(check);
 }
 
-TEST(CompletedAllgather, RunsOnOnePortWithoutAClosedForm) {
+HCEMU_KERNEL_CHECKS(CompletedAllgather, RunsOnOnePortWithoutAClosedForm) {
   auto check = allgather_check(30, completed());
   check.dims(0, 5).ports({"one", "half"}).base(circuit_machine()).predict([](const MachineConfig& cfg) {
     return model::completed_allgather_time(cfg, 30);
   });
-  for (const auto& r : check.run()) EXPECT_FALSE(r.predicted.has_value());
+  check.check(test::no_closed_form);
+  checks.add(check);
 }
 
 // ----- Every kernel ---------------------------------------------------------------------------------------------
 
-TEST(Allgathers, PostEveryReceiveBeforeItsMessageArrivesUnderForced) {
+HCEMU_KERNEL_CHECKS(Allgathers, PostEveryReceiveBeforeItsMessageArrivesUnderForced) {
   MachineConfig forced = circuit_machine();
   forced.protocol = Protocol::forced;
   for (const auto& [name, kernel] : std::vector<std::pair<std::string, Allgather>>{
            {"recursive-doubling", recursive_doubling()}, {"completed", completed()}}) {
-    SCOPED_TRACE(name);
     auto check = allgather_check(33, kernel);
     check.dims(0, 6).ports({"one", "all"}).base(forced);
-    check.run();
+    checks.add(name, check);
   }
 }
 

@@ -11,13 +11,14 @@
 #include "harness/algorithm.hpp"
 #include "hcemu/model/collectives.hpp"
 #include "hcemu/model/transfer.hpp"
-#include "hcemu/testing.hpp"
+#include "hcemu/testing/gtest.hpp"
 #include "kernel_machines.hpp"
 
 namespace hcemu {
 namespace {
 
 using testing::Case;
+using testing::CaseResult;
 using testing::KernelCheck;
 using Data = std::vector<std::byte>;
 
@@ -44,7 +45,7 @@ KernelCheck<> broadcast_check(std::size_t m, Broadcast broadcast) {
       .reference([](const Case& c, const std::vector<Data>& in) {
         return std::vector<Data>(static_cast<std::size_t>(c.nodes()), in[static_cast<std::size_t>(root_of(c.nodes()))]);
       })
-      .exact()
+      .tolerance(testing::Tolerance::exact())
       .no_contention()
       .no_forced_discards();
   return check;
@@ -68,17 +69,17 @@ Broadcast nesbt(std::size_t chunk) {
 
 // ----- Binomial spanning tree -------------------------------------------------------------------------------------
 
-TEST(SbtBroadcast, OnePortCircuitTakesDTransfersOfTheWholeMessage) {
+HCEMU_KERNEL_CHECKS(SbtBroadcast, OnePortCircuitTakesDTransfersOfTheWholeMessage) {
   // MODEL.md §9: d(λ + δ' + δ + τm).
   const std::size_t m = 1000;
   auto check = broadcast_check(m, sbt());
   check.dims(0, 8).ports({"one"}).base(circuit_machine()).predict([m](const MachineConfig& cfg) -> std::optional<Time> {
     return cfg.d * (from_us(10) + from_us(3) + from_us(2) + from_us(0.01) * static_cast<Time>(m));
   });
-  check.run();
+  checks.add(check);
 }
 
-TEST(SbtBroadcast, EveryPortModelAndSwitchingTakesDTransfers) {
+HCEMU_KERNEL_CHECKS(SbtBroadcast, EveryPortModelAndSwitchingTakesDTransfers) {
   const std::size_t m = 333;
   auto check = broadcast_check(m, sbt());
   check.dims(0, 8)
@@ -87,39 +88,38 @@ TEST(SbtBroadcast, EveryPortModelAndSwitchingTakesDTransfers) {
       .variant("circuit", [](MachineConfig&) {})
       .variant("store-and-forward", [](MachineConfig& c) { c.switching = Switching::store_and_forward; })
       .predict([m](const MachineConfig& cfg) -> std::optional<Time> { return model::sbt_broadcast_time(cfg, m); });
-  check.run();
+  checks.add(check);
 }
 
-TEST(SbtBroadcast, PacketsOfAMessagePayTheirOwnStartUps) {
+HCEMU_KERNEL_CHECKS(SbtBroadcast, PacketsOfAMessagePayTheirOwnStartUps) {
   // Johnsson & Ho Table 1, SBT-b(1,1) with n = 3, M = 24, B_m = 8: 72 element transfers and 9 start-ups.
   MachineConfig c = link_bound_machine(10, 0.5);
   c.packet = 8;
   auto check = broadcast_check(24, sbt());
   check.dims({3}).ports({"one"}).base(c).predict(
       [](const MachineConfig&) -> std::optional<Time> { return 72 * from_us(0.5) + 9 * from_us(10); });
-  check.run();
+  checks.add(check);
 }
 
-TEST(SbtBroadcast, OddSizesAndAThousandNodes) {
+HCEMU_KERNEL_CHECKS(SbtBroadcast, OddSizesAndAThousandNodes) {
   for (std::size_t m : {std::size_t{0}, std::size_t{1}, std::size_t{7}}) {
-    SCOPED_TRACE("m = " + std::to_string(m));
     auto check = broadcast_check(m, sbt());
     check.dims({0, 3, 5})
         .ports({"one", "all"})
         .base(circuit_machine())
         .predict([m](const MachineConfig& cfg) -> std::optional<Time> { return model::sbt_broadcast_time(cfg, m); });
-    check.run();
+    checks.add("m = " + std::to_string(m), check);
   }
   auto big = broadcast_check(64, sbt());
   big.dims({10}).ports({"one"}).base(circuit_machine()).predict([](const MachineConfig& cfg) -> std::optional<Time> {
     return model::sbt_broadcast_time(cfg, 64);
   });
-  big.run();
+  checks.add(big);
 }
 
 // ----- BROADCAST 2 ---------------------------------------------------------------------------------------------------
 
-TEST(SymmetrizedBroadcast, AllPortStoreAndForwardTakesTauMPlusDLambda) {
+HCEMU_KERNEL_CHECKS(SymmetrizedBroadcast, AllPortStoreAndForwardTakesTauMPlusDLambda) {
   // MODEL.md §9 and Stout & Wagar §2: τm + dβ. 840 = lcm(1..8), so every d from 1 to 8 divides m.
   const std::size_t m = 840;
   auto check = broadcast_check(m, bcast2());
@@ -129,10 +129,10 @@ TEST(SymmetrizedBroadcast, AllPortStoreAndForwardTakesTauMPlusDLambda) {
       .predict([m](const MachineConfig& cfg) -> std::optional<Time> {
         return cfg.d == 0 ? 0 : from_us(0.01) * static_cast<Time>(m) + cfg.d * from_us(10);
       });
-  check.run();
+  checks.add(check);
 }
 
-TEST(SymmetrizedBroadcast, MatchesStoutAndWagarNumericExamples) {
+HCEMU_KERNEL_CHECKS(SymmetrizedBroadcast, MatchesStoutAndWagarNumericExamples) {
   // Stout & Wagar digest §9, τ = 1, β = 12 (d = 3, m = 3600) and β = 16 (d = 4, m = 4800): 3636 and 4864.
   for (auto [d, beta, m, want] :
        {std::tuple{3, 12.0, std::size_t{3600}, 3636.0}, {4, 16.0, std::size_t{4800}, 4864.0}}) {
@@ -141,60 +141,63 @@ TEST(SymmetrizedBroadcast, MatchesStoutAndWagarNumericExamples) {
         .ports({"all"})
         .base(link_bound_machine(beta, 1))
         .predict([want](const MachineConfig&) -> std::optional<Time> { return from_us(want); });
-    check.run();
+    checks.add(check);
   }
 }
 
-TEST(SymmetrizedBroadcast, CircuitPaysItsSetUpOncePerStage) {
+HCEMU_KERNEL_CHECKS(SymmetrizedBroadcast, CircuitPaysItsSetUpOncePerStage) {
   const std::size_t m = 840;
   auto check = broadcast_check(m, bcast2());
   check.dims(1, 8).ports({"all"}).base(circuit_machine()).predict([m](const MachineConfig& cfg) -> std::optional<Time> {
     const auto per_packet = static_cast<Time>(m / static_cast<std::size_t>(cfg.d));
     return cfg.d * (from_us(10) + from_us(3) + from_us(2) + from_us(0.01) * per_packet);
   });
-  check.run();
+  checks.add(check);
 }
 
-TEST(SymmetrizedBroadcast, UnevenPacketsTakeTheLongestPacketTimePerStage) {
+HCEMU_KERNEL_CHECKS(SymmetrizedBroadcast, UnevenPacketsTakeTheLongestPacketTimePerStage) {
   // m = 7 on a 3-cube: packets of 3, 2 and 2 bytes; every stage lasts T(3).
   auto hand = broadcast_check(7, bcast2());
   hand.dims({3}).ports({"all"}).base(link_bound_machine()).predict([](const MachineConfig&) -> std::optional<Time> {
     return 3 * (from_us(10) + 3 * from_us(0.01));
   });
-  hand.run();
+  checks.add("by hand", hand);
   for (std::size_t m : {std::size_t{0}, std::size_t{1}, std::size_t{1001}}) {
-    SCOPED_TRACE("m = " + std::to_string(m));
     auto check = broadcast_check(m, bcast2());
     check.dims(0, 8).ports({"all"}).base(circuit_machine()).predict([m](const MachineConfig& cfg) {
       return model::symmetrized_broadcast_time(cfg, m);
     });
-    check.run();
+    checks.add("m = " + std::to_string(m), check);
   }
 }
 
-TEST(SymmetrizedBroadcast, UsesOnlyTheLinksDirectedAwayFromTheRoot) {
+HCEMU_KERNEL_CHECKS(SymmetrizedBroadcast, UsesOnlyTheLinksDirectedAwayFromTheRoot) {
   // Stout & Wagar §2: half of all links, those directed toward the root, are never used.
   auto check = broadcast_check(120, bcast2());
-  check.dims({2, 5}).ports({"all"}).base(link_bound_machine()).check_report([](const Case& c, const RunReport& r) {
+  check.dims({2, 5}).ports({"all"}).base(link_bound_machine()).check([](const CaseResult& r) -> std::string {
+    const Case& c = r.run_case;
     const int root = root_of(c.nodes());
-    EXPECT_EQ(r.links.size(), static_cast<std::size_t>(c.d) << (c.d - 1)) << c.name();
-    for (const LinkStats& l : r.links) EXPECT_EQ(((l.from ^ root) >> l.dim) & 1, 0) << c.name() << " link " << l.from;
+    if (r.report.links.size() != static_cast<std::size_t>(c.d) << (c.d - 1))
+      return std::to_string(r.report.links.size()) + " links used, not half of them";
+    for (const LinkStats& l : r.report.links)
+      if ((((l.from ^ root) >> l.dim) & 1) != 0) return "link " + std::to_string(l.from) + " toward the root used";
+    return "";
   });
-  check.run();
+  checks.add(check);
 }
 
-TEST(SymmetrizedBroadcast, RunsOnOnePortWithoutAClosedForm) {
+HCEMU_KERNEL_CHECKS(SymmetrizedBroadcast, RunsOnOnePortWithoutAClosedForm) {
   auto check = broadcast_check(100, bcast2());
   check.dims(0, 6).ports({"one", "half"}).base(circuit_machine()).predict([](const MachineConfig& cfg) {
     return model::symmetrized_broadcast_time(cfg, 100);
   });
-  const auto results = check.run();
-  for (const auto& r : results) EXPECT_FALSE(r.predicted.has_value());
+  check.check(test::no_closed_form);
+  checks.add(check);
 }
 
 // ----- BROADCAST 4 ---------------------------------------------------------------------------------------------------
 
-TEST(PipelinedBroadcast, MatchesStoutAndWagarNumericExamples) {
+HCEMU_KERNEL_CHECKS(PipelinedBroadcast, MatchesStoutAndWagarNumericExamples) {
   // Stout & Wagar digest §9, τ = 1: (d + g - 1)(m/(dg) + β).
   struct Example {
     int d;
@@ -211,19 +214,17 @@ TEST(PipelinedBroadcast, MatchesStoutAndWagarNumericExamples) {
                            {4, 16, 4800, 10, 1768},
                            {4, 16, 4800, 15, 1728},
                            {4, 16, 4800, 20, 1748}}) {
-    SCOPED_TRACE("d = " + std::to_string(e.d) + ", g = " + std::to_string(e.g));
     auto check = broadcast_check(e.m, bcast4(e.g));
     check.dims({e.d})
         .ports({"all"})
         .base(link_bound_machine(e.beta, 1))
-        .predict([&e](const MachineConfig&) -> std::optional<Time> { return from_us(e.want); });
-    check.run();
+        .predict([e](const MachineConfig&) -> std::optional<Time> { return from_us(e.want); });
+    checks.add("d = " + std::to_string(e.d) + ", g = " + std::to_string(e.g), check);
   }
 }
 
-TEST(PipelinedBroadcast, TakesDPlusGMinusOneStagesForEveryDimension) {
+HCEMU_KERNEL_CHECKS(PipelinedBroadcast, TakesDPlusGMinusOneStagesForEveryDimension) {
   for (int g : {1, 2, 3, 5}) {
-    SCOPED_TRACE("g = " + std::to_string(g));
     const std::size_t m = 840 * static_cast<std::size_t>(g);
     auto check = broadcast_check(m, bcast4(g));
     check.dims(0, 8)
@@ -234,103 +235,106 @@ TEST(PipelinedBroadcast, TakesDPlusGMinusOneStagesForEveryDimension) {
           return (cfg.d + g - 1) *
                  (from_us(10) + from_us(0.01) * static_cast<Time>(m / static_cast<std::size_t>(cfg.d * g)));
         });
-    check.run();
+    checks.add("g = " + std::to_string(g), check);
   }
 }
 
-TEST(PipelinedBroadcast, SizesNotDivisibleByTheGroupsUseRoundedUpPackets) {
+HCEMU_KERNEL_CHECKS(PipelinedBroadcast, SizesNotDivisibleByTheGroupsUseRoundedUpPackets) {
   // m = 1001 into 3 groups on a 4-cube: packets of ⌈1001/12⌉ = 84 bytes, the last one padded.
   auto hand = broadcast_check(1001, bcast4(3));
   hand.dims({4}).ports({"all"}).base(link_bound_machine()).predict([](const MachineConfig&) -> std::optional<Time> {
     return 6 * (from_us(10) + 84 * from_us(0.01));
   });
-  hand.run();
+  checks.add("by hand", hand);
   for (auto [m, g] :
        {std::pair{std::size_t{0}, 2}, {std::size_t{1}, 3}, {std::size_t{1001}, 4}, {std::size_t{50}, 7}}) {
-    SCOPED_TRACE("m = " + std::to_string(m) + ", g = " + std::to_string(g));
     auto check = broadcast_check(m, bcast4(g));
     check.dims(0, 7).ports({"all"}).base(circuit_machine()).predict([m, g](const MachineConfig& cfg) {
       return model::pipelined_broadcast_time(cfg, m, g);
     });
-    check.run();
+    checks.add("m = " + std::to_string(m) + ", g = " + std::to_string(g), check);
   }
 }
 
-TEST(PipelinedBroadcast, RunsOnOnePortWithoutAClosedForm) {
+HCEMU_KERNEL_CHECKS(PipelinedBroadcast, RunsOnOnePortWithoutAClosedForm) {
   auto check = broadcast_check(300, bcast4(3));
   check.dims(0, 5).ports({"one", "k:2"}).base(circuit_machine()).predict([](const MachineConfig& cfg) {
     return model::pipelined_broadcast_time(cfg, 300, 3);
   });
-  for (const auto& r : check.run()) EXPECT_FALSE(r.predicted.has_value());
+  check.check(test::no_closed_form);
+  checks.add(check);
 }
 
 // ----- nESBT ---------------------------------------------------------------------------------------------------------
 
-TEST(NesbtBroadcast, MatchesJohnssonAndHoTableOne) {
+HCEMU_KERNEL_CHECKS(NesbtBroadcast, MatchesJohnssonAndHoTableOne) {
   // Johnsson & Ho Table 1, nESBT-b(n,1), n = 3, M = 24, B = 8: 32 element transfers and 4 start-ups.
   auto check = broadcast_check(24, nesbt(8));
   check.dims({3})
       .ports({"all"})
       .base(link_bound_machine(10, 0.5))
       .predict([](const MachineConfig&) -> std::optional<Time> { return 32 * from_us(0.5) + 4 * from_us(10); });
-  check.run();
+  checks.add(check);
 }
 
-TEST(NesbtBroadcast, PipelinedChunksTakeMOverNPlusNBAndTheirStartUps) {
+HCEMU_KERNEL_CHECKS(NesbtBroadcast, PipelinedChunksTakeMOverNPlusNBAndTheirStartUps) {
   // (M/n + nB) t_c + (⌈M/(nB)⌉ + n) τ, here with M/n = 105 bytes in chunks of B = 16 (the last one 9 bytes).
   const std::size_t m = 105 * 8, b = 16;
   auto check = broadcast_check(m, nesbt(b));
   check.dims({8}).ports({"all"}).base(link_bound_machine()).predict([](const MachineConfig&) -> std::optional<Time> {
     return (105 + 8 * 16) * from_us(0.01) + (7 + 8) * from_us(10);
   });
-  check.run();
+  checks.add(check);
 }
 
-TEST(NesbtBroadcast, EveryDimensionAndChunkSize) {
+HCEMU_KERNEL_CHECKS(NesbtBroadcast, EveryDimensionAndChunkSize) {
   for (auto [m, chunk] : {std::pair{std::size_t{840}, std::size_t{0}},
                           {std::size_t{1001}, std::size_t{13}},
                           {std::size_t{0}, std::size_t{4}},
                           {std::size_t{1}, std::size_t{1}},
                           {std::size_t{5}, std::size_t{1}}}) {
-    SCOPED_TRACE("m = " + std::to_string(m) + ", chunk = " + std::to_string(chunk));
     auto check = broadcast_check(m, nesbt(chunk));
     check.dims(0, 8).ports({"all"}).base(circuit_machine()).predict([m, chunk](const MachineConfig& cfg) {
       return model::nesbt_broadcast_time(cfg, m, chunk);
     });
-    check.run();
+    checks.add("m = " + std::to_string(m) + ", chunk = " + std::to_string(chunk), check);
   }
 }
 
-TEST(NesbtBroadcast, TreesUseEveryDirectedLinkButThoseIntoTheRoot) {
+HCEMU_KERNEL_CHECKS(NesbtBroadcast, TreesUseEveryDirectedLinkButThoseIntoTheRoot) {
   // Johnsson & Ho §3.4: the n trees use (N - 1)·n directed edges, none directed into the source, each once.
   auto check = broadcast_check(600, nesbt(25));
-  check.dims({2, 4, 6}).ports({"all"}).base(link_bound_machine()).check_report([](const Case& c, const RunReport& r) {
+  check.dims({2, 4, 6}).ports({"all"}).base(link_bound_machine()).check([](const CaseResult& r) -> std::string {
+    const Case& c = r.run_case;
     const int root = root_of(c.nodes());
-    EXPECT_EQ(r.links.size(), static_cast<std::size_t>(c.d * (c.nodes() - 1))) << c.name();
-    for (const LinkStats& l : r.links) EXPECT_NE(l.to(), root) << c.name();
+    if (r.report.links.size() != static_cast<std::size_t>(c.d * (c.nodes() - 1)))
+      return std::to_string(r.report.links.size()) + " links used, not (N - 1)·n";
+    for (const LinkStats& l : r.report.links)
+      if (l.to() == root) return "link " + std::to_string(l.from) + " into the root used";
+    return "";
   });
-  check.run();
+  checks.add(check);
 }
 
-TEST(NesbtBroadcast, RunsOnOnePortWithoutAClosedForm) {
+HCEMU_KERNEL_CHECKS(NesbtBroadcast, RunsOnOnePortWithoutAClosedForm) {
   auto check = broadcast_check(500, nesbt(20));
   check.dims(0, 5).ports({"one", "half"}).base(circuit_machine()).predict([](const MachineConfig& cfg) {
     return model::nesbt_broadcast_time(cfg, 500, 20);
   });
-  for (const auto& r : check.run()) EXPECT_FALSE(r.predicted.has_value());
+  check.check(test::no_closed_form);
+  checks.add(check);
 }
 
 // ----- Every kernel ---------------------------------------------------------------------------------------------
 
-TEST(Broadcasts, PostEveryReceiveBeforeItsMessageArrivesUnderForced) {
+HCEMU_KERNEL_CHECKS(Broadcasts, PostEveryReceiveBeforeItsMessageArrivesUnderForced) {
   MachineConfig forced = circuit_machine();
   forced.protocol = Protocol::forced;
   for (const auto& [name, kernel] : std::vector<std::pair<std::string, Broadcast>>{
            {"sbt", sbt()}, {"bcast2", bcast2()}, {"bcast4", bcast4(3)}, {"nesbt", nesbt(10)}}) {
-    SCOPED_TRACE(name);
     auto check = broadcast_check(257, kernel);
     check.dims(0, 6).ports({"one", "all"}).base(forced);
-    check.run();
+    checks.add(name, check);
   }
 }
 

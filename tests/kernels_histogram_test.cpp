@@ -8,13 +8,14 @@
 #include "hcemu/kernels/histogram.hpp"
 #include "harness/algorithm.hpp"
 #include "hcemu/model/collectives.hpp"
-#include "hcemu/testing.hpp"
+#include "hcemu/testing/gtest.hpp"
 #include "kernel_machines.hpp"
 
 namespace hcemu {
 namespace {
 
 using testing::Case;
+using testing::CaseResult;
 using testing::KernelCheck;
 using Counts = std::vector<std::uint32_t>;
 
@@ -54,7 +55,7 @@ KernelCheck<std::uint32_t> histogram_check(BinsOf bins_of, std::size_t items, Hi
         }
         return out;
       })
-      .exact()
+      .tolerance(testing::Tolerance::exact())
       .no_contention()
       .no_forced_discards();
   return check;
@@ -77,7 +78,7 @@ Histogram symmetrized() {
 
 // ----- Recursive halving -----------------------------------------------------------------------------------------
 
-TEST(RecursiveHalvingHistogram, OnePortMovesHalfTheBinsLessEachStage) {
+HCEMU_KERNEL_CHECKS(RecursiveHalvingHistogram, OnePortMovesHalfTheBinsLessEachStage) {
   // Stout & Wagar §8: stage k costs τ·m/2^k + β; here Σ_k (λ + δ' + δ + 4τ·bins/2^k), bins = 3·256.
   const std::size_t bins = 768;
   auto check = histogram_check(fixed(bins), 500, recursive_halving());
@@ -90,10 +91,10 @@ TEST(RecursiveHalvingHistogram, OnePortMovesHalfTheBinsLessEachStage) {
           total += from_us(10) + from_us(3) + from_us(2) + from_us(0.01) * 4 * static_cast<Time>(bins >> k);
         return total;
       });
-  check.run();
+  checks.add(check);
 }
 
-TEST(RecursiveHalvingHistogram, ChargesAFlopPerCountAndPerAddition) {
+HCEMU_KERNEL_CHECKS(RecursiveHalvingHistogram, ChargesAFlopPerCountAndPerAddition) {
   // t_a·items to count, t_a·bins·(1 - 2^-d) to add, on top of the transfers.
   MachineConfig c = link_bound_machine();
   c.flop = 0.003;
@@ -103,12 +104,11 @@ TEST(RecursiveHalvingHistogram, ChargesAFlopPerCountAndPerAddition) {
     const auto moved = static_cast<Time>(bins - (bins >> cfg.d));
     return cfg.d * from_us(10) + 4 * moved * from_us(0.01) + (static_cast<Time>(items) + moved) * from_us(0.003);
   });
-  check.run();
+  checks.add(check);
 }
 
-TEST(RecursiveHalvingHistogram, OddBinCountsPadTheBlocks) {
+HCEMU_KERNEL_CHECKS(RecursiveHalvingHistogram, OddBinCountsPadTheBlocks) {
   for (std::size_t bins : {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{1001}}) {
-    SCOPED_TRACE("bins = " + std::to_string(bins));
     auto check = histogram_check(fixed(bins), bins == 0 ? 0 : 300, recursive_halving());
     check.dims(0, 8)
         .ports({"one", "half"})
@@ -116,21 +116,21 @@ TEST(RecursiveHalvingHistogram, OddBinCountsPadTheBlocks) {
         .predict([bins](const MachineConfig& cfg) -> std::optional<Time> {
           return model::recursive_halving_histogram_time(cfg, bins, bins == 0 ? 0 : 300);
         });
-    check.run();
+    checks.add("bins = " + std::to_string(bins), check);
   }
 }
 
-TEST(RecursiveHalvingHistogram, AThousandNodes) {
+HCEMU_KERNEL_CHECKS(RecursiveHalvingHistogram, AThousandNodes) {
   auto check = histogram_check(fixed(2048), 64, recursive_halving());
   check.dims({10}).ports({"one"}).base(link_bound_machine()).predict([](const MachineConfig&) -> std::optional<Time> {
     return 10 * from_us(10) + 4 * (2048 - 2) * from_us(0.01);
   });
-  check.run();
+  checks.add(check);
 }
 
 // ----- Symmetrized ---------------------------------------------------------------------------------------------------
 
-TEST(SymmetrizedHistogram, AllPortStoreAndForwardTakesTheStoutWagarTime) {
+HCEMU_KERNEL_CHECKS(SymmetrizedHistogram, AllPortStoreAndForwardTakesTheStoutWagarTime) {
   // MODEL.md §9: (1 - 2^-d)·τm/d + dλ with m = 4·bins bytes; bins = 3·d·2^d so that every sub-block is whole.
   auto bins_of = [](int d) { return std::size_t{3} * static_cast<std::size_t>(std::max(d, 1)) << d; };
   auto check = histogram_check(bins_of, 400, symmetrized());
@@ -143,10 +143,10 @@ TEST(SymmetrizedHistogram, AllPortStoreAndForwardTakesTheStoutWagarTime) {
         const Time n = Time{1} << cfg.d;
         return (n - 1) * from_us(0.01) * m / (n * cfg.d) + cfg.d * from_us(10);
       });
-  check.run();
+  checks.add(check);
 }
 
-TEST(SymmetrizedHistogram, MatchesStoutAndWagarNumericExamples) {
+HCEMU_KERNEL_CHECKS(SymmetrizedHistogram, MatchesStoutAndWagarNumericExamples) {
   // Stout & Wagar digest §9, τ = 1 per item (0.25 µs per byte of a 4-byte bin): d = 3, β = 12, m = 3600 gives
   // 1086; d = 4, β = 16, m = 4800 gives 1189.
   for (auto [d, beta, bins, want] :
@@ -156,56 +156,52 @@ TEST(SymmetrizedHistogram, MatchesStoutAndWagarNumericExamples) {
         .ports({"all"})
         .base(link_bound_machine(beta, 0.25))
         .predict([want](const MachineConfig&) -> std::optional<Time> { return from_us(want); });
-    check.run();
+    checks.add(check);
   }
 }
 
-TEST(SymmetrizedHistogram, OddBinCountsPadTheSubBlocks) {
+HCEMU_KERNEL_CHECKS(SymmetrizedHistogram, OddBinCountsPadTheSubBlocks) {
   // 1001 bins on a 3-cube: blocks of ⌈1001/8⌉ = 126 bins, sub-blocks of 42: Σ_s (λ' + 4τ·42·2^(3-s)).
   auto hand = histogram_check(fixed(1001), 100, symmetrized());
   hand.dims({3}).ports({"all"}).base(circuit_machine()).predict([](const MachineConfig&) -> std::optional<Time> {
     return 3 * (from_us(10) + from_us(3) + from_us(2)) + 4 * 42 * 7 * from_us(0.01);
   });
-  hand.run();
+  checks.add("by hand", hand);
   for (std::size_t bins : {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{1001}}) {
-    SCOPED_TRACE("bins = " + std::to_string(bins));
     auto check = histogram_check(fixed(bins), bins == 0 ? 0 : 300, symmetrized());
     check.dims(0, 8).ports({"all"}).base(circuit_machine()).predict([bins](const MachineConfig& cfg) {
       return model::symmetrized_histogram_time(cfg, bins, bins == 0 ? 0 : 300);
     });
-    check.run();
+    checks.add("bins = " + std::to_string(bins), check);
   }
 }
 
-TEST(SymmetrizedHistogram, UsesEveryDirectedLinkEqually) {
+HCEMU_KERNEL_CHECKS(SymmetrizedHistogram, UsesEveryDirectedLinkEqually) {
   // In every stage the d groups use the d links of every node, one each.
   auto check = histogram_check(fixed(3 * 5 * 32), 100, symmetrized());
-  check.dims({3, 5}).ports({"all"}).base(link_bound_machine()).check_report([](const Case& c, const RunReport& r) {
-    ASSERT_EQ(r.links.size(), static_cast<std::size_t>(c.d * c.nodes())) << c.name();
-    for (const LinkStats& l : r.links) EXPECT_EQ(l.busy, r.links.front().busy) << c.name();
-  });
-  check.run();
+  check.dims({3, 5}).ports({"all"}).base(link_bound_machine()).check(test::every_link_equally_busy);
+  checks.add(check);
 }
 
-TEST(SymmetrizedHistogram, RunsOnOnePortWithoutAClosedForm) {
+HCEMU_KERNEL_CHECKS(SymmetrizedHistogram, RunsOnOnePortWithoutAClosedForm) {
   auto check = histogram_check(fixed(96), 50, symmetrized());
   check.dims(0, 5).ports({"one", "half"}).base(circuit_machine()).predict([](const MachineConfig& cfg) {
     return model::symmetrized_histogram_time(cfg, 96, 50);
   });
-  for (const auto& r : check.run()) EXPECT_FALSE(r.predicted.has_value());
+  check.check(test::no_closed_form);
+  checks.add(check);
 }
 
 // ----- Every kernel ---------------------------------------------------------------------------------------------
 
-TEST(Histograms, PostEveryReceiveBeforeItsMessageArrivesUnderForced) {
+HCEMU_KERNEL_CHECKS(Histograms, PostEveryReceiveBeforeItsMessageArrivesUnderForced) {
   MachineConfig forced = circuit_machine();
   forced.protocol = Protocol::forced;
   for (const auto& [name, kernel] : std::vector<std::pair<std::string, Histogram>>{
            {"recursive-halving", recursive_halving()}, {"symmetrized", symmetrized()}}) {
-    SCOPED_TRACE(name);
     auto check = histogram_check(fixed(200), 100, kernel);
     check.dims(0, 6).ports({"one", "all"}).base(forced);
-    check.run();
+    checks.add(name, check);
   }
 }
 

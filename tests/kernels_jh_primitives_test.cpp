@@ -12,13 +12,14 @@
 #include "hcemu/kernels/primitives.hpp"
 #include "hcemu/model/primitives.hpp"
 #include "hcemu/model/spanning_trees.hpp"
-#include "hcemu/testing.hpp"
+#include "hcemu/testing/gtest.hpp"
 #include "kernel_machines.hpp"
 
 namespace hcemu {
 namespace {
 
 using testing::Case;
+using testing::CaseResult;
 using testing::KernelCheck;
 using Data = std::vector<std::byte>;
 
@@ -59,7 +60,7 @@ KernelCheck<> broadcast_check(std::size_t m, Broadcast broadcast) {
       .reference([](const Case& c, const std::vector<Data>& in) {
         return std::vector<Data>(static_cast<std::size_t>(c.nodes()), in[static_cast<std::size_t>(root_of(c.nodes()))]);
       })
-      .exact()
+      .tolerance(testing::Tolerance::exact())
       .no_contention()
       .no_forced_discards();
   return check;
@@ -142,7 +143,7 @@ TEST(SpanningBalancedTree, BusiestPortCarriesTheLargestSubtreeInAll) {
 
 // ----- One-to-all broadcast (Table 1) ------------------------------------------------------------------------------
 
-TEST(GrayCodeBroadcast, MatchesTableOneForThreeAndFiveCubes) {
+HCEMU_KERNEL_CHECKS(GrayCodeBroadcast, MatchesTableOneForThreeAndFiveCubes) {
   // GC(1,1): (M + (N - 2)B) t_c + (⌈M/B⌉ + N - 2) τ. n = 3, M = 24, B = 8: 72 and 9; n = 5, M = 1024, B = 64:
   // 2944 and 46.
   for (auto [d, elements, b, transfers, startups] :
@@ -151,41 +152,40 @@ TEST(GrayCodeBroadcast, MatchesTableOneForThreeAndFiveCubes) {
     check.dims({d}).ports({"one", "all"}).base(paper_machine()).predict([=](const MachineConfig&) -> std::optional<Time> {
       return paper_time(transfers, startups);
     });
-    check.run();
+    checks.add(check);
   }
 }
 
-TEST(GrayCodeBroadcast, ShorterLastChunkAndMachinePacketsFollowTheClosedForm) {
+HCEMU_KERNEL_CHECKS(GrayCodeBroadcast, ShorterLastChunkAndMachinePacketsFollowTheClosedForm) {
   for (auto [m, chunk] : {std::pair{std::size_t{1001}, std::size_t{64}}, {std::size_t{0}, std::size_t{16}},
                           {std::size_t{300}, std::size_t{0}}, {std::size_t{7}, std::size_t{1}}}) {
-    SCOPED_TRACE("m = " + std::to_string(m) + ", chunk = " + std::to_string(chunk));
     MachineConfig c = circuit_machine();
     c.packet = 48;
     auto check = broadcast_check(m, gray_code(chunk));
     check.dims({0, 1, 3, 6}).ports({"one", "k:2", "all"}).base(c).predict([m, chunk](const MachineConfig& cfg) {
       return model::gray_code_broadcast_time(cfg, m, chunk);
     });
-    check.run();
+    checks.add("m = " + std::to_string(m) + ", chunk = " + std::to_string(chunk), check);
   }
 }
 
-TEST(RotatedGrayCodeBroadcast, TakesNMinusOnePartTimes) {
+HCEMU_KERNEL_CHECKS(RotatedGrayCodeBroadcast, TakesNMinusOnePartTimes) {
   // GC(n,1): (M/n)(N - 1) t_c + ⌈M/(n B_m)⌉(N - 1) τ. n = 3, M = 24, B_m = 8: 56 and 7.
   auto hand = broadcast_check(24 * kElement, rotated_gray_code());
   hand.dims({3}).ports({"all"}).base(paper_machine(8)).predict([](const MachineConfig&) -> std::optional<Time> {
     return paper_time(56, 7);
   });
-  hand.run();
+  checks.add("by hand", hand);
   for (std::size_t m : {std::size_t{0}, std::size_t{1}, std::size_t{1001}}) {
     auto check = broadcast_check(m, rotated_gray_code());
     check.dims(0, 6).ports({"all"}).base(circuit_machine()).predict([m](const MachineConfig& cfg) {
       return model::rotated_gray_code_broadcast_time(cfg, m);
     });
-    check.run();
+    checks.add("m = " + std::to_string(m), check);
   }
 }
 
-TEST(PipelinedSbtBroadcast, MatchesTableOneOnAllPort) {
+HCEMU_KERNEL_CHECKS(PipelinedSbtBroadcast, MatchesTableOneOnAllPort) {
   // SBT-b(n,1): (M + (n - 1)B) t_c + (⌈M/B⌉ + n - 1) τ. n = 3, M = 24, B = 8: 40 and 5; n = 5, M = 1024, B = 64:
   // 1280 and 20.
   for (auto [d, elements, b, transfers, startups] :
@@ -194,36 +194,36 @@ TEST(PipelinedSbtBroadcast, MatchesTableOneOnAllPort) {
     check.dims({d}).ports({"all"}).base(paper_machine()).predict([=](const MachineConfig&) -> std::optional<Time> {
       return paper_time(transfers, startups);
     });
-    check.run();
+    checks.add(check);
   }
 }
 
-TEST(PipelinedSbtBroadcast, EveryDimensionAndChunk) {
+HCEMU_KERNEL_CHECKS(PipelinedSbtBroadcast, EveryDimensionAndChunk) {
   for (auto [m, chunk] : {std::pair{std::size_t{1001}, std::size_t{100}}, {std::size_t{0}, std::size_t{4}},
                           {std::size_t{64}, std::size_t{0}}}) {
     auto check = broadcast_check(m, pipelined_sbt(chunk));
     check.dims(0, 7).ports({"all"}).base(circuit_machine()).predict([m, chunk](const MachineConfig& cfg) {
       return model::pipelined_sbt_broadcast_time(cfg, m, chunk);
     });
-    check.run();
+    checks.add("m = " + std::to_string(m) + ", chunk = " + std::to_string(chunk), check);
   }
 }
 
-TEST(SbntBroadcast, TakesThePipelineTimeOfAnNLevelTree) {
+HCEMU_KERNEL_CHECKS(SbntBroadcast, TakesThePipelineTimeOfAnNLevelTree) {
   // Its paths are shortest paths, n levels: the same closed form as SBT-b(n,1); n = 3, M = 24, B = 8: 40 and 5.
   auto hand = broadcast_check(24 * kElement, sbnt(8 * kElement));
   hand.dims({3}).ports({"all"}).base(paper_machine()).predict([](const MachineConfig&) -> std::optional<Time> {
     return paper_time(40, 5);
   });
-  hand.run();
+  checks.add("table one", hand);
   auto check = broadcast_check(777, sbnt(50));
   check.dims(0, 7).ports({"all"}).base(circuit_machine()).predict([](const MachineConfig& cfg) {
     return model::sbnt_broadcast_time(cfg, 777, 50);
   });
-  check.run();
+  checks.add(check);
 }
 
-TEST(NrsbtBroadcast, IsBroadcastTwoAndMatchesTableOne) {
+HCEMU_KERNEL_CHECKS(NrsbtBroadcast, IsBroadcastTwoAndMatchesTableOne) {
   // nRSBT-b(n,1): M t_c + ⌈M/(n B_m)⌉ n τ. n = 3, M = 24, B_m = 8: 24 and 3.
   auto check = broadcast_check(24 * kElement, [](Node& node, std::span<std::byte> data, int root) {
     kernels::nrsbt_broadcast(node, data, root);
@@ -231,15 +231,19 @@ TEST(NrsbtBroadcast, IsBroadcastTwoAndMatchesTableOne) {
   check.dims({3}).ports({"all"}).base(paper_machine(8)).predict([](const MachineConfig&) -> std::optional<Time> {
     return paper_time(24, 3);
   });
-  check.run();
+  checks.add(check);
 }
 
-TEST(PipelinedBroadcasts, OnePortRunsWithoutAClosedForm) {
-  for (const Broadcast& b : {rotated_gray_code(), pipelined_sbt(30), sbnt(30)}) {
+HCEMU_KERNEL_CHECKS(PipelinedBroadcasts, OnePortRunsWithoutAClosedForm) {
+  for (const auto& [name, b] : std::vector<std::pair<std::string, Broadcast>>{
+           {"rotated gray code", rotated_gray_code()}, {"pipelined sbt", pipelined_sbt(30)}, {"sbnt", sbnt(30)}}) {
     auto check = broadcast_check(200, b);
     check.dims({0, 2, 4}).ports({"one", "half"}).base(circuit_machine());
-    check.run();
+    checks.add(name, check);
   }
+}
+
+TEST(PipelinedBroadcasts, OnePortHasNoClosedForm) {
   EXPECT_FALSE(model::pipelined_sbt_broadcast_time(circuit_machine(), 200, 30).has_value());
 }
 
@@ -260,7 +264,7 @@ KernelCheck<> allgather_check(std::size_t m, Allgather allgather) {
         for (const Data& block : in) all.insert(all.end(), block.begin(), block.end());
         return std::vector<Data>(static_cast<std::size_t>(c.nodes()), all);
       })
-      .exact()
+      .tolerance(testing::Tolerance::exact())
       .no_contention()
       .no_forced_discards();
   return check;
@@ -275,45 +279,49 @@ Allgather sbnt_all() {
   return [](Node& n, std::span<std::byte> all, std::size_t m) { kernels::sbnt_allgather(n, all, m); };
 }
 
-TEST(CyclicRotationAllgather, MatchesTableTwo) {
+HCEMU_KERNEL_CHECKS(CyclicRotationAllgather, MatchesTableTwo) {
   // CRA(1,N) = GCEA(1,N): (N - 1)M t_c + ⌈M/B_m⌉(N - 1) τ. n = 5, M = 32: 992 and 31 with B_m >= M, 992 and 62
   // with B_m = 16.
-  for (const Allgather& a : {cra(), gcea()}) {
+  for (const auto& [name, a] : std::vector<std::pair<std::string, Allgather>>{{"cra", cra()}, {"gcea", gcea()}}) {
     for (auto [packet, startups] : {std::pair{std::size_t{0}, 31L}, {std::size_t{16}, 62L}}) {
       auto check = allgather_check(32 * kElement, a);
       check.dims({5}).ports({"one", "all"}).base(paper_machine(packet)).predict([startups](const MachineConfig&) -> std::optional<Time> {
         return paper_time(992, startups);
       });
-      check.run();
+      checks.add(name + " packet = " + std::to_string(packet), check);
     }
   }
 }
 
-TEST(CyclicRotationAllgather, EveryPortModelTakesNMinusOnePairwiseSteps) {
-  for (const Allgather& a : {cra(), gcea()}) {
+HCEMU_KERNEL_CHECKS(CyclicRotationAllgather, EveryPortModelTakesNMinusOnePairwiseSteps) {
+  for (const auto& [name, a] : std::vector<std::pair<std::string, Allgather>>{{"cra", cra()}, {"gcea", gcea()}}) {
     for (std::size_t m : {std::size_t{0}, std::size_t{1}, std::size_t{333}}) {
       auto check = allgather_check(m, a);
       check.dims({0, 1, 3, 6}).ports({"one", "half", "all"}).base(circuit_machine()).predict([m](const MachineConfig& cfg) -> std::optional<Time> {
         return model::cra_allgather_time(cfg, m);
       });
-      check.run();
+      checks.add(name + " m = " + std::to_string(m), check);
     }
   }
 }
 
-TEST(CyclicRotationAllgather, UsesOnlyTheLinksOfOneGrayCodeCircuit) {
+HCEMU_KERNEL_CHECKS(CyclicRotationAllgather, UsesOnlyTheLinksOfOneGrayCodeCircuit) {
   // A node always sends to the same neighbour: N directed links in all, one out of and one into every node.
   auto check = allgather_check(64, cra());
-  check.dims({2, 3, 5}).ports({"one"}).base(circuit_machine()).check_report([](const Case& c, const RunReport& r) {
-    EXPECT_EQ(r.links.size(), static_cast<std::size_t>(c.nodes())) << c.name();
+  check.dims({2, 3, 5}).ports({"one"}).base(circuit_machine()).check([](const CaseResult& r) -> std::string {
+    const Case& c = r.run_case;
+    if (r.report.links.size() != static_cast<std::size_t>(c.nodes()))
+      return std::to_string(r.report.links.size()) + " links used, not N";
     std::vector<int> into(static_cast<std::size_t>(c.nodes()), 0);
-    for (const LinkStats& l : r.links) ++into[static_cast<std::size_t>(l.to())];
-    for (int k : into) EXPECT_EQ(k, 1) << c.name();
+    for (const LinkStats& l : r.report.links) ++into[static_cast<std::size_t>(l.to())];
+    for (std::size_t v = 0; v < into.size(); ++v)
+      if (into[v] != 1) return "node " + std::to_string(v) + " has " + std::to_string(into[v]) + " links into it";
+    return "";
   });
-  check.run();
+  checks.add(check);
 }
 
-TEST(RotatedGceaAllgather, MatchesTableTwoOnAllPort) {
+HCEMU_KERNEL_CHECKS(RotatedGceaAllgather, MatchesTableTwoOnAllPort) {
   // GCEA(n,N): (1/n)(N - 1)M t_c + ⌈M/(n B_m)⌉(N - 1) τ. n = 5, M = 40: 248, and 31 start-ups with B_m = 64,
   // 62 with B_m = 4 (M/n = 8 elements in 2 packets).
   for (auto [packet, startups] : {std::pair{std::size_t{64}, 31L}, {std::size_t{4}, 62L}}) {
@@ -321,33 +329,34 @@ TEST(RotatedGceaAllgather, MatchesTableTwoOnAllPort) {
     check.dims({5}).ports({"all"}).base(paper_machine(packet)).predict([startups](const MachineConfig&) -> std::optional<Time> {
       return paper_time(248, startups);
     });
-    check.run();
+    checks.add("packet = " + std::to_string(packet), check);
   }
   for (std::size_t m : {std::size_t{0}, std::size_t{7}, std::size_t{1001}}) {
     auto check = allgather_check(m, rotated_gcea());
     check.dims({0, 1, 3, 7}).ports({"all"}).base(circuit_machine()).predict([m](const MachineConfig& cfg) {
       return model::rotated_gcea_allgather_time(cfg, m);
     });
-    check.run();
+    checks.add("m = " + std::to_string(m), check);
   }
 }
 
-TEST(RotatedCraAllgather, IsCorrectButSlowerThanRotatedGcea) {
+HCEMU_KERNEL_CHECKS(RotatedCraAllgather, IsCorrectButSlowerThanRotatedGcea) {
   // The paper: the n rotated circuits "are not edge-disjoint, and the load non-uniform" (some links carry n - 1
   // parts a step), where GCEA(n,N)'s load "is even, and minimal". No closed form; the data must still arrive.
   auto check = allgather_check(600, [](Node& n, std::span<std::byte> all, std::size_t m) {
     kernels::rotated_cra_allgather(n, all, m);
   });
   check.dims(0, 6).ports({"all", "one"}).base(circuit_machine());
-  check.check_report([](const Case& c, const RunReport& r) {
-    if (c.ports == "all" && c.d >= 3) {
-      EXPECT_GT(r.makespan, *model::rotated_gcea_allgather_time(c.config, 600)) << c.name();
-    }
+  check.check([](const CaseResult& r) -> std::string {
+    const Case& c = r.run_case;
+    if (c.ports != "all" || c.d < 3 || r.report.makespan > *model::rotated_gcea_allgather_time(c.config, 600))
+      return "";
+    return "not slower than GCEA(n,N)'s " + std::to_string(*model::rotated_gcea_allgather_time(c.config, 600)) + " ps";
   });
-  check.run();
+  checks.add(check);
 }
 
-TEST(SbntAllgather, TakesTheBusiestPortOfEveryStep) {
+HCEMU_KERNEL_CHECKS(SbntAllgather, TakesTheBusiestPortOfEveryStep) {
   // n = 5, M = 32, B_m >= the largest message: the busiest ports carry 1, 2, 2, 1, 1 blocks: 7·32 = 224 element
   // transfers and 5 start-ups (the paper's perfectly balanced count: 198.4 and 5). With B_m = 32: messages of 2
   // blocks take 2 packets, 7 start-ups.
@@ -356,7 +365,7 @@ TEST(SbntAllgather, TakesTheBusiestPortOfEveryStep) {
     check.dims({5}).ports({"all"}).base(paper_machine(packet)).predict([startups](const MachineConfig&) -> std::optional<Time> {
       return paper_time(224, startups);
     });
-    check.run();
+    checks.add("packet = " + std::to_string(packet), check);
   }
   for (std::size_t m : {std::size_t{0}, std::size_t{5}, std::size_t{256}}) {
     MachineConfig c = circuit_machine();
@@ -365,18 +374,21 @@ TEST(SbntAllgather, TakesTheBusiestPortOfEveryStep) {
     check.dims(0, 7).ports({"all"}).base(c).predict([m](const MachineConfig& cfg) {
       return model::sbnt_allgather_time(cfg, m, cfg.d);
     });
-    check.run();
+    checks.add("m = " + std::to_string(m), check);
   }
 }
 
-TEST(SbntAllgather, RunsOnOtherPortModelsWithoutAClosedForm) {
+HCEMU_KERNEL_CHECKS(SbntAllgather, RunsOnOtherPortModelsWithoutAClosedForm) {
   auto check = allgather_check(40, sbnt_all());
   check.dims(0, 5).ports({"one", "half"}).base(circuit_machine());
-  check.run();
+  checks.add(check);
+}
+
+TEST(SbntAllgather, OtherPortModelsHaveNoClosedForm) {
   EXPECT_FALSE(model::sbnt_allgather_time(circuit_machine(), 40, 3).has_value());
 }
 
-TEST(NrsbtAllgather, IsTheCompleteBroadcastAndMatchesTableTwo) {
+HCEMU_KERNEL_CHECKS(NrsbtAllgather, IsTheCompleteBroadcastAndMatchesTableTwo) {
   // nRSBT-b(n,N): (1/n)(N - 1)M t_c + Σ_{t<n} ⌈2^t M/(n B_m)⌉ τ (the paper's table repeats the SBnT row here; this
   // is the count of the pseudo-code completed). n = 3, M = 24, B_m = 16: 56 element transfers, 1 + 1 + 2 start-ups.
   auto check = allgather_check(24 * kElement, [](Node& n, std::span<std::byte> all, std::size_t m) {
@@ -385,10 +397,10 @@ TEST(NrsbtAllgather, IsTheCompleteBroadcastAndMatchesTableTwo) {
   check.dims({3}).ports({"all"}).base(paper_machine(16)).predict([](const MachineConfig&) -> std::optional<Time> {
     return paper_time(56, 4);
   });
-  check.run();
+  checks.add(check);
 }
 
-TEST(SubcubeAllgathers, GatherWithinEverySubcubeAtOnce) {
+HCEMU_KERNEL_CHECKS(SubcubeAllgathers, GatherWithinEverySubcubeAtOnce) {
   // Inside the subcube of dimensions [2, 5) of a 6-cube: 8 nodes per subcube, blocks indexed by the coordinate.
   const std::size_t m = 96;
   const kernels::Subcube cube{2, 3};
@@ -400,7 +412,6 @@ TEST(SubcubeAllgathers, GatherWithinEverySubcubeAtOnce) {
             [m](const MachineConfig& c) -> std::optional<Time> { return model::sbt_allgather_time(c, m, 3); }},
            {"sbnt", [cube](Node& n, std::span<std::byte> a, std::size_t mm) { kernels::sbnt_allgather(n, a, mm, cube); },
             [m](const MachineConfig& c) { return model::sbnt_allgather_time(c, m, 3); }}}) {
-    SCOPED_TRACE(name);
     KernelCheck check;
     check.input([](const Case&, int, std::mt19937_64& rng) { return testing::random_bytes(m, rng); })
         .kernel([fn = fn, m](Node& node, std::span<const std::byte> in, Data& out) {
@@ -422,12 +433,12 @@ TEST(SubcubeAllgathers, GatherWithinEverySubcubeAtOnce) {
           return out;
         })
         .predict(time)
-        .exact()
+        .tolerance(testing::Tolerance::exact())
         .no_contention()
         .dims({6})
         .ports({"all"})
         .base(circuit_machine());
-    check.run();
+    checks.add(name, check);
   }
 }
 
@@ -450,54 +461,58 @@ KernelCheck<> exchange_check(std::size_t m) {
             std::memcpy(out[t].data() + s * m, in[s].data() + t * m, m);
         return out;
       })
-      .exact()
+      .tolerance(testing::Tolerance::exact())
       .no_contention()
       .no_forced_discards();
   return check;
 }
 
-TEST(SbntExchange, TakesTheBusiestPortOfEveryStep) {
+HCEMU_KERNEL_CHECKS(SbntExchange, TakesTheBusiestPortOfEveryStep) {
   // n = 5, M = 8: the busiest ports carry 7, 6, 4, 2, 1 blocks, 20·8 = 160 element transfers and 5 start-ups (the
   // paper's NM/2 = 128 counts perfectly balanced subtrees).
   auto hand = exchange_check(8 * kElement);
   hand.dims({5}).ports({"all"}).base(paper_machine()).predict([](const MachineConfig&) -> std::optional<Time> {
     return paper_time(160, 5);
   });
-  hand.run();
+  checks.add("by hand", hand);
   MachineConfig c = circuit_machine();
   c.rho = 0.003;
   c.packet = 100;
   for (std::size_t m : {std::size_t{0}, std::size_t{3}, std::size_t{64}}) {
     auto check = exchange_check(m);
     check.dims(0, 6).ports({"all"}).base(c).predict([m](const MachineConfig& cfg) { return model::sbnt_exchange_time(cfg, m); });
-    check.run();
+    checks.add("m = " + std::to_string(m), check);
   }
 }
 
-TEST(SbntExchange, RunsOnOnePortWithoutAClosedForm) {
+HCEMU_KERNEL_CHECKS(SbntExchange, RunsOnOnePortWithoutAClosedForm) {
   auto check = exchange_check(16);
   check.dims(0, 5).ports({"one", "half"}).base(circuit_machine());
-  check.run();
+  checks.add(check);
 }
 
 // ----- FORCED --------------------------------------------------------------------------------------------------------
 
-TEST(JohnssonHoPrimitives, PostEveryReceiveBeforeItsMessageArrivesUnderForced) {
+HCEMU_KERNEL_CHECKS(JohnssonHoPrimitives, PostEveryReceiveBeforeItsMessageArrivesUnderForced) {
   MachineConfig forced = circuit_machine();
   forced.protocol = Protocol::forced;
-  for (const Broadcast& b : {gray_code(40), rotated_gray_code(), pipelined_sbt(40), sbnt(40)}) {
+  for (const auto& [name, b] : std::vector<std::pair<std::string, Broadcast>>{{"gray code", gray_code(40)},
+                                                                              {"rotated gray code", rotated_gray_code()},
+                                                                              {"pipelined sbt", pipelined_sbt(40)},
+                                                                              {"sbnt", sbnt(40)}}) {
     auto check = broadcast_check(257, b);
     check.dims({0, 2, 4}).ports({"one", "all"}).base(forced);
-    check.run();
+    checks.add(name, check);
   }
-  for (const Allgather& a : {cra(), gcea(), rotated_gcea(), sbnt_all()}) {
+  for (const auto& [name, a] : std::vector<std::pair<std::string, Allgather>>{
+           {"cra", cra()}, {"gcea", gcea()}, {"rotated gcea", rotated_gcea()}, {"sbnt allgather", sbnt_all()}}) {
     auto check = allgather_check(40, a);
     check.dims({0, 2, 4}).ports({"one", "all"}).base(forced);
-    check.run();
+    checks.add(name, check);
   }
   auto check = exchange_check(24);
   check.dims({0, 2, 4}).ports({"all"}).base(forced);
-  check.run();
+  checks.add("sbnt exchange", check);
 }
 
 }  // namespace

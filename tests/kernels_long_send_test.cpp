@@ -11,7 +11,7 @@
 #include "hcemu/kernels/long_send.hpp"
 #include "hcemu/model/even_spread.hpp"
 #include "hcemu/model/long_send.hpp"
-#include "hcemu/testing.hpp"
+#include "hcemu/testing/gtest.hpp"
 #include "kernel_machines.hpp"
 #include "kernels/broadcast4_schedule.hpp"
 
@@ -22,6 +22,7 @@ using Data = std::vector<std::byte>;
 using test::circuit_machine;
 using test::link_bound_machine;
 using testing::Case;
+using testing::CaseResult;
 using testing::KernelCheck;
 
 // A pair on a d-cube: source and destination, and the distance between them.
@@ -46,6 +47,15 @@ PairOf at_distance(int n) {
   };
 }
 
+// The pairs a sweep runs, each with a name for its tests: distance 0 stands for the opposite corner.
+std::vector<std::pair<std::string, PairOf>> pairs_at(std::initializer_list<int> distances) {
+  std::vector<std::pair<std::string, PairOf>> out;
+  for (int n : distances)
+    out.emplace_back(n == 0 ? "opposite corner" : "distance " + std::to_string(n),
+                     n == 0 ? opposite_corner() : at_distance(n));
+  return out;
+}
+
 using Send = std::function<void(Node&, std::span<std::byte>, int src, int dst)>;
 
 // The source's input is m random bytes, every other node's m zeros; the destination must end with the source's
@@ -68,7 +78,7 @@ KernelCheck<> send_check(std::size_t m, PairOf pair_of, Send send) {
         out[static_cast<std::size_t>(p.dst)] = in[static_cast<std::size_t>(p.src)];
         return out;
       })
-      .exact()
+      .tolerance(testing::Tolerance::exact())
       .no_contention()
       .no_forced_discards();
   return check;
@@ -138,30 +148,30 @@ TEST(EvenSpread, StageLoadsAreTheMessageOverNTimesBinomial) {
 
 // ----- The plain send and O.C. SEND 1 -------------------------------------------------------------------------------
 
-TEST(DirectSend, StoreAndForwardPaysEveryHop) {
+HCEMU_KERNEL_CHECKS(DirectSend, StoreAndForwardPaysEveryHop) {
   // One message routed over n hops, each a transfer of λ + τm.
   const std::size_t m = 500;
   auto check = send_check(m, opposite_corner(), direct());
   check.dims(0, 7).ports({"all", "one"}).base(link_bound_machine()).predict([m](const MachineConfig& cfg) {
     return std::optional<Time>(cfg.d * link_bound_hop(m));
   });
-  check.run();
+  checks.add(check);
 }
 
-TEST(DirectSend, CircuitPaysOneStartUpAndTheDistance) {
+HCEMU_KERNEL_CHECKS(DirectSend, CircuitPaysOneStartUpAndTheDistance) {
   const std::size_t m = 500;
   auto check = send_check(m, at_distance(3), direct());
   check.dims(0, 7).ports({"one", "half"}).base(circuit_machine()).predict([m](const MachineConfig& cfg) {
     const int n = std::min(3, cfg.d);
     return std::optional<Time>(n == 0 ? 0 : from_us(10) + from_us(3) + n * from_us(2) + from_us(0.01) * 500);
   });
-  check.run();
+  checks.add(check);
 }
 
-TEST(OcSend1, TakesNWholeMessageStagesOnEveryPortModel) {
+HCEMU_KERNEL_CHECKS(OcSend1, TakesNWholeMessageStagesOnEveryPortModel) {
   // §3: d(τm + β).
   const std::size_t m = 300;
-  for (const PairOf& pair : {opposite_corner(), at_distance(2), at_distance(5)}) {
+  for (const auto& [where, pair] : pairs_at({0, 2, 5})) {
     auto check = send_check(m, pair, ocs1());
     check.dims(0, 7)
         .ports(distance(pair, 7) == 7 ? std::vector<std::string>{"all", "one", "half"}
@@ -170,45 +180,44 @@ TEST(OcSend1, TakesNWholeMessageStagesOnEveryPortModel) {
         .predict([m, pair](const MachineConfig& cfg) {
           return std::optional<Time>(distance(pair, cfg.d) * link_bound_hop(m));
         });
-    check.run();
+    checks.add(where, check);
   }
 }
 
 // ----- O.C. SEND 2 ---------------------------------------------------------------------------------------------------
 
-TEST(OcSend2, TakesTauMPlusNBeta) {
+HCEMU_KERNEL_CHECKS(OcSend2, TakesTauMPlusNBeta) {
   // §3: d(τm/d + β) = τm + dβ; 840 = lcm(1..8).
   const std::size_t m = 840;
-  for (const PairOf& pair : {opposite_corner(), at_distance(3)}) {
+  for (const auto& [where, pair] : pairs_at({0, 3})) {
     auto check = send_check(m, pair, ocs2());
     check.dims(0, 7).ports({"all"}).base(link_bound_machine()).predict([pair](const MachineConfig& cfg) {
       const int n = distance(pair, cfg.d);
       return std::optional<Time>(n == 0 ? 0 : n * link_bound_hop(840 / static_cast<std::size_t>(n)));
     });
-    check.run();
+    checks.add(where, check);
   }
 }
 
-TEST(OcSend2, UnevenPacketsTakeTheLongestPacketsTime) {
+HCEMU_KERNEL_CHECKS(OcSend2, UnevenPacketsTakeTheLongestPacketsTime) {
   // m = 10 on a 3-cube: packets of 4, 3 and 3 bytes; the 4-byte one crosses three links.
   auto hand = send_check(10, opposite_corner(), ocs2());
   hand.dims({3}).ports({"all"}).base(link_bound_machine()).predict([](const MachineConfig&) {
     return std::optional<Time>(3 * link_bound_hop(4));
   });
-  hand.run();
+  checks.add("by hand", hand);
   for (std::size_t m : {std::size_t{0}, std::size_t{1}, std::size_t{5}, std::size_t{1001}}) {
-    SCOPED_TRACE("m = " + std::to_string(m));
     auto check = send_check(m, at_distance(6), ocs2());
     check.dims(0, 7).ports({"all"}).base(circuit_machine()).predict([m](const MachineConfig& cfg) {
       return model::oc_send_2_time(cfg, m, std::min(6, cfg.d));
     });
-    check.run();
+    checks.add("m = " + std::to_string(m), check);
   }
 }
 
 // ----- O.C. SEND 3 and 4, ARBITRARY SEND 1 ---------------------------------------------------------------------------
 
-TEST(OcSend3, MatchesThePapersFormula) {
+HCEMU_KERNEL_CHECKS(OcSend3, MatchesThePapersFormula) {
   // §3: K_{d-1}·τm/d + dβ, with τ = 1: d = 3, β = 12, m = 3600: (5/2)·1200 + 36 = 3036;
   // d = 4, β = 16, m = 4800: (8/3)·1200 + 64 = 3264.
   for (auto [d, beta, m, want] :
@@ -217,14 +226,14 @@ TEST(OcSend3, MatchesThePapersFormula) {
     check.dims({d}).ports({"all"}).base(link_bound_machine(beta, 1)).predict([want](const MachineConfig&) {
       return std::optional<Time>(from_us(want));
     });
-    check.run();
+    checks.add(check);
   }
 }
 
-TEST(OcSend3, StageKPutsMOverNTimesBinomialOnEveryLink) {
+HCEMU_KERNEL_CHECKS(OcSend3, StageKPutsMOverNTimesBinomialOnEveryLink) {
   // Σ_k (τm/(n·C(n-1,k)) + β) for every n, with m = 840 = lcm(1..8) so that no unit is padded.
   const std::size_t m = 840;
-  for (const PairOf& pair : {opposite_corner(), at_distance(4)}) {
+  for (const auto& [where, pair] : pairs_at({0, 4})) {
     auto check = send_check(m, pair, ocs3());
     check.dims(0, 7).ports({"all"}).base(link_bound_machine()).predict([pair](const MachineConfig& cfg) {
       const int n = distance(pair, cfg.d);
@@ -232,11 +241,11 @@ TEST(OcSend3, StageKPutsMOverNTimesBinomialOnEveryLink) {
       for (int k = 0; k < n; ++k) t += link_bound_hop(840 / (static_cast<std::size_t>(n) * model::binomial(n - 1, k)));
       return std::optional<Time>(t);
     });
-    check.run();
+    checks.add(where, check);
   }
 }
 
-TEST(OcSend4, MatchesThePapersFormula) {
+HCEMU_KERNEL_CHECKS(OcSend4, MatchesThePapersFormula) {
   // §3: (g + K_{d-1} - 1)·τm/(dg) + (g + d - 1)β with τ = 1. d = 3, β = 12, m = 3600, K_2 = 5/2:
   // g = 5: (6.5/15)·3600 + 7·12 = 1560 + 84 = 1644; g = 10: (11.5/30)·3600 + 12·12 = 1380 + 144 = 1524.
   // d = 4, β = 16, m = 4800, K_3 = 8/3: g = 5: (20/3)/20·4800 + 8·16 = 1600 + 128 = 1728;
@@ -250,19 +259,18 @@ TEST(OcSend4, MatchesThePapersFormula) {
   };
   for (const Example& e :
        {Example{3, 12, 3600, 5, 1644}, {3, 12, 3600, 10, 1524}, {4, 16, 4800, 5, 1728}, {4, 16, 4800, 10, 1608}}) {
-    SCOPED_TRACE("d = " + std::to_string(e.d) + ", g = " + std::to_string(e.g));
     auto check = send_check(e.m, opposite_corner(), ocs4(e.g));
-    check.dims({e.d}).ports({"all"}).base(link_bound_machine(e.beta, 1)).predict([&e](const MachineConfig&) {
+    check.dims({e.d}).ports({"all"}).base(link_bound_machine(e.beta, 1)).predict([e](const MachineConfig&) {
       return std::optional<Time>(from_us(e.want));
     });
-    check.run();
+    checks.add("d = " + std::to_string(e.d) + ", g = " + std::to_string(e.g), check);
   }
 }
 
-TEST(OcSend4, GroupsFollowOneStageZeroPacketApart) {
+HCEMU_KERNEL_CHECKS(OcSend4, GroupsFollowOneStageZeroPacketApart) {
   // (g - 1)·T(ℓ_0) + Σ_k T(ℓ_k), ℓ_k = (m/g)/(n·C(n-1,k)); m = 3·840.
   const std::size_t m = 3 * 840;
-  for (const PairOf& pair : {opposite_corner(), at_distance(3)}) {
+  for (const auto& [where, pair] : pairs_at({0, 3})) {
     auto check = send_check(m, pair, ocs4(3));
     check.dims(0, 7).ports({"all"}).base(link_bound_machine()).predict([pair](const MachineConfig& cfg) {
       const int n = distance(pair, cfg.d);
@@ -271,27 +279,26 @@ TEST(OcSend4, GroupsFollowOneStageZeroPacketApart) {
       for (int k = 0; k < n; ++k) t += link_bound_hop(840 / (static_cast<std::size_t>(n) * model::binomial(n - 1, k)));
       return std::optional<Time>(t);
     });
-    check.run();
+    checks.add(where, check);
   }
 }
 
-TEST(OcSend4, PaddedUnitsAndTheFinalCopyKeepItExact) {
+HCEMU_KERNEL_CHECKS(OcSend4, PaddedUnitsAndTheFinalCopyKeepItExact) {
   // Sizes that do not divide into g·lcm(1..n) units, circuit switching and a local copy cost ρ.
   MachineConfig c = circuit_machine();
   c.rho = 0.002;
   for (auto [m, g] :
        {std::pair{std::size_t{0}, 1}, {std::size_t{1}, 2}, {std::size_t{77}, 1}, {std::size_t{1001}, 3}}) {
-    SCOPED_TRACE("m = " + std::to_string(m) + ", g = " + std::to_string(g));
-    for (const PairOf& pair : {opposite_corner(), at_distance(5)}) {
+    for (const auto& [where, pair] : pairs_at({0, 5})) {
       auto check = send_check(m, pair, ocs4(g));
       check.dims(0, 7).ports({"all"}).base(c).predict(
           [m, g, pair](const MachineConfig& cfg) { return model::oc_send_4_time(cfg, m, distance(pair, cfg.d), g); });
-      check.run();
+      checks.add("m = " + std::to_string(m) + ", g = " + std::to_string(g) + ", " + where, check);
     }
   }
 }
 
-TEST(OcSend4, TheDestinationCopiesTheMessageIntoPlaceOnce) {
+HCEMU_KERNEL_CHECKS(OcSend4, TheDestinationCopiesTheMessageIntoPlaceOnce) {
   // n = 3, m = 60: lcm(1..3) = 6 units of 10 bytes; the stages put m/(3·C(2,k)) = 20, 10 and 20 bytes on every link,
   // then the destination copies the 60 bytes into place: T(20) + T(10) + T(20) + ρ·60.
   MachineConfig c = link_bound_machine();
@@ -300,7 +307,7 @@ TEST(OcSend4, TheDestinationCopiesTheMessageIntoPlaceOnce) {
   check.dims({3}).ports({"all"}).base(c).predict([](const MachineConfig&) {
     return std::optional<Time>(2 * link_bound_hop(20) + link_bound_hop(10) + 60 * from_us(0.5));
   });
-  check.run();
+  checks.add(check);
 }
 
 // ----- ARBITRARY SEND 2 ----------------------------------------------------------------------------------------------
@@ -317,11 +324,10 @@ TEST(ArbitrarySend2, TheDestinationHasEveryPacketAfterTheStagesOfThePaper) {
       }
 }
 
-TEST(ArbitrarySend2, TakesItsStagesOfOnePacketEach) {
+HCEMU_KERNEL_CHECKS(ArbitrarySend2, TakesItsStagesOfOnePacketEach) {
   // Packets of m/(dg) bytes: (stages)(τm/(dg) + β); m = 2·840.
   const std::size_t m = 2 * 840;
   for (int n : {1, 2, 4, 7}) {
-    SCOPED_TRACE("n = " + std::to_string(n));
     auto check = send_check(m, at_distance(n), as2(2));
     check.dims(0, 7).ports({"all"}).base(link_bound_machine()).predict([n](const MachineConfig& cfg) {
       const int dist = std::min(n, cfg.d);
@@ -329,28 +335,26 @@ TEST(ArbitrarySend2, TakesItsStagesOfOnePacketEach) {
       const int stages = dist <= cfg.d - 2 ? dist + 3 : cfg.d + 1;
       return std::optional<Time>(stages * link_bound_hop(840 / static_cast<std::size_t>(cfg.d)));
     });
-    check.run();
+    checks.add("n = " + std::to_string(n), check);
   }
 }
 
-TEST(ArbitrarySend2, PaddedPacketsKeepItExact) {
+HCEMU_KERNEL_CHECKS(ArbitrarySend2, PaddedPacketsKeepItExact) {
   for (auto [m, g] : {std::pair{std::size_t{1}, 1}, {std::size_t{100}, 3}, {std::size_t{1001}, 2}}) {
-    SCOPED_TRACE("m = " + std::to_string(m) + ", g = " + std::to_string(g));
     auto check = send_check(m, at_distance(3), as2(g));
     check.dims(0, 7).ports({"all"}).base(circuit_machine()).predict([m, g](const MachineConfig& cfg) {
       return model::arbitrary_send_2_time(cfg, m, std::min(3, cfg.d), g);
     });
-    check.run();
+    checks.add("m = " + std::to_string(m) + ", g = " + std::to_string(g), check);
   }
 }
 
 // ----- X.O.C. SEND ---------------------------------------------------------------------------------------------------
 
-TEST(XocSend, EntryAndExitHopsAroundAnOcSend3) {
+HCEMU_KERNEL_CHECKS(XocSend, EntryAndExitHopsAroundAnOcSend3) {
   // X.O.C. SEND 1 (§4): 2(τm + β) + K_{n-1}τm/n + nβ; X.O.C. SEND 2 with g groups: (g + 1)·T(m/g) + Σ_k T(ℓ_k).
   const std::size_t m = 2 * 840;
   for (int g : {1, 2}) {
-    SCOPED_TRACE("g = " + std::to_string(g));
     auto check = send_check(m, at_distance(3), xocs(g));
     check.dims(4, 7).ports({"all"}).base(link_bound_machine()).predict([g](const MachineConfig&) {
       const std::size_t group = 2 * 840 / static_cast<std::size_t>(g);
@@ -358,19 +362,18 @@ TEST(XocSend, EntryAndExitHopsAroundAnOcSend3) {
       for (int k = 0; k < 3; ++k) t += link_bound_hop(group / (3 * model::binomial(2, k)));
       return std::optional<Time>(t);
     });
-    check.run();
+    checks.add("g = " + std::to_string(g), check);
   }
 }
 
-TEST(XocSend, EveryDistanceBelowDAndPaddedUnits) {
+HCEMU_KERNEL_CHECKS(XocSend, EveryDistanceBelowDAndPaddedUnits) {
   for (auto [m, g] : {std::pair{std::size_t{1}, 1}, {std::size_t{333}, 2}}) {
     for (int n = 1; n <= 6; ++n) {
-      SCOPED_TRACE("m = " + std::to_string(m) + ", n = " + std::to_string(n));
       auto check = send_check(m, at_distance(n), xocs(g));
       check.dims(n + 1, 7).ports({"all"}).base(circuit_machine()).predict([m, g, n](const MachineConfig& cfg) {
         return model::xoc_send_time(cfg, m, n, g);
       });
-      check.run();
+      checks.add("m = " + std::to_string(m) + ", n = " + std::to_string(n), check);
     }
   }
 }
@@ -390,7 +393,7 @@ TEST(XocSend, RefusesTheOppositeCorner) {
 
 // ----- ARBITRARY SEND 3 ----------------------------------------------------------------------------------------------
 
-TEST(ArbitrarySend3, TheSlowestOfItsDisjointSendsSetsTheTime) {
+HCEMU_KERNEL_CHECKS(ArbitrarySend3, TheSlowestOfItsDisjointSendsSetsTheTime) {
   // m = 7·840 on a 7-cube at distance 3: the O.C. part (3·840 bytes, g = 2) and four X.O.C. parts (840 bytes each,
   // g' = 1) run at once; the time is the slower of (g - 1)T(ℓ_0) + Σ T(ℓ_k) and 2T(840) + Σ T(ℓ'_k).
   const std::size_t m = 7 * 840;
@@ -403,13 +406,12 @@ TEST(ArbitrarySend3, TheSlowestOfItsDisjointSendsSetsTheTime) {
     for (int k = 0; k < 3; ++k) xoc += link_bound_hop(840 / (3 * model::binomial(2, k)));
     return std::optional<Time>(std::max(oc, xoc));
   });
-  check.run();
+  checks.add(check);
 }
 
-TEST(ArbitrarySend3, EveryDistanceAndDimension) {
+HCEMU_KERNEL_CHECKS(ArbitrarySend3, EveryDistanceAndDimension) {
   for (auto [m, g, xg] : {std::tuple{std::size_t{1001}, 1, 2}, {std::size_t{3}, 1, 1}}) {
     for (int n : {1, 2, 4, 7}) {
-      SCOPED_TRACE("m = " + std::to_string(m) + ", n = " + std::to_string(n));
       auto check = send_check(m, at_distance(n), as3(g, xg));
       check.dims(0, 7)
           .ports({"all"})
@@ -417,7 +419,7 @@ TEST(ArbitrarySend3, EveryDistanceAndDimension) {
           .predict([m = m, g = g, xg = xg, n](const MachineConfig& cfg) {
             return model::arbitrary_send_3_time(cfg, m, std::min(n, cfg.d), g, xg);
           });
-      check.run();
+      checks.add("m = " + std::to_string(m) + ", n = " + std::to_string(n), check);
     }
   }
 }
@@ -425,7 +427,7 @@ TEST(ArbitrarySend3, EveryDistanceAndDimension) {
 // ----- Every kernel
 // ---------------------------------------------------------------------------------------------------
 
-TEST(LongSends, EveryAlgorithmDeliversUnderForcedOnEveryPortModel) {
+HCEMU_KERNEL_CHECKS(LongSends, EveryAlgorithmDeliversUnderForcedOnEveryPortModel) {
   MachineConfig forced = link_bound_machine();
   forced.protocol = Protocol::forced;
   for (const auto& [name, send] : std::vector<std::pair<std::string, Send>>{{"direct", direct()},
@@ -435,16 +437,15 @@ TEST(LongSends, EveryAlgorithmDeliversUnderForcedOnEveryPortModel) {
                                                                             {"ocs4", ocs4(3)},
                                                                             {"as2", as2(2)},
                                                                             {"as3", as3(2, 2)}}) {
-    SCOPED_TRACE(name);
-    for (const PairOf& pair : {opposite_corner(), at_distance(2)}) {
+    for (const auto& [where, pair] : pairs_at({0, 2})) {
       auto check = send_check(123, pair, send);
       check.dims({1, 3, 5}).ports({"one", "all"}).base(forced);
-      check.run();
+      checks.add(name + ", " + where, check);
     }
   }
   auto x = send_check(123, at_distance(2), xocs(2));
   x.dims(3, 5).ports({"one", "all"}).base(forced);
-  x.run();
+  checks.add("xocs, distance 2", x);
 }
 
 TEST(LongSends, AllPortFormsHaveNoOnePortPrediction) {

@@ -11,7 +11,7 @@
 #include "hcemu/hcemu.hpp"
 #include "hcemu/kernels/permutation.hpp"
 #include "hcemu/model/permutation.hpp"
-#include "hcemu/testing.hpp"
+#include "hcemu/testing/gtest.hpp"
 #include "kernel_machines.hpp"
 
 namespace hcemu {
@@ -21,6 +21,7 @@ using Data = std::vector<std::byte>;
 using test::circuit_machine;
 using test::link_bound_machine;
 using testing::Case;
+using testing::CaseResult;
 using testing::KernelCheck;
 
 using PermutationOf = std::function<model::Permutation(int d)>;
@@ -40,7 +41,7 @@ KernelCheck<> permutation_check(std::function<std::size_t(int)> m_of, Permutatio
         for (std::size_t s = 0; s < in.size(); ++s) out[p.image[s]] = in[s];
         return out;
       })
-      .exact()
+      .tolerance(testing::Tolerance::exact())
       .no_forced_discards();
   return check;
 }
@@ -108,7 +109,7 @@ TEST(Permutations, EcubeCongestion) {
 
 // ----- The e-cube baseline -------------------------------------------------------------------------------------------
 
-TEST(EcubePermutation, InversionRoutesNeverMeet) {
+HCEMU_KERNEL_CHECKS(EcubePermutation, InversionRoutesNeverMeet) {
   // Store-and-forward: every message crosses d links one after the other, d(τm + β), without contention.
   const std::size_t m = 400;
   auto check = permutation_check(fixed(m), named("inversion"), ecube());
@@ -117,15 +118,15 @@ TEST(EcubePermutation, InversionRoutesNeverMeet) {
       .ports({"all", "one"})
       .base(link_bound_machine())
       .predict([](const MachineConfig& cfg) { return std::optional<Time>(cfg.d * link_bound_hop(400)); });
-  check.run();
+  checks.add("store and forward", check);
   auto circuit = permutation_check(fixed(m), named("inversion"), ecube());
   circuit.no_contention().dims(0, 7).ports({"one"}).base(circuit_machine()).predict([](const MachineConfig& cfg) {
     return model::ecube_permutation_time(cfg, 400, model::inversion_permutation(cfg.d).image);
   });
-  circuit.run();
+  checks.add("circuit", circuit);
 }
 
-TEST(EcubePermutation, EqualMessagesThatShareALinkInDifferentHopsDoNotContend) {
+HCEMU_KERNEL_CHECKS(EcubePermutation, EqualMessagesThatShareALinkInDifferentHopsDoNotContend) {
   // Bit reversal on 4 bits: the two messages that share a link (see EcubeCongestion) reach it after a different number
   // of hops (one of them first corrects bit 0), so under store-and-forward they cross it one packet time apart: the
   // time is the longest route's, 4(τm + β) for 0011 -> 1100. Under circuit switching both hold the link from the start.
@@ -139,91 +140,89 @@ TEST(EcubePermutation, EqualMessagesThatShareALinkInDifferentHopsDoNotContend) {
                   4 * link_bound_hop(200));
         return std::optional<Time>(4 * link_bound_hop(200));
       });
-  check.run();
+  checks.add(check);
+}
+
+TEST(EcubePermutation, UnderCircuitSwitchingTheSharedLinkHasNoClosedForm) {
   MachineConfig c = circuit_machine();
   c.d = 4;
   EXPECT_FALSE(model::ecube_permutation_time(c, 200, model::bit_reversal_permutation(4).image).has_value());
 }
 
-TEST(EcubePermutation, DeliversEveryPermutation) {
+HCEMU_KERNEL_CHECKS(EcubePermutation, DeliversEveryPermutation) {
   // The contended ones have no closed form: only the data is checked (their time depends on the order in which the
   // engine serves contending transfers).
   for (const std::string name : {"bit-reversal", "shuffle", "random:7"}) {
-    SCOPED_TRACE(name);
     auto check = permutation_check(fixed(333), named(name), ecube());
     check.dims(0, 7).ports({"all", "one"}).base(link_bound_machine());
-    check.run();
+    checks.add(name, check);
   }
 }
 
 // ----- INVERSION -----------------------------------------------------------------------------------------------------
 
-TEST(Inversion, TakesTauMPlusDBeta) {
+HCEMU_KERNEL_CHECKS(Inversion, TakesTauMPlusDBeta) {
   // §6: d(τm/d + β) = τm + dβ, as O.C. SEND 2; 840 = lcm(1..8).
   auto check = permutation_check(fixed(840), named("inversion"), inversion());
   check.no_contention().dims(0, 7).ports({"all"}).base(link_bound_machine()).predict([](const MachineConfig& cfg) {
     return std::optional<Time>(cfg.d == 0 ? 0 : cfg.d * link_bound_hop(840 / static_cast<std::size_t>(cfg.d)));
   });
-  check.run();
+  checks.add(check);
 }
 
-TEST(Inversion, UnevenPacketsTakeTheLongestPacketsTime) {
+HCEMU_KERNEL_CHECKS(Inversion, UnevenPacketsTakeTheLongestPacketsTime) {
   for (std::size_t m : {std::size_t{1}, std::size_t{5}, std::size_t{1001}}) {
-    SCOPED_TRACE("m = " + std::to_string(m));
     auto check = permutation_check(fixed(m), named("inversion"), inversion());
     check.no_contention().dims(0, 7).ports({"all"}).base(circuit_machine()).predict([m](const MachineConfig& cfg) {
       return model::inversion_time(cfg, m);
     });
-    check.run();
+    checks.add("m = " + std::to_string(m), check);
   }
 }
 
 // ----- PERMUTED SEND
 // --------------------------------------------------------------------------------------------------
 
-TEST(PermutedSend, TakesTauMPlusTwoDBetaForEveryPermutation) {
+HCEMU_KERNEL_CHECKS(PermutedSend, TakesTauMPlusTwoDBetaForEveryPermutation) {
   // §6: 2(2^(d-1)·τm/2^d + dβ) = τm + 2dβ. Pieces of 420 = lcm(1..7) bytes balance every stage of both exchanges.
   for (const std::string name : {"inversion", "bit-reversal", "shuffle", "random:3"}) {
-    SCOPED_TRACE(name);
     auto check = permutation_check([](int d) { return (std::size_t{420}) << d; }, named(name), permuted());
     check.no_contention().dims(0, 7).ports({"all"}).base(link_bound_machine()).predict([](const MachineConfig& cfg) {
       const Time tau_m = from_us(0.01) * static_cast<Time>(std::size_t{420} << cfg.d);
       return std::optional<Time>(cfg.d == 0 ? 0 : tau_m + 2 * cfg.d * from_us(10));
     });
-    check.run();
+    checks.add(name, check);
   }
 }
 
-TEST(PermutedSend, LocalCopiesAndCircuitsStayExact) {
+HCEMU_KERNEL_CHECKS(PermutedSend, LocalCopiesAndCircuitsStayExact) {
   MachineConfig c = circuit_machine();
   c.rho = 0.002;
   auto check = permutation_check([](int d) { return (std::size_t{60}) << d; }, named("random:11"), permuted());
   check.no_contention().dims(0, 5).ports({"all"}).base(c).predict(
       [](const MachineConfig& cfg) { return model::permuted_send_time(cfg, std::size_t{60} << cfg.d); });
-  check.run();
+  checks.add(check);
 }
 
-TEST(PermutedSend, PadsMessagesThatDoNotSplitEvenly) {
+HCEMU_KERNEL_CHECKS(PermutedSend, PadsMessagesThatDoNotSplitEvenly) {
   for (std::size_t m : {std::size_t{1}, std::size_t{77}}) {
-    SCOPED_TRACE("m = " + std::to_string(m));
     auto check = permutation_check(fixed(m), named("shuffle"), permuted());
     check.no_contention().dims(0, 6).ports({"all"}).base(link_bound_machine());
-    check.run();
+    checks.add("m = " + std::to_string(m), check);
   }
 }
 
 // ----- Every kernel
 // ---------------------------------------------------------------------------------------------------
 
-TEST(Permutations, EveryAlgorithmDeliversUnderForcedOnEveryPortModel) {
+HCEMU_KERNEL_CHECKS(Permutations, EveryAlgorithmDeliversUnderForcedOnEveryPortModel) {
   MachineConfig forced = link_bound_machine();
   forced.protocol = Protocol::forced;
   for (const auto& [name, permute] : std::vector<std::pair<std::string, Permute>>{
            {"ecube", ecube()}, {"inversion", inversion()}, {"permuted", permuted()}}) {
-    SCOPED_TRACE(name);
     auto check = permutation_check(fixed(100), named("inversion"), permute);
     check.dims(0, 5).ports({"one", "all"}).base(forced);
-    check.run();
+    checks.add(name, check);
   }
 }
 

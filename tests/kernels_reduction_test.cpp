@@ -10,13 +10,14 @@
 #include "hcemu/hcemu.hpp"
 #include "hcemu/kernels/reduction.hpp"
 #include "hcemu/model/primitives.hpp"
-#include "hcemu/testing.hpp"
+#include "hcemu/testing/gtest.hpp"
 #include "kernel_machines.hpp"
 
 namespace hcemu {
 namespace {
 
 using testing::Case;
+using testing::CaseResult;
 using testing::KernelCheck;
 using Values = std::vector<double>;
 
@@ -57,20 +58,20 @@ KernelCheck<double> reduce_check(std::size_t elements, kernels::Reduction reduct
         out[static_cast<std::size_t>(root_of(c.nodes()))] = total;
         return out;
       })
-      .exact()
+      .tolerance(testing::Tolerance::exact())
       .no_contention()
       .no_forced_discards();
   return check;
 }
 
-TEST(SbtReduce, TakesDStepsOfOneMessageAndOneCombine) {
+HCEMU_KERNEL_CHECKS(SbtReduce, TakesDStepsOfOneMessageAndOneCombine) {
   // SBT-b(1,1) backwards: n(M t_c + τ) plus n·M additions; doubles are 8-byte elements. d = 4, M = 100 doubles,
   // λ = 10, τ = 0.01, t_a = 0.05, store-and-forward: 4·(10 + 8 + 5) = 92 µs.
   MachineConfig c = link_bound_machine(10, 0.01);
   c.flop = 0.05;
   auto hand = reduce_check(100, {}, false);
   hand.dims({4}).ports({"one"}).base(c).predict([](const MachineConfig&) -> std::optional<Time> { return from_us(92); });
-  hand.run();
+  checks.add("by hand", hand);
   MachineConfig circuit = circuit_machine();
   circuit.flop = 0.001;
   circuit.packet = 256;
@@ -78,10 +79,10 @@ TEST(SbtReduce, TakesDStepsOfOneMessageAndOneCombine) {
   check.dims(0, 6).ports({"one", "half", "all"}).base(circuit).predict([](const MachineConfig& cfg) -> std::optional<Time> {
     return model::sbt_reduce_time(cfg, 77);
   });
-  check.run();
+  checks.add(check);
 }
 
-TEST(SbtReduce, TakesAnyCommutativeOperationAndItsFlopCount) {
+HCEMU_KERNEL_CHECKS(SbtReduce, TakesAnyCommutativeOperationAndItsFlopCount) {
   kernels::Reduction op = maximum();
   op.flops_per_element = 3;
   MachineConfig c = circuit_machine();
@@ -90,7 +91,7 @@ TEST(SbtReduce, TakesAnyCommutativeOperationAndItsFlopCount) {
   check.dims({0, 3, 5}).ports({"one"}).base(c).predict([](const MachineConfig& cfg) -> std::optional<Time> {
     return model::sbt_reduce_time(cfg, 50, 3);
   });
-  check.run();
+  checks.add(check);
 }
 
 // ----- All-to-all (reduce-scatter) -------------------------------------------------------------------------------
@@ -116,7 +117,7 @@ KernelCheck<double> reduce_scatter_check(std::size_t block, ReduceScatter fn) {
             for (std::size_t k = 0; k < block; ++k) out[x][k] += v[x * block + k];
         return out;
       })
-      .exact()
+      .tolerance(testing::Tolerance::exact())
       .no_contention()
       .no_forced_discards();
   return check;
@@ -133,7 +134,7 @@ ReduceScatter balanced() {
   };
 }
 
-TEST(RecursiveHalvingReduceScatter, MovesHalfTheBlocksEachStep) {
+HCEMU_KERNEL_CHECKS(RecursiveHalvingReduceScatter, MovesHalfTheBlocksEachStep) {
   // The paper's algorithm 4 reduction: Σ_i (P⌈R/2^(i+1)⌉ t_c + τ) with P⌈R/N⌉ = 10 doubles per block, d = 3:
   // 40 + 20 + 10 = 70 doubles (560 bytes), 3 start-ups, 70 additions: 5.6 + 30 + 3.5 = 39.1 µs.
   MachineConfig c = link_bound_machine(10, 0.01);
@@ -142,17 +143,17 @@ TEST(RecursiveHalvingReduceScatter, MovesHalfTheBlocksEachStep) {
   hand.dims({3}).ports({"one"}).base(c).predict([](const MachineConfig&) -> std::optional<Time> {
     return from_us(5.6) + from_us(30) + from_us(3.5);
   });
-  hand.run();
+  checks.add("by hand", hand);
   MachineConfig circuit = circuit_machine();
   circuit.flop = 0.001;
   auto check = reduce_scatter_check(13, halving());
   check.dims(0, 6).ports({"one", "half", "all"}).base(circuit).predict([](const MachineConfig& cfg) -> std::optional<Time> {
     return model::recursive_halving_reduce_scatter_time(cfg, 13, cfg.d);
   });
-  check.run();
+  checks.add(check);
 }
 
-TEST(SbntReduceScatter, RunsTheBroadcastLoadsBackwards) {
+HCEMU_KERNEL_CHECKS(SbntReduceScatter, RunsTheBroadcastLoadsBackwards) {
   // n = 5, blocks of 8 doubles: the busiest ports carry 1, 1, 2, 2, 1 blocks (the broadcast's 1, 2, 2, 1, 1
   // reversed): 7·64 bytes and 5 start-ups, plus 31 additions of 8 values and ρ for packing 31 blocks.
   MachineConfig c = link_bound_machine(10, 0.01);
@@ -162,7 +163,7 @@ TEST(SbntReduceScatter, RunsTheBroadcastLoadsBackwards) {
   hand.dims({5}).ports({"all"}).base(c).predict([](const MachineConfig&) -> std::optional<Time> {
     return 7 * 64 * from_us(0.01) + 5 * from_us(10) + 31 * 8 * from_us(0.05) + 31 * 64 * from_us(0.001);
   });
-  hand.run();
+  checks.add("by hand", hand);
   MachineConfig circuit = circuit_machine();
   circuit.flop = 0.001;
   circuit.rho = 0.002;
@@ -170,15 +171,16 @@ TEST(SbntReduceScatter, RunsTheBroadcastLoadsBackwards) {
   check.dims(0, 6).ports({"all"}).base(circuit).predict([](const MachineConfig& cfg) {
     return model::sbnt_reduce_scatter_time(cfg, 9, cfg.d);
   });
-  check.run();
+  checks.add(check);
   auto other = reduce_scatter_check(9, balanced());
   other.dims({0, 2, 4}).ports({"one", "half"}).base(circuit);
-  other.run();
+  checks.add("other ports", other);
 }
 
-TEST(ReduceScatters, WorkInsideSubcubes) {
+HCEMU_KERNEL_CHECKS(ReduceScatters, WorkInsideSubcubes) {
   // Dimensions [1, 4) of a 5-cube: 8 nodes per subcube, each node's 8 blocks go to its subcube's members.
-  for (const ReduceScatter& fn : {halving(), balanced()}) {
+  for (const auto& [name, fn] :
+       std::vector<std::pair<std::string, ReduceScatter>>{{"halving", halving()}, {"balanced", balanced()}}) {
     KernelCheck<double> check;
     check.input([](const Case&, int, std::mt19937_64& rng) { return small_integers(8 * 5, rng); })
         .kernel([fn](Node& node, std::span<const double> in, Values& out) {
@@ -198,25 +200,26 @@ TEST(ReduceScatters, WorkInsideSubcubes) {
           }
           return out;
         })
-        .exact()
+        .tolerance(testing::Tolerance::exact())
         .no_contention()
         .dims({5})
         .ports({"all"})
         .base(circuit_machine());
-    check.run();
+    checks.add(name, check);
   }
 }
 
-TEST(Reductions, PostEveryReceiveBeforeItsMessageArrivesUnderForced) {
+HCEMU_KERNEL_CHECKS(Reductions, PostEveryReceiveBeforeItsMessageArrivesUnderForced) {
   MachineConfig forced = circuit_machine();
   forced.protocol = Protocol::forced;
   auto one = reduce_check(30, {}, false);
   one.dims({0, 2, 4}).ports({"one", "all"}).base(forced);
-  one.run();
-  for (const ReduceScatter& fn : {halving(), balanced()}) {
+  checks.add("sbt reduce", one);
+  for (const auto& [name, fn] :
+       std::vector<std::pair<std::string, ReduceScatter>>{{"halving", halving()}, {"balanced", balanced()}}) {
     auto check = reduce_scatter_check(6, fn);
     check.dims({0, 2, 4}).ports({"all"}).base(forced);
-    check.run();
+    checks.add(name, check);
   }
 }
 

@@ -13,7 +13,7 @@
 #include "hcemu/model/even_spread.hpp"
 #include "hcemu/model/scatter.hpp"
 #include "hcemu/model/spanning_trees.hpp"
-#include "hcemu/testing.hpp"
+#include "hcemu/testing/gtest.hpp"
 #include "kernel_machines.hpp"
 
 namespace hcemu {
@@ -23,6 +23,7 @@ using Data = std::vector<std::byte>;
 using test::circuit_machine;
 using test::link_bound_machine;
 using testing::Case;
+using testing::CaseResult;
 using testing::KernelCheck;
 
 // A root that is not 0 for d >= 1, to exercise the XOR translation.
@@ -51,7 +52,7 @@ KernelCheck<> scatter_check(std::size_t m, Scatter scatter) {
                            all.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(t + 1) * m));
         return out;
       })
-      .exact()
+      .tolerance(testing::Tolerance::exact())
       .no_contention()
       .no_forced_discards();
   return check;
@@ -74,7 +75,7 @@ KernelCheck<> gather_check(std::size_t m, Gather gather) {
         }
         return out;
       })
-      .exact()
+      .tolerance(testing::Tolerance::exact())
       .no_contention()
       .no_forced_discards();
   return check;
@@ -122,7 +123,7 @@ Time link_bound_hop(std::size_t bytes) { return from_us(10) + from_us(0.01) * st
 // ----- DISTRIBUTE 1 and COLLECT
 // ---------------------------------------------------------------------------------------
 
-TEST(Distribute1, TheRootSendsEachClassInItsOwnStage) {
+HCEMU_KERNEL_CHECKS(Distribute1, TheRootSendsEachClassInItsOwnStage) {
   // §5: Σ_{k<d} (τ·C(d,k)·m/d + β) = (2^d - 1)τm/d + dβ; with 840 = lcm(1..8) every message splits into its units.
   const std::size_t m = 840;
   auto check = scatter_check(m, dist1());
@@ -132,7 +133,7 @@ TEST(Distribute1, TheRootSendsEachClassInItsOwnStage) {
       t += link_bound_hop(static_cast<std::size_t>(model::binomial(cfg.d, h)) * 840 / static_cast<std::size_t>(cfg.d));
     return std::optional<Time>(t);
   });
-  check.run();
+  checks.add(check);
 }
 
 TEST(Distribute1, IsTheSumOfTheRootsStagesForLargeMessages) {
@@ -148,19 +149,18 @@ TEST(Distribute1, IsTheSumOfTheRootsStagesForLargeMessages) {
   }
 }
 
-TEST(Distribute1, PaddingCircuitsAndLocalCopiesStayExact) {
+HCEMU_KERNEL_CHECKS(Distribute1, PaddingCircuitsAndLocalCopiesStayExact) {
   MachineConfig c = circuit_machine();
   c.rho = 0.003;
   for (std::size_t m : {std::size_t{1}, std::size_t{7}, std::size_t{100}}) {
-    SCOPED_TRACE("m = " + std::to_string(m));
     auto check = scatter_check(m, dist1());
     check.dims(0, 7).ports({"all"}).base(c).predict(
         [m](const MachineConfig& cfg) { return model::distribute_1_time(cfg, m); });
-    check.run();
+    checks.add("m = " + std::to_string(m), check);
   }
 }
 
-TEST(Collect1, IsDistribute1RunBackwards) {
+HCEMU_KERNEL_CHECKS(Collect1, IsDistribute1RunBackwards) {
   // §5: collecting "is exactly the same operation, only run in reverse": the same (2^d - 1)τm/d + dβ.
   const std::size_t m = 840;
   auto check = gather_check(m, coll1());
@@ -170,18 +170,17 @@ TEST(Collect1, IsDistribute1RunBackwards) {
       t += link_bound_hop(static_cast<std::size_t>(model::binomial(cfg.d, h)) * 840 / static_cast<std::size_t>(cfg.d));
     return std::optional<Time>(t);
   });
-  check.run();
+  checks.add(check);
 }
 
-TEST(Collect1, PaddingCircuitsAndLocalCopiesStayExact) {
+HCEMU_KERNEL_CHECKS(Collect1, PaddingCircuitsAndLocalCopiesStayExact) {
   MachineConfig c = circuit_machine();
   c.rho = 0.003;
   for (std::size_t m : {std::size_t{1}, std::size_t{7}, std::size_t{100}}) {
-    SCOPED_TRACE("m = " + std::to_string(m));
     auto check = gather_check(m, coll1());
     check.dims(0, 7).ports({"all"}).base(c).predict(
         [m](const MachineConfig& cfg) { return model::collect_1_time(cfg, m); });
-    check.run();
+    checks.add("m = " + std::to_string(m), check);
   }
 }
 
@@ -208,20 +207,25 @@ TEST(Distribute2, TheWorkedExampleForThreeDimensions) {
   check.dims({3}).ports({"all"}).base(link_bound_machine()).predict([](const MachineConfig&) {
     return std::optional<Time>(from_us(160));
   });
-  check.check_report([](const Case& c, const RunReport& r) {
+  check.check([](const CaseResult& r) -> std::string {
+    const Case& c = r.run_case;
     const Time done_at[] = {from_us(160), from_us(160), from_us(150), from_us(140)};  // root, C_1, C_2, C_3
     for (int id = 0; id < c.nodes(); ++id) {
       const int distance = std::popcount(static_cast<unsigned>(id ^ root_of(c.nodes())));
-      EXPECT_EQ(r.nodes[static_cast<std::size_t>(id)].final_clock, done_at[distance]) << "node " << id;
+      const Time clock = r.report.nodes[static_cast<std::size_t>(id)].final_clock;
+      if (clock != done_at[distance])
+        return "node " + std::to_string(id) + " done at " + std::to_string(clock) + " ps, not " +
+               std::to_string(done_at[distance]);
     }
+    return "";
   });
-  check.run();
-  const auto levels = model::distribute_times(check.run().front().run_case.config, m, model::distribute_2_waves(3));
+  testing::expect_passes(check);  // one case
+  const auto levels = model::distribute_times(check.cases().front().config, m, model::distribute_2_waves(3));
   ASSERT_TRUE(levels.has_value());
   EXPECT_EQ(levels->level, (std::vector<Time>{from_us(160), from_us(160), from_us(150), from_us(140)}));
 }
 
-TEST(Distribute2, SavesStartUpsOnceWaveletsClearTheFirstLevel) {
+HCEMU_KERNEL_CHECKS(Distribute2, SavesStartUpsOnceWaveletsClearTheFirstLevel) {
   // §5: (2^d - 1)τm/d + kβ for m large enough; k waves instead of d. m = 420·100 bytes, β = 10 µs, τ = 0.01 µs.
   const std::size_t m = 42000;
   auto check = scatter_check(m, dist2());
@@ -230,36 +234,34 @@ TEST(Distribute2, SavesStartUpsOnceWaveletsClearTheFirstLevel) {
     return std::optional<Time>(from_us(0.01) * static_cast<Time>(total) +
                                model::distribute_2_wave_count(cfg.d) * from_us(10));
   });
-  check.run();
+  checks.add(check);
 }
 
-TEST(Distribute2, SmallMessagesPaddingAndCopiesStayExact) {
+HCEMU_KERNEL_CHECKS(Distribute2, SmallMessagesPaddingAndCopiesStayExact) {
   MachineConfig c = circuit_machine();
   c.rho = 0.003;
   for (std::size_t m : {std::size_t{1}, std::size_t{50}, std::size_t{840}}) {
-    SCOPED_TRACE("m = " + std::to_string(m));
     auto check = scatter_check(m, dist2());
     check.dims(0, 7).ports({"all"}).base(c).predict(
         [m](const MachineConfig& cfg) { return model::distribute_2_time(cfg, m); });
-    check.run();
+    checks.add("m = " + std::to_string(m), check);
   }
 }
 
-TEST(Collect2, IsDistribute2RunBackwards) {
+HCEMU_KERNEL_CHECKS(Collect2, IsDistribute2RunBackwards) {
   MachineConfig c = circuit_machine();
   c.rho = 0.003;
   for (std::size_t m : {std::size_t{3}, std::size_t{840}}) {
-    SCOPED_TRACE("m = " + std::to_string(m));
     auto check = gather_check(m, coll2());
     check.dims(0, 7).ports({"all"}).base(c).predict(
         [m](const MachineConfig& cfg) { return model::collect_2_time(cfg, m); });
-    check.run();
+    checks.add("m = " + std::to_string(m), check);
   }
 }
 
 // ----- SBT-p ---------------------------------------------------------------------------------------------------------
 
-TEST(SbtScatter, HalvesTheBlocksOneDimensionAtATimeOnEveryPortModel) {
+HCEMU_KERNEL_CHECKS(SbtScatter, HalvesTheBlocksOneDimensionAtATimeOnEveryPortModel) {
   // Johnsson & Ho Table 3, SBT-p(1,1): Σ_{i<n} (2^i·M·t_c + τ) = (N - 1)M·t_c + nτ.
   const std::size_t m = 100;
   auto check = scatter_check(m, sbt());
@@ -268,10 +270,10 @@ TEST(SbtScatter, HalvesTheBlocksOneDimensionAtATimeOnEveryPortModel) {
     for (int i = 0; i < cfg.d; ++i) t += link_bound_hop((std::size_t{1} << i) * 100);
     return std::optional<Time>(t);
   });
-  check.run();
+  checks.add(check);
 }
 
-TEST(SbtScatter, PacketsPayTheirOwnStartUpsAsInTableThree) {
+HCEMU_KERNEL_CHECKS(SbtScatter, PacketsPayTheirOwnStartUpsAsInTableThree) {
   // Johnsson & Ho Table 3 with n = 5, M = 32: B_m = 64 gives 992 element transfers and Σ_i ⌈2^i·32/64⌉ = 16 start-ups;
   // no packet limit gives 992 and 5.
   for (auto [packet, startups] : {std::pair{std::size_t{64}, 16}, {std::size_t{0}, 5}}) {
@@ -280,17 +282,17 @@ TEST(SbtScatter, PacketsPayTheirOwnStartUpsAsInTableThree) {
     auto check = scatter_check(32, sbt());
     check.dims({5}).ports({"one"}).base(c).predict(
         [startups](const MachineConfig&) { return std::optional<Time>(992 * from_us(0.5) + startups * from_us(10)); });
-    check.run();
+    checks.add("packet = " + std::to_string(packet), check);
   }
 }
 
-TEST(SbtGather, TakesTheScattersTime) {
+HCEMU_KERNEL_CHECKS(SbtGather, TakesTheScattersTime) {
   const std::size_t m = 100;
   auto check = gather_check(m, sbt_gather());
   check.dims(0, 7).ports({"one", "half", "all"}).base(circuit_machine()).predict([](const MachineConfig& cfg) {
     return std::optional<Time>(model::sbt_gather_time(cfg, 100));
   });
-  check.run();
+  checks.add(check);
 }
 
 // ----- SBnT-p --------------------------------------------------------------------------------------------------------
@@ -332,47 +334,44 @@ TEST(Sbnt, EveryNodeSitsAtTheDepthOfItsDistance) {
   EXPECT_EQ(model::sbnt_children(5)[12], (std::vector<std::uint32_t>{13, 28}));
 }
 
-TEST(SbntScatter, ThreeDimensionsTakeThreeBlockTimes) {
+HCEMU_KERNEL_CHECKS(SbntScatter, ThreeDimensionsTakeThreeBlockTimes) {
   // The SBnT of the 3-cube: subtrees {1, 3, 7}, {2, 6}, {4, 5}. Node 7's block leaves in step 0 and goes 0-1-3-7;
   // every link carries one block per step: 3(τm + β), against Johnsson & Ho's balanced ideal 7/3·τm + 3β.
   auto check = scatter_check(500, sbnt());
   check.dims({3}).ports({"all"}).base(link_bound_machine()).predict([](const MachineConfig&) {
     return std::optional<Time>(3 * link_bound_hop(500));
   });
-  check.run();
+  checks.add(check);
 }
 
-TEST(SbntScatter, MatchesItsStepByStepTime) {
+HCEMU_KERNEL_CHECKS(SbntScatter, MatchesItsStepByStepTime) {
   MachineConfig c = circuit_machine();
   c.rho = 0.003;
   for (std::size_t m : {std::size_t{1}, std::size_t{300}}) {
-    SCOPED_TRACE("m = " + std::to_string(m));
     auto check = scatter_check(m, sbnt());
     check.dims(0, 7).ports({"all"}).base(c).predict(
         [m](const MachineConfig& cfg) { return model::sbnt_scatter_time(cfg, m); });
-    check.run();
+    checks.add("m = " + std::to_string(m), check);
   }
 }
 
 // ----- Every kernel
 // ---------------------------------------------------------------------------------------------------
 
-TEST(ScatterGather, EveryAlgorithmDeliversUnderForcedOnEveryPortModel) {
+HCEMU_KERNEL_CHECKS(ScatterGather, EveryAlgorithmDeliversUnderForcedOnEveryPortModel) {
   MachineConfig forced = link_bound_machine();
   forced.protocol = Protocol::forced;
   for (const auto& [name, scatter] : std::vector<std::pair<std::string, Scatter>>{
-           {"dist1", dist1()}, {"dist2", dist2()}, {"sbt", sbt()}, {"sbnt", sbnt()}}) {
-    SCOPED_TRACE(name);
+           {"dist1", dist1()}, {"dist2", dist2()}, {"sbt scatter", sbt()}, {"sbnt", sbnt()}}) {
     auto check = scatter_check(37, scatter);
     check.dims(0, 5).ports({"one", "all"}).base(forced);
-    check.run();
+    checks.add(name, check);
   }
   for (const auto& [name, gather] :
-       std::vector<std::pair<std::string, Gather>>{{"coll1", coll1()}, {"coll2", coll2()}, {"sbt", sbt_gather()}}) {
-    SCOPED_TRACE(name);
+       std::vector<std::pair<std::string, Gather>>{{"coll1", coll1()}, {"coll2", coll2()}, {"sbt gather", sbt_gather()}}) {
     auto check = gather_check(37, gather);
     check.dims(0, 5).ports({"one", "all"}).base(forced);
-    check.run();
+    checks.add(name, check);
   }
 }
 

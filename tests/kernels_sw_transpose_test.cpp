@@ -14,7 +14,7 @@
 #include "harness/algorithm.hpp"
 #include "hcemu/kernels/transpose.hpp"
 #include "hcemu/model/transpose.hpp"
-#include "hcemu/testing.hpp"
+#include "hcemu/testing/gtest.hpp"
 #include "kernel_machines.hpp"
 
 namespace hcemu {
@@ -23,6 +23,7 @@ namespace {
 using Element = std::uint32_t;
 using Data = std::vector<Element>;
 using testing::Case;
+using testing::CaseResult;
 using testing::KernelCheck;
 constexpr std::size_t kBytes = sizeof(Element);
 
@@ -84,62 +85,69 @@ Time paper_time(const MachineConfig& cfg, std::size_t block_bytes, int packets) 
   return static_cast<Time>(p + 1) * (cost.tau * static_cast<Time>(block_bytes / (2 * p)) + cost.lambda);
 }
 
-TEST(StoutWagarTranspose, PaperExampleTakesElevenPacketTimes) {
+HCEMU_KERNEL_CHECKS(StoutWagarTranspose, PaperExampleTakesElevenPacketTimes) {
   // Digest section 9: d = 4, N = 240 (m = 3600 items), β = 18, τ = 1 per item, kp = 10, which is the paper's
   // optimum sqrt(τm/(2β)) = 10: 11·(180 + 18) = 2178 = τm/2 + 2·sqrt(βτm/2) + β = 1800 + 360 + 18. Items are
   // 4 bytes, so τ = 0.25 µs per byte.
   KernelCheck<Element> check = sw_check(60, [](int) { return 10; });
   check.dims({4}).ports({"all"}).base(paper_machine(18, 0.25))
       .predict([](const MachineConfig&) { return from_us(2178); })
-      .exact().no_contention();
-  check.run();
+      .tolerance(testing::Tolerance::exact()).no_contention();
+  checks.add(check);
 }
 
-TEST(StoutWagarTranspose, AllPortMatchesThePaperOnEveryEvenDimension) {
+HCEMU_KERNEL_CHECKS(StoutWagarTranspose, AllPortMatchesThePaperOnEveryEvenDimension) {
   // s = 6: a block of 144 bytes, which 2P divides for P = d = 2, 4, 6, 8.
   const std::size_t s = 6;
   KernelCheck<Element> check = sw_check(s, fewest_packets);
   check.dims({2, 4, 6, 8}).ports({"all"}).base(paper_machine(18, 0.25))
-      .predict([&](const MachineConfig& cfg) { return paper_time(cfg, s * s * kBytes, cfg.d); })
-      .exact().no_contention();
-  check.run();
+      .predict([=](const MachineConfig& cfg) { return paper_time(cfg, s * s * kBytes, cfg.d); })
+      .tolerance(testing::Tolerance::exact()).no_contention();
+  checks.add(check);
 }
 
-TEST(StoutWagarTranspose, EveryDirectedLinkCarriesOneStreamOfPPackets) {
+HCEMU_KERNEL_CHECKS(StoutWagarTranspose, EveryDirectedLinkCarriesOneStreamOfPPackets) {
   // §7.2: the l.c. subcubes share no physical link, and together (members' first hops, intermediates' second
   // hops) they use all d·2^d directed links: each carries P packets of m/(2P), busy P·(β + τm/(2P)).
   const std::size_t s = 6;
   KernelCheck<Element> check = sw_check(s, fewest_packets);
   check.dims({2, 4, 6}).ports({"all"}).base(paper_machine(18, 0.25))
-      .check_report([&](const Case& c, const RunReport& r) {
+      .check([=](const CaseResult& r) -> std::string {
+        const Case& c = r.run_case;
         const CostTable cost = CostTable::from(c.config);
         const auto packets = static_cast<Time>(c.d);
         const Time busy = packets * (cost.lambda + cost.tau * static_cast<Time>(s * s * kBytes) / (2 * packets));
-        EXPECT_EQ(r.links.size(), static_cast<std::size_t>(c.d * c.nodes())) << c.name();
-        for (const LinkStats& link : r.links)
-          EXPECT_EQ(link.busy, busy) << c.name() << " link " << link.from << "/" << link.dim;
-        for (const NodeStats& node : r.nodes) EXPECT_EQ(node.messages_sent, static_cast<std::uint64_t>(c.d * c.d));
+        if (r.report.links.size() != static_cast<std::size_t>(c.d * c.nodes()))
+          return std::to_string(r.report.links.size()) + " links used, not all d·2^d";
+        for (const LinkStats& link : r.report.links)
+          if (link.busy != busy)
+            return "link " + std::to_string(link.from) + "/" + std::to_string(link.dim) + " busy " +
+                   std::to_string(link.busy) + " ps, not " + std::to_string(busy);
+        for (const NodeStats& node : r.report.nodes)
+          if (node.messages_sent != static_cast<std::uint64_t>(c.d * c.d))
+            return "a node sent " + std::to_string(node.messages_sent) + " messages, not d·d";
+        return "";
       });
-  check.run();
+  checks.add(check);
 }
 
-TEST(StoutWagarTranspose, OnePortIsStillCorrect) {
+HCEMU_KERNEL_CHECKS(StoutWagarTranspose, OnePortIsStillCorrect) {
   KernelCheck<Element> check = sw_check(6, fewest_packets);
   check.dims({0, 2, 4, 6, 8}).ports({"one", "half"}).base(paper_machine(18, 0.25)).no_contention();
-  check.run();
+  checks.add(check);
 }
 
-TEST(StoutWagarTranspose, DimensionZeroIsTheLocalTranspose) {
+HCEMU_KERNEL_CHECKS(StoutWagarTranspose, DimensionZeroIsTheLocalTranspose) {
   MachineConfig base = paper_machine(18, 0.25);
   base.rho = 0.5;
   KernelCheck<Element> check = sw_check(6, fewest_packets);
   check.dims({0}).ports({"all", "one"}).base(base)
       .predict([](const MachineConfig& cfg) { return CostTable::from(cfg).copy(6 * 6 * kBytes); })
-      .exact();
-  check.run();
+      .tolerance(testing::Tolerance::exact());
+  checks.add(check);
 }
 
-TEST(StoutWagarTranspose, PacketsSpanningStagesKeepThePaperTime) {
+HCEMU_KERNEL_CHECKS(StoutWagarTranspose, PacketsSpanningStagesKeepThePaperTime) {
   // P = 7 at d = 6: subcubes of dimension 2 and 3 cannot give each stage the same number of packets, so some
   // packets carry the end of one stage and the start of the next; every link still carries 7 equal packets.
   const std::size_t s = 7;  // 196 bytes = 2·7·14
@@ -147,26 +155,26 @@ TEST(StoutWagarTranspose, PacketsSpanningStagesKeepThePaperTime) {
   check.dims({6}).ports({"all"}).base(paper_machine(18, 0.25))
       .variant("", nullptr)
       .variant("random thread yields", [](MachineConfig&, EmulatorSettings& settings) { settings.yield_seed = 7; })  // same times, any interleaving
-      .predict([&](const MachineConfig& cfg) { return paper_time(cfg, s * s * kBytes, 7); })
-      .exact().no_contention();
-  check.run();
+      .predict([=](const MachineConfig& cfg) { return paper_time(cfg, s * s * kBytes, 7); })
+      .tolerance(testing::Tolerance::exact()).no_contention();
+  checks.add(check);
 }
 
-TEST(StoutWagarTranspose, UnevenPacketsMatchTheModel) {
+HCEMU_KERNEL_CHECKS(StoutWagarTranspose, UnevenPacketsMatchTheModel) {
   // 98 bytes per path in 5 packets: 19, 20, 20, 20, 19 -> sent as 19, 19, 20, 20, 20: Σ t(L) + t(20).
   const std::size_t s = 7;
   KernelCheck<Element> check = sw_check(s, [](int) { return 5; });
   check.dims({4}).ports({"all"}).base(paper_machine(18, 0.25))
-      .predict([&](const MachineConfig& cfg) {
+      .predict([=](const MachineConfig& cfg) {
         const CostTable cost = CostTable::from(cfg);
-        auto t = [&](Time bytes) { return cost.lambda + cost.tau * bytes; };
+        auto t = [=](Time bytes) { return cost.lambda + cost.tau * bytes; };
         return 2 * t(19) + 3 * t(20) + t(20);
       })
-      .exact().no_contention();
-  check.run();
+      .tolerance(testing::Tolerance::exact()).no_contention();
+  checks.add(check);
 }
 
-TEST(StoutWagarTranspose, MatchesTheModelOnCircuitWithRhoAndPackets) {
+HCEMU_KERNEL_CHECKS(StoutWagarTranspose, MatchesTheModelOnCircuitWithRhoAndPackets) {
   // Beyond the paper: circuit switching with δ, δ' and λ0, ρ for staging and the local transpose, and a packet
   // limit that splits each 48-byte message (s = 12, P = d = 6: 288 bytes per path) into three hardware packets.
   MachineConfig base = ipsc_like();
@@ -181,28 +189,27 @@ TEST(StoutWagarTranspose, MatchesTheModelOnCircuitWithRhoAndPackets) {
       .predict([](const MachineConfig& cfg) {
         return model::stout_wagar_transpose_time(cfg, 12 << (cfg.d / 2), kBytes, cfg.d);
       })
-      .exact().no_contention();
-  const auto results = check.run();
-  for (const auto& r : results) EXPECT_TRUE(r.predicted.has_value()) << r.run_case.name();
+      .tolerance(testing::Tolerance::exact()).no_contention()
+      .check([](const CaseResult& r) -> std::string { return r.predicted ? "" : "no closed form"; });
+  checks.add(check);
 }
 
-TEST(StoutWagarTranspose, PostsEveryReceiveBeforeAnyPacketArrives) {
+HCEMU_KERNEL_CHECKS(StoutWagarTranspose, PostsEveryReceiveBeforeAnyPacketArrives) {
   MachineConfig base = paper_machine(18, 0.25);
   base.protocol = Protocol::forced;
   KernelCheck<Element> check = sw_check(6, fewest_packets);
   check.dims({2, 4, 6}).ports({"all", "one"}).base(base).no_forced_discards();
-  check.run();
+  checks.add(check);
 }
 
-TEST(StoutWagarTranspose, EmptyAndSingleElementBlocks) {
+HCEMU_KERNEL_CHECKS(StoutWagarTranspose, EmptyAndSingleElementBlocks) {
   // s = 0: every packet is empty and costs λ0; s = 1: 2 bytes per path, fewer than the k pieces of the larger
   // subcubes at d = 6, 8, so there the packets follow the stages.
   for (std::size_t s : {std::size_t{0}, std::size_t{1}}) {
-    SCOPED_TRACE("s = " + std::to_string(s));
     MachineConfig base = ipsc_like();
     KernelCheck<Element> check = sw_check(s, [](int d) { return d + 1; });
     check.dims({0, 2, 4, 6, 8}).ports({"all", "one"}).base(base).no_contention();
-    check.run();
+    checks.add("s = " + std::to_string(s), check);
   }
   MachineConfig base = ipsc_like();
   base.ports = Ports::parse("all");
@@ -212,17 +219,16 @@ TEST(StoutWagarTranspose, EmptyAndSingleElementBlocks) {
         const CostTable cost = CostTable::from(cfg);
         return (cfg.d + 1) * (cost.lambda0 + cost.delta_msg + cost.delta_hop);  // (P + 1) empty one-hop packets
       })
-      .exact();
-  empty.run();
+      .tolerance(testing::Tolerance::exact());
+  checks.add(empty);
 }
 
-TEST(StoutWagarTranspose, SizesNotDivisibleByThePacketsAreCorrect) {
+HCEMU_KERNEL_CHECKS(StoutWagarTranspose, SizesNotDivisibleByThePacketsAreCorrect) {
   // 5 x 5 blocks: 50 bytes per path, cut into 4, 6, 9 or 11 packets; and odd block sizes of 3-byte elements.
   for (int extra : {0, 1, 3}) {
-    SCOPED_TRACE("packets = d + " + std::to_string(extra));
     KernelCheck<Element> check = sw_check(5, [extra](int d) { return d + extra; });
     check.dims({2, 4, 6, 8}).ports({"all"}).base(ipsc_like()).no_contention();
-    check.run();
+    checks.add("packets = d + " + std::to_string(extra), check);
   }
   using Triple = std::array<std::uint8_t, 3>;
   const std::size_t s = 3;  // 27-byte blocks: the two paths carry 14 and 13 bytes
@@ -250,17 +256,17 @@ TEST(StoutWagarTranspose, SizesNotDivisibleByThePacketsAreCorrect) {
                                        s << (node.dim() / 2), sizeof(Triple), node.dim());
       })
       .no_contention();
-  odd.run();
+  checks.add(odd);
 }
 
-TEST(StoutWagarTranspose, TenDimensions) {
+HCEMU_KERNEL_CHECKS(StoutWagarTranspose, TenDimensions) {
   // s = 5: 50 bytes per path in P = 10 packets of 5.
   const std::size_t s = 5;
   KernelCheck<Element> check = sw_check(s, fewest_packets);
   check.dims({10}).ports({"all"}).base(paper_machine(18, 0.25))
-      .predict([&](const MachineConfig& cfg) { return paper_time(cfg, s * s * kBytes, 10); })
-      .exact().no_contention();
-  check.run();
+      .predict([=](const MachineConfig& cfg) { return paper_time(cfg, s * s * kBytes, 10); })
+      .tolerance(testing::Tolerance::exact()).no_contention();
+  checks.add(check);
 }
 
 TEST(StoutWagarTranspose, RejectsOddDimensionsAndTooFewPackets) {

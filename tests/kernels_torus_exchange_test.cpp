@@ -12,12 +12,14 @@
 #include "hcemu/hcemu.hpp"
 #include "hcemu/kernels/torus_exchange.hpp"
 #include "hcemu/model/torus_exchange_cost.hpp"
+#include "hcemu/testing/gtest.hpp"
 #include "kernel_machines.hpp"
 #include "torus_cases.hpp"
 
 namespace hcemu {
 namespace {
 
+using testing::CheckList;
 using testing::KernelCheck;
 using test::TorusMember;
 
@@ -28,10 +30,9 @@ MachineConfig cube_machine_without_delta() {
   return c;
 }
 
-// One check of a member over tori of 2^dmin..2^dmax on a side.
-void check_member(const std::string& what, TorusMember member, int dmin, int dmax, std::size_t m, Sync sync,
-                  MachineConfig base = cube_machine_without_delta()) {
-  SCOPED_TRACE(what + " sync=" + std::string(to_string(sync)));
+// One check of a member over tori of 2^dmin..2^dmax on a side, each case a test of its own.
+void check_member(CheckList& checks, const std::string& what, TorusMember member, int dmin, int dmax, std::size_t m,
+                  Sync sync, MachineConfig base = cube_machine_without_delta()) {
   std::vector<int> dims;
   for (int d = dmin; d <= dmax; ++d) dims.push_back(2 * d);
   KernelCheck check;
@@ -43,48 +44,48 @@ void check_member(const std::string& what, TorusMember member, int dmin, int dma
            const int d = test::torus_side(cfg);
            return model::torus_exchange_time(cfg, d, member(d), m, sync);
          })
-        .exact()
+        .tolerance(testing::Tolerance::exact())
         .no_contention();
   }
-  check.run();
+  checks.add(what + " sync=" + std::string(to_string(sync)), check);
 }
 
-TEST(TorusExchange, TTwoDeliversEveryBlockInItsClosedFormTime) {
-  for (Sync sync : {Sync::barrier, Sync::pairwise, Sync::none}) check_member("T2", test::torus_t2_member, 1, 4, 24, sync);
+HCEMU_KERNEL_CHECKS(TorusExchange, TTwoDeliversEveryBlockInItsClosedFormTime) {
+  for (Sync sync : {Sync::barrier, Sync::pairwise, Sync::none})
+    check_member(checks, "T2", test::torus_t2_member, 1, 4, 24, sync);
 }
 
-TEST(TorusExchange, TOneDeliversEveryBlockInItsClosedFormTime) {
-  for (Sync sync : {Sync::barrier, Sync::pairwise, Sync::none}) check_member("T1", test::torus_t1_member, 1, 4, 24, sync);
+HCEMU_KERNEL_CHECKS(TorusExchange, TOneDeliversEveryBlockInItsClosedFormTime) {
+  for (Sync sync : {Sync::barrier, Sync::pairwise, Sync::none})
+    check_member(checks, "T1", test::torus_t1_member, 1, 4, 24, sync);
 }
 
-TEST(TorusExchange, TOneOneOn16By16DeliversEveryBlock) {
+HCEMU_KERNEL_CHECKS(TorusExchange, TOneOneOn16By16DeliversEveryBlock) {
   // On 16 x 16 T1.1 is T1 (x = d - 3 = 1); on larger tori see the 32 x 32 case below.
-  for (Sync sync : {Sync::barrier, Sync::none}) check_member("T1.1", [](int) { return 1; }, 4, 4, 8, sync);
+  for (Sync sync : {Sync::barrier, Sync::none}) check_member(checks, "T1.1", [](int) { return 1; }, 4, 4, 8, sync);
 }
 
-TEST(TorusExchange, EveryMemberOn32By32DeliversEveryBlock) {
+HCEMU_KERNEL_CHECKS(TorusExchange, EveryMemberOn32By32DeliversEveryBlock) {
   // 1024 nodes: T2, T1.1 and T1 (= T1.2), under the per-step barrier, in the closed-form time.
   for (int x = 0; x <= 2; ++x)
-    check_member("T1." + std::to_string(x), [x](int) { return x; }, 5, 5, 2, Sync::barrier);
+    check_member(checks, "T1." + std::to_string(x), [x](int) { return x; }, 5, 5, 2, Sync::barrier);
 }
 
-TEST(TorusExchange, ForcedReceivesLoseNothingUnderAnySyncStyle) {
+HCEMU_KERNEL_CHECKS(TorusExchange, ForcedReceivesLoseNothingUnderAnySyncStyle) {
   // Under Sync::none every receive is posted before the first message can leave; under barrier and pairwise each
   // step's receive is posted before the step's barrier.
   MachineConfig base = cube_machine_without_delta();
   base.protocol = Protocol::forced;
   for (Sync sync : {Sync::none, Sync::barrier, Sync::pairwise})
-    check_member("T1", test::torus_t1_member, 2, 4, 16, sync, base);
+    check_member(checks, "T1", test::torus_t1_member, 2, 4, 16, sync, base);
 }
 
-TEST(TorusExchange, EmptyAndOneByteBlocks) {
-  for (std::size_t m : {std::size_t{0}, std::size_t{1}}) {
-    SCOPED_TRACE("m=" + std::to_string(m));
-    check_member("T1", test::torus_t1_member, 1, 4, m, Sync::barrier);
-  }
+HCEMU_KERNEL_CHECKS(TorusExchange, EmptyAndOneByteBlocks) {
+  for (std::size_t m : {std::size_t{0}, std::size_t{1}})
+    check_member(checks, "T1 m=" + std::to_string(m), test::torus_t1_member, 1, 4, m, Sync::barrier);
 }
 
-TEST(TorusExchange, HalfDuplexPortsPayTwiceForEachExchange) {
+HCEMU_KERNEL_CHECKS(TorusExchange, HalfDuplexPortsPayTwiceForEachExchange) {
   MachineConfig base = cube_machine_without_delta();
   base.ports = Ports::parse("half");
   KernelCheck check;
@@ -94,8 +95,8 @@ TEST(TorusExchange, HalfDuplexPortsPayTwiceForEachExchange) {
         const int d = test::torus_side(cfg);
         return model::torus_exchange_time(cfg, d, model::torus_max_x(d), 8, Sync::barrier);
       })
-      .exact();
-  check.run();
+      .tolerance(testing::Tolerance::exact());
+  checks.add(check);
 }
 
 TEST(TorusExchange, TheNamedEntryPointsAreTheirMembers) {

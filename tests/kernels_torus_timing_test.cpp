@@ -12,6 +12,7 @@
 #include "hcemu/kernels/exchange.hpp"
 #include "hcemu/kernels/torus_exchange.hpp"
 #include "hcemu/model/torus_exchange_cost.hpp"
+#include "hcemu/testing/gtest.hpp"
 #include "kernel_machines.hpp"
 #include "torus_cases.hpp"
 
@@ -25,14 +26,15 @@ MachineConfig torus_machine(MachineConfig base, int d, bool wrap = true) {
   return base;
 }
 
+using testing::CheckList;
 using testing::KernelCheck;
 using test::TorusMember;
 
-// A check of one member over tori of 2^1..2^dmax on a side, every time against the closed form.
-void check_exact(TorusMember member, int dmax, std::size_t m, Sync sync, MachineConfig base,
-                 std::vector<std::string> ports = {"one"}) {
+// A check of one member over tori of 2^1..2^dmax on a side, every time against the closed form; each case a test of
+// its own, under `label`.
+void check_exact(CheckList& checks, const std::string& label, TorusMember member, int dmax, std::size_t m, Sync sync,
+                 MachineConfig base, std::vector<std::string> ports = {"one"}) {
   for (int d = 1; d <= dmax; ++d) {
-    SCOPED_TRACE("torus 2^" + std::to_string(d) + " sync=" + std::string(to_string(sync)));
     KernelCheck check;
     check.dims({2 * d}).ports(ports).base(torus_machine(base, d)).input(test::torus_blocks_of(m))
         .reference(test::torus_transpose_of_blocks(m)).kernel(test::torus_kernel(m, member, sync))
@@ -40,19 +42,19 @@ void check_exact(TorusMember member, int dmax, std::size_t m, Sync sync, Machine
           const int side = test::torus_side(cfg);
           return model::torus_exchange_time(cfg, side, member(side), m, sync);
         })
-        .exact()
+        .tolerance(testing::Tolerance::exact())
         .no_contention()
         .no_forced_discards();
-    check.run();
+    checks.add(label + " torus 2^" + std::to_string(d) + " sync=" + std::string(to_string(sync)), check);
   }
 }
 
-TEST(TorusExchangeTiming, EveryMemberTakesItsClosedFormTimeWithDeltaPerHop) {
+HCEMU_KERNEL_CHECKS(TorusExchangeTiming, EveryMemberTakesItsClosedFormTimeWithDeltaPerHop) {
   MachineConfig base = test::ipsc_like();  // λ, λ0, τ, δ = 1.5 per hop, δ', ρ, Q = 150 d
   base.protocol = Protocol::forced;
   for (Sync sync : {Sync::barrier, Sync::pairwise}) {
-    check_exact(test::torus_t2_member, 4, 24, sync, base);
-    check_exact(test::torus_t1_member, 4, 24, sync, base);
+    check_exact(checks, "T2", test::torus_t2_member, 4, 24, sync, base);
+    check_exact(checks, "T1", test::torus_t1_member, 4, 24, sync, base);
   }
   for (int x = 0; x <= 2; ++x) {
     KernelCheck check;
@@ -60,24 +62,24 @@ TEST(TorusExchangeTiming, EveryMemberTakesItsClosedFormTimeWithDeltaPerHop) {
         .reference(test::torus_transpose_of_blocks(2))
         .kernel(test::torus_kernel(2, [x](int) { return x; }, Sync::barrier))
         .predict([=](const MachineConfig& cfg) { return model::torus_exchange_time(cfg, 5, x, 2, Sync::barrier); })
-        .exact()
+        .tolerance(testing::Tolerance::exact())
         .no_contention();
-    check.run();
+    checks.add("T1." + std::to_string(x), check);
   }
 }
 
-TEST(TorusExchangeTiming, StoreAndForwardAndPacketsTakeTheirClosedFormTime) {
+HCEMU_KERNEL_CHECKS(TorusExchangeTiming, StoreAndForwardAndPacketsTakeTheirClosedFormTime) {
   MachineConfig base = test::ipsc_like();
   base.switching = Switching::store_and_forward;
-  check_exact(test::torus_t1_member, 4, 24, Sync::barrier, base);
+  check_exact(checks, "store and forward", test::torus_t1_member, 4, 24, Sync::barrier, base);
   base.switching = Switching::circuit;
   base.packet = 100;  // messages of 24·2^k bytes split unevenly
-  check_exact(test::torus_t1_member, 4, 24, Sync::barrier, base);
+  check_exact(checks, "packets", test::torus_t1_member, 4, 24, Sync::barrier, base);
 }
 
-TEST(TorusExchangeTiming, EveryPortModelTakesItsClosedFormTime) {
-  check_exact(test::torus_t2_member, 3, 16, Sync::barrier, test::ipsc_like(), {"half", "k:2", "all"});
-  check_exact(test::torus_t1_member, 4, 16, Sync::pairwise, test::ipsc_like(), {"half", "all"});
+HCEMU_KERNEL_CHECKS(TorusExchangeTiming, EveryPortModelTakesItsClosedFormTime) {
+  check_exact(checks, "T2", test::torus_t2_member, 3, 16, Sync::barrier, test::ipsc_like(), {"half", "k:2", "all"});
+  check_exact(checks, "T1", test::torus_t1_member, 4, 16, Sync::pairwise, test::ipsc_like(), {"half", "all"});
 }
 
 TEST(TorusExchangeTiming, WithoutWrapAroundThePhaseDStepsContend) {

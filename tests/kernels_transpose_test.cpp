@@ -12,7 +12,7 @@
 #include "hcemu/model/exchange.hpp"
 #include "hcemu/model/partitions.hpp"
 #include "hcemu/model/transpose.hpp"
-#include "hcemu/testing.hpp"
+#include "hcemu/testing/gtest.hpp"
 #include "kernel_machines.hpp"
 
 namespace hcemu {
@@ -21,6 +21,7 @@ namespace {
 using Element = std::uint32_t;
 using Data = std::vector<Element>;
 using testing::Case;
+using testing::CaseResult;
 using testing::KernelCheck;
 constexpr std::size_t kBytes = sizeof(Element);
 
@@ -66,28 +67,27 @@ kernels::ExchangeFn multiphase(std::function<std::vector<int>(int)> partition_of
   };
 }
 
-TEST(RowTranspose, ThroughEveryExchangeMatchesExchangePlusTwoPermutations) {
+HCEMU_KERNEL_CHECKS(RowTranspose, ThroughEveryExchangeMatchesExchangePlusTwoPermutations) {
   const std::size_t s = 3;
   for (auto [name, partition_of] : std::vector<std::pair<std::string, std::function<std::vector<int>(int)>>>{
            {"direct", model::direct_partition},
            {"standard", model::standard_partition},
            {"E(d,2)", [](int d) { return d >= 2 ? model::equipartition(d, 2) : model::direct_partition(d); }}}) {
-    SCOPED_TRACE(name);
     KernelCheck<Element> check;
     check.dims(0, 8).ports({"one", "all"}).base(ipsc_like()).input(rows_input(s)).reference(rows_reference(s))
         .kernel(rows_kernel(s, multiphase(partition_of)))
-        .predict([&](const MachineConfig& cfg) {
+        .predict([=](const MachineConfig& cfg) {
           const std::size_t n = row_n(cfg.d, s);
           const Time exchange = model::multiphase_exchange_time(cfg, partition_of(cfg.d), s * s * kBytes);
           // The exchange, then ρ for packing and for unpacking all n·s elements of the node's share.
           return exchange + 2 * CostTable::from(cfg).copy(n * s * kBytes);
         })
-        .exact().no_contention();
-    check.run();
+        .tolerance(testing::Tolerance::exact()).no_contention();
+    checks.add(name, check);
   }
 }
 
-TEST(RowTranspose, AllPortMatchesStoutWagarSevenOne) {
+HCEMU_KERNEL_CHECKS(RowTranspose, AllPortMatchesStoutWagarSevenOne) {
   // Stout & Wagar §7.1: τN^2/2^(d+1) + dβ (all-port, store-and-forward, local work free). s = 15 makes every
   // block (900 bytes) divisible by lcm(1..6) = 60, so the exchange's links are evenly loaded.
   const std::size_t s = 15;
@@ -100,27 +100,27 @@ TEST(RowTranspose, AllPortMatchesStoutWagarSevenOne) {
   check.dims(1, 6).ports({"all"}).base(base).input(rows_input(s)).reference(rows_reference(s))
       .kernel(rows_kernel(s, [](Node& node, std::span<const std::byte> send, std::span<std::byte> recv,
                                 std::size_t m) { kernels::all_port_exchange(node, send, recv, m); }))
-      .predict([&](const MachineConfig& cfg) {
+      .predict([=](const MachineConfig& cfg) {
         const CostTable cost = CostTable::from(cfg);
         const std::size_t n_bytes_squared = row_n(cfg.d, s) * row_n(cfg.d, s) * kBytes;
         return cost.tau * static_cast<Time>(n_bytes_squared >> (cfg.d + 1)) + cfg.d * cost.lambda;
       })
-      .exact().no_contention();
-  check.run();
+      .tolerance(testing::Tolerance::exact()).no_contention();
+  checks.add(check);
 }
 
-TEST(RowTranspose, EmptyAndSingleElementBlocks) {
+HCEMU_KERNEL_CHECKS(RowTranspose, EmptyAndSingleElementBlocks) {
   for (std::size_t s : {std::size_t{0}, std::size_t{1}}) {
     KernelCheck<Element> check;
     check.dims({0, 1, 4}).ports({"one"}).base(ipsc_like()).input(rows_input(s)).reference(rows_reference(s))
         .kernel(rows_kernel(s, multiphase(model::standard_partition)))
-        .predict([&](const MachineConfig& cfg) {
+        .predict([=](const MachineConfig& cfg) {
           return model::row_transpose_time(cfg, row_n(cfg.d, s), kBytes,
                                            model::multiphase_exchange_time(cfg, model::standard_partition(cfg.d),
                                                                            s * s * kBytes));
         })
-        .exact();
-    check.run();
+        .tolerance(testing::Tolerance::exact());
+    checks.add("s = " + std::to_string(s), check);
   }
 }
 
@@ -153,49 +153,49 @@ KernelCheck<Element> johnsson_ho_check(std::size_t s) {
   return check;
 }
 
-TEST(JohnssonHoTranspose, TakesDBlockStepsAndOneLocalTranspose) {
+HCEMU_KERNEL_CHECKS(JohnssonHoTranspose, TakesDBlockStepsAndOneLocalTranspose) {
   // Johnsson & Ho §4.6, square grid: d steps of (B·t_c + τ), here d·(λ + δ' + δ + τB) for one hop, plus ρB.
   const std::size_t s = 5;
   KernelCheck<Element> check = johnsson_ho_check(s);
   check.dims({0, 2, 4, 6, 8}).ports({"one", "half", "all"}).base(ipsc_like())
-      .predict([&](const MachineConfig& cfg) {
+      .predict([=](const MachineConfig& cfg) {
         const CostTable cost = CostTable::from(cfg);
         const auto block = static_cast<Time>(s * s * kBytes);
         return cfg.d * (cost.lambda + cost.delta_msg + cost.delta_hop + cost.tau * block) + cost.rho * block;
       })
-      .exact().no_contention();
-  check.run();
+      .tolerance(testing::Tolerance::exact()).no_contention();
+  checks.add(check);
 }
 
-TEST(JohnssonHoTranspose, MatchesTheModelWithPacketsAndStoreAndForward) {
+HCEMU_KERNEL_CHECKS(JohnssonHoTranspose, MatchesTheModelWithPacketsAndStoreAndForward) {
   MachineConfig base = ipsc_like();
   base.packet = 48;  // 100-byte blocks: three packets, the last short
   base.switching = Switching::store_and_forward;
   KernelCheck<Element> check = johnsson_ho_check(5);
   check.dims({2, 4}).ports({"one", "all"}).base(base)
       .predict([](const MachineConfig& cfg) { return model::johnsson_ho_transpose_time(cfg, 5 << (cfg.d / 2), kBytes); })
-      .exact().no_contention();
-  check.run();
+      .tolerance(testing::Tolerance::exact()).no_contention();
+  checks.add(check);
 }
 
-TEST(JohnssonHoTranspose, EmptyAndSingleElementBlocks) {
+HCEMU_KERNEL_CHECKS(JohnssonHoTranspose, EmptyAndSingleElementBlocks) {
   for (std::size_t s : {std::size_t{0}, std::size_t{1}}) {
     KernelCheck<Element> check = johnsson_ho_check(s);
     check.dims({0, 2, 4}).ports({"one"}).base(ipsc_like())
         .predict([s](const MachineConfig& cfg) {
           return model::johnsson_ho_transpose_time(cfg, s << (cfg.d / 2), kBytes);
         })
-        .exact();
-    check.run();
+        .tolerance(testing::Tolerance::exact());
+    checks.add("s = " + std::to_string(s), check);
   }
 }
 
-TEST(JohnssonHoTranspose, TenDimensions) {
+HCEMU_KERNEL_CHECKS(JohnssonHoTranspose, TenDimensions) {
   KernelCheck<Element> check = johnsson_ho_check(2);
   check.dims({10}).ports({"one", "all"}).base(ipsc_like())
       .predict([](const MachineConfig& cfg) { return model::johnsson_ho_transpose_time(cfg, 2 << 5, kBytes); })
-      .exact().no_contention();
-  check.run();
+      .tolerance(testing::Tolerance::exact()).no_contention();
+  checks.add(check);
 }
 
 TEST(JohnssonHoTranspose, RejectsOddDimensions) {

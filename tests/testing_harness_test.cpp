@@ -1,8 +1,9 @@
-// hcemu/testing.hpp reports what it is meant to catch: a wrong result, a wrong time, contention; and names the case.
+// hcemu/testing reports what it is meant to catch: a wrong result, a wrong time, contention; names the case; returns
+// its failures as values; and registers each case of a sweep as a test of its own.
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
-#include "hcemu/testing.hpp"
+#include "hcemu/testing/gtest.hpp"
 
 namespace hcemu {
 namespace {
@@ -27,28 +28,61 @@ testing::KernelCheck<> ring_shift_check(Time extra_predicted, bool corrupt) {
       })
       .reference([](const testing::Case& c, const std::vector<Data>& in) {
         std::vector<Data> out(in.size());
-        for (int i = 0; i < c.nodes(); ++i) out[static_cast<std::size_t>((i + 1) % c.nodes())] = in[static_cast<std::size_t>(i)];
+        for (int i = 0; i < c.nodes(); ++i)
+          out[static_cast<std::size_t>((i + 1) % c.nodes())] = in[static_cast<std::size_t>(i)];
         return out;
       })
       .predict([extra_predicted](const MachineConfig& cfg) -> std::optional<Time> {
         if (cfg.d != 1) return std::nullopt;  // a single exchange at d = 1: λ + τ·8
         return from_us(10 + 0.5 * 8) + extra_predicted;
       })
-      .exact();
+      .tolerance(testing::Tolerance::exact());
   return check;
 }
 
-TEST(KernelCheck, PassesACorrectKernel) { ring_shift_check(0, false).run(); }
+HCEMU_KERNEL_CHECKS(KernelCheck, PassesACorrectKernel) { checks.add(ring_shift_check(0, false)); }
+
+TEST(KernelCheck, EachCaseIsATestOfItsOwn) {
+  std::vector<std::string> names;
+  const ::testing::UnitTest& tests = *::testing::UnitTest::GetInstance();
+  for (int i = 0; i < tests.total_test_suite_count(); ++i) {
+    const ::testing::TestSuite& suite = *tests.GetTestSuite(i);
+    for (int j = 0; j < suite.total_test_count(); ++j)
+      names.push_back(std::string(suite.name()) + "." + suite.GetTestInfo(j)->name());
+  }
+  for (const char* name : {"KernelCheck.PassesACorrectKernel/d1_one", "KernelCheck.PassesACorrectKernel/d3_all"})
+    EXPECT_NE(std::find(names.begin(), names.end(), name), names.end()) << name;
+}
+
+TEST(KernelCheck, ReturnsAWrongResultAsAFailureNamingTheCase) {
+  const auto results = ring_shift_check(0, true).dims({2}).ports({"one"}).run();
+  ASSERT_EQ(results.size(), 1u);
+  ASSERT_EQ(results[0].failures.size(), 1u);
+  EXPECT_EQ(results[0].failures[0].rfind("d=2 ports=one: node 1 output differs first at element 3", 0), 0u)
+      << results[0].failures[0];
+}
 
 TEST(KernelCheck, ReportsAWrongResultNamingTheCase) {
-  EXPECT_NONFATAL_FAILURE(ring_shift_check(0, true).dims({2}).ports({"one"}).run(), "d=2 ports=one: node 1 output differs first at element 3");
+  EXPECT_NONFATAL_FAILURE(testing::expect_passes(ring_shift_check(0, true).dims({2}).ports({"one"})),
+                          "d=2 ports=one: node 1 output differs first at element 3");
 }
 
 TEST(KernelCheck, ReportsAWrongTime) {
-  EXPECT_NONFATAL_FAILURE(ring_shift_check(1, false).dims({1}).ports({"all"}).run(), "d=1 ports=all: makespan");
+  EXPECT_NONFATAL_FAILURE(testing::expect_passes(ring_shift_check(1, false).dims({1}).ports({"all"})),
+                          "d=1 ports=all: makespan");
 }
 
-TEST(KernelCheck, ToleranceAcceptsASmallError) { ring_shift_check(1, false).within_time(1).run(); }
+HCEMU_KERNEL_CHECKS(KernelCheck, ToleranceAcceptsASmallError) {
+  checks.add(ring_shift_check(1, false).tolerance(testing::Tolerance::absolute(1)));
+}
+
+TEST(KernelCheck, RelativeToleranceIsAFractionOfThePrediction) {
+  const testing::Tolerance within = testing::Tolerance::relative(0.01);
+  EXPECT_TRUE(within.accepts(1010, 1000));
+  EXPECT_FALSE(within.accepts(1011, 1000));
+  EXPECT_TRUE(testing::Tolerance::exact().accepts(1000, 1000));
+  EXPECT_FALSE(testing::Tolerance::exact().accepts(1001, 1000));
+}
 
 TEST(KernelCheck, ReturnsOneResultPerCase) {
   const auto results = ring_shift_check(0, false).run();

@@ -7,7 +7,7 @@
 
 #include "hcemu/kernels/torus_exchange.hpp"
 #include "hcemu/model/torus_exchange.hpp"
-#include "hcemu/testing.hpp"
+#include "hcemu/testing/kernel_check.hpp"
 
 namespace hcemu::test {
 

@@ -1,8 +1,9 @@
 #pragma once
-// GoogleTest helpers for regression-testing a kernel on the emulator: run it over a range of dimensions and port
-// models on random data, check every node's output against a sequential reference, and check the emulated
-// makespan against a closed-form prediction (exactly, or within a stated tolerance). Header-only; include it from
-// a test that links GTest.
+// Regression-testing a kernel on the emulator, without a test framework: a sweep over dimensions, port models and
+// variants of the machine, each case run on its own inputs, every node's output checked against a sequential
+// reference, and the emulated makespan against a closed-form prediction within one Tolerance. Every failure comes
+// back as a value, a sentence naming the case; hcemu/testing/gtest.hpp (target hcemu::testing) turns each case into
+// a GoogleTest test of its own.
 //
 //   hcemu::testing::KernelCheck<std::uint32_t> check;
 //   check.dims(0, 6).ports({"one", "all"}).base(config)
@@ -10,20 +11,22 @@
 //       .kernel([](hcemu::Node& node, std::span<const std::uint32_t> in, std::vector<std::uint32_t>& out) { ... })
 //       .reference([](const hcemu::testing::Case& c, const auto& inputs) { ... return outputs; })
 //       .predict([](const hcemu::MachineConfig& cfg) -> hcemu::Time { ... })
-//       .exact();
-//   check.run();  // one EXPECT per failing case, naming d, ports and variant
+//       .tolerance(hcemu::testing::Tolerance::exact());
+//   for (const auto& result : check.run()) for (const auto& failure : result.failures) std::cerr << failure << '\n';
+#include <charconv>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <ostream>
 #include <random>
 #include <span>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "hcemu/config.hpp"
 #include "hcemu/errors.hpp"
@@ -34,7 +37,36 @@
 
 namespace hcemu::testing {
 
-// One case of a check: the machine it runs on and where it sits in the sweep.
+// How far the emulated makespan may be from the prediction: not at all, a fraction of the prediction, or a time.
+class Tolerance {
+ public:
+  static Tolerance exact() { return Tolerance(Kind::exact, 0, 0); }
+  static Tolerance relative(double fraction) { return Tolerance(Kind::relative, fraction, 0); }
+  static Tolerance absolute(Time allowed) { return Tolerance(Kind::absolute, 0, allowed); }
+
+  // The largest |makespan - predicted| accepted for this prediction.
+  Time allowed(Time predicted) const {
+    switch (kind_) {
+      case Kind::exact: return 0;
+      case Kind::relative:
+        return static_cast<Time>(fraction_ * static_cast<double>(predicted < 0 ? -predicted : predicted));
+      case Kind::absolute: return absolute_;
+    }
+    return 0;
+  }
+  bool accepts(Time got, Time predicted) const {
+    return (got > predicted ? got - predicted : predicted - got) <= allowed(predicted);
+  }
+
+ private:
+  enum class Kind { exact, relative, absolute };
+  Tolerance(Kind kind, double fraction, Time absolute) : kind_(kind), fraction_(fraction), absolute_(absolute) {}
+  Kind kind_;
+  double fraction_;
+  Time absolute_;
+};
+
+// One case of a sweep: the machine it runs on and where it sits in the sweep.
 struct Case {
   MachineConfig config;  // config.d and config.ports already set for this case
   EmulatorSettings settings;
@@ -50,14 +82,49 @@ struct Case {
     if (!variant.empty()) s += " variant=" + variant;
     return s;
   }
+  // "d3_all_store_and_forward": the case's name as a test name, letters, digits and '_' only.
+  std::string id() const {
+    std::string s = "d" + std::to_string(d) + "_" + ports + (variant.empty() ? "" : "_" + variant);
+    std::string out;
+    for (char c : s)
+      if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')
+        out += c;
+      else if (c != ':')
+        out += '_';
+    return out;
+  }
 };
 
-// What run() returns for each case, for checks of one's own afterwards.
+// What one case did: its report, its prediction, and its failures, each a sentence naming the case (none: passed).
 struct CaseResult {
   Case run_case;
   RunReport report;
   std::optional<Time> predicted;
+  std::vector<std::string> failures;
+  bool passed() const { return failures.empty(); }
 };
+
+namespace detail {
+
+// An element of an output, for a failure message.
+template <class T>
+std::string shown(const T& value) {
+  if constexpr (std::is_same_v<T, std::byte>) {
+    return std::to_string(std::to_integer<int>(value));
+  } else if constexpr (std::is_arithmetic_v<T>) {
+    char buffer[64];
+    auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
+    return std::string(buffer, ec == std::errc() ? end : buffer);
+  } else if constexpr (requires(std::ostream& out) { out << value; }) {
+    std::ostringstream out;
+    out << value;
+    return out.str();
+  } else {
+    return "a different value";
+  }
+}
+
+}  // namespace detail
 
 template <class T = std::byte>
 class KernelCheck {
@@ -72,8 +139,9 @@ class KernelCheck {
   // Closed-form makespan for this machine; nullopt when the model has none for the case (the time is then not
   // checked).
   using PredictFn = std::function<std::optional<Time>(const MachineConfig&)>;
-  // Extra checks on a case's report (contention, FORCED discards...): use EXPECT_* inside.
-  using ReportFn = std::function<void(const Case&, const RunReport&)>;
+  // A check of one's own on a case's result (contention, FORCED discards, the prediction...): the failure, a
+  // sentence, or empty when the case passes it.
+  using ResultCheck = std::function<std::string(const CaseResult&)>;
 
   KernelCheck& dims(int lo, int hi) {
     dims_.clear();
@@ -131,48 +199,32 @@ class KernelCheck {
     predict_ = std::move(f);
     return *this;
   }
-  // The makespan must equal the prediction to the picosecond (virtual timing).
-  KernelCheck& exact() {
-    relative_ = 0;
-    absolute_ = 0;
+  // How close the makespan must be to the prediction; exact (to the picosecond) unless said otherwise.
+  KernelCheck& tolerance(Tolerance t) {
+    tolerance_ = t;
     return *this;
   }
-  // |makespan - predicted| <= relative * predicted.
-  KernelCheck& within(double relative) {
-    relative_ = relative;
-    absolute_ = 0;
-    return *this;
-  }
-  // |makespan - predicted| <= absolute.
-  KernelCheck& within_time(Time absolute) {
-    relative_ = 0;
-    absolute_ = absolute;
-    return *this;
-  }
-  KernelCheck& check_report(ReportFn f) {
-    report_checks_.push_back(std::move(f));
+  KernelCheck& check(ResultCheck f) {
+    checks_.push_back(std::move(f));
     return *this;
   }
   // Schedules built to be contention-free (MODEL.md section 7) must report none.
   KernelCheck& no_contention() {
-    return check_report([](const Case& c, const RunReport& r) {
-      EXPECT_EQ(r.contention_events(), 0u) << c.name() << ": contention in a schedule built to be free of it";
+    return check([](const CaseResult& r) -> std::string {
+      if (r.report.contention_events() == 0) return {};
+      return std::to_string(r.report.contention_events()) + " contention events in a schedule built to be free of them";
     });
   }
   KernelCheck& no_forced_discards() {
-    return check_report([](const Case& c, const RunReport& r) {
-      EXPECT_TRUE(r.forced_discards.empty())
-          << c.name() << ": " << r.forced_discards.size() << " messages discarded under FORCED";
+    return check([](const CaseResult& r) -> std::string {
+      if (r.report.forced_discards.empty()) return {};
+      return std::to_string(r.report.forced_discards.size()) + " messages discarded under FORCED";
     });
   }
 
-  // Runs every case; failures are EXPECTs naming the case. Returns what each case did.
-  std::vector<CaseResult> run() const {
-    std::vector<CaseResult> results;
-    if (!kernel_) {
-      ADD_FAILURE() << "KernelCheck: no kernel given";
-      return results;
-    }
+  // Every case of the sweep, in the order run() runs them: variants, then port models, then dimensions.
+  std::vector<Case> cases() const {
+    std::vector<Case> all;
     auto variants = variants_;
     if (variants.empty()) variants.emplace_back(std::string(), nullptr);
     for (const auto& [variant_name, change] : variants) {
@@ -187,16 +239,22 @@ class KernelCheck {
           c.ports = ports;
           c.variant = variant_name;
           c.seed = case_seed(d, ports, variant_name);
-          if (auto r = run_case(c)) results.push_back(std::move(*r));
+          all.push_back(std::move(c));
         }
       }
     }
-    return results;
+    return all;
   }
 
- private:
-  std::optional<CaseResult> run_case(const Case& c) const {
-    SCOPED_TRACE(c.name());
+  // Runs one case: every failure is in the result.
+  CaseResult run(const Case& c) const {
+    CaseResult result;
+    result.run_case = c;
+    const auto fail = [&](const std::string& what) { result.failures.push_back(c.name() + ": " + what); };
+    if (!kernel_) {
+      fail("KernelCheck: no kernel given");
+      return result;
+    }
     const int n = c.nodes();
     std::vector<Data> inputs(static_cast<std::size_t>(n));
     if (input_) {
@@ -204,8 +262,6 @@ class KernelCheck {
       for (int i = 0; i < n; ++i) inputs[static_cast<std::size_t>(i)] = input_(c, i, rng);
     }
     std::vector<Data> outputs(static_cast<std::size_t>(n));
-    CaseResult result;
-    result.run_case = c;
     try {
       Machine machine(c.config, c.settings);
       result.report = machine.run([&](Node& node) {
@@ -213,51 +269,53 @@ class KernelCheck {
         kernel_(node, std::span<const T>(inputs[i]), outputs[i]);
       });
     } catch (const Error& e) {
-      ADD_FAILURE() << c.name() << ": the run failed: " << e.what();
-      return std::nullopt;
+      fail(std::string("the run failed: ") + e.what());
+      return result;
     }
 
     if (reference_) {
       const std::vector<Data> expected = reference_(c, inputs);
       if (expected.size() != outputs.size()) {
-        ADD_FAILURE() << c.name() << ": the reference gave " << expected.size() << " outputs for " << n << " nodes";
+        fail("the reference gave " + std::to_string(expected.size()) + " outputs for " + std::to_string(n) +
+             " nodes");
       } else {
-        for (std::size_t i = 0; i < outputs.size(); ++i) compare(c, static_cast<int>(i), outputs[i], expected[i]);
+        for (std::size_t i = 0; i < outputs.size(); ++i)
+          if (auto why = difference(static_cast<int>(i), outputs[i], expected[i])) fail(*why);
       }
     }
 
     if (predict_) {
       result.predicted = predict_(c.config);
-      if (result.predicted) check_time(c, result.report.makespan, *result.predicted);
+      if (result.predicted && !tolerance_.accepts(result.report.makespan, *result.predicted)) {
+        const Time got = result.report.makespan, want = *result.predicted;
+        std::ostringstream out;
+        out << "makespan " << got << " ps (" << to_us(got) << " us), predicted " << want << " ps (" << to_us(want)
+            << " us), off by " << (got - want) << " ps; allowed " << tolerance_.allowed(want) << " ps";
+        fail(out.str());
+      }
     }
-    for (const auto& f : report_checks_) f(c, result.report);
+    for (const auto& f : checks_)
+      if (std::string why = f(result); !why.empty()) fail(why);
     return result;
   }
 
-  static void compare(const Case& c, int node, const Data& got, const Data& want) {
-    if (got.size() != want.size()) {
-      ADD_FAILURE() << c.name() << ": node " << node << " output has " << got.size() << " elements, expected "
-                    << want.size();
-      return;
-    }
-    for (std::size_t k = 0; k < got.size(); ++k) {
-      if (!(got[k] == want[k])) {
-        ADD_FAILURE() << c.name() << ": node " << node << " output differs first at element " << k << ": got "
-                      << ::testing::PrintToString(got[k]) << ", expected " << ::testing::PrintToString(want[k]);
-        return;
-      }
-    }
+  // Runs every case.
+  std::vector<CaseResult> run() const {
+    std::vector<CaseResult> results;
+    for (const Case& c : cases()) results.push_back(run(c));
+    return results;
   }
 
-  void check_time(const Case& c, Time got, Time want) const {
-    const Time diff = got > want ? got - want : want - got;
-    Time allowed = absolute_;
-    if (relative_ > 0) allowed = static_cast<Time>(relative_ * static_cast<double>(want < 0 ? -want : want));
-    if (diff > allowed) {
-      ADD_FAILURE() << c.name() << ": makespan " << got << " ps (" << to_us(got) << " us), predicted " << want
-                    << " ps (" << to_us(want) << " us), off by " << (got - want) << " ps; allowed " << allowed
-                    << " ps";
-    }
+ private:
+  static std::optional<std::string> difference(int node, const Data& got, const Data& want) {
+    if (got.size() != want.size())
+      return "node " + std::to_string(node) + " output has " + std::to_string(got.size()) + " elements, expected " +
+             std::to_string(want.size());
+    for (std::size_t k = 0; k < got.size(); ++k)
+      if (!(got[k] == want[k]))
+        return "node " + std::to_string(node) + " output differs first at element " + std::to_string(k) + ": got " +
+               detail::shown(got[k]) + ", expected " + detail::shown(want[k]);
+    return std::nullopt;
   }
 
   std::uint64_t case_seed(int d, const std::string& ports, const std::string& variant) const {
@@ -283,9 +341,8 @@ class KernelCheck {
   KernelFn kernel_;
   ReferenceFn reference_;
   PredictFn predict_;
-  double relative_ = 0;
-  Time absolute_ = 0;
-  std::vector<ReportFn> report_checks_;
+  Tolerance tolerance_ = Tolerance::exact();
+  std::vector<ResultCheck> checks_;
 };
 
 // Random bytes, for inputs.
