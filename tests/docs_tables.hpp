@@ -65,7 +65,7 @@ inline std::string machine_flags_table() {
 
 // docs/cli.md: every algorithm of every kernel, its paper, the port models it is made for, its parameters.
 inline std::string algorithms_table() {
-  std::string out = header({"kernel", "algorithm", "from", "made for", "parameters"});
+  std::string out = header({"kernel", "algorithm", "from", "made for", "parameters", "lower bound"});
   for (const harness::KernelFamily& family : harness::families())
     for (const harness::Algorithm& algorithm : family.algorithms) {
       std::string ports;
@@ -82,7 +82,7 @@ inline std::string algorithms_table() {
                   (p.chosen ? " (chosen, reported)" : "");
       }
       out += row({code(family.name), code(algorithm.name), std::string(algorithm.paper),
-                  ports.empty() ? "every port model" : ports, params});
+                  ports.empty() ? "every port model" : ports, params, algorithm.lower_bound ? "yes" : ""});
     }
   return out;
 }

@@ -271,6 +271,23 @@ TEST(LowerBounds, NoEmulatedRunOfTheExistingFamiliesIsBelowItsBound) {
   }
 }
 
+TEST(LowerBounds, EveryAlgorithmsRowGivesItsFamilysBound) {
+  for (const std::string family : {"broadcast", "allgather", "exchange", "transpose", "histogram"}) {
+    const harness::KernelFamily& info = harness::find_family(family);
+    for (int d : {0, 2, 4})
+      for (const MachineConfig& c : {with(link_bound_machine(), d, "all"), with(circuit_machine(), d, "one")})
+        for (const harness::Algorithm& row : info.algorithms) {
+          if (row.name.ends_with("multiphase")) continue;  // needs a partition
+          harness::KernelCase k;
+          k.algo = std::string(row.name);
+          k.m = 400;
+          const harness::KernelCase resolved = info.resolved(c, k);
+          ASSERT_TRUE(row.lower_bound) << family << " " << row.name;
+          EXPECT_EQ(row.lower_bound(c, resolved), registry_bound(family, c, resolved)) << family << " " << row.name;
+        }
+  }
+}
+
 // Runs `kernel` on every node and returns the makespan.
 Time emulate(const MachineConfig& c, const std::function<void(Node&)>& kernel) {
   return Machine(c).run(kernel).makespan;

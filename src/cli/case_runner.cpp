@@ -212,6 +212,8 @@ nlohmann::json outcome_json(const KernelFamily& family, const MachineConfig& con
   j["predicted_us"] = r.predicted ? nlohmann::json(to_us(*r.predicted)) : nlohmann::json(nullptr);
   j["emulated_us"] = r.report.makespan_us();
   j["predicted_ps"] = r.predicted ? nlohmann::json(*r.predicted) : nlohmann::json(nullptr);
+  j["lower_bound_us"] = r.lower_bound ? nlohmann::json(to_us(*r.lower_bound)) : nlohmann::json(nullptr);
+  j["lower_bound_ps"] = r.lower_bound ? nlohmann::json(*r.lower_bound) : nlohmann::json(nullptr);
   j["emulated_ps"] = r.report.makespan;
   j["verified"] = r.verified;
   if (!r.verify_message.empty()) j["verify_message"] = r.verify_message;

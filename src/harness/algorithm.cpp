@@ -92,6 +92,7 @@ KernelResult KernelFamily::run(const MachineConfig& config, const EmulatorSettin
   KernelResult result = row.run(config, settings, r);
   result.run_case = r;
   result.predicted = row.predict(config, r);
+  if (row.lower_bound) result.lower_bound = row.lower_bound(config, r);
   return result;
 }
 

@@ -62,6 +62,7 @@ struct KernelResult {
   bool verified = false;
   std::string verify_message;     // why verification failed, empty when it passed
   std::optional<Time> predicted;  // the closed form for this case, when the model has one
+  std::optional<Time> lower_bound;  // no algorithm can do the case faster, when the papers give a bound
 };
 
 enum class ParamKind { count, bytes, partition };
@@ -99,7 +100,8 @@ struct Algorithm {
   RunFn run;
   // How to predict it: the closed form (a resolved case); nullopt where the model has none.
   TimeFn predict;
-  // Its lower bound, when the papers give one; empty for none.
+  // The lower bound of its problem on this machine, when the papers give one (model/lower_bounds.hpp); empty for
+  // none.
   TimeFn lower_bound;
   // The cases `--algo all` runs of it (the multiphase exchange: every equipartition). Empty: the base case, when the
   // machine's port model is one it is made for and it can run.

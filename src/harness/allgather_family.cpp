@@ -6,10 +6,16 @@
 #include "harness/verification.hpp"
 #include "hcemu/kernels/allgather.hpp"
 #include "hcemu/machine.hpp"
+#include "hcemu/model/lower_bounds.hpp"
 #include "hcemu/model/collectives.hpp"
 
 namespace hcemu::harness {
 namespace {
+
+// The least time of the problem on this machine (model/lower_bounds.hpp), whatever the algorithm.
+std::optional<Time> problem_bound(const MachineConfig& config, const KernelCase& c) {
+  return model::allgather_lower_bound(config, c.m);
+}
 
 // How an all-to-all broadcast runs: its kernel call on one node, with the 2^d blocks (its own filled in).
 using AllgatherCall = std::function<void(Node&, std::span<std::byte> all, const KernelCase&)>;
@@ -53,7 +59,7 @@ Algorithm recursive_doubling() {
       .predict = [](const MachineConfig& config, const KernelCase& c) -> std::optional<Time> {
         return model::recursive_doubling_allgather_time(config, c.m);
       },
-      .lower_bound = {},
+      .lower_bound = problem_bound,
       .all_cases = {},
   };
 }
@@ -71,7 +77,7 @@ Algorithm completed() {
       }),
       .predict = [](const MachineConfig& config,
                     const KernelCase& c) { return model::completed_allgather_time(config, c.m); },
-      .lower_bound = {},
+      .lower_bound = problem_bound,
       .all_cases = {},
   };
 }

@@ -9,10 +9,16 @@
 #include "hcemu/errors.hpp"
 #include "hcemu/kernels/broadcast.hpp"
 #include "hcemu/machine.hpp"
+#include "hcemu/model/lower_bounds.hpp"
 #include "hcemu/model/collectives.hpp"
 
 namespace hcemu::harness {
 namespace {
+
+// The least time of the problem on this machine (model/lower_bounds.hpp), whatever the algorithm.
+std::optional<Time> problem_bound(const MachineConfig& config, const KernelCase& c) {
+  return model::broadcast_lower_bound(config, c.m);
+}
 
 // How a broadcast runs: its kernel call on one node, with the message buffer (the data on the root).
 using BroadcastCall = std::function<void(Node&, std::span<std::byte> message, const KernelCase&)>;
@@ -50,7 +56,7 @@ Algorithm sbt() {
       }),
       .predict = [](const MachineConfig& config,
                     const KernelCase& c) -> std::optional<Time> { return model::sbt_broadcast_time(config, c.m); },
-      .lower_bound = {},
+      .lower_bound = problem_bound,
       .all_cases = {},
   };
 }
@@ -68,7 +74,7 @@ Algorithm bcast2() {
       }),
       .predict = [](const MachineConfig& config,
                     const KernelCase& c) { return model::symmetrized_broadcast_time(config, c.m); },
-      .lower_bound = {},
+      .lower_bound = problem_bound,
       .all_cases = {},
   };
 }
@@ -96,7 +102,7 @@ Algorithm bcast4() {
       .predict = [](const MachineConfig& config, const KernelCase& c) {
         return model::pipelined_broadcast_time(config, c.m, static_cast<int>(c.params.number("groups")));
       },
-      .lower_bound = {},
+      .lower_bound = problem_bound,
       .all_cases = {},
   };
 }
@@ -122,7 +128,7 @@ Algorithm nesbt() {
       .predict = [](const MachineConfig& config, const KernelCase& c) {
         return model::nesbt_broadcast_time(config, c.m, static_cast<std::size_t>(c.params.number("chunk")));
       },
-      .lower_bound = {},
+      .lower_bound = problem_bound,
       .all_cases = {},
   };
 }

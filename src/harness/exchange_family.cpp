@@ -8,12 +8,18 @@
 #include "harness/verification.hpp"
 #include "hcemu/kernels/exchange.hpp"
 #include "hcemu/machine.hpp"
+#include "hcemu/model/lower_bounds.hpp"
 #include "hcemu/model/all_port_exchange.hpp"
 #include "hcemu/model/exchange.hpp"
 #include "hcemu/model/planner.hpp"
 
 namespace hcemu::harness {
 namespace {
+
+// The least time of the problem on this machine (model/lower_bounds.hpp), whatever the algorithm.
+std::optional<Time> problem_bound(const MachineConfig& config, const KernelCase& c) {
+  return model::complete_exchange_lower_bound(config, c.m);
+}
 
 // How an exchange algorithm runs: its kernel call on one node, with the caller's send and receive buffers.
 using ExchangeCall = std::function<void(Node&, std::span<const std::byte> send, std::span<std::byte> recv,
@@ -85,7 +91,7 @@ Algorithm direct() {
       .run = exchange_run([](Node& node, std::span<const std::byte> send, std::span<std::byte> recv,
                              const KernelCase& c) { kernels::direct_exchange(node, send, recv, c.m, {c.sync}); }),
       .predict = partition_time,
-      .lower_bound = {},
+      .lower_bound = problem_bound,
       .all_cases = {},
   };
 }
@@ -101,7 +107,7 @@ Algorithm standard() {
       .run = exchange_run([](Node& node, std::span<const std::byte> send, std::span<std::byte> recv,
                              const KernelCase& c) { kernels::standard_exchange(node, send, recv, c.m, {c.sync}); }),
       .predict = partition_time,
-      .lower_bound = {},
+      .lower_bound = problem_bound,
       // Below d = 2 the Standard exchange is the Direct one.
       .all_cases = [](const MachineConfig& config, const KernelCase& base) {
         return config.d >= 2 ? std::vector<KernelCase>{base} : std::vector<KernelCase>{};
@@ -123,7 +129,7 @@ Algorithm multiphase() {
       .cannot_run = {},
       .run = exchange_run(run_partition),
       .predict = partition_time,
-      .lower_bound = {},
+      .lower_bound = problem_bound,
       // Every equipartition E(d, n) (Bokhari 1993 eq. 3) strictly between Direct (n = 1) and Standard (n = d).
       .all_cases = [](const MachineConfig& config, const KernelCase& base) {
         std::vector<KernelCase> cases;
@@ -152,7 +158,7 @@ Algorithm planned() {
       .cannot_run = {},
       .run = exchange_run(run_partition),
       .predict = partition_time,
-      .lower_bound = {},
+      .lower_bound = problem_bound,
       // One of the others: `--algo all` marks the fastest of them instead.
       .all_cases = [](const MachineConfig&, const KernelCase&) { return std::vector<KernelCase>{}; },
   };
@@ -170,7 +176,7 @@ Algorithm all_port() {
                              const KernelCase& c) { kernels::all_port_exchange(node, send, recv, c.m, {c.sync}); }),
       .predict = [](const MachineConfig& config,
                     const KernelCase& c) { return model::all_port_exchange_time(config, c.m); },
-      .lower_bound = {},
+      .lower_bound = problem_bound,
       .all_cases = {},
   };
 }

@@ -8,10 +8,16 @@
 #include "harness/verification.hpp"
 #include "hcemu/kernels/histogram.hpp"
 #include "hcemu/machine.hpp"
+#include "hcemu/model/lower_bounds.hpp"
 #include "hcemu/model/collectives.hpp"
 
 namespace hcemu::harness {
 namespace {
+
+// The least time of the problem on this machine (model/lower_bounds.hpp), whatever the algorithm.
+std::optional<Time> problem_bound(const MachineConfig& config, const KernelCase& c) {
+  return model::histogram_lower_bound(config, c.m);
+}
 
 std::uint32_t value(std::uint64_t seed, std::uint64_t node, std::size_t k) {
   return static_cast<std::uint32_t>(data::splitmix64(seed ^ data::splitmix64((node << 32) ^ k)) >> 32);
@@ -64,7 +70,7 @@ Algorithm recursive_halving() {
       .predict = [](const MachineConfig& config, const KernelCase& c) -> std::optional<Time> {
         return model::recursive_halving_histogram_time(config, c.m, c.m);
       },
-      .lower_bound = {},
+      .lower_bound = problem_bound,
       .all_cases = {},
   };
 }
@@ -80,7 +86,7 @@ Algorithm symmetrized() {
       .run = histogram_run(kernels::symmetrized_histogram),
       .predict = [](const MachineConfig& config,
                     const KernelCase& c) { return model::symmetrized_histogram_time(config, c.m, c.m); },
-      .lower_bound = {},
+      .lower_bound = problem_bound,
       .all_cases = {},
   };
 }

@@ -12,6 +12,7 @@
 #include "hcemu/errors.hpp"
 #include "hcemu/kernels/transpose.hpp"
 #include "hcemu/machine.hpp"
+#include "hcemu/model/lower_bounds.hpp"
 #include "hcemu/model/all_port_exchange.hpp"
 #include "hcemu/model/exchange.hpp"
 #include "hcemu/model/planner.hpp"
@@ -82,6 +83,15 @@ RunFn transpose_run(bool rows, TransposeCall call) {
   };
 }
 
+// The least time of the problem on this machine (model/lower_bounds.hpp), whatever the algorithm: by rows, a
+// complete exchange of s x s blocks; by blocks, the permutation of the grid's blocks.
+std::optional<Time> rows_bound(const MachineConfig& config, const KernelCase& c) {
+  return model::row_transpose_lower_bound(config, block_side(c.m) << config.d, kElement);
+}
+std::optional<Time> blocks_bound(const MachineConfig& config, const KernelCase& c) {
+  return model::block_transpose_lower_bound(config, block_side(c.m) << (config.d / 2), kElement);
+}
+
 // ----- By rows, through a complete exchange (Nicol & Bokhari 1994 Figure 1; Stout & Wagar 1990 §7.1) --------------
 
 // The row transpose's time with its exchange's (nullopt when the exchange has no closed form here).
@@ -127,7 +137,7 @@ Algorithm by_rows(std::string_view name, std::string_view paper, ParamSpec parti
         return row_time(config, c,
                         model::multiphase_exchange_time(config, c.params.parts("partition"), c.m, c.sync));
       },
-      .lower_bound = {},
+      .lower_bound = rows_bound,
       .all_cases = std::move(all_cases),
   };
 }
@@ -150,7 +160,7 @@ Algorithm rows_all_port() {
       .predict = [](const MachineConfig& config, const KernelCase& c) {
         return row_time(config, c, model::all_port_exchange_time(config, c.m));
       },
-      .lower_bound = {},
+      .lower_bound = rows_bound,
       .all_cases = {},
   };
 }
@@ -178,7 +188,7 @@ Algorithm johnsson_ho() {
       .predict = [](const MachineConfig& config, const KernelCase& c) -> std::optional<Time> {
         return model::johnsson_ho_transpose_time(config, grid_side(config, c), kElement);
       },
-      .lower_bound = {},
+      .lower_bound = blocks_bound,
       .all_cases = {},
   };
 }
@@ -216,7 +226,7 @@ Algorithm stout_wagar() {
         return model::stout_wagar_transpose_time(config, grid_side(config, c), kElement,
                                                  static_cast<int>(c.params.number("packets")));
       },
-      .lower_bound = {},
+      .lower_bound = blocks_bound,
       .all_cases = {},
   };
 }
