@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "runtime/run_state.hpp"
+#include "timing/checked_time.hpp"
 
 namespace hcemu::detail {
 
@@ -728,7 +729,7 @@ void NodeRuntime::elapse(Time t) {
 
 void NodeRuntime::charge(Time cost, const char* kind) {
   const Time start = clock_.now();
-  advance_clock(start + cost);
+  advance_clock(timing::add_time(start, cost, kind));
   if (cost > 0) record(kind, start, start + cost);
 }
 

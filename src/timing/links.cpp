@@ -4,6 +4,8 @@
 
 #include <boost/container/small_vector.hpp>
 
+#include "timing/checked_time.hpp"
+
 namespace hcemu::timing {
 
 LinkTable::LinkTable(const Topology& topology)
@@ -31,7 +33,9 @@ void LinkTable::insert(Link& link, const Booking& b, Time forget_before) {
 
 Time LinkTable::book(std::span<const int> route, Time ready, Time duration, int owner, Time forget_before,
                      Time finish_at_least) {
-  const auto end_of = [&](Time start) { return std::max(start + duration, finish_at_least); };
+  const auto end_of = [&](Time start) {
+    return std::max(add_time(start, duration, "a link's booking"), finish_at_least);
+  };
   if (route.empty() || end_of(ready) == ready) return ready;  // nothing to hold
 
   // The earliest start at which every link is free for the whole booking: move past whatever overlaps until
