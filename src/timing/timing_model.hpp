@@ -63,6 +63,8 @@ class TimingModel {
   Time elapse(Time t) const;
 
   std::vector<LinkStats> link_stats() const { return links_.stats(); }
+  void record_links(bool on) { links_.record(on); }
+  std::vector<LinkSpan> link_history() const { return links_.history(); }
 
  private:
   CostTable cost_;
