@@ -1,5 +1,8 @@
-// The runtime's own costs: how fast the host moves messages between node threads (native timing), and how many
-// emulated messages per second the virtual-time emulator sustains on an all-to-all.
+// The runtime's own costs: how fast the host moves messages between node threads (native timing), how many
+// emulated messages per second the virtual-time emulator sustains on the Direct exchange on either engine, what the
+// model-time ordering of transfers costs, and how long a trivial run takes from start to end.
+//
+//   build-release/bench/core_bench --benchmark_counters_tabular=true
 #include <benchmark/benchmark.h>
 
 #include <vector>
@@ -8,10 +11,21 @@
 
 namespace {
 
+using hcemu::EngineKind;
 using hcemu::Machine;
 using hcemu::MachineConfig;
 using hcemu::Node;
 using hcemu::Request;
+
+hcemu::EmulatorSettings on(EngineKind engine) {
+  hcemu::EmulatorSettings s;
+  s.engine = engine;
+  return s;
+}
+
+EngineKind engine_of(const benchmark::State& state) {
+  return state.range(1) == 0 ? EngineKind::tasks : EngineKind::os_threads;
+}
 
 // One run = `round_trips` ping-pongs of `bytes` between nodes 0 and 1; reports the one-way latency and the
 // bandwidth of the host's thread-to-thread path (native timing: no injected delay).
@@ -20,7 +34,7 @@ void BM_NativePingPong(benchmark::State& state) {
   constexpr int round_trips = 2000;
   MachineConfig config;
   config.d = 1;
-  hcemu::EmulatorSettings settings;
+  hcemu::EmulatorSettings settings = on(engine_of(state));
   settings.timing = hcemu::Timing::native;
   Machine machine(config, settings);
   for (auto _ : state) {
@@ -39,25 +53,32 @@ void BM_NativePingPong(benchmark::State& state) {
     });
   }
   const auto messages = static_cast<double>(state.iterations()) * 2 * round_trips;
-  state.counters["one_way_us"] = benchmark::Counter(messages / 1e6, benchmark::Counter::kIsRate |
-                                                                         benchmark::Counter::kInvert);
+  state.counters["one_way_us"] =
+      benchmark::Counter(messages / 1e6, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
   state.SetBytesProcessed(static_cast<int64_t>(messages * static_cast<double>(bytes)));
 }
-BENCHMARK(BM_NativePingPong)->Arg(8)->Arg(1024)->Arg(64 << 10)->Arg(1 << 20)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_NativePingPong)
+    ->ArgsProduct({{8, 64 << 10, 1 << 20}, {0, 1}})
+    ->ArgNames({"bytes", "os_threads"})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
-MachineConfig virtual_machine(int d) {
+// The iPSC/860-like machine of the issue that set the engine's targets: λ = 95 µs, τ = 0.394 µs/byte.
+MachineConfig ipsc(int d) {
   MachineConfig config;
   config.d = d;
   config.lambda = 95;
   config.tau = 0.394;
-  config.delta_msg = 5.15 * d;
   return config;
 }
 
-// All-to-all, one blocking pairwise exchange per step of the XOR schedule.
-void BM_VirtualAllToAllBlocking(benchmark::State& state) {
-  const int d = static_cast<int>(state.range(0));
-  Machine machine(virtual_machine(d));
+void count_messages(benchmark::State& state, std::uint64_t messages) {
+  state.counters["messages_per_second"] = benchmark::Counter(static_cast<double>(messages), benchmark::Counter::kIsRate);
+}
+
+// The Direct exchange (XOR schedule) as a kernel is usually written: one blocking pairwise exchange per step.
+void BM_DirectExchangeWaitPerStep(benchmark::State& state) {
+  Machine machine(ipsc(static_cast<int>(state.range(0))), on(engine_of(state)));
   std::uint64_t messages = 0;
   for (auto _ : state) {
     const auto report = machine.run([](Node& node) {
@@ -66,14 +87,18 @@ void BM_VirtualAllToAllBlocking(benchmark::State& state) {
     });
     messages += report.messages();
   }
-  state.counters["messages_per_second"] = benchmark::Counter(static_cast<double>(messages), benchmark::Counter::kIsRate);
+  count_messages(state, messages);
 }
-BENCHMARK(BM_VirtualAllToAllBlocking)->Arg(8)->Arg(10)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_DirectExchangeWaitPerStep)
+    ->ArgsProduct({{8, 10, 12}, {0}})
+    ->ArgsProduct({{8, 10}, {1}})
+    ->ArgNames({"d", "os_threads"})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
-// All-to-all with every receive posted up front, then all sends, then one wait_all.
-void BM_VirtualAllToAllPosted(benchmark::State& state) {
-  const int d = static_cast<int>(state.range(0));
-  Machine machine(virtual_machine(d));
+// The same exchange with every receive posted up front, then every send, then one wait_all.
+void BM_DirectExchangePostedUpFront(benchmark::State& state) {
+  Machine machine(ipsc(static_cast<int>(state.range(0))), on(engine_of(state)));
   std::uint64_t messages = 0;
   for (auto _ : state) {
     const auto report = machine.run([](Node& node) {
@@ -90,8 +115,92 @@ void BM_VirtualAllToAllPosted(benchmark::State& state) {
     });
     messages += report.messages();
   }
-  state.counters["messages_per_second"] = benchmark::Counter(static_cast<double>(messages), benchmark::Counter::kIsRate);
+  count_messages(state, messages);
 }
-BENCHMARK(BM_VirtualAllToAllPosted)->Arg(8)->Arg(10)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_DirectExchangePostedUpFront)
+    ->ArgsProduct({{8, 10, 12}, {0}})
+    ->ArgsProduct({{8, 10}, {1}})
+    ->ArgNames({"d", "os_threads"})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// What the model-time ordering costs: d^2 rounds of pairwise exchanges with the neighbour across one dimension.
+// Across dimension 0 a link has one possible sender, so a transfer is placed as it is issued; across dimension d - 1
+// routes of other nodes may pass, so every transfer waits for its turn in the coordinator's queue. Both move the
+// same messages over one hop in the same model time.
+void BM_OrderingCost(benchmark::State& state) {
+  const int d = 8;
+  const int dim = state.range(0) == 0 ? 0 : d - 1;
+  Machine machine(ipsc(d));
+  std::uint64_t messages = 0;
+  for (auto _ : state) {
+    const auto report = machine.run([dim](Node& node) {
+      std::vector<std::byte> out(64), in(64);
+      for (int r = 0; r < 64; ++r) node.exchange(node.neighbor(dim), out, in);
+    });
+    messages += report.messages();
+  }
+  count_messages(state, messages);
+}
+BENCHMARK(BM_OrderingCost)->Arg(0)->Arg(1)->ArgName("queued")->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// A contended kernel: every node sends 4 messages to its bit reversal, routes crossing on shared links.
+void BM_ContendedBitReversal(benchmark::State& state) {
+  const int d = static_cast<int>(state.range(0));
+  Machine machine(ipsc(d));
+  std::uint64_t messages = 0, events = 0;
+  for (auto _ : state) {
+    const auto report = machine.run([d](Node& node) {
+      int partner = 0;
+      for (int k = 0; k < d; ++k)
+        if ((node.id() >> k) & 1) partner |= 1 << (d - 1 - k);
+      std::vector<std::byte> out(256), in(4 * 256);
+      std::vector<Request> r;
+      for (int i = 0; i < 4; ++i) r.push_back(node.post_recv(partner, std::span(in).subspan(256 * static_cast<std::size_t>(i), 256), i));
+      for (int i = 0; i < 4; ++i) r.push_back(node.isend(partner, out, i));
+      node.wait_all(r);
+    });
+    messages += report.messages();
+    events = report.contention_events();
+  }
+  count_messages(state, messages);
+  state.counters["contention_events"] = static_cast<double>(events);
+}
+BENCHMARK(BM_ContendedBitReversal)->Arg(8)->Arg(10)->ArgName("d")->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// A trivial kernel (one pairwise exchange): the cost of a run from start to end, on a machine made once.
+void BM_TrivialRun(benchmark::State& state) {
+  hcemu::EmulatorSettings settings = on(engine_of(state));
+  settings.stack_bytes = 64 << 10;
+  settings.arena_bytes = 1 << 16;
+  Machine machine(ipsc(static_cast<int>(state.range(0))), settings);
+  for (auto _ : state) {
+    machine.run([](Node& node) {
+      std::array<std::byte, 8> out{}, in{};
+      node.exchange(node.neighbor(0), out, in);
+    });
+  }
+}
+BENCHMARK(BM_TrivialRun)
+    ->ArgsProduct({{6, 13, 16}, {0}})
+    ->ArgsProduct({{6, 13}, {1}})
+    ->ArgNames({"d", "os_threads"})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// The same on a fresh machine every time, as a sweep that makes one machine per case does.
+void BM_TrivialRunFreshMachine(benchmark::State& state) {
+  hcemu::EmulatorSettings settings;
+  settings.stack_bytes = 64 << 10;
+  settings.arena_bytes = 1 << 16;
+  for (auto _ : state) {
+    Machine machine(ipsc(static_cast<int>(state.range(0))), settings);
+    machine.run([](Node& node) {
+      std::array<std::byte, 8> out{}, in{};
+      node.exchange(node.neighbor(0), out, in);
+    });
+  }
+}
+BENCHMARK(BM_TrivialRunFreshMachine)->Arg(6)->Arg(13)->ArgName("d")->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace

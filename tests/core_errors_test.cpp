@@ -1,7 +1,9 @@
 // Bad input gets a clear error and loses nothing; never a hang.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <stdexcept>
+#include <thread>
 
 #include "core_support.hpp"
 
@@ -174,6 +176,128 @@ TEST(Config, OutOfRangeValuesNameTheKey) {
   }
   EXPECT_THROW(Ports::parse("k:0"), ConfigError);
   EXPECT_EQ(Ports::parse("k:3").n, 3);
+}
+
+// The error a run ends with: the KernelError's cause, rethrown, so that a test can name its type.
+template <class E>
+std::string cause_of(const Kernel& kernel, MachineConfig config = quick(1), EmulatorSettings settings = {}) {
+  try {
+    Machine(config, settings).run(kernel);
+  } catch (const KernelError& e) {
+    try {
+      std::rethrow_exception(e.cause);
+    } catch (const E& cause) {
+      return cause.what();
+    } catch (...) {
+      return "another error: " + std::string(e.what());
+    }
+  }
+  return "no error";
+}
+
+TEST(Arena, AnElementCountWhoseBytesOverflowIsAnError) {
+  const std::string what = cause_of<UsageError>([](Node& node) { node.allocate<std::uint64_t>((1ull << 61) + 1); });
+  EXPECT_NE(what.find("more bytes than memory can have"), std::string::npos) << what;
+}
+
+TEST(Arena, FreeingAPointerThatIsNotTheArenasIsAnError) {
+  std::string what = cause_of<UsageError>([](Node& node) {
+    std::vector<std::uint64_t> elsewhere(16);
+    node.deallocate_bytes(elsewhere.data() + 8, 64);
+  });
+  EXPECT_NE(what.find("not an allocation of this node's arena"), std::string::npos) << what;
+  what = cause_of<UsageError>([](Node& node) {
+    void* p = node.allocate_bytes(100);
+    node.deallocate_bytes(p, 100);
+    node.deallocate_bytes(p, 100);
+  });
+  EXPECT_NE(what.find("freed already"), std::string::npos) << what;
+  what = cause_of<UsageError>([](Node& node) { node.deallocate_bytes(node.allocate_bytes(100), 99); });
+  EXPECT_NE(what.find("has 100 bytes, not 99"), std::string::npos) << what;
+}
+
+TEST(Arena, AnAlignmentThatIsNotAPowerOfTwoIsAnError) {
+  const std::string what = cause_of<UsageError>([](Node& node) { node.allocate_bytes(100, 48); });
+  EXPECT_NE(what.find("power of two"), std::string::npos) << what;
+}
+
+TEST(Arena, AFloodOfUnreceivedMessagesExhaustsTheReceiversArena) {
+  EmulatorSettings settings;
+  settings.arena_bytes = 1 << 16;
+  try {
+    Machine(quick(1), settings).run([](Node& node) {
+      std::vector<std::byte> buf(1000);
+      if (node.id() == 0)
+        for (int i = 0; i < 1000; ++i) node.send(1, buf, i);  // UNFORCED: they wait in node 1's system buffer
+      else
+        node.recv(0, buf, 999);
+    });
+    FAIL() << "expected the flood to exhaust node 1's arena";
+  } catch (const KernelError& e) {
+    EXPECT_EQ(e.node, 1);
+    EXPECT_THROW(std::rethrow_exception(e.cause), ArenaExhausted);
+  }
+}
+
+TEST(TimeRange, ElapsingPastTheModelsRangeIsAnError) {
+  const std::string what = cause_of<TimeOverflow>([](Node& node) {
+    node.elapse(from_us(4e12));  // 4e18 ps
+    node.elapse(from_us(4e12));
+  });
+  EXPECT_NE(what.find("elapse would pass the model's range"), std::string::npos) << what;
+}
+
+TEST(TimeRange, ATransferTooLongForTheRangeIsAnError) {
+  MachineConfig config = quick(1);
+  config.tau = 1e9;  // µs per byte
+  const std::string what = cause_of<TimeOverflow>(
+      [](Node& node) {
+        std::vector<std::byte> buf(1 << 20);
+        if (node.id() == 0) node.send(1, buf);
+        else node.recv(0, buf);
+      },
+      config);
+  EXPECT_NE(what.find("a transfer of 1048576 bytes from node 0 to node 1"), std::string::npos) << what;
+}
+
+TEST(Usage, AMessageLongerThanAReceiveNeverWaitedForIsAnErrorHoweverTheRunEnds) {
+  const std::string what = cause_of<UsageError>([](Node& node) {
+    static std::vector<std::byte> small(10);
+    if (node.id() == 0) node.send(1, std::vector<std::byte>(100));
+    else node.post_recv(0, std::span(small));  // never waited for; the node finishes first
+  });
+  EXPECT_NE(what.find("longer than the 10-byte buffer"), std::string::npos) << what;
+}
+
+TEST(Usage, WaitingForTheSameRequestTwiceInOneWaitAllIsAnError) {
+  const std::string what = cause_of<UsageError>([](Node& node) {
+    std::vector<std::byte> buf(8);
+    Request r = node.isend(node.neighbor(0), buf);
+    std::vector<Request> twice = {r, r};
+    node.wait_all(twice);
+  });
+  EXPECT_NE(what.find("given twice"), std::string::npos) << what;
+}
+
+// An exception ends the run at once, even while other nodes sleep through a long injected wait in real time.
+TEST(Exceptions, EndTheRunAtOnceUnderWallTiming) {
+  EmulatorSettings wall;
+  wall.timing = Timing::wall;
+  wall.time_scale = 1000;  // 40 ms of model time take 40 s of real time
+  for (EngineKind engine : {EngineKind::tasks, EngineKind::os_threads}) {
+    wall.engine = engine;
+    const auto start = std::chrono::steady_clock::now();
+    EXPECT_THROW(Machine(quick(1), wall).run([](Node& node) {
+                 if (node.id() == 0) {
+                   node.elapse(from_us(40e3));
+                 } else {
+                   std::this_thread::sleep_for(std::chrono::milliseconds(100));
+                   throw std::runtime_error("boom");
+                 }
+               }),
+               KernelError);
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 5.0);
+  }
 }
 
 }  // namespace

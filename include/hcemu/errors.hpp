@@ -53,6 +53,11 @@ struct DeadlockError : Error {
   std::shared_ptr<const RunReport> report;
 };
 
+// A model time past kTimeLimit (time.hpp): the run would leave the range that exact picoseconds can hold.
+struct TimeOverflow : Error {
+  using Error::Error;
+};
+
 // An exception escaped a node's kernel. The run was stopped and every thread ended; cause() is the original.
 struct KernelError : Error {
   KernelError(int node, std::exception_ptr cause, const std::string& what);

@@ -168,9 +168,11 @@ class Node {
   template <class T>
   Buffer<T> allocate(std::size_t count) {
     static_assert(std::is_trivially_copyable_v<T>);
-    void* p = allocate_bytes(count * sizeof(T), alignof(T) < 64 ? 64 : alignof(T));
+    void* p = allocate_array(count, sizeof(T), alignof(T) < 64 ? 64 : alignof(T));
     return Buffer<T>(this, static_cast<T*>(p), count);
   }
+  // `alignment` a power of two. deallocate_bytes takes back what allocate_bytes gave, with the same size; any other
+  // pointer is a UsageError.
   void* allocate_bytes(std::size_t bytes, std::size_t alignment = 64);
   void deallocate_bytes(void* p, std::size_t bytes);
 
@@ -213,6 +215,7 @@ class Node {
  private:
   friend class detail::NodeBackend;
   friend class CollectiveScope;
+  void* allocate_array(std::size_t count, std::size_t element_size, std::size_t alignment);
   explicit Node(detail::NodeBackend& backend) : backend_(backend) {}
   std::uint32_t enter_collective();  // returns the context to restore
   void leave_collective(std::uint32_t previous);

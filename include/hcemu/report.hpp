@@ -53,6 +53,15 @@ struct TraceSpan {
   int peer = -1;
   std::size_t bytes = 0;
   int tag = 0;
+  std::uint64_t message = 0;  // send, recv: the message's number (the same on both sides); 0 otherwise
+};
+
+// One booking of a directed link, for traces: who held it when, and how long it waited for the link.
+struct LinkSpan {
+  int from = 0, to = 0, dim = 0;
+  Time start = 0, end = 0;
+  int source = 0;          // the node whose transfer held it
+  Time delay = 0;          // how long that transfer waited for this link, held by another's
 };
 
 struct RunReport {
@@ -66,6 +75,7 @@ struct RunReport {
   double wall_seconds = 0;               // real duration of the run
   std::optional<Lateness> lateness;     // wall timing only
   std::vector<TraceSpan> trace;         // when settings.trace
+  std::vector<LinkSpan> link_trace;     // when settings.trace
 
   double makespan_us() const { return to_us(makespan); }
   std::uint64_t messages() const;

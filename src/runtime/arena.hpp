@@ -11,7 +11,9 @@ class Arena {
   Arena(const Arena&) = delete;
   Arena& operator=(const Arena&) = delete;
 
-  void* allocate(std::size_t bytes, std::size_t alignment);  // throws ArenaExhausted
+  // Throws ArenaExhausted, or UsageError for an alignment that is not a power of two.
+  void* allocate(std::size_t bytes, std::size_t alignment);
+  // Throws UsageError when `p` is not a live allocation of this arena of `bytes` bytes.
   void deallocate(void* p, std::size_t bytes);
   // Space held for a while without a user pointer (a message waiting in the system buffer).
   void charge(std::size_t bytes);  // throws ArenaExhausted

@@ -68,7 +68,14 @@ void Coordinator::place_in_order() {
       continue;
     }
     auto* m = static_cast<Message*>(p);
-    const timing::CommitStep step = run_.timing.commit(m->transfer, m->key.ready);
+    timing::CommitStep step;
+    try {
+      step = run_.timing.commit(m->transfer, m->key.ready);
+    } catch (const std::exception& e) {  // the run leaves the model's range: the sender's transfer is the cause
+      run_.fail(m->source, std::current_exception(), e.what());
+      Message::destroy(m);
+      return;
+    }
     if (step.sender_released)
       event(run_.nodes[static_cast<std::size_t>(m->source)]->transfer_released(*m), m->times().sender_done,
             m->source);

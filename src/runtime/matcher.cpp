@@ -80,6 +80,7 @@ bool Matcher::meet(Message* m, Slot& r) {
   r.late = outcome == timing::MatchOutcome::deliver_late;
   r.bytes = m->bytes;
   r.source = m->source;
+  r.message = m->number();
   r.times = m->times();
   ++messages_received_;
   bytes_received_ += m->bytes;

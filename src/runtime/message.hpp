@@ -29,6 +29,8 @@ struct Message : QueueHook, Pending {
 
   std::byte* payload() { return reinterpret_cast<std::byte*>(this + 1); }
   const timing::TransferTimes& times() const { return transfer.times; }
+  // A number the sender's and the receiver's trace spans share: the source and its issue order.
+  std::uint64_t number() const { return (static_cast<std::uint64_t>(source) << 40) + transfer.key.seq + 1; }
 
   static Message* make(int source, int destination, int tag, std::uint32_t context, const std::byte* data,
                        std::size_t bytes) {

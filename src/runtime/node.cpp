@@ -1,6 +1,7 @@
 // The Node handle forwards to its backend; it exists so that the public header shows no runtime detail.
 #include "hcemu/node.hpp"
 
+#include <limits>
 #include <string>
 
 #include "hcemu/detail/node_backend.hpp"
@@ -66,6 +67,12 @@ void Node::elapse(Time t) {
 Time Node::clock() const { return backend_.clock(); }
 
 void* Node::allocate_bytes(std::size_t bytes, std::size_t alignment) { return backend_.allocate(bytes, alignment); }
+void* Node::allocate_array(std::size_t count, std::size_t element_size, std::size_t alignment) {
+  if (element_size != 0 && count > std::numeric_limits<std::size_t>::max() / element_size)
+    throw UsageError("node " + std::to_string(id()) + ": allocate: " + std::to_string(count) + " elements of " +
+                     std::to_string(element_size) + " bytes are more bytes than memory can have");
+  return backend_.allocate(count * element_size, alignment);
+}
 void Node::deallocate_bytes(void* p, std::size_t bytes) { backend_.deallocate(p, bytes); }
 
 }  // namespace hcemu

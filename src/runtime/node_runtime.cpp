@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "runtime/run_state.hpp"
+#include "timing/checked_time.hpp"
 
 namespace hcemu::detail {
 
@@ -94,6 +95,7 @@ void NodeRuntime::start_run() {
   messages_sent_ = bytes_sent_ = 0;
   final_clock_ = 0;
   trace_.clear();
+  sent_.clear();
   yield_rng_.seed(run_.settings.yield_seed ^ static_cast<unsigned>(id_ * 2654435761u));
 }
 
@@ -127,9 +129,12 @@ void NodeRuntime::finish_run(RunReport& report) {
   s.arena_high_water = arena_.high_water();
   s.host_time = clock_.host_time();
   report.nodes.push_back(s);
-  if (run_.settings.trace)
+  if (run_.settings.trace) {
     report.trace.insert(report.trace.end(), std::make_move_iterator(trace_.begin()),
                         std::make_move_iterator(trace_.end()));
+    report.trace.insert(report.trace.end(), std::make_move_iterator(sent_.begin()),
+                        std::make_move_iterator(sent_.end()));
+  }
 }
 
 const std::vector<double>& NodeRuntime::lateness_us() const { return clock_.lateness_us(); }
@@ -279,6 +284,10 @@ void NodeRuntime::commit_now(Message* m) {
 
 bool NodeRuntime::transfer_released(const Message& m) {
   SendSlot* s = m.sender;
+  // Before the release: the node may place its next transfer itself (and record it) once it sees this one released.
+  if (run_.settings.trace)
+    sent_.push_back(TraceSpan{id_, "send", m.times().start, m.times().sender_done, m.destination, m.bytes, m.tag,
+                              m.number()});
   s->start = m.times().start;
   s->done = m.times().sender_done;
   s->channel = m.transfer.channel;
@@ -310,7 +319,6 @@ void NodeRuntime::complete_send(std::uint32_t index) {
     ports_.take_output(s.send.channel, s.send.done);
     hold_slot_ = Slot::kNoSlot;
   }
-  record("send", s.send.start, s.send.done, s.peer, s.bytes, s.tag);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -336,7 +344,7 @@ Request NodeRuntime::post_recv(int source, std::span<std::byte> buffer, int tag)
 Time NodeRuntime::complete_receive(Slot& s) {
   if (ports_.input_shares_output()) place_own_transfers();
   const Time completion = run_.timing.take_receive(ports_, s.times, s.bytes, s.posted, s.late);
-  record("recv", completion - s.times.input_hold, completion, s.source, s.bytes, s.tag);
+  record("recv", completion - s.times.input_hold, completion, s.source, s.bytes, s.tag, s.message);
   return completion;
 }
 
@@ -728,12 +736,13 @@ void NodeRuntime::elapse(Time t) {
 
 void NodeRuntime::charge(Time cost, const char* kind) {
   const Time start = clock_.now();
-  advance_clock(start + cost);
+  advance_clock(timing::add_time(start, cost, kind));
   if (cost > 0) record(kind, start, start + cost);
 }
 
-void NodeRuntime::record(const char* kind, Time start, Time end, int peer, std::size_t bytes, int tag) {
-  if (run_.settings.trace) trace_.push_back(TraceSpan{id_, kind, start, end, peer, bytes, tag});
+void NodeRuntime::record(const char* kind, Time start, Time end, int peer, std::size_t bytes, int tag,
+                         std::uint64_t message) {
+  if (run_.settings.trace) trace_.push_back(TraceSpan{id_, kind, start, end, peer, bytes, tag, message});
 }
 
 }  // namespace hcemu::detail

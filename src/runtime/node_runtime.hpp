@@ -129,7 +129,8 @@ class NodeRuntime final : public NodeBackend {
   bool horizon_passed(std::uint64_t ticket) const {
     return horizon_reached_.load(std::memory_order_acquire) >= ticket;
   }
-  void record(const char* kind, Time start, Time end, int peer = -1, std::size_t bytes = 0, int tag = 0);
+  void record(const char* kind, Time start, Time end, int peer = -1, std::size_t bytes = 0, int tag = 0,
+              std::uint64_t message = 0);
   std::string where(const char* operation) const;
 
   RunState& run_;
@@ -164,6 +165,7 @@ class NodeRuntime final : public NodeBackend {
   std::uint64_t messages_sent_ = 0, bytes_sent_ = 0;
   Time final_clock_ = 0;
   std::vector<TraceSpan> trace_;
+  std::vector<TraceSpan> sent_;  // send spans, recorded by whoever places the transfer
   std::minstd_rand yield_rng_;
 };
 

@@ -30,6 +30,7 @@ Request RequestTable::add(Slot::Kind kind) {
   s.late = false;
   s.next_receive = Slot::kNoSlot;
   s.source = -1;
+  s.message = 0;
   s.times = {};
   return RequestAccess::make(index, s.generation);
 }

@@ -48,6 +48,7 @@ struct Slot {
   bool late = false;                     // UNFORCED, arrived before the post: comes out of the system buffer
   std::uint32_t next_receive = kNoSlot;  // the next receive posted for the same key
   int source = -1;                       // who sent the matched message
+  std::uint64_t message = 0;             // the matched message's number (for traces)
   timing::TransferTimes times;           // of the matched message
 
   static constexpr std::uint32_t kNoSlot = 0xffffffffu;

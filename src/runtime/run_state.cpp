@@ -39,6 +39,7 @@ RunState::RunState(const MachineConfig& config_, const EmulatorSettings& setting
       engine(make_engine(settings_)),
       barrier(config_.nodes()),
       coordinator(*this) {
+  timing.record_links(settings.trace);
   nodes.reserve(static_cast<std::size_t>(config.nodes()));
   for (int i = 0; i < config.nodes(); ++i) nodes.push_back(std::make_unique<NodeRuntime>(*this, i));
 }
@@ -92,6 +93,7 @@ RunReport RunState::collect_report(std::chrono::steady_clock::time_point wall_st
                      std::tie(b.destination, b.source, b.tag, b.arrival);
             });
   report.links = timing.link_stats();
+  if (settings.trace) report.link_trace = timing.link_history();
   if (settings.timing == Timing::wall) report.lateness = summarize(std::move(lateness));
   report.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   return report;

@@ -1,8 +1,11 @@
 #include "timing/links.hpp"
 
 #include <algorithm>
+#include <tuple>
 
 #include <boost/container/small_vector.hpp>
+
+#include "timing/checked_time.hpp"
 
 namespace hcemu::timing {
 
@@ -31,7 +34,9 @@ void LinkTable::insert(Link& link, const Booking& b, Time forget_before) {
 
 Time LinkTable::book(std::span<const int> route, Time ready, Time duration, int owner, Time forget_before,
                      Time finish_at_least) {
-  const auto end_of = [&](Time start) { return std::max(start + duration, finish_at_least); };
+  const auto end_of = [&](Time start) {
+    return std::max(add_time(start, duration, "a link's booking"), finish_at_least);
+  };
   if (route.empty() || end_of(ready) == ready) return ready;  // nothing to hold
 
   // The earliest start at which every link is free for the whole booking: move past whatever overlaps until
@@ -54,6 +59,10 @@ Time LinkTable::book(std::span<const int> route, Time ready, Time duration, int 
     const auto i = static_cast<std::size_t>(route[r]);
     insert(links_[i], Booking{start, end, owner}, forget_before);
     links_[i].busy += end - start;
+    if (record_) {
+      const LinkEnds e = topology_.ends(route[r]);
+      links_[i].history.push_back(LinkSpan{e.from, e.to, e.label, start, end, owner, delay_by[r]});
+    }
     if (delay_by[r] > 0) {
       ++contention_[i].events;
       contention_[i].delay += delay_by[r];
@@ -83,11 +92,21 @@ std::vector<LinkStats> LinkTable::stats() const {
   return out;
 }
 
+std::vector<LinkSpan> LinkTable::history() const {
+  std::vector<LinkSpan> out;
+  for (const Link& l : links_) out.insert(out.end(), l.history.begin(), l.history.end());
+  std::stable_sort(out.begin(), out.end(), [](const LinkSpan& a, const LinkSpan& b) {
+    return std::tie(a.from, a.dim, a.start) < std::tie(b.from, b.dim, b.start);
+  });
+  return out;
+}
+
 void LinkTable::reset() {
   for (Link& l : links_) {
     l.latest = Booking{0, 0, -1};
     l.busy = 0;
     l.earlier.clear();
+    l.history.clear();
   }
   std::fill(contention_.begin(), contention_.end(), Contention{});
 }

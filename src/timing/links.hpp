@@ -33,12 +33,16 @@ class LinkTable {
 
   std::vector<LinkStats> stats() const;  // links that carried something, by (from, label)
   void reset();                          // for the next run of the same machine
+  // With recording on, every booking is kept for a trace, in order of link and start.
+  void record(bool on) { record_ = on; }
+  std::vector<LinkSpan> history() const;
 
  private:
   struct alignas(64) Link {
     Booking latest{0, 0, -1};  // the booking that starts last (owner -1: none)
     Time busy = 0;
     BookingList earlier;       // bookings before `latest` that have not ended by the last forget_before
+    std::vector<LinkSpan> history;  // recording only
   };
   struct Contention {
     std::uint64_t events = 0;
@@ -51,6 +55,7 @@ class LinkTable {
   const Topology& topology_;
   std::vector<Link> links_;
   std::vector<Contention> contention_;
+  bool record_ = false;
 };
 
 }  // namespace hcemu::timing

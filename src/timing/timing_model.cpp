@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "timing/checked_time.hpp"
+
 namespace hcemu::timing {
 
 namespace {
@@ -37,14 +39,27 @@ MatchOutcome TimingModel::on_match(const TransferTimes& message, Time posted) co
 
 Time TimingModel::take_receive(PortState& ports, const TransferTimes& message, std::size_t bytes, Time posted,
                                bool late) const {
+  add_time(ports.input_completion(message.arrival, message.input_hold, message.in_port), 0, "a receive's completion");
   const Time through_input = ports.take_input(message.arrival, message.input_hold, message.in_port);
-  return std::max(posted, through_input) + (late ? cost_.sys_copy * static_cast<Time>(bytes) : 0);
+  return add_time(std::max(posted, through_input), late ? scale_time(cost_.sys_copy, bytes, "a late copy") : 0,
+                  "a receive's completion");
+}
+
+Time TimingModel::barrier_release(Time latest_entry) const {
+  return add_time(latest_entry, cost_.barrier(d_), "a barrier's release");
+}
+Time TimingModel::copy(std::size_t bytes) const { return scale_time(cost_.rho, bytes, "a copy"); }
+Time TimingModel::compute(std::uint64_t flops) const { return scale_time(cost_.flop, flops, "a computation"); }
+Time TimingModel::elapse(Time t) const {
+  if (t > kTimeLimit) time_overflow("an elapse");
+  return native_ ? 0 : t;
 }
 
 Time TimingModel::peek_receive(const PortState& ports, const TransferTimes& message, std::size_t bytes, Time posted,
                                bool late) const {
   const Time through_input = ports.input_completion(message.arrival, message.input_hold, message.in_port);
-  return std::max(posted, through_input) + (late ? cost_.sys_copy * static_cast<Time>(bytes) : 0);
+  return add_time(std::max(posted, through_input), late ? scale_time(cost_.sys_copy, bytes, "a late copy") : 0,
+                  "a receive's completion");
 }
 
 }  // namespace hcemu::timing

@@ -56,12 +56,15 @@ class TimingModel {
   }
 
   // --- synchronisation and local work (MODEL.md section 6) ---
-  Time barrier_release(Time latest_entry) const { return latest_entry + cost_.barrier(d_); }
-  Time copy(std::size_t bytes) const { return cost_.copy(bytes); }
-  Time compute(std::uint64_t flops) const { return cost_.flop * static_cast<Time>(flops); }
-  Time elapse(Time t) const { return native_ ? 0 : t; }
+  // These throw TimeOverflow past the model's range.
+  Time barrier_release(Time latest_entry) const;
+  Time copy(std::size_t bytes) const;
+  Time compute(std::uint64_t flops) const;
+  Time elapse(Time t) const;
 
   std::vector<LinkStats> link_stats() const { return links_.stats(); }
+  void record_links(bool on) { links_.record(on); }
+  std::vector<LinkSpan> link_history() const { return links_.history(); }
 
  private:
   CostTable cost_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "hcemu/model/transfer.hpp"
+#include "timing/checked_time.hpp"
 
 namespace hcemu::timing {
 
@@ -11,18 +12,28 @@ TransferModel::TransferModel(const CostTable& cost, Switching switching, const T
 
 void TransferModel::prepare(Transfer& t, int source, int destination, std::size_t bytes, Time ready, int channel,
                             std::uint64_t seq, const model::TorusRoutePreference& ways) const {
+  t.route = topology_.route(source, destination, ways);
+  // Bound the transfer's duration before anything multiplies: (packets + hops) whole-packet hops over the route,
+  // which is at least its time under either switching.
+  const std::size_t packets = cost_.packet_count(bytes);
+  const int hops = t.route.hops();
+  const WideTime per_packet = static_cast<WideTime>(std::max(cost_.lambda, cost_.lambda0)) + cost_.delta_msg +
+                              static_cast<WideTime>(cost_.delta_hop) * hops +
+                              static_cast<WideTime>(cost_.tau) * cost_.packet_bytes(bytes, 0);
+  if (per_packet * (static_cast<WideTime>(packets) + hops) + ready > kTimeLimit)
+    time_overflow("a transfer of " + std::to_string(bytes) + " bytes from node " + std::to_string(source) +
+                  " to node " + std::to_string(destination));
   t.key = OrderKey{ready, source, seq, 0};
   t.source = source;
   t.destination = destination;
   t.bytes = bytes;
   t.channel = channel;
-  t.route = topology_.route(source, destination, ways);
   t.times = TransferTimes{};
   t.times.in_port = t.route.in_port;
   t.forwarding.reset();
-  if (switching_ == Switching::store_and_forward && t.route.hops() > 0) {
+  if (switching_ == Switching::store_and_forward && hops > 0) {
     t.forwarding = std::make_unique<Forwarding>();
-    t.forwarding->packet_end.assign(cost_.packet_count(bytes), ready);  // the whole message is at the sender
+    t.forwarding->packet_end.assign(packets, ready);  // the whole message is at the sender
   }
 }
 
