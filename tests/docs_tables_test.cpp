@@ -1,13 +1,13 @@
 // The docs' tables of config keys and of algorithms are the tables they are read from (hcemu/config_keys.hpp,
 // src/harness/algorithm.hpp), as they are now: a page that drifts from them fails here (HCEMU_UPDATE_DOCS=1 rewrites
 // the pages).
-#include <cctype>
-#include <cstdlib>
-#include <fstream>
+#include "docs_tables.hpp"
 
 #include <gtest/gtest.h>
 
-#include "docs_tables.hpp"
+#include <cctype>
+#include <cstdlib>
+#include <fstream>
 
 namespace hcemu::test {
 namespace {

@@ -5,9 +5,9 @@
 #include <cstring>
 #include <string>
 
+#include "harness/algorithm.hpp"
 #include "hcemu/hcemu.hpp"
 #include "hcemu/kernels/allgather.hpp"
-#include "harness/algorithm.hpp"
 #include "hcemu/model/collectives.hpp"
 #include "hcemu/testing/gtest.hpp"
 #include "kernel_machines.hpp"

@@ -2,13 +2,13 @@
 // closed form (MODEL.md §9; Johnsson & Ho 1987 Table 1; Stout & Wagar 1990 §2).
 #include <gtest/gtest.h>
 
-#include <set>
 #include <optional>
+#include <set>
 #include <string>
 
+#include "harness/algorithm.hpp"
 #include "hcemu/hcemu.hpp"
 #include "hcemu/kernels/broadcast.hpp"
-#include "harness/algorithm.hpp"
 #include "hcemu/model/collectives.hpp"
 #include "hcemu/model/transfer.hpp"
 #include "hcemu/testing/gtest.hpp"

@@ -1,8 +1,8 @@
 // The exchange and transpose registry entries run every algorithm, verify it, and predict its time exactly.
 #include <gtest/gtest.h>
 
-#include "hcemu/errors.hpp"
 #include "harness/algorithm.hpp"
+#include "hcemu/errors.hpp"
 
 namespace hcemu::harness {
 namespace {
@@ -32,7 +32,8 @@ void expect_all_cases_verified_and_predicted(const KernelFamily& info, const Mac
 TEST(ExchangeRegistry, EveryExpandedCaseVerifiesInItsPredictedTime) {
   KernelCase base;
   base.m = 60;
-  for (const char* ports : {"one", "all"}) expect_all_cases_verified_and_predicted(exchange_family(), config_for(4, ports), base);
+  for (const char* ports : {"one", "all"})
+    expect_all_cases_verified_and_predicted(exchange_family(), config_for(4, ports), base);
 }
 
 TEST(ExchangeRegistry, AutoReportsThePartitionItRan) {
@@ -56,7 +57,8 @@ TEST(ExchangeRegistry, UnknownAlgoIsAUsageError) {
 TEST(TransposeRegistry, EveryExpandedCaseVerifiesInItsPredictedTime) {
   KernelCase base;
   base.m = 36;  // 3 x 3 blocks of 4-byte elements
-  for (const char* ports : {"one", "all"}) expect_all_cases_verified_and_predicted(transpose_family(), config_for(4, ports), base);
+  for (const char* ports : {"one", "all"})
+    expect_all_cases_verified_and_predicted(transpose_family(), config_for(4, ports), base);
 }
 
 }  // namespace

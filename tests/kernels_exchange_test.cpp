@@ -1,10 +1,10 @@
 // The complete exchange kernels: every node's result equals the sequential transpose of the block matrix, and the
 // virtual-time makespan equals the closed form (MODEL.md §9; Bokhari 1993 eq. 2; Stout & Wagar §6).
+#include <gtest/gtest.h>
+
 #include <bit>
 #include <cstring>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "hcemu/detail/cost_table.hpp"
 #include "hcemu/hcemu.hpp"
@@ -76,18 +76,29 @@ void add_multiphase(CheckList& checks, std::size_t m, const PartitionOf& partiti
                     KernelCheck<>::KernelFn kernel = {}) {
   if (!kernel) kernel = multiphase_kernel(m, partition_of);
   KernelCheck check;
-  check.dims(0, 8).ports({"one"}).base(ipsc_like()).input(blocks_of(m)).reference(transpose_of_blocks(m))
+  check.dims(0, 8)
+      .ports({"one"})
+      .base(ipsc_like())
+      .input(blocks_of(m))
+      .reference(transpose_of_blocks(m))
       .kernel(kernel)
       .predict([=](const MachineConfig& cfg) { return multiphase_oracle(cfg, partition_of(cfg.d), m); })
-      .tolerance(Tolerance::exact()).no_contention().no_forced_discards();
+      .tolerance(Tolerance::exact())
+      .no_contention()
+      .no_forced_discards();
 
   KernelCheck other_ports;
-  other_ports.dims(0, 6).ports({"all", "half", "k:2"}).base(ipsc_like()).input(blocks_of(m))
-      .reference(transpose_of_blocks(m)).kernel(kernel)
+  other_ports.dims(0, 6)
+      .ports({"all", "half", "k:2"})
+      .base(ipsc_like())
+      .input(blocks_of(m))
+      .reference(transpose_of_blocks(m))
+      .kernel(kernel)
       .predict([=](const MachineConfig& cfg) {
         return model::multiphase_exchange_time(cfg, partition_of(cfg.d), m, Sync::none);
       })
-      .tolerance(Tolerance::exact()).no_contention();
+      .tolerance(Tolerance::exact())
+      .no_contention();
   // The two sweeps' cases differ in their port models, so their names never meet.
   if (label.empty()) {
     checks.add(check).add(other_ports);
@@ -106,17 +117,19 @@ HCEMU_KERNEL_CHECKS(StandardExchange, DeliversEveryBlockInDStepsWithShuffles) {
 
 // The Standard exchange as Bokhari's pseudocode reads (standard_exchange.cpp) against the same oracle.
 HCEMU_KERNEL_CHECKS(StandardExchange, BokharisFormDeliversInTheOracleTime) {
-  add_multiphase(checks, 37, [](int d) { return model::standard_partition(d); }, "",
-                 [](Node& node, std::span<const std::byte> in, Data& out) {
-                   out.resize(in.size());
-                   kernels::standard_exchange(node, in, out, 37);
-                 });
+  add_multiphase(
+      checks, 37, [](int d) { return model::standard_partition(d); }, "",
+      [](Node& node, std::span<const std::byte> in, Data& out) {
+        out.resize(in.size());
+        kernels::standard_exchange(node, in, out, 37);
+      });
 }
 
 HCEMU_KERNEL_CHECKS(MultiphaseExchange, EveryEquipartitionDeliversInItsClosedFormTime) {
   for (int n : {2, 3})
-    add_multiphase(checks, 24, [n](int d) { return n <= d ? model::equipartition(d, n) : model::direct_partition(d); },
-                   "into" + std::to_string(n));
+    add_multiphase(
+        checks, 24, [n](int d) { return n <= d ? model::equipartition(d, n) : model::direct_partition(d); },
+        "into" + std::to_string(n));
 }
 
 HCEMU_KERNEL_CHECKS(MultiphaseExchange, PhaseOrderDoesNotChangeDataOrTime) {
@@ -126,10 +139,15 @@ HCEMU_KERNEL_CHECKS(MultiphaseExchange, PhaseOrderDoesNotChangeDataOrTime) {
     std::string label = "parts";
     for (int p : partition) d += p, label += "_" + std::to_string(p);
     KernelCheck check;
-    check.dims({d}).ports({"one", "all"}).base(ipsc_like()).input(blocks_of(9))
-        .reference(transpose_of_blocks(9)).kernel(multiphase_kernel(9, [partition](int) { return partition; }))
+    check.dims({d})
+        .ports({"one", "all"})
+        .base(ipsc_like())
+        .input(blocks_of(9))
+        .reference(transpose_of_blocks(9))
+        .kernel(multiphase_kernel(9, [partition](int) { return partition; }))
         .predict([=](const MachineConfig& cfg) { return model::multiphase_exchange_time(cfg, partition, 9); })
-        .tolerance(Tolerance::exact()).no_contention();
+        .tolerance(Tolerance::exact())
+        .no_contention();
     checks.add(label, check);
   }
 }
@@ -189,9 +207,8 @@ TEST(StandardExchange, BokharisPseudocodeGivesTheDataAndTimesOfThePartitionOfOne
           for (const NodeStats& n : report.nodes) clocks.push_back(n.final_clock);
           return std::make_pair(clocks, out);
         };
-        const auto bokhari = run([&](Node& n, const Data& in, Data& o) {
-          kernels::standard_exchange(n, in, o, m, ExchangeOptions{sync});
-        });
+        const auto bokhari = run(
+            [&](Node& n, const Data& in, Data& o) { kernels::standard_exchange(n, in, o, m, ExchangeOptions{sync}); });
         const auto ones = run([&](Node& n, const Data& in, Data& o) {
           kernels::multiphase_exchange(n, in, o, m, model::standard_partition(d), ExchangeOptions{sync});
         });
@@ -207,8 +224,12 @@ HCEMU_KERNEL_CHECKS(MultiphaseExchange, OddSizesDeliverInTheirClosedFormTime) {
     for (int n : {1, 2}) {
       auto partition_of = [n](int d) { return n <= d ? model::equipartition(d, n) : model::direct_partition(d); };
       KernelCheck check;
-      check.dims({0, 1, 3, 5}).ports({"one", "all"}).base(base).input(blocks_of(m))
-          .reference(transpose_of_blocks(m)).kernel(multiphase_kernel(m, partition_of))
+      check.dims({0, 1, 3, 5})
+          .ports({"one", "all"})
+          .base(base)
+          .input(blocks_of(m))
+          .reference(transpose_of_blocks(m))
+          .kernel(multiphase_kernel(m, partition_of))
           .variant("circuit", [](MachineConfig&) {})
           .variant("store-and-forward", [](MachineConfig& c) { c.switching = Switching::store_and_forward; })
           .predict([=](const MachineConfig& cfg) {
@@ -227,12 +248,18 @@ HCEMU_KERNEL_CHECKS(MultiphaseExchange, BarrierAndPairwiseSyncUnderForcedLoseNot
     for (int n : {1, 2}) {
       auto partition_of = [n](int d) { return n <= d ? model::equipartition(d, n) : model::direct_partition(d); };
       KernelCheck check;
-      check.dims(0, 6).ports({"one", "all"}).base(base).input(blocks_of(20)).reference(transpose_of_blocks(20))
+      check.dims(0, 6)
+          .ports({"one", "all"})
+          .base(base)
+          .input(blocks_of(20))
+          .reference(transpose_of_blocks(20))
           .kernel(multiphase_kernel(20, partition_of, sync))
           .predict([=](const MachineConfig& cfg) {
             return model::multiphase_exchange_time(cfg, partition_of(cfg.d), 20, sync);
           })
-          .tolerance(Tolerance::exact()).no_forced_discards().no_contention();
+          .tolerance(Tolerance::exact())
+          .no_forced_discards()
+          .no_contention();
       checks.add(std::string(to_string(sync)) + "_phases" + std::to_string(n), check);
     }
   }
@@ -292,26 +319,36 @@ TEST(MultiphaseExchange, UnforcedSurvivesALateNodeWithoutSync) {
 HCEMU_KERNEL_CHECKS(AutoExchange, RunsThePlannersPartitionInItsPredictedTime) {
   for (std::size_t m : {std::size_t{4}, std::size_t{64}, std::size_t{2048}}) {
     KernelCheck check;
-    check.dims({0, 2, 5, 7}).ports({"one"}).base(ipsc_like()).input(blocks_of(m)).reference(transpose_of_blocks(m))
+    check.dims({0, 2, 5, 7})
+        .ports({"one"})
+        .base(ipsc_like())
+        .input(blocks_of(m))
+        .reference(transpose_of_blocks(m))
         .kernel([m](Node& node, std::span<const std::byte> in, Data& out) {
           out.resize(in.size());
           const auto used = kernels::auto_exchange(node, in, out, m);
           EXPECT_EQ(used, model::optimal_partition(node.config(), m).partition);
         })
         .predict([m](const MachineConfig& cfg) { return model::optimal_partition(cfg, m).predicted; })
-        .tolerance(Tolerance::exact()).no_contention();
+        .tolerance(Tolerance::exact())
+        .no_contention();
     checks.add("m" + std::to_string(m), check);
   }
 }
 
 HCEMU_KERNEL_CHECKS(MultiphaseExchange, TenDimensionsDeliverInTheOracleTime) {
   KernelCheck check;
-  check.dims({10}).ports({"one", "all"}).base(ipsc_like()).input(blocks_of(3)).reference(transpose_of_blocks(3))
+  check.dims({10})
+      .ports({"one", "all"})
+      .base(ipsc_like())
+      .input(blocks_of(3))
+      .reference(transpose_of_blocks(3))
       .kernel(multiphase_kernel(3, [](int d) { return model::equipartition(d, 3); }))
       .predict([](const MachineConfig& cfg) {
         return model::multiphase_exchange_time(cfg, model::equipartition(cfg.d, 3), 3);
       })
-      .tolerance(Tolerance::exact()).no_contention();
+      .tolerance(Tolerance::exact())
+      .no_contention();
   checks.add(check);
 }
 
@@ -323,7 +360,11 @@ HCEMU_KERNEL_CHECKS(AllPortExchange, MatchesStoutWagarClosedForm) {
   base.switching = Switching::store_and_forward;
   const std::size_t m = 840;  // lcm(1..8): every message splits into equal pieces
   KernelCheck check;
-  check.dims(0, 7).ports({"all"}).base(base).input(blocks_of(m)).reference(transpose_of_blocks(m))
+  check.dims(0, 7)
+      .ports({"all"})
+      .base(base)
+      .input(blocks_of(m))
+      .reference(transpose_of_blocks(m))
       .kernel([m](Node& node, std::span<const std::byte> in, Data& out) {
         out.resize(in.size());
         kernels::all_port_exchange(node, in, out, m);
@@ -332,7 +373,8 @@ HCEMU_KERNEL_CHECKS(AllPortExchange, MatchesStoutWagarClosedForm) {
         const CostTable cost = CostTable::from(cfg);
         return cfg.d == 0 ? Time{0} : (cost.tau * static_cast<Time>(m) << (cfg.d - 1)) + cfg.d * cost.lambda;
       })
-      .tolerance(Tolerance::exact()).no_contention();
+      .tolerance(Tolerance::exact())
+      .no_contention();
   checks.add(check);
 }
 
@@ -356,7 +398,11 @@ TEST(AllPortExchange, DigestTableValueForDThree) {
 HCEMU_KERNEL_CHECKS(AllPortExchange, OddSizesAndOtherPortsStillDeliver) {
   for (std::size_t m : {std::size_t{0}, std::size_t{1}, std::size_t{7}}) {
     KernelCheck check;
-    check.dims(0, 6).ports({"one", "all"}).base(ipsc_like()).input(blocks_of(m)).reference(transpose_of_blocks(m))
+    check.dims(0, 6)
+        .ports({"one", "all"})
+        .base(ipsc_like())
+        .input(blocks_of(m))
+        .reference(transpose_of_blocks(m))
         .kernel([m](Node& node, std::span<const std::byte> in, Data& out) {
           out.resize(in.size());
           kernels::all_port_exchange(node, in, out, m);
@@ -369,14 +415,18 @@ HCEMU_KERNEL_CHECKS(AllPortExchange, OddSizesAndOtherPortsStillDeliver) {
 
 HCEMU_KERNEL_CHECKS(AllPortExchange, WithRhoAndCircuitMatchesItsClosedForm) {
   KernelCheck check;
-  check.dims(1, 7).ports({"all"}).base(ipsc_like()).input(blocks_of(60))
+  check.dims(1, 7)
+      .ports({"all"})
+      .base(ipsc_like())
+      .input(blocks_of(60))
       .reference(transpose_of_blocks(60))
       .kernel([](Node& node, std::span<const std::byte> in, Data& out) {
         out.resize(in.size());
         kernels::all_port_exchange(node, in, out, 60);
       })
       .predict([](const MachineConfig& cfg) { return model::all_port_exchange_time(cfg, 60); })
-      .tolerance(Tolerance::exact()).no_contention()
+      .tolerance(Tolerance::exact())
+      .no_contention()
       // 60 = lcm(1..6): balanced up to d = 6, not at d = 7, where the model gives no closed form.
       .check([](const CaseResult& r) -> std::string {
         if (r.predicted.has_value() == (r.run_case.d <= 6)) return {};

@@ -4,9 +4,9 @@
 
 #include <string>
 
+#include "harness/algorithm.hpp"
 #include "hcemu/hcemu.hpp"
 #include "hcemu/kernels/histogram.hpp"
-#include "harness/algorithm.hpp"
 #include "hcemu/model/collectives.hpp"
 #include "hcemu/testing/gtest.hpp"
 #include "kernel_machines.hpp"

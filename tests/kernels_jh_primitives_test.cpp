@@ -157,8 +157,10 @@ HCEMU_KERNEL_CHECKS(GrayCodeBroadcast, MatchesTableOneForThreeAndFiveCubes) {
 }
 
 HCEMU_KERNEL_CHECKS(GrayCodeBroadcast, ShorterLastChunkAndMachinePacketsFollowTheClosedForm) {
-  for (auto [m, chunk] : {std::pair{std::size_t{1001}, std::size_t{64}}, {std::size_t{0}, std::size_t{16}},
-                          {std::size_t{300}, std::size_t{0}}, {std::size_t{7}, std::size_t{1}}}) {
+  for (auto [m, chunk] : {std::pair{std::size_t{1001}, std::size_t{64}},
+                          {std::size_t{0}, std::size_t{16}},
+                          {std::size_t{300}, std::size_t{0}},
+                          {std::size_t{7}, std::size_t{1}}}) {
     MachineConfig c = circuit_machine();
     c.packet = 48;
     auto check = broadcast_check(m, gray_code(chunk));
@@ -405,13 +407,14 @@ HCEMU_KERNEL_CHECKS(SubcubeAllgathers, GatherWithinEverySubcubeAtOnce) {
   const std::size_t m = 96;
   const kernels::Subcube cube{2, 3};
   using Fn = std::function<void(Node&, std::span<std::byte>, std::size_t)>;
-  for (auto [name, fn, time] : std::vector<std::tuple<std::string, Fn, std::function<std::optional<Time>(const MachineConfig&)>>>{
-           {"gcea", [cube](Node& n, std::span<std::byte> a, std::size_t mm) { kernels::gcea_allgather(n, a, mm, cube); },
-            [m](const MachineConfig& c) -> std::optional<Time> { return model::gcea_allgather_time(c, m, 3); }},
-           {"sbt", [cube](Node& n, std::span<std::byte> a, std::size_t mm) { kernels::sbt_allgather(n, a, mm, cube); },
-            [m](const MachineConfig& c) -> std::optional<Time> { return model::sbt_allgather_time(c, m, 3); }},
-           {"sbnt", [cube](Node& n, std::span<std::byte> a, std::size_t mm) { kernels::sbnt_allgather(n, a, mm, cube); },
-            [m](const MachineConfig& c) { return model::sbnt_allgather_time(c, m, 3); }}}) {
+  for (auto [name, fn, time] :
+       std::vector<std::tuple<std::string, Fn, std::function<std::optional<Time>(const MachineConfig&)>>>{
+           {"gcea", [cube](Node&n, std::span<std::byte> a, std::size_t mm) { kernels::gcea_allgather(n, a, mm, cube); },
+            [m](const MachineConfig&c) -> std::optional<Time> { return model::gcea_allgather_time(c, m, 3); }},
+           {"sbt", [cube](Node&n, std::span<std::byte> a, std::size_t mm) { kernels::sbt_allgather(n, a, mm, cube); },
+            [m](const MachineConfig&c) -> std::optional<Time> { return model::sbt_allgather_time(c, m, 3); }},
+           {"sbnt", [cube](Node&n, std::span<std::byte> a, std::size_t mm) { kernels::sbnt_allgather(n, a, mm, cube); },
+            [m](const MachineConfig&c) { return model::sbnt_allgather_time(c, m, 3); }}}) {
     KernelCheck check;
     check.input([](const Case&, int, std::mt19937_64& rng) { return testing::random_bytes(m, rng); })
         .kernel([fn = fn, m](Node& node, std::span<const std::byte> in, Data& out) {
@@ -496,10 +499,11 @@ HCEMU_KERNEL_CHECKS(SbntExchange, RunsOnOnePortWithoutAClosedForm) {
 HCEMU_KERNEL_CHECKS(JohnssonHoPrimitives, PostEveryReceiveBeforeItsMessageArrivesUnderForced) {
   MachineConfig forced = circuit_machine();
   forced.protocol = Protocol::forced;
-  for (const auto& [name, b] : std::vector<std::pair<std::string, Broadcast>>{{"gray code", gray_code(40)},
-                                                                              {"rotated gray code", rotated_gray_code()},
-                                                                              {"pipelined sbt", pipelined_sbt(40)},
-                                                                              {"sbnt", sbnt(40)}}) {
+  for (const auto& [name, b] :
+       std::vector<std::pair<std::string, Broadcast>>{{"gray code", gray_code(40)},
+                                                      {"rotated gray code", rotated_gray_code()},
+                                                      {"pipelined sbt", pipelined_sbt(40)},
+                                                      {"sbnt", sbnt(40)}}) {
     auto check = broadcast_check(257, b);
     check.dims({0, 2, 4}).ports({"one", "all"}).base(forced);
     checks.add(name, check);

@@ -54,7 +54,8 @@ KernelCheck<double> reduce_check(std::size_t elements, kernels::Reduction reduct
         std::vector<Values> out(static_cast<std::size_t>(c.nodes()));
         Values total = in[0];
         for (std::size_t x = 1; x < in.size(); ++x)
-          for (std::size_t k = 0; k < elements; ++k) total[k] = is_max ? std::max(total[k], in[x][k]) : total[k] + in[x][k];
+          for (std::size_t k = 0; k < elements; ++k)
+            total[k] = is_max ? std::max(total[k], in[x][k]) : total[k] + in[x][k];
         out[static_cast<std::size_t>(root_of(c.nodes()))] = total;
         return out;
       })

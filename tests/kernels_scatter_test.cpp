@@ -367,8 +367,8 @@ HCEMU_KERNEL_CHECKS(ScatterGather, EveryAlgorithmDeliversUnderForcedOnEveryPortM
     check.dims(0, 5).ports({"one", "all"}).base(forced);
     checks.add(name, check);
   }
-  for (const auto& [name, gather] :
-       std::vector<std::pair<std::string, Gather>>{{"coll1", coll1()}, {"coll2", coll2()}, {"sbt gather", sbt_gather()}}) {
+  for (const auto& [name, gather] : std::vector<std::pair<std::string, Gather>>{
+           {"coll1", coll1()}, {"coll2", coll2()}, {"sbt gather", sbt_gather()}}) {
     auto check = gather_check(37, gather);
     check.dims(0, 5).ports({"one", "all"}).base(forced);
     checks.add(name, check);

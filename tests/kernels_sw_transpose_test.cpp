@@ -1,5 +1,7 @@
 // Stout & Wagar (1990) §7.2 all-port block transpose (L.C. INVERSION on every l.c. subcube): every node's block
 // equals the sequential transpose, and under all-port the makespan equals the paper's (kp + 1)(τm/(2kp) + β).
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -7,11 +9,9 @@
 #include <optional>
 #include <string>
 
-#include <gtest/gtest.h>
-
+#include "harness/algorithm.hpp"
 #include "hcemu/detail/cost_table.hpp"
 #include "hcemu/hcemu.hpp"
-#include "harness/algorithm.hpp"
 #include "hcemu/kernels/transpose.hpp"
 #include "hcemu/model/transpose.hpp"
 #include "hcemu/testing/gtest.hpp"
@@ -90,9 +90,12 @@ HCEMU_KERNEL_CHECKS(StoutWagarTranspose, PaperExampleTakesElevenPacketTimes) {
   // optimum sqrt(τm/(2β)) = 10: 11·(180 + 18) = 2178 = τm/2 + 2·sqrt(βτm/2) + β = 1800 + 360 + 18. Items are
   // 4 bytes, so τ = 0.25 µs per byte.
   KernelCheck<Element> check = sw_check(60, [](int) { return 10; });
-  check.dims({4}).ports({"all"}).base(paper_machine(18, 0.25))
+  check.dims({4})
+      .ports({"all"})
+      .base(paper_machine(18, 0.25))
       .predict([](const MachineConfig&) { return from_us(2178); })
-      .tolerance(testing::Tolerance::exact()).no_contention();
+      .tolerance(testing::Tolerance::exact())
+      .no_contention();
   checks.add(check);
 }
 
@@ -100,9 +103,12 @@ HCEMU_KERNEL_CHECKS(StoutWagarTranspose, AllPortMatchesThePaperOnEveryEvenDimens
   // s = 6: a block of 144 bytes, which 2P divides for P = d = 2, 4, 6, 8.
   const std::size_t s = 6;
   KernelCheck<Element> check = sw_check(s, fewest_packets);
-  check.dims({2, 4, 6, 8}).ports({"all"}).base(paper_machine(18, 0.25))
+  check.dims({2, 4, 6, 8})
+      .ports({"all"})
+      .base(paper_machine(18, 0.25))
       .predict([=](const MachineConfig& cfg) { return paper_time(cfg, s * s * kBytes, cfg.d); })
-      .tolerance(testing::Tolerance::exact()).no_contention();
+      .tolerance(testing::Tolerance::exact())
+      .no_contention();
   checks.add(check);
 }
 
@@ -111,23 +117,22 @@ HCEMU_KERNEL_CHECKS(StoutWagarTranspose, EveryDirectedLinkCarriesOneStreamOfPPac
   // hops) they use all d·2^d directed links: each carries P packets of m/(2P), busy P·(β + τm/(2P)).
   const std::size_t s = 6;
   KernelCheck<Element> check = sw_check(s, fewest_packets);
-  check.dims({2, 4, 6}).ports({"all"}).base(paper_machine(18, 0.25))
-      .check([=](const CaseResult& r) -> std::string {
-        const Case& c = r.run_case;
-        const CostTable cost = CostTable::from(c.config);
-        const auto packets = static_cast<Time>(c.d);
-        const Time busy = packets * (cost.lambda + cost.tau * static_cast<Time>(s * s * kBytes) / (2 * packets));
-        if (r.report.links.size() != static_cast<std::size_t>(c.d * c.nodes()))
-          return std::to_string(r.report.links.size()) + " links used, not all d·2^d";
-        for (const LinkStats& link : r.report.links)
-          if (link.busy != busy)
-            return "link " + std::to_string(link.from) + "/" + std::to_string(link.dim) + " busy " +
-                   std::to_string(link.busy) + " ps, not " + std::to_string(busy);
-        for (const NodeStats& node : r.report.nodes)
-          if (node.messages_sent != static_cast<std::uint64_t>(c.d * c.d))
-            return "a node sent " + std::to_string(node.messages_sent) + " messages, not d·d";
-        return "";
-      });
+  check.dims({2, 4, 6}).ports({"all"}).base(paper_machine(18, 0.25)).check([=](const CaseResult& r) -> std::string {
+    const Case& c = r.run_case;
+    const CostTable cost = CostTable::from(c.config);
+    const auto packets = static_cast<Time>(c.d);
+    const Time busy = packets * (cost.lambda + cost.tau * static_cast<Time>(s * s * kBytes) / (2 * packets));
+    if (r.report.links.size() != static_cast<std::size_t>(c.d * c.nodes()))
+      return std::to_string(r.report.links.size()) + " links used, not all d·2^d";
+    for (const LinkStats& link : r.report.links)
+      if (link.busy != busy)
+        return "link " + std::to_string(link.from) + "/" + std::to_string(link.dim) + " busy " +
+               std::to_string(link.busy) + " ps, not " + std::to_string(busy);
+    for (const NodeStats& node : r.report.nodes)
+      if (node.messages_sent != static_cast<std::uint64_t>(c.d * c.d))
+        return "a node sent " + std::to_string(node.messages_sent) + " messages, not d·d";
+    return "";
+  });
   checks.add(check);
 }
 
@@ -141,7 +146,9 @@ HCEMU_KERNEL_CHECKS(StoutWagarTranspose, DimensionZeroIsTheLocalTranspose) {
   MachineConfig base = paper_machine(18, 0.25);
   base.rho = 0.5;
   KernelCheck<Element> check = sw_check(6, fewest_packets);
-  check.dims({0}).ports({"all", "one"}).base(base)
+  check.dims({0})
+      .ports({"all", "one"})
+      .base(base)
       .predict([](const MachineConfig& cfg) { return CostTable::from(cfg).copy(6 * 6 * kBytes); })
       .tolerance(testing::Tolerance::exact());
   checks.add(check);
@@ -152,11 +159,16 @@ HCEMU_KERNEL_CHECKS(StoutWagarTranspose, PacketsSpanningStagesKeepThePaperTime) 
   // packets carry the end of one stage and the start of the next; every link still carries 7 equal packets.
   const std::size_t s = 7;  // 196 bytes = 2·7·14
   KernelCheck<Element> check = sw_check(s, [](int) { return 7; });
-  check.dims({6}).ports({"all"}).base(paper_machine(18, 0.25))
+  check.dims({6})
+      .ports({"all"})
+      .base(paper_machine(18, 0.25))
       .variant("", nullptr)
-      .variant("random thread yields", [](MachineConfig&, EmulatorSettings& settings) { settings.yield_seed = 7; })  // same times, any interleaving
+      .variant(
+          "random thread yields",
+          [](MachineConfig&, EmulatorSettings& settings) { settings.yield_seed = 7; })  // same times, any interleaving
       .predict([=](const MachineConfig& cfg) { return paper_time(cfg, s * s * kBytes, 7); })
-      .tolerance(testing::Tolerance::exact()).no_contention();
+      .tolerance(testing::Tolerance::exact())
+      .no_contention();
   checks.add(check);
 }
 
@@ -164,13 +176,16 @@ HCEMU_KERNEL_CHECKS(StoutWagarTranspose, UnevenPacketsMatchTheModel) {
   // 98 bytes per path in 5 packets: 19, 20, 20, 20, 19 -> sent as 19, 19, 20, 20, 20: Σ t(L) + t(20).
   const std::size_t s = 7;
   KernelCheck<Element> check = sw_check(s, [](int) { return 5; });
-  check.dims({4}).ports({"all"}).base(paper_machine(18, 0.25))
+  check.dims({4})
+      .ports({"all"})
+      .base(paper_machine(18, 0.25))
       .predict([=](const MachineConfig& cfg) {
         const CostTable cost = CostTable::from(cfg);
         auto t = [=](Time bytes) { return cost.lambda + cost.tau * bytes; };
         return 2 * t(19) + 3 * t(20) + t(20);
       })
-      .tolerance(testing::Tolerance::exact()).no_contention();
+      .tolerance(testing::Tolerance::exact())
+      .no_contention();
   checks.add(check);
 }
 
@@ -180,16 +195,20 @@ HCEMU_KERNEL_CHECKS(StoutWagarTranspose, MatchesTheModelOnCircuitWithRhoAndPacke
   MachineConfig base = ipsc_like();
   base.ports = Ports::parse("all");
   KernelCheck<Element> check = sw_check(12, fewest_packets);
-  check.dims({2, 4, 6}).ports({"all"}).base(base)
+  check.dims({2, 4, 6})
+      .ports({"all"})
+      .base(base)
       .variant("circuit", nullptr)
-      .variant("store-and-forward, 20-byte packets", [](MachineConfig& c) {
-        c.switching = Switching::store_and_forward;
-        c.packet = 20;
-      })
+      .variant("store-and-forward, 20-byte packets",
+               [](MachineConfig& c) {
+                 c.switching = Switching::store_and_forward;
+                 c.packet = 20;
+               })
       .predict([](const MachineConfig& cfg) {
         return model::stout_wagar_transpose_time(cfg, 12 << (cfg.d / 2), kBytes, cfg.d);
       })
-      .tolerance(testing::Tolerance::exact()).no_contention()
+      .tolerance(testing::Tolerance::exact())
+      .no_contention()
       .check([](const CaseResult& r) -> std::string { return r.predicted ? "" : "no closed form"; });
   checks.add(check);
 }
@@ -214,7 +233,9 @@ HCEMU_KERNEL_CHECKS(StoutWagarTranspose, EmptyAndSingleElementBlocks) {
   MachineConfig base = ipsc_like();
   base.ports = Ports::parse("all");
   KernelCheck<Element> empty = sw_check(0, fewest_packets);
-  empty.dims({2, 4}).ports({"all"}).base(base)
+  empty.dims({2, 4})
+      .ports({"all"})
+      .base(base)
       .predict([](const MachineConfig& cfg) {
         const CostTable cost = CostTable::from(cfg);
         return (cfg.d + 1) * (cost.lambda0 + cost.delta_msg + cost.delta_hop);  // (P + 1) empty one-hop packets
@@ -263,9 +284,12 @@ HCEMU_KERNEL_CHECKS(StoutWagarTranspose, TenDimensions) {
   // s = 5: 50 bytes per path in P = 10 packets of 5.
   const std::size_t s = 5;
   KernelCheck<Element> check = sw_check(s, fewest_packets);
-  check.dims({10}).ports({"all"}).base(paper_machine(18, 0.25))
+  check.dims({10})
+      .ports({"all"})
+      .base(paper_machine(18, 0.25))
       .predict([=](const MachineConfig& cfg) { return paper_time(cfg, s * s * kBytes, 10); })
-      .tolerance(testing::Tolerance::exact()).no_contention();
+      .tolerance(testing::Tolerance::exact())
+      .no_contention();
   checks.add(check);
 }
 
@@ -355,7 +379,8 @@ TEST(StoutWagarTransposeRegistry, ZeroPiecesRunAndReportTheFastestPacketCount) {
   harness::KernelCase c;
   c.algo = "stout-wagar";
   c.m = 3600 * kBytes;
-  EXPECT_EQ(info.run(config, {}, c).run_case.params.number("packets"), 10u);  // model::stout_wagar_packets, checked above against §7.2
+  EXPECT_EQ(info.run(config, {}, c).run_case.params.number("packets"),
+            10u);  // model::stout_wagar_packets, checked above against §7.2
 }
 
 TEST(StoutWagarTransposeRegistry, FewerPiecesThanDAreAUsageError) {

@@ -4,10 +4,10 @@
 // transfer's time does not depend on its distance, so the makespan already equals the closed form exactly. The
 // checks that need torus routes (δ > 0, store-and-forward, contention on the torus) are in
 // kernels_torus_timing_test.cpp.
+#include <gtest/gtest.h>
+
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "hcemu/hcemu.hpp"
 #include "hcemu/kernels/torus_exchange.hpp"
@@ -19,9 +19,9 @@
 namespace hcemu {
 namespace {
 
+using test::TorusMember;
 using testing::CheckList;
 using testing::KernelCheck;
-using test::TorusMember;
 
 // The iPSC/860-like machine of the other exchange tests, without δ (see the top of the file).
 MachineConfig cube_machine_without_delta() {
@@ -40,10 +40,11 @@ void check_member(CheckList& checks, const std::string& what, TorusMember member
       .reference(test::torus_transpose_of_blocks(m)).kernel(test::torus_kernel(m, member, sync))
       .no_forced_discards();
   if (sync != Sync::none) {
-    check.predict([=](const MachineConfig& cfg) {
-           const int d = test::torus_side(cfg);
-           return model::torus_exchange_time(cfg, d, member(d), m, sync);
-         })
+    check
+        .predict([=](const MachineConfig& cfg) {
+          const int d = test::torus_side(cfg);
+          return model::torus_exchange_time(cfg, d, member(d), m, sync);
+        })
         .tolerance(testing::Tolerance::exact())
         .no_contention();
   }
@@ -62,13 +63,16 @@ HCEMU_KERNEL_CHECKS(TorusExchange, TOneDeliversEveryBlockInItsClosedFormTime) {
 
 HCEMU_KERNEL_CHECKS(TorusExchange, TOneOneOn16By16DeliversEveryBlock) {
   // On 16 x 16 T1.1 is T1 (x = d - 3 = 1); on larger tori see the 32 x 32 case below.
-  for (Sync sync : {Sync::barrier, Sync::none}) check_member(checks, "T1.1", [](int) { return 1; }, 4, 4, 8, sync);
+  for (Sync sync : {Sync::barrier, Sync::none})
+    check_member(
+        checks, "T1.1", [](int) { return 1; }, 4, 4, 8, sync);
 }
 
 HCEMU_KERNEL_CHECKS(TorusExchange, EveryMemberOn32By32DeliversEveryBlock) {
   // 1024 nodes: T2, T1.1 and T1 (= T1.2), under the per-step barrier, in the closed-form time.
   for (int x = 0; x <= 2; ++x)
-    check_member(checks, "T1." + std::to_string(x), [x](int) { return x; }, 5, 5, 2, Sync::barrier);
+    check_member(
+        checks, "T1." + std::to_string(x), [x](int) { return x; }, 5, 5, 2, Sync::barrier);
 }
 
 HCEMU_KERNEL_CHECKS(TorusExchange, ForcedReceivesLoseNothingUnderAnySyncStyle) {
@@ -89,8 +93,12 @@ HCEMU_KERNEL_CHECKS(TorusExchange, HalfDuplexPortsPayTwiceForEachExchange) {
   MachineConfig base = cube_machine_without_delta();
   base.ports = Ports::parse("half");
   KernelCheck check;
-  check.dims({4, 8}).ports({"half"}).base(base).input(test::torus_blocks_of(8))
-      .reference(test::torus_transpose_of_blocks(8)).kernel(test::torus_kernel(8, test::torus_t1_member, Sync::barrier))
+  check.dims({4, 8})
+      .ports({"half"})
+      .base(base)
+      .input(test::torus_blocks_of(8))
+      .reference(test::torus_transpose_of_blocks(8))
+      .kernel(test::torus_kernel(8, test::torus_t1_member, Sync::barrier))
       .predict([](const MachineConfig& cfg) {
         const int d = test::torus_side(cfg);
         return model::torus_exchange_time(cfg, d, model::torus_max_x(d), 8, Sync::barrier);

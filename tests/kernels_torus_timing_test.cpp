@@ -3,10 +3,10 @@
 // and no step contends; on a mesh (no wrap-around) the phase-d steps do contend, and so does the hypercube's Direct
 // exchange run on the torus.
 //
+#include <gtest/gtest.h>
+
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "hcemu/hcemu.hpp"
 #include "hcemu/kernels/exchange.hpp"
@@ -26,9 +26,9 @@ MachineConfig torus_machine(MachineConfig base, int d, bool wrap = true) {
   return base;
 }
 
+using test::TorusMember;
 using testing::CheckList;
 using testing::KernelCheck;
-using test::TorusMember;
 
 // A check of one member over tori of 2^1..2^dmax on a side, every time against the closed form; each case a test of
 // its own, under `label`.
@@ -36,8 +36,12 @@ void check_exact(CheckList& checks, const std::string& label, TorusMember member
                  MachineConfig base, std::vector<std::string> ports = {"one"}) {
   for (int d = 1; d <= dmax; ++d) {
     KernelCheck check;
-    check.dims({2 * d}).ports(ports).base(torus_machine(base, d)).input(test::torus_blocks_of(m))
-        .reference(test::torus_transpose_of_blocks(m)).kernel(test::torus_kernel(m, member, sync))
+    check.dims({2 * d})
+        .ports(ports)
+        .base(torus_machine(base, d))
+        .input(test::torus_blocks_of(m))
+        .reference(test::torus_transpose_of_blocks(m))
+        .kernel(test::torus_kernel(m, member, sync))
         .predict([=](const MachineConfig& cfg) {
           const int side = test::torus_side(cfg);
           return model::torus_exchange_time(cfg, side, member(side), m, sync);
@@ -58,9 +62,13 @@ HCEMU_KERNEL_CHECKS(TorusExchangeTiming, EveryMemberTakesItsClosedFormTimeWithDe
   }
   for (int x = 0; x <= 2; ++x) {
     KernelCheck check;
-    check.dims({10}).ports({"one"}).base(torus_machine(base, 5)).input(test::torus_blocks_of(2))
+    check.dims({10})
+        .ports({"one"})
+        .base(torus_machine(base, 5))
+        .input(test::torus_blocks_of(2))
         .reference(test::torus_transpose_of_blocks(2))
-        .kernel(test::torus_kernel(2, [x](int) { return x; }, Sync::barrier))
+        .kernel(test::torus_kernel(
+            2, [x](int) { return x; }, Sync::barrier))
         .predict([=](const MachineConfig& cfg) { return model::torus_exchange_time(cfg, 5, x, 2, Sync::barrier); })
         .tolerance(testing::Tolerance::exact())
         .no_contention();

@@ -1,9 +1,9 @@
 // Matrix transposes: every node's part of the result equals the sequential transpose, and the makespan equals the
 // closed form (Stout & Wagar §7.1 for rows, Johnsson & Ho §4.6 for blocks).
+#include <gtest/gtest.h>
+
 #include <cstdint>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "hcemu/detail/cost_table.hpp"
 #include "hcemu/hcemu.hpp"
@@ -74,7 +74,11 @@ HCEMU_KERNEL_CHECKS(RowTranspose, ThroughEveryExchangeMatchesExchangePlusTwoPerm
            {"standard", model::standard_partition},
            {"E(d,2)", [](int d) { return d >= 2 ? model::equipartition(d, 2) : model::direct_partition(d); }}}) {
     KernelCheck<Element> check;
-    check.dims(0, 8).ports({"one", "all"}).base(ipsc_like()).input(rows_input(s)).reference(rows_reference(s))
+    check.dims(0, 8)
+        .ports({"one", "all"})
+        .base(ipsc_like())
+        .input(rows_input(s))
+        .reference(rows_reference(s))
         .kernel(rows_kernel(s, multiphase(partition_of)))
         .predict([=](const MachineConfig& cfg) {
           const std::size_t n = row_n(cfg.d, s);
@@ -82,7 +86,8 @@ HCEMU_KERNEL_CHECKS(RowTranspose, ThroughEveryExchangeMatchesExchangePlusTwoPerm
           // The exchange, then ρ for packing and for unpacking all n·s elements of the node's share.
           return exchange + 2 * CostTable::from(cfg).copy(n * s * kBytes);
         })
-        .tolerance(testing::Tolerance::exact()).no_contention();
+        .tolerance(testing::Tolerance::exact())
+        .no_contention();
     checks.add(name, check);
   }
 }
@@ -97,7 +102,11 @@ HCEMU_KERNEL_CHECKS(RowTranspose, AllPortMatchesStoutWagarSevenOne) {
   base.switching = Switching::store_and_forward;
   KernelCheck<Element> check;
   // d >= 1: at d = 0 there is nothing to exchange and the formula's 2^(d-1)·τm term does not apply.
-  check.dims(1, 6).ports({"all"}).base(base).input(rows_input(s)).reference(rows_reference(s))
+  check.dims(1, 6)
+      .ports({"all"})
+      .base(base)
+      .input(rows_input(s))
+      .reference(rows_reference(s))
       .kernel(rows_kernel(s, [](Node& node, std::span<const std::byte> send, std::span<std::byte> recv,
                                 std::size_t m) { kernels::all_port_exchange(node, send, recv, m); }))
       .predict([=](const MachineConfig& cfg) {
@@ -105,14 +114,19 @@ HCEMU_KERNEL_CHECKS(RowTranspose, AllPortMatchesStoutWagarSevenOne) {
         const std::size_t n_bytes_squared = row_n(cfg.d, s) * row_n(cfg.d, s) * kBytes;
         return cost.tau * static_cast<Time>(n_bytes_squared >> (cfg.d + 1)) + cfg.d * cost.lambda;
       })
-      .tolerance(testing::Tolerance::exact()).no_contention();
+      .tolerance(testing::Tolerance::exact())
+      .no_contention();
   checks.add(check);
 }
 
 HCEMU_KERNEL_CHECKS(RowTranspose, EmptyAndSingleElementBlocks) {
   for (std::size_t s : {std::size_t{0}, std::size_t{1}}) {
     KernelCheck<Element> check;
-    check.dims({0, 1, 4}).ports({"one"}).base(ipsc_like()).input(rows_input(s)).reference(rows_reference(s))
+    check.dims({0, 1, 4})
+        .ports({"one"})
+        .base(ipsc_like())
+        .input(rows_input(s))
+        .reference(rows_reference(s))
         .kernel(rows_kernel(s, multiphase(model::standard_partition)))
         .predict([=](const MachineConfig& cfg) {
           return model::row_transpose_time(cfg, row_n(cfg.d, s), kBytes,
@@ -157,13 +171,16 @@ HCEMU_KERNEL_CHECKS(JohnssonHoTranspose, TakesDBlockStepsAndOneLocalTranspose) {
   // Johnsson & Ho §4.6, square grid: d steps of (B·t_c + τ), here d·(λ + δ' + δ + τB) for one hop, plus ρB.
   const std::size_t s = 5;
   KernelCheck<Element> check = johnsson_ho_check(s);
-  check.dims({0, 2, 4, 6, 8}).ports({"one", "half", "all"}).base(ipsc_like())
+  check.dims({0, 2, 4, 6, 8})
+      .ports({"one", "half", "all"})
+      .base(ipsc_like())
       .predict([=](const MachineConfig& cfg) {
         const CostTable cost = CostTable::from(cfg);
         const auto block = static_cast<Time>(s * s * kBytes);
         return cfg.d * (cost.lambda + cost.delta_msg + cost.delta_hop + cost.tau * block) + cost.rho * block;
       })
-      .tolerance(testing::Tolerance::exact()).no_contention();
+      .tolerance(testing::Tolerance::exact())
+      .no_contention();
   checks.add(check);
 }
 
@@ -172,19 +189,24 @@ HCEMU_KERNEL_CHECKS(JohnssonHoTranspose, MatchesTheModelWithPacketsAndStoreAndFo
   base.packet = 48;  // 100-byte blocks: three packets, the last short
   base.switching = Switching::store_and_forward;
   KernelCheck<Element> check = johnsson_ho_check(5);
-  check.dims({2, 4}).ports({"one", "all"}).base(base)
-      .predict([](const MachineConfig& cfg) { return model::johnsson_ho_transpose_time(cfg, 5 << (cfg.d / 2), kBytes); })
-      .tolerance(testing::Tolerance::exact()).no_contention();
+  check.dims({2, 4})
+      .ports({"one", "all"})
+      .base(base)
+      .predict(
+          [](const MachineConfig& cfg) { return model::johnsson_ho_transpose_time(cfg, 5 << (cfg.d / 2), kBytes); })
+      .tolerance(testing::Tolerance::exact())
+      .no_contention();
   checks.add(check);
 }
 
 HCEMU_KERNEL_CHECKS(JohnssonHoTranspose, EmptyAndSingleElementBlocks) {
   for (std::size_t s : {std::size_t{0}, std::size_t{1}}) {
     KernelCheck<Element> check = johnsson_ho_check(s);
-    check.dims({0, 2, 4}).ports({"one"}).base(ipsc_like())
-        .predict([s](const MachineConfig& cfg) {
-          return model::johnsson_ho_transpose_time(cfg, s << (cfg.d / 2), kBytes);
-        })
+    check.dims({0, 2, 4})
+        .ports({"one"})
+        .base(ipsc_like())
+        .predict(
+            [s](const MachineConfig& cfg) { return model::johnsson_ho_transpose_time(cfg, s << (cfg.d / 2), kBytes); })
         .tolerance(testing::Tolerance::exact());
     checks.add("s = " + std::to_string(s), check);
   }
@@ -192,9 +214,12 @@ HCEMU_KERNEL_CHECKS(JohnssonHoTranspose, EmptyAndSingleElementBlocks) {
 
 HCEMU_KERNEL_CHECKS(JohnssonHoTranspose, TenDimensions) {
   KernelCheck<Element> check = johnsson_ho_check(2);
-  check.dims({10}).ports({"one", "all"}).base(ipsc_like())
+  check.dims({10})
+      .ports({"one", "all"})
+      .base(ipsc_like())
       .predict([](const MachineConfig& cfg) { return model::johnsson_ho_transpose_time(cfg, 2 << 5, kBytes); })
-      .tolerance(testing::Tolerance::exact()).no_contention();
+      .tolerance(testing::Tolerance::exact())
+      .no_contention();
   checks.add(check);
 }
 

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "harness/algorithm.hpp"
 #include "hcemu/hcemu.hpp"
 #include "hcemu/kernels/long_send.hpp"
 #include "hcemu/kernels/permutation.hpp"
-#include "harness/algorithm.hpp"
 #include "hcemu/kernels/scatter.hpp"
 #include "hcemu/model/all_port_exchange.hpp"
 #include "hcemu/model/collectives.hpp"

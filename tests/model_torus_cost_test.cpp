@@ -1,10 +1,10 @@
 // The closed forms of Suh, Shin & An's torus exchanges: Table 1 where the paper is exact (T2, T1.1), what our data
 // layout gives for T1 and T1.x, the exact time with the emulator's extra terms, and the choice of the best member
 // with its crossovers (the paper's §5 claims).
+#include <gtest/gtest.h>
+
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "hcemu/config.hpp"
 #include "hcemu/detail/cost_table.hpp"

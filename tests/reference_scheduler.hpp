@@ -78,7 +78,9 @@ inline Kernel program_kernel(const Program& program) {
           node.wait_all(all);
           break;
         }
-        case Op::Kind::elapse: node.elapse(op.time); break;
+        case Op::Kind::elapse:
+          node.elapse(op.time);
+          break;
         case Op::Kind::barrier: node.barrier(); break;
       }
     }

@@ -16,7 +16,9 @@ testing::KernelCheck<> ring_shift_check(Time extra_predicted, bool corrupt) {
   MachineConfig base;
   base.lambda = 10;
   base.tau = 0.5;
-  check.dims(1, 3).ports({"one", "all"}).base(base)
+  check.dims(1, 3)
+      .ports({"one", "all"})
+      .base(base)
       .input([](const testing::Case&, int, std::mt19937_64& rng) { return testing::random_bytes(8, rng); })
       .kernel([corrupt](Node& node, std::span<const std::byte> in, Data& out) {
         out.resize(in.size());

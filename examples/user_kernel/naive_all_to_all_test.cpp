@@ -1,9 +1,9 @@
 // A user's kernel: a naive all-to-all in which every node sends its block for node j to j in order j = 0, 1, ...
 // (no XOR schedule), and a ring shift. Tested over d = 0..5 and two port models with hcemu::testing::KernelCheck,
 // each case a test of its own (NaiveAllToAll.DeliversEveryWord/d3_all, ...).
-#include <cstring>
-
 #include <gtest/gtest.h>
+
+#include <cstring>
 
 #include "hcemu/hcemu.hpp"
 #include "hcemu/model/transfer.hpp"
@@ -62,8 +62,12 @@ HCEMU_KERNEL_CHECKS(GrayRingShift, TakesOneTransfer) {
     for (; g; g >>= 1) i ^= g;
     return i;
   };
-  check.dims(2, 6).ports({"one", "all"}).base(machine())
-      .input([](const hcemu::testing::Case&, int, std::mt19937_64& rng) { return Data{static_cast<std::uint32_t>(rng())}; })
+  check.dims(2, 6)
+      .ports({"one", "all"})
+      .base(machine())
+      .input([](const hcemu::testing::Case&, int, std::mt19937_64& rng) {
+        return Data{static_cast<std::uint32_t>(rng())};
+      })
       .kernel([=](hcemu::Node& node, std::span<const std::uint32_t> in, Data& out) {
         const int n = node.size(), rank = gray_rank(node.id());
         out.assign(1, 0);

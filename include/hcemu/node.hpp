@@ -158,8 +158,9 @@ class Node {
   // Anything but an exact Time is refused, so that node.elapse(50) cannot silently mean 50 picoseconds.
   template <class T>
   void elapse(T) {
-    static_assert(sizeof(T) == 0, "Node::elapse takes an exact hcemu::Time (picoseconds): "
-                                  "write node.elapse(hcemu::from_us(microseconds))");
+    static_assert(sizeof(T) == 0,
+                  "Node::elapse takes an exact hcemu::Time (picoseconds): "
+                  "write node.elapse(hcemu::from_us(microseconds))");
   }
 
   Time clock() const;  // the node's clock, exact; to_us(node.clock()) in microseconds

@@ -45,15 +45,15 @@ std::string its_parameters(const Algorithm& row) {
     if (p.chosen) continue;
     const std::string name(p.symbol.empty() ? p.name : p.symbol);
     const std::string flag = "--" + std::string(p.name);
-    text += std::string(text.empty() ? "" : "; ") + "its " + name + " is " +
-            (p.granularity ? "--pieces or " + flag : flag);
+    text +=
+        std::string(text.empty() ? "" : "; ") + "its " + name + " is " + (p.granularity ? "--pieces or " + flag : flag);
   }
   return text.empty() ? "" : " (" + text + ")";
 }
 
 [[noreturn]] void takes_no(const std::string& who, std::string_view flag) {
-  const std::string help = flag == "pieces" ? granularity_help()
-                                            : "--" + std::string(flag) + " is a parameter of " + takers_of(flag);
+  const std::string help =
+      flag == "pieces" ? granularity_help() : "--" + std::string(flag) + " is a parameter of " + takers_of(flag);
   throw UsageError(who + " takes no --" + std::string(flag) + " (" + help + ")");
 }
 
@@ -187,8 +187,7 @@ nlohmann::json outcome_json(const KernelFamily& family, const MachineConfig& con
   j["algo"] = c.algo;
   j["partition"] = c.params.parts("partition");
   j["params"] = nlohmann::json::object();
-  for (const auto& [name, value] : c.params.values())
-    std::visit([&](const auto& v) { j["params"][name] = v; }, value);
+  for (const auto& [name, value] : c.params.values()) std::visit([&](const auto& v) { j["params"][name] = v; }, value);
   // The older key for the granularity parameter's value (groups, chunk or packets); null for the algorithms
   // without one.
   const ParamSpec* granularity = nullptr;

@@ -3,25 +3,24 @@
 // src/harness/algorithm.hpp), running each, and the label and JSON object of one outcome.
 #include <cstdint>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "harness/algorithm.hpp"
 
 namespace hcemu::cli {
 
 struct CaseRequest {
-  std::string algo;             // empty: every algorithm without a partition, else the one algorithm that takes one
+  std::string algo;  // empty: every algorithm without a partition, else the one algorithm that takes one
   std::vector<int> partition;
   std::size_t m = 64;
   Sync sync = Sync::none;
   int root = 0;
   std::uint64_t seed = 1;
   std::map<std::string, std::uint64_t, std::less<>> numbers;  // algorithm parameters given by name (--groups 5)
-  std::uint64_t pieces = 0;     // the older --pieces: each algorithm's granularity parameter; 0 = not given
+  std::uint64_t pieces = 0;  // the older --pieces: each algorithm's granularity parameter; 0 = not given
   // Several algorithms were asked for at once (sweep's --algo A,B): a parameter goes to those that take it, and is
   // an error only when none does.
   bool among_several = false;
@@ -42,8 +41,8 @@ struct CaseOutcome {
   bool ok() const { return result && result->verified && error.empty(); }
 };
 
-CaseOutcome run_case(const harness::KernelFamily& family, const MachineConfig& config,
-                     const EmulatorSettings& settings, const harness::KernelCase& c);
+CaseOutcome run_case(const harness::KernelFamily& family, const MachineConfig& config, const EmulatorSettings& settings,
+                     const harness::KernelCase& c);
 
 // "multiphase (2,3)", "direct (5)", "bcast4 g=15": the algorithm, its partition, and its other parameters by the
 // papers' symbols.

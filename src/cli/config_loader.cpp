@@ -106,7 +106,7 @@ void apply_config_at_depth(ConfigBuilder& builder, std::string_view name_or_file
     std::string presets;
     for (const auto& n : preset_names()) presets += (presets.empty() ? "" : ", ") + n;
     throw UsageError("no preset or readable file named '" + std::string(name_or_file) + "'" +
-                       (hint.empty() ? "" : "; did you mean '" + hint + "'?") + " (presets: " + presets + ")");
+                     (hint.empty() ? "" : "; did you mean '" + hint + "'?") + " (presets: " + presets + ")");
   }
   std::ostringstream text;
   text << in.rdbuf();

@@ -1,9 +1,8 @@
 // `hcemu configs`: the built-in machine presets, each with the paper and section its numbers come from.
-#include <memory>
-#include <ostream>
-
 #include <CLI/CLI.hpp>
+#include <memory>
 #include <nlohmann/json.hpp>
+#include <ostream>
 
 #include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
@@ -29,7 +28,8 @@ int list(const ConfigsOptions& options, std::ostream& out) {
     const PresetFile* preset = find_preset(options.show);
     if (!preset) {
       std::string hint = nearest_key(options.show, preset_names());
-      throw UsageError("no preset named '" + options.show + "'" + (hint.empty() ? "" : "; did you mean '" + hint + "'?"));
+      throw UsageError("no preset named '" + options.show + "'" +
+                       (hint.empty() ? "" : "; did you mean '" + hint + "'?"));
     }
     out << preset->text;
     return kExitOk;

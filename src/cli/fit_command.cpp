@@ -1,11 +1,10 @@
 // `hcemu fit`: fit the model's parameters from microbenchmarks (or a kernel's effective λ and δ) and set each
 // beside its configured value.
+#include <CLI/CLI.hpp>
 #include <cmath>
 #include <memory>
-#include <ostream>
-
-#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
+#include <ostream>
 
 #include "cli/cli_error.hpp"
 #include "cli/commands.hpp"

@@ -1,9 +1,8 @@
 #include "cli/machine_options.hpp"
 
+#include <CLI/CLI.hpp>
 #include <cctype>
 #include <charconv>
-
-#include <CLI/CLI.hpp>
 
 #include "cli/cli_error.hpp"
 #include "cli/config_loader.hpp"

@@ -61,8 +61,7 @@ std::string gnuplot_script(const PlotSpec& spec, const std::string& output) {
 
 void draw_plot(const PlotSpec& spec, const std::string& output) {
   const std::string ext = extension(output);
-  if (ext != ".png" && ext != ".svg")
-    throw UsageError("--plot " + output + ": the file must end in .png or .svg");
+  if (ext != ".png" && ext != ".svg") throw UsageError("--plot " + output + ": the file must end in .png or .svg");
   auto script_path = std::filesystem::temp_directory_path() / ("hcemu-plot-" + std::to_string(::getpid()) + ".gp");
   {
     std::ofstream script(script_path);

@@ -1,8 +1,7 @@
 // `hcemu run <kernel>`: run one kernel case (or every algorithm) and set the emulated time beside the prediction.
-#include <ostream>
-#include <memory>
-
 #include <CLI/CLI.hpp>
+#include <memory>
+#include <ostream>
 
 #include "cli/case_runner.hpp"
 #include "cli/cli_error.hpp"

@@ -25,9 +25,7 @@ std::vector<std::string_view> split(std::string_view text, char separator) {
 }  // namespace
 
 std::vector<std::size_t> parse_size_range(const std::string& text, const std::string& option) {
-  const auto bad = [&](const std::string& why) {
-    return UsageError(option + " " + text + ": " + why);
-  };
+  const auto bad = [&](const std::string& why) { return UsageError(option + " " + text + ": " + why); };
   // A sweep longer than this is surely a typo (and would take hours).
   constexpr std::size_t kMaxPoints = 10000;
   std::vector<std::size_t> sizes;

@@ -1,13 +1,12 @@
 // `hcemu sweep <kernel>`: emulated and predicted time against the block size m, one curve per algorithm or
 // partition, as a table, CSV, JSON and a gnuplot figure in the manner of Nicol & Bokhari (1994) Figures 2 and 3.
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <fstream>
 #include <map>
 #include <memory>
-#include <ostream>
-
-#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
+#include <ostream>
 
 #include "cli/case_runner.hpp"
 #include "cli/cli_error.hpp"
@@ -63,8 +62,7 @@ std::vector<harness::KernelCase> cases_at(const harness::KernelFamily& family, c
     });
   };
   for (const auto& [name, value] : options.cases.numbers)
-    if (value != 0 && !taken(name))
-      throw UsageError("--" + name + ": none of the requested curves takes it");
+    if (value != 0 && !taken(name)) throw UsageError("--" + name + ": none of the requested curves takes it");
   if (options.cases.pieces != 0 &&
       !some_curve_takes(family, algos, [](const harness::Algorithm& row) { return row.granularity() != nullptr; }))
     throw UsageError("--pieces: none of the requested curves takes it (" + granularity_help() + ")");

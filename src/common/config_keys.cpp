@@ -53,10 +53,14 @@ std::string plain(const KeyValue& v) {
 // "a string 'fast'", "an integer 1": what was given, for errors.
 std::string described(const KeyValue& v) {
   switch (v.index()) {
-    case 0: return "an integer " + plain(v);
-    case 1: return "a number " + plain(v);
-    case 2: return "a boolean " + plain(v);
-    default: return "a string '" + plain(v) + "'";
+    case 0:
+      return "an integer " + plain(v);
+    case 1:
+      return "a number " + plain(v);
+    case 2:
+      return "a boolean " + plain(v);
+    default:
+      return "a string '" + plain(v) + "'";
   }
 }
 
@@ -277,9 +281,12 @@ struct ChoiceKind {
 
 template <class Owner>
 Owner& part_of(MachineSetup& s) {
-  if constexpr (std::is_same_v<Owner, MachineConfig>) return s.config;
-  else if constexpr (std::is_same_v<Owner, EmulatorSettings>) return s.settings;
-  else return s;
+  if constexpr (std::is_same_v<Owner, MachineConfig>)
+    return s.config;
+  else if constexpr (std::is_same_v<Owner, EmulatorSettings>)
+    return s.settings;
+  else
+    return s;
 }
 
 template <class Owner>
@@ -289,9 +296,12 @@ const Owner& part_of(const MachineSetup& s) {
 
 template <class Owner>
 constexpr KeyScope scope_of() {
-  if constexpr (std::is_same_v<Owner, MachineConfig>) return KeyScope::machine;
-  else if constexpr (std::is_same_v<Owner, EmulatorSettings>) return KeyScope::emulator;
-  else return KeyScope::file;
+  if constexpr (std::is_same_v<Owner, MachineConfig>)
+    return KeyScope::machine;
+  else if constexpr (std::is_same_v<Owner, EmulatorSettings>)
+    return KeyScope::emulator;
+  else
+    return KeyScope::file;
 }
 
 // A row's binding: the field `member` of Owner (MachineConfig, EmulatorSettings or MachineSetup) holds a Kind.
@@ -302,7 +312,10 @@ class Field final : public detail::KeyBinding {
   // `after` runs after the key is set: a key that replaces another clears it (the later setting wins).
   Field(Value Owner::*member, Kind kind, std::string unit, std::string default_text = {},
         std::function<void(MachineSetup&)> after = {})
-      : member_(member), kind_(std::move(kind)), unit_(std::move(unit)), default_text_(std::move(default_text)),
+      : member_(member),
+        kind_(std::move(kind)),
+        unit_(std::move(unit)),
+        default_text_(std::move(default_text)),
         after_(std::move(after)) {}
 
   KeyScope scope() const override { return scope_of<Owner>(); }
@@ -313,8 +326,10 @@ class Field final : public detail::KeyBinding {
     if (!default_text_.empty()) return default_text_;
     const MachineSetup pristine;
     const Value& v = part_of<Owner>(pristine).*member_;
-    if constexpr (requires { kind_.default_text(v); }) return kind_.default_text(v);
-    else return plain(*get(pristine));
+    if constexpr (requires { kind_.default_text(v); })
+      return kind_.default_text(v);
+    else
+      return plain(*get(pristine));
   }
   KeyValue read(std::string_view text) const override { return kind_.read_text(text); }
   void set(std::string_view key, MachineSetup& setup, const KeyValue& value) const override {
@@ -323,14 +338,18 @@ class Field final : public detail::KeyBinding {
   }
   std::optional<KeyValue> get(const MachineSetup& setup) const override {
     const Owner& owner = part_of<Owner>(setup);
-    if constexpr (requires { kind_.write(owner.*member_, owner); }) return kind_.write(owner.*member_, owner);
-    else return kind_.write(owner.*member_);
+    if constexpr (requires { kind_.write(owner.*member_, owner); })
+      return kind_.write(owner.*member_, owner);
+    else
+      return kind_.write(owner.*member_);
   }
   void check(std::string_view key, const MachineConfig& c) const override {
     if constexpr (std::is_same_v<Owner, MachineConfig>) {
       // A kind whose range depends on another key of the machine (the topology's on d) is checked with it.
-      if constexpr (requires { kind_.check(key, c.*member_, c); }) kind_.check(key, c.*member_, c);
-      else kind_.check(key, c.*member_);
+      if constexpr (requires { kind_.check(key, c.*member_, c); })
+        kind_.check(key, c.*member_, c);
+      else
+        kind_.check(key, c.*member_);
     }
   }
   void check(std::string_view key, const EmulatorSettings& s) const override {
@@ -390,11 +409,12 @@ struct TopologyKind {
 };
 
 ChoiceKind<EngineKind> engine_kind() {
-  return {parse_engine, [](EngineKind e) { return std::string(to_string(e)); }, [] {
+  return {parse_engine, [](EngineKind e) { return std::string(to_string(e)); },
+          [] {
             std::string text;
             for (EngineKind e : kEngineKinds)
-              text += (text.empty() ? "" : " or ") + std::string(to_string(e)) + " (d <= " +
-                      std::to_string(max_dimension(e)) + ")";
+              text += (text.empty() ? "" : " or ") + std::string(to_string(e)) +
+                      " (d <= " + std::to_string(max_dimension(e)) + ")";
             return text;
           }};
 }
@@ -416,8 +436,7 @@ const std::vector<ConfigKey>& config_keys() {
   const TimeKind time;
   static const std::vector<ConfigKey> keys = {
       // The machine of the papers: MODEL.md section 2.
-      {"d", "", "-d,--dim", "dimension: 2^d nodes",
-       field(&M::d, IntegerKind<int>{0, max_dimension()}, "")},
+      {"d", "", "-d,--dim", "dimension: 2^d nodes", field(&M::d, IntegerKind<int>{0, max_dimension()}, "")},
       {"lambda", "λ", "", "start-up of one transfer (one packet)", field(&M::lambda, time, "µs")},
       {"lambda0", "λ0", "", "start-up of a zero-byte message",
        field(&M::lambda0, DefaultedTimeKind{&M::lambda, "lambda"}, "µs")},
@@ -476,21 +495,30 @@ const ConfigKey* find_config_key(std::string_view name) {
 
 std::string_view to_string(KeyScope scope) {
   switch (scope) {
-    case KeyScope::machine: return "machine";
-    case KeyScope::emulator: return "emulator";
-    case KeyScope::file: return "file";
+    case KeyScope::machine:
+      return "machine";
+    case KeyScope::emulator:
+      return "emulator";
+    case KeyScope::file:
+      return "file";
   }
   return "?";
 }
 
 std::string_view to_string(KeyType type) {
   switch (type) {
-    case KeyType::time: return "time";
-    case KeyType::integer: return "integer";
-    case KeyType::bytes: return "bytes";
-    case KeyType::number: return "number";
-    case KeyType::boolean: return "boolean";
-    case KeyType::choice: return "choice";
+    case KeyType::time:
+      return "time";
+    case KeyType::integer:
+      return "integer";
+    case KeyType::bytes:
+      return "bytes";
+    case KeyType::number:
+      return "number";
+    case KeyType::boolean:
+      return "boolean";
+    case KeyType::choice:
+      return "choice";
   }
   return "?";
 }
@@ -499,7 +527,12 @@ std::string_view to_string(KeyType type) {
 
 ConfigKey::ConfigKey(std::string_view name_, std::string_view symbol_, std::string_view flag_, std::string_view doc_,
                      std::shared_ptr<const detail::KeyBinding> binding)
-    : name(name_), symbol(symbol_), flag(flag_), doc(doc_), scope(binding->scope()), type(binding->type()),
+    : name(name_),
+      symbol(symbol_),
+      flag(flag_),
+      doc(doc_),
+      scope(binding->scope()),
+      type(binding->type()),
       binding_(std::move(binding)) {}
 
 std::string ConfigKey::unit() const { return binding_->unit(); }

@@ -48,20 +48,20 @@ class Params {
 
 // One run of one algorithm.
 struct KernelCase {
-  std::string algo;          // a row's name
-  std::size_t m = 64;        // the size: KernelFamily::m_is says what it counts
-  Sync sync = Sync::none;    // the exchanges' synchronisation (Nicol & Bokhari 1994 §4)
-  int root = 0;              // the broadcast's root
-  std::uint64_t seed = 1;    // random data
-  Params params;             // the algorithm's own parameters
+  std::string algo;        // a row's name
+  std::size_t m = 64;      // the size: KernelFamily::m_is says what it counts
+  Sync sync = Sync::none;  // the exchanges' synchronisation (Nicol & Bokhari 1994 §4)
+  int root = 0;            // the broadcast's root
+  std::uint64_t seed = 1;  // random data
+  Params params;           // the algorithm's own parameters
 };
 
 struct KernelResult {
-  KernelCase run_case;            // as run: every parameter the algorithm ran with, m as used
+  KernelCase run_case;  // as run: every parameter the algorithm ran with, m as used
   RunReport report;
   bool verified = false;
-  std::string verify_message;     // why verification failed, empty when it passed
-  std::optional<Time> predicted;  // the closed form for this case, when the model has one
+  std::string verify_message;       // why verification failed, empty when it passed
+  std::optional<Time> predicted;    // the closed form for this case, when the model has one
   std::optional<Time> lower_bound;  // no algorithm can do the case faster, when the papers give a bound
 };
 
@@ -72,7 +72,7 @@ struct ParamSpec {
   std::string_view name;    // the key in Params, the command line's --NAME, the JSON key: "groups"
   std::string_view symbol;  // the paper's letter, shown in labels ("bcast4 g=5"): "g"
   ParamKind kind;
-  std::string_view doc;     // one line: what it is, where in the paper, and its default
+  std::string_view doc;  // one line: what it is, where in the paper, and its default
   // The pipelining granularity, which the command's older --pieces (and the JSON's "pieces") also set.
   bool granularity = false;
   // Chosen by the algorithm itself and reported, never asked for (Direct's partition {d}, auto's planned one); a case
@@ -85,8 +85,8 @@ using TimeFn = std::function<std::optional<Time>(const MachineConfig&, const Ker
 using CasesFn = std::function<std::vector<KernelCase>(const MachineConfig&, const KernelCase& base)>;
 
 struct Algorithm {
-  std::string_view name;    // "bcast4"
-  std::string_view paper;   // "Stout & Wagar (1990) §2, BROADCAST 4"
+  std::string_view name;   // "bcast4"
+  std::string_view paper;  // "Stout & Wagar (1990) §2, BROADCAST 4"
   // The port models it is made for, where its closed form holds; empty: every one. `--algo all` runs it only there
   // (elsewhere it still runs on request, without a closed form).
   std::vector<Ports::Kind> ports;

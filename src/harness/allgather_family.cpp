@@ -6,8 +6,8 @@
 #include "harness/verification.hpp"
 #include "hcemu/kernels/allgather.hpp"
 #include "hcemu/machine.hpp"
-#include "hcemu/model/lower_bounds.hpp"
 #include "hcemu/model/collectives.hpp"
+#include "hcemu/model/lower_bounds.hpp"
 
 namespace hcemu::harness {
 namespace {
@@ -87,8 +87,9 @@ Algorithm completed() {
 KernelFamily allgather_family() {
   return {
       .name = "allgather",
-      .summary = "all-to-all broadcast: recursive doubling (Johnsson & Ho 1987 §4.2), COMPLETE BROADCAST (Stout & "
-                 "Wagar 1990 §6)",
+      .summary =
+          "all-to-all broadcast: recursive doubling (Johnsson & Ho 1987 §4.2), COMPLETE BROADCAST (Stout & "
+          "Wagar 1990 §6)",
       .m_is = "bytes of each node's message",
       .default_algo = "recursive-doubling",
       .algorithms = {recursive_doubling(), completed()},

@@ -9,8 +9,8 @@
 #include "hcemu/errors.hpp"
 #include "hcemu/kernels/broadcast.hpp"
 #include "hcemu/machine.hpp"
-#include "hcemu/model/lower_bounds.hpp"
 #include "hcemu/model/collectives.hpp"
+#include "hcemu/model/lower_bounds.hpp"
 
 namespace hcemu::harness {
 namespace {
@@ -54,8 +54,9 @@ Algorithm sbt() {
       .run = broadcast_run([](Node& node, std::span<std::byte> message, const KernelCase& c) {
         kernels::sbt_broadcast(node, message, c.root);
       }),
-      .predict = [](const MachineConfig& config,
-                    const KernelCase& c) -> std::optional<Time> { return model::sbt_broadcast_time(config, c.m); },
+      .predict = [](const MachineConfig& config, const KernelCase& c) -> std::optional<Time> {
+        return model::sbt_broadcast_time(config, c.m);
+      },
       .lower_bound = problem_bound,
       .all_cases = {},
   };
@@ -87,21 +88,23 @@ Algorithm bcast4() {
       .params = {{"groups", "g", ParamKind::count,
                   "groups of d packets (Stout & Wagar 1990 §2); 0 = the paper's optimum sqrt((d-1)τm/(dβ))", true,
                   false}},
-      .resolve = [](const MachineConfig& config, KernelCase c) {
-        const std::uint64_t g = c.params.number("groups");
-        if (g == 0)
-          c.params.set("groups", static_cast<std::uint64_t>(model::optimal_broadcast_groups(config, c.m)));
-        else if (g > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
-          throw UsageError("broadcast bcast4: " + std::to_string(g) + " groups are too many");
-        return c;
-      },
+      .resolve =
+          [](const MachineConfig& config, KernelCase c) {
+            const std::uint64_t g = c.params.number("groups");
+            if (g == 0)
+              c.params.set("groups", static_cast<std::uint64_t>(model::optimal_broadcast_groups(config, c.m)));
+            else if (g > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
+              throw UsageError("broadcast bcast4: " + std::to_string(g) + " groups are too many");
+            return c;
+          },
       .cannot_run = {},
       .run = broadcast_run([](Node& node, std::span<std::byte> message, const KernelCase& c) {
         kernels::pipelined_broadcast(node, message, c.root, static_cast<int>(c.params.number("groups")));
       }),
-      .predict = [](const MachineConfig& config, const KernelCase& c) {
-        return model::pipelined_broadcast_time(config, c.m, static_cast<int>(c.params.number("groups")));
-      },
+      .predict =
+          [](const MachineConfig& config, const KernelCase& c) {
+            return model::pipelined_broadcast_time(config, c.m, static_cast<int>(c.params.number("groups")));
+          },
       .lower_bound = problem_bound,
       .all_cases = {},
   };
@@ -116,18 +119,20 @@ Algorithm nesbt() {
                   "bytes per chunk, the paper's packet size B (Johnsson & Ho 1987 §3.4); 0 = the paper's optimum "
                   "sqrt(mβ/τ)/d",
                   true, false}},
-      .resolve = [](const MachineConfig& config, KernelCase c) {
-        if (c.params.number("chunk") == 0)
-          c.params.set("chunk", static_cast<std::uint64_t>(model::optimal_nesbt_chunk(config, c.m)));
-        return c;
-      },
+      .resolve =
+          [](const MachineConfig& config, KernelCase c) {
+            if (c.params.number("chunk") == 0)
+              c.params.set("chunk", static_cast<std::uint64_t>(model::optimal_nesbt_chunk(config, c.m)));
+            return c;
+          },
       .cannot_run = {},
       .run = broadcast_run([](Node& node, std::span<std::byte> message, const KernelCase& c) {
         kernels::nesbt_broadcast(node, message, c.root, static_cast<std::size_t>(c.params.number("chunk")));
       }),
-      .predict = [](const MachineConfig& config, const KernelCase& c) {
-        return model::nesbt_broadcast_time(config, c.m, static_cast<std::size_t>(c.params.number("chunk")));
-      },
+      .predict =
+          [](const MachineConfig& config, const KernelCase& c) {
+            return model::nesbt_broadcast_time(config, c.m, static_cast<std::size_t>(c.params.number("chunk")));
+          },
       .lower_bound = problem_bound,
       .all_cases = {},
   };
@@ -138,17 +143,19 @@ Algorithm nesbt() {
 KernelFamily broadcast_family() {
   return {
       .name = "broadcast",
-      .summary = "one-to-all broadcast: binomial tree (Johnsson & Ho 1987 §3.2), BROADCAST 2 and 4 (Stout & Wagar "
-                 "1990 §2), n edge-disjoint binomial trees (Johnsson & Ho §3.4)",
+      .summary =
+          "one-to-all broadcast: binomial tree (Johnsson & Ho 1987 §3.2), BROADCAST 2 and 4 (Stout & Wagar "
+          "1990 §2), n edge-disjoint binomial trees (Johnsson & Ho §3.4)",
       .m_is = "bytes of the message",
       .default_algo = "sbt",
       .algorithms = {sbt(), bcast2(), bcast4(), nesbt()},
-      .resolve = [](const MachineConfig& config, KernelCase c) {
-        if (c.root < 0 || c.root >= config.nodes())
-          throw UsageError("broadcast: root " + std::to_string(c.root) + " does not exist in a " +
-                           std::to_string(config.nodes()) + "-node machine");
-        return c;
-      },
+      .resolve =
+          [](const MachineConfig& config, KernelCase c) {
+            if (c.root < 0 || c.root >= config.nodes())
+              throw UsageError("broadcast: root " + std::to_string(c.root) + " does not exist in a " +
+                               std::to_string(config.nodes()) + "-node machine");
+            return c;
+          },
   };
 }
 

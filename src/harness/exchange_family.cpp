@@ -8,9 +8,9 @@
 #include "harness/verification.hpp"
 #include "hcemu/kernels/exchange.hpp"
 #include "hcemu/machine.hpp"
-#include "hcemu/model/lower_bounds.hpp"
 #include "hcemu/model/all_port_exchange.hpp"
 #include "hcemu/model/exchange.hpp"
+#include "hcemu/model/lower_bounds.hpp"
 #include "hcemu/model/planner.hpp"
 
 namespace hcemu::harness {
@@ -22,8 +22,8 @@ std::optional<Time> problem_bound(const MachineConfig& config, const KernelCase&
 }
 
 // How an exchange algorithm runs: its kernel call on one node, with the caller's send and receive buffers.
-using ExchangeCall = std::function<void(Node&, std::span<const std::byte> send, std::span<std::byte> recv,
-                                        const KernelCase&)>;
+using ExchangeCall =
+    std::function<void(Node&, std::span<const std::byte> send, std::span<std::byte> recv, const KernelCase&)>;
 
 RunFn exchange_run(ExchangeCall call) {
   return [call](const MachineConfig& config, const EmulatorSettings& settings, const KernelCase& c) {
@@ -41,8 +41,8 @@ RunFn exchange_run(ExchangeCall call) {
       for (std::size_t s = 0; s < n; ++s) {
         const std::size_t k = data::first_mismatch(recv.span().subspan(s * m, m), c.seed, s, self);
         if (k == m) continue;
-        failure.report("node " + std::to_string(self) + ": block from node " + std::to_string(s) +
-                       " differs at byte " + std::to_string(k));
+        failure.report("node " + std::to_string(self) + ": block from node " + std::to_string(s) + " differs at byte " +
+                       std::to_string(k));
         return;
       }
     });
@@ -109,52 +109,58 @@ Algorithm standard() {
       .predict = partition_time,
       .lower_bound = problem_bound,
       // Below d = 2 the Standard exchange is the Direct one.
-      .all_cases = [](const MachineConfig& config, const KernelCase& base) {
-        return config.d >= 2 ? std::vector<KernelCase>{base} : std::vector<KernelCase>{};
-      },
+      .all_cases =
+          [](const MachineConfig& config, const KernelCase& base) {
+            return config.d >= 2 ? std::vector<KernelCase>{base} : std::vector<KernelCase>{};
+          },
   };
 }
 
 Algorithm multiphase() {
   return {
       .name = "multiphase",
-      .paper = "Bokhari (1993) §2.3; Nicol & Bokhari (1994) §2.4: a Direct exchange in the subcubes of each phase, "
-               "then a shuffle",
+      .paper =
+          "Bokhari (1993) §2.3; Nicol & Bokhari (1994) §2.4: a Direct exchange in the subcubes of each phase, "
+          "then a shuffle",
       .ports = {},
       .params = {kPartition},
-      .resolve = [](const MachineConfig& config, KernelCase c) {
-        model::check_partition(config.d, c.params.parts("partition"));
-        return c;
-      },
+      .resolve =
+          [](const MachineConfig& config, KernelCase c) {
+            model::check_partition(config.d, c.params.parts("partition"));
+            return c;
+          },
       .cannot_run = {},
       .run = exchange_run(run_partition),
       .predict = partition_time,
       .lower_bound = problem_bound,
       // Every equipartition E(d, n) (Bokhari 1993 eq. 3) strictly between Direct (n = 1) and Standard (n = d).
-      .all_cases = [](const MachineConfig& config, const KernelCase& base) {
-        std::vector<KernelCase> cases;
-        for (int n = 2; n < config.d; ++n) {
-          KernelCase c = base;
-          c.params.set("partition", model::equipartition(config.d, n));
-          cases.push_back(std::move(c));
-        }
-        return cases;
-      },
+      .all_cases =
+          [](const MachineConfig& config, const KernelCase& base) {
+            std::vector<KernelCase> cases;
+            for (int n = 2; n < config.d; ++n) {
+              KernelCase c = base;
+              c.params.set("partition", model::equipartition(config.d, n));
+              cases.push_back(std::move(c));
+            }
+            return cases;
+          },
   };
 }
 
 Algorithm planned() {
   return {
       .name = "auto",
-      .paper = "Nicol & Bokhari (1994) §3; Bokhari (1993) §4-5: the multiphase exchange with the partition the "
-               "planner finds fastest for this machine, m and sync",
+      .paper =
+          "Nicol & Bokhari (1994) §3; Bokhari (1993) §4-5: the multiphase exchange with the partition the "
+          "planner finds fastest for this machine, m and sync",
       .ports = {},
       .params = {chosen_partition("chosen by the planner (model::optimal_partition)")},
-      .resolve = [](const MachineConfig& config, KernelCase c) {
-        if (c.params.parts("partition").empty())
-          c.params.set("partition", model::optimal_partition(config, c.m, c.sync).partition);
-        return c;
-      },
+      .resolve =
+          [](const MachineConfig& config, KernelCase c) {
+            if (c.params.parts("partition").empty())
+              c.params.set("partition", model::optimal_partition(config, c.m, c.sync).partition);
+            return c;
+          },
       .cannot_run = {},
       .run = exchange_run(run_partition),
       .predict = partition_time,
@@ -186,8 +192,9 @@ Algorithm all_port() {
 KernelFamily exchange_family() {
   return {
       .name = "exchange",
-      .summary = "complete exchange: Direct, Standard and Multiphase (Bokhari 1993; Nicol & Bokhari 1994), all-port "
-                 "(Stout & Wagar 1990 §6)",
+      .summary =
+          "complete exchange: Direct, Standard and Multiphase (Bokhari 1993; Nicol & Bokhari 1994), all-port "
+          "(Stout & Wagar 1990 §6)",
       .m_is = "bytes per block",
       .default_algo = "auto",
       .algorithms = {direct(), standard(), multiphase(), planned(), all_port()},

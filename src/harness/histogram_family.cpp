@@ -8,8 +8,8 @@
 #include "harness/verification.hpp"
 #include "hcemu/kernels/histogram.hpp"
 #include "hcemu/machine.hpp"
-#include "hcemu/model/lower_bounds.hpp"
 #include "hcemu/model/collectives.hpp"
+#include "hcemu/model/lower_bounds.hpp"
 
 namespace hcemu::harness {
 namespace {
@@ -24,8 +24,8 @@ std::uint32_t value(std::uint64_t seed, std::uint64_t node, std::size_t k) {
 }
 
 // How a histogram runs: its kernel call on one node, with its values and its block of the counts.
-using HistogramCall = std::function<void(Node&, std::span<const std::uint32_t> values, std::size_t bins,
-                                         std::span<std::uint32_t> owned)>;
+using HistogramCall =
+    std::function<void(Node&, std::span<const std::uint32_t> values, std::size_t bins, std::span<std::uint32_t> owned)>;
 
 RunFn histogram_run(HistogramCall call) {
   return [call](const MachineConfig& config, const EmulatorSettings& settings, const KernelCase& c) {
@@ -96,8 +96,9 @@ Algorithm symmetrized() {
 KernelFamily histogram_family() {
   return {
       .name = "histogram",
-      .summary = "histogram (reduce-scatter) of m 32-bit bins, m values per node: recursive halving and its "
-                 "symmetrized form (Stout & Wagar 1990 §8)",
+      .summary =
+          "histogram (reduce-scatter) of m 32-bit bins, m values per node: recursive halving and its "
+          "symmetrized form (Stout & Wagar 1990 §8)",
       .m_is = "bins (and values per node)",
       .default_algo = "recursive-halving",
       .algorithms = {recursive_halving(), symmetrized()},

@@ -12,9 +12,9 @@
 #include "hcemu/errors.hpp"
 #include "hcemu/kernels/transpose.hpp"
 #include "hcemu/machine.hpp"
-#include "hcemu/model/lower_bounds.hpp"
 #include "hcemu/model/all_port_exchange.hpp"
 #include "hcemu/model/exchange.hpp"
+#include "hcemu/model/lower_bounds.hpp"
 #include "hcemu/model/planner.hpp"
 #include "hcemu/model/transpose.hpp"
 
@@ -49,8 +49,8 @@ Share share_of(const MachineConfig& config, bool rows, std::size_t s, std::size_
 }
 
 // How a transpose runs: its kernel call on one node, with the node's share of the matrix and of its transpose.
-using TransposeCall = std::function<void(Node&, std::span<const std::byte> in, std::span<std::byte> out,
-                                         std::size_t n, const KernelCase&)>;
+using TransposeCall = std::function<void(Node&, std::span<const std::byte> in, std::span<std::byte> out, std::size_t n,
+                                         const KernelCase&)>;
 
 RunFn transpose_run(bool rows, TransposeCall call) {
   return [rows, call](const MachineConfig& config, const EmulatorSettings& settings, const KernelCase& c) {
@@ -119,24 +119,28 @@ Algorithm by_rows(std::string_view name, std::string_view paper, ParamSpec parti
       .paper = paper,
       .ports = {},
       .params = {std::move(partition_param)},
-      .resolve = [of](const MachineConfig& config, KernelCase c) {
-        if (of && c.params.parts("partition").empty()) c.params.set("partition", of(config, c));
-        model::check_partition(config.d, c.params.parts("partition"));
-        return c;
-      },
+      .resolve =
+          [of](const MachineConfig& config, KernelCase c) {
+            if (of && c.params.parts("partition").empty()) c.params.set("partition", of(config, c));
+            model::check_partition(config.d, c.params.parts("partition"));
+            return c;
+          },
       .cannot_run = {},
-      .run = transpose_run(true, [](Node& node, std::span<const std::byte> in, std::span<std::byte> out,
-                                    std::size_t n, const KernelCase& c) {
-        const auto& partition = c.params.parts("partition");
-        kernels::row_transpose(node, in, out, n, kElement,
-                               [&](Node& nd, std::span<const std::byte> snd, std::span<std::byte> rcv, std::size_t m) {
-                                 kernels::multiphase_exchange(nd, snd, rcv, m, partition, {c.sync});
-                               });
-      }),
-      .predict = [](const MachineConfig& config, const KernelCase& c) {
-        return row_time(config, c,
-                        model::multiphase_exchange_time(config, c.params.parts("partition"), c.m, c.sync));
-      },
+      .run = transpose_run(
+          true,
+          [](Node& node, std::span<const std::byte> in, std::span<std::byte> out, std::size_t n, const KernelCase& c) {
+            const auto& partition = c.params.parts("partition");
+            kernels::row_transpose(
+                node, in, out, n, kElement,
+                [&](Node& nd, std::span<const std::byte> snd, std::span<std::byte> rcv, std::size_t m) {
+                  kernels::multiphase_exchange(nd, snd, rcv, m, partition, {c.sync});
+                });
+          }),
+      .predict =
+          [](const MachineConfig& config, const KernelCase& c) {
+            return row_time(config, c,
+                            model::multiphase_exchange_time(config, c.params.parts("partition"), c.m, c.sync));
+          },
       .lower_bound = rows_bound,
       .all_cases = std::move(all_cases),
   };
@@ -150,16 +154,15 @@ Algorithm rows_all_port() {
       .params = {},
       .resolve = {},
       .cannot_run = {},
-      .run = transpose_run(true, [](Node& node, std::span<const std::byte> in, std::span<std::byte> out,
-                                    std::size_t n, const KernelCase& c) {
-        kernels::row_transpose(node, in, out, n, kElement,
-                               [&](Node& nd, std::span<const std::byte> snd, std::span<std::byte> rcv, std::size_t m) {
-                                 kernels::all_port_exchange(nd, snd, rcv, m, {c.sync});
-                               });
-      }),
-      .predict = [](const MachineConfig& config, const KernelCase& c) {
-        return row_time(config, c, model::all_port_exchange_time(config, c.m));
-      },
+      .run = transpose_run(
+          true,
+          [](Node& node, std::span<const std::byte> in, std::span<std::byte> out, std::size_t n, const KernelCase& c) {
+            kernels::row_transpose(node, in, out, n, kElement,
+                                   [&](Node& nd, std::span<const std::byte> snd, std::span<std::byte> rcv,
+                                       std::size_t m) { kernels::all_port_exchange(nd, snd, rcv, m, {c.sync}); });
+          }),
+      .predict = [](const MachineConfig& config,
+                    const KernelCase& c) { return row_time(config, c, model::all_port_exchange_time(config, c.m)); },
       .lower_bound = rows_bound,
       .all_cases = {},
   };
@@ -181,10 +184,9 @@ Algorithm johnsson_ho() {
       .params = {},
       .resolve = {},
       .cannot_run = even_d,
-      .run = transpose_run(false, [](Node& node, std::span<const std::byte> in, std::span<std::byte> out,
-                                     std::size_t n, const KernelCase&) {
-        kernels::johnsson_ho_transpose(node, in, out, n, kElement);
-      }),
+      .run =
+          transpose_run(false, [](Node& node, std::span<const std::byte> in, std::span<std::byte> out, std::size_t n,
+                                  const KernelCase&) { kernels::johnsson_ho_transpose(node, in, out, n, kElement); }),
       .predict = [](const MachineConfig& config, const KernelCase& c) -> std::optional<Time> {
         return model::johnsson_ho_transpose_time(config, grid_side(config, c), kElement);
       },
@@ -196,36 +198,40 @@ Algorithm johnsson_ho() {
 Algorithm stout_wagar() {
   return {
       .name = "stout-wagar",
-      .paper = "Stout & Wagar (1990) §7.2, MATRIX TRANSPOSITION by submatrices: L.C. INVERSION on every logical "
-               "subcube, pipelined in kp packets per physical link",
+      .paper =
+          "Stout & Wagar (1990) §7.2, MATRIX TRANSPOSITION by submatrices: L.C. INVERSION on every logical "
+          "subcube, pipelined in kp packets per physical link",
       .ports = {Ports::Kind::all},
       .params = {{"packets", "P", ParamKind::count,
                   "packets per physical link, the paper's kp (§7.2), at least d; 0 = the number that the model finds "
                   "fastest for the machine (model::stout_wagar_packets)",
                   true, false}},
-      .resolve = [](const MachineConfig& config, KernelCase c) {
-        const std::uint64_t packets = c.params.number("packets");
-        if (packets == 0) {
-          c.params.set("packets", static_cast<std::uint64_t>(
-                                      model::stout_wagar_packets(config, grid_side(config, c), kElement)));
-        } else if (config.d > 0 && packets < static_cast<std::uint64_t>(config.d)) {
-          throw UsageError("transpose stout-wagar: needs at least d = " + std::to_string(config.d) +
-                           " packets per link P (the paper's p >= 2 packets per stage), got " +
-                           std::to_string(packets));
-        } else if (packets > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) {
-          throw UsageError("transpose stout-wagar: " + std::to_string(packets) + " packets per link are too many");
-        }
-        return c;
-      },
+      .resolve =
+          [](const MachineConfig& config, KernelCase c) {
+            const std::uint64_t packets = c.params.number("packets");
+            if (packets == 0) {
+              c.params.set("packets", static_cast<std::uint64_t>(
+                                          model::stout_wagar_packets(config, grid_side(config, c), kElement)));
+            } else if (config.d > 0 && packets < static_cast<std::uint64_t>(config.d)) {
+              throw UsageError("transpose stout-wagar: needs at least d = " + std::to_string(config.d) +
+                               " packets per link P (the paper's p >= 2 packets per stage), got " +
+                               std::to_string(packets));
+            } else if (packets > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) {
+              throw UsageError("transpose stout-wagar: " + std::to_string(packets) + " packets per link are too many");
+            }
+            return c;
+          },
       .cannot_run = even_d,
-      .run = transpose_run(false, [](Node& node, std::span<const std::byte> in, std::span<std::byte> out,
-                                     std::size_t n, const KernelCase& c) {
-        kernels::stout_wagar_transpose(node, in, out, n, kElement, static_cast<int>(c.params.number("packets")));
-      }),
-      .predict = [](const MachineConfig& config, const KernelCase& c) {
-        return model::stout_wagar_transpose_time(config, grid_side(config, c), kElement,
-                                                 static_cast<int>(c.params.number("packets")));
-      },
+      .run = transpose_run(
+          false,
+          [](Node& node, std::span<const std::byte> in, std::span<std::byte> out, std::size_t n, const KernelCase& c) {
+            kernels::stout_wagar_transpose(node, in, out, n, kElement, static_cast<int>(c.params.number("packets")));
+          }),
+      .predict =
+          [](const MachineConfig& config, const KernelCase& c) {
+            return model::stout_wagar_transpose_time(config, grid_side(config, c), kElement,
+                                                     static_cast<int>(c.params.number("packets")));
+          },
       .lower_bound = blocks_bound,
       .all_cases = {},
   };
@@ -237,9 +243,10 @@ KernelFamily transpose_family() {
   const auto none = [](const MachineConfig&, const KernelCase&) { return std::vector<KernelCase>{}; };
   return {
       .name = "transpose",
-      .summary = "matrix transpose: by rows through a complete exchange (Nicol & Bokhari 1994 Fig. 1; Stout & Wagar "
-                 "1990 §7.1), by blocks on a 2^(d/2) grid (Johnsson & Ho 1987 §4.6; all-port: Stout & Wagar 1990 "
-                 "§7.2)",
+      .summary =
+          "matrix transpose: by rows through a complete exchange (Nicol & Bokhari 1994 Fig. 1; Stout & Wagar "
+          "1990 §7.1), by blocks on a 2^(d/2) grid (Johnsson & Ho 1987 §4.6; all-port: Stout & Wagar 1990 "
+          "§7.2)",
       .m_is = "bytes per sub-block (4-byte elements, rounded down to a square)",
       .default_algo = "rows-auto",
       .algorithms =
@@ -247,11 +254,10 @@ KernelFamily transpose_family() {
               by_rows("rows-direct", "Nicol & Bokhari (1994) Figure 1 with the Direct exchange",
                       chosen_partition("(d)"),
                       [](const MachineConfig& config, const KernelCase&) { return model::direct_partition(config.d); }),
-              by_rows("rows-standard", "Nicol & Bokhari (1994) Figure 1 with the Standard exchange",
-                      chosen_partition("(1, ..., 1)"),
-                      [](const MachineConfig& config, const KernelCase&) {
-                        return model::standard_partition(config.d);
-                      }),
+              by_rows(
+                  "rows-standard", "Nicol & Bokhari (1994) Figure 1 with the Standard exchange",
+                  chosen_partition("(1, ..., 1)"),
+                  [](const MachineConfig& config, const KernelCase&) { return model::standard_partition(config.d); }),
               by_rows("rows-multiphase", "Nicol & Bokhari (1994) Figure 1 with the Multiphase exchange", kPartition,
                       nullptr, none),
               by_rows("rows-auto", "Nicol & Bokhari (1994) Figure 1 with the planner's Multiphase exchange",
@@ -264,11 +270,12 @@ KernelFamily transpose_family() {
               stout_wagar(),
           },
       // The block side s of m: every algorithm runs with s·s·4 bytes per sub-block.
-      .resolve = [](const MachineConfig&, KernelCase c) {
-        const std::size_t s = block_side(c.m);
-        c.m = s * s * kElement;
-        return c;
-      },
+      .resolve =
+          [](const MachineConfig&, KernelCase c) {
+            const std::size_t s = block_side(c.m);
+            c.m = s * s * kElement;
+            return c;
+          },
   };
 }
 

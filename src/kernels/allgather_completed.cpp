@@ -53,8 +53,8 @@ void completed_allgather(Node& node, std::span<std::byte> all, std::size_t m) {
   for (int k = 0; k < d; ++k) {
     if (k > 0) node.wait_all(arriving[static_cast<std::size_t>(k - 1)]);
     for (int i = 0; i < d; ++i)
-      sends.push_back(node.isend(node.neighbor((i + k) % d),
-                                 std::span<const std::byte>(pieces(i, 0, std::size_t{1} << k)), i));
+      sends.push_back(
+          node.isend(node.neighbor((i + k) % d), std::span<const std::byte>(pieces(i, 0, std::size_t{1} << k)), i));
   }
   node.wait_all(arriving[parts - 1]);
   node.wait_all(sends);

@@ -101,8 +101,7 @@ void pipelined_broadcast(Node& node, std::span<std::byte> message, int root, int
     for (const Send& st : sending[static_cast<std::size_t>(k)]) {
       if (relative != 0 && first[static_cast<std::size_t>(st.packet)].stage >= k)
         throw std::logic_error("pipelined_broadcast: packet " + std::to_string(st.packet) + " sent before it arrived");
-      sends.push_back(
-          node.isend(node.neighbor(st.dim), std::span<const std::byte>(packet(st.packet)), st.packet));
+      sends.push_back(node.isend(node.neighbor(st.dim), std::span<const std::byte>(packet(st.packet)), st.packet));
     }
   }
   node.wait_all(arriving[static_cast<std::size_t>(last_stage)]);

@@ -25,8 +25,7 @@ void sbt_broadcast(Node& node, std::span<std::byte> message, int root) {
   // a node with more ports overlaps them, which changes nothing on the critical path of d transfers.
   std::vector<Request> sends;
   sends.reserve(static_cast<std::size_t>(d));
-  for (int t = top + 1; t < d; ++t)
-    sends.push_back(node.isend(node.neighbor(t), std::span<const std::byte>(message)));
+  for (int t = top + 1; t < d; ++t) sends.push_back(node.isend(node.neighbor(t), std::span<const std::byte>(message)));
   node.wait_all(sends);
 }
 

@@ -26,7 +26,8 @@ void gcea_allgather(Node& node, std::span<std::byte> all, std::size_t m, Subcube
   std::vector<Request> arriving;
   for (int i = 1; i < n; ++i) {
     const int j = model::gray_transition(static_cast<std::uint32_t>(i - 1), v.dims);
-    arriving.push_back(node.post_recv(v.neighbor(node, j), block(v.coordinate ^ model::gray(static_cast<std::uint32_t>(i)))));
+    arriving.push_back(
+        node.post_recv(v.neighbor(node, j), block(v.coordinate ^ model::gray(static_cast<std::uint32_t>(i)))));
   }
   std::vector<Request> sends;
   for (int i = 1; i < n; ++i) {

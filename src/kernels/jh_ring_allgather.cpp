@@ -48,7 +48,8 @@ void cra_allgather(Node& node, std::span<std::byte> all, std::size_t m) {
 
   // Every receive is posted up front, each into its own block: the predecessor sends in step order.
   std::vector<Request> arriving;
-  for (int i = 1; i < n; ++i) arriving.push_back(node.post_recv(r.predecessor, block(r.source_after(i, 0, node.dim()))));
+  for (int i = 1; i < n; ++i)
+    arriving.push_back(node.post_recv(r.predecessor, block(r.source_after(i, 0, node.dim()))));
   std::vector<Request> sends;
   for (int i = 1; i < n; ++i) {
     if (i > 1) node.wait(arriving[static_cast<std::size_t>(i - 2)]);
@@ -75,7 +76,8 @@ void rotated_cra_allgather(Node& node, std::span<std::byte> all, std::size_t m) 
   for (int i = 1; i < n; ++i)
     for (int k = 0; k < d; ++k) {
       const Ring& r = rings[static_cast<std::size_t>(k)];
-      arriving[static_cast<std::size_t>(i)].push_back(node.post_recv(r.predecessor, part(r.source_after(i, k, d), k), k));
+      arriving[static_cast<std::size_t>(i)].push_back(
+          node.post_recv(r.predecessor, part(r.source_after(i, k, d), k), k));
     }
   std::vector<Request> sends;
   for (int i = 1; i < n; ++i) {

@@ -62,7 +62,8 @@ void sbnt_exchange(Node& node, std::span<const std::byte> send, std::span<std::b
     }
     for (std::size_t i = 0; i < steps; ++i)
       if (!schedule.out[s][i].empty())
-        sends.push_back(node.isend(node.neighbor(static_cast<int>(i)), std::span<const std::byte>(outgoing[s][i].span())));
+        sends.push_back(
+            node.isend(node.neighbor(static_cast<int>(i)), std::span<const std::byte>(outgoing[s][i].span())));
   }
   node.wait_all(arriving[steps - 1]);
   for (std::size_t i = 0; i < steps; ++i)

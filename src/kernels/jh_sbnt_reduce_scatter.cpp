@@ -41,7 +41,8 @@ void sbnt_reduce_scatter(Node& node, std::span<double> data, std::size_t block, 
         std::span<double> slot = outgoing[s][i].span().subspan(b * block, block);
         node.copy(Node::bytes_of(partial(list[b].destination)), Node::writable_bytes_of(slot));
       }
-      sends.push_back(node.isend(v.neighbor(node, static_cast<int>(i)), std::span<const double>(outgoing[s][i].span())));
+      sends.push_back(
+          node.isend(v.neighbor(node, static_cast<int>(i)), std::span<const double>(outgoing[s][i].span())));
     }
     node.wait_all(arriving[s]);
     for (std::size_t i = 0; i < steps; ++i) {

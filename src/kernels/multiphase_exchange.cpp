@@ -73,9 +73,7 @@ void check_partition(const Node& node, std::span<const int> partition) {
 void direct_phase(Node& node, std::span<const std::byte> list, std::span<std::byte> incoming, int stop, int width,
                   std::size_t effective, const ExchangeOptions& options) {
   const int steps = (1 << width) - 1;
-  auto segment_of = [&](int partner) {
-    return (static_cast<std::uint32_t>(partner) >> stop) & ((1u << width) - 1u);
-  };
+  auto segment_of = [&](int partner) { return (static_cast<std::uint32_t>(partner) >> stop) & ((1u << width) - 1u); };
   auto partner_at = [&](int j) { return node.id() ^ (j << stop); };  // mynumber ⊕ (j·2^stop)
   // Inside the exchange's own tag space: data and the zero-byte pairwise syncs apart.
   constexpr int data_tag = 0;
@@ -135,8 +133,8 @@ void multiphase_exchange(Node& node, std::span<const std::byte> send, std::span<
   int start = d - 1;  // the highest bit of this phase's subcubes
   int current = 0;    // which work area holds this phase's list
   for (std::size_t i = 0; i < partition.size(); ++i) {
-    const int width = partition[i];                   // d_i
-    const int stop = start - width + 1;               // the lowest bit of this phase's subcubes
+    const int width = partition[i];                  // d_i
+    const int stop = start - width + 1;              // the lowest bit of this phase's subcubes
     const std::size_t effective = m << (d - width);  // m·2^(d-d_i), Bokhari 1993 §2.3
     std::span<std::byte> area = work[current].span();
     std::span<std::byte> incoming = area.subspan(total, total);

@@ -85,8 +85,8 @@ void backward(Node& node, std::span<const std::byte> block, std::uint32_t x, con
         item.in = node.allocate<std::byte>(total);
         for (std::size_t i = 0; i < upper.size(); ++i) {
           const std::size_t end = i + 1 < upper.size() ? item.packet_at[i + 1] : total;
-          item.receives.push_back(node.post_recv(
-              node.neighbor(upper[i]), item.in.span().subspan(item.packet_at[i], end - item.packet_at[i])));
+          item.receives.push_back(node.post_recv(node.neighbor(upper[i]),
+                                                 item.in.span().subspan(item.packet_at[i], end - item.packet_at[i])));
         }
       }
       items.push_back(std::move(item));
@@ -155,7 +155,8 @@ void backward(Node& node, std::span<const std::byte> block, std::uint32_t x, con
   node.wait_all(sends);
 }
 
-void collect(Node& node, std::span<const std::byte> block, std::span<std::byte> blocks, int root, model::Waves waves, const char* kernel) {
+void collect(Node& node, std::span<const std::byte> block, std::span<std::byte> blocks, int root, model::Waves waves,
+             const char* kernel) {
   CollectiveScope scope(node);  // a tag space of its own (node.hpp)
   const std::size_t m = block.size();
   detail::check_scatter_buffers(node, root, blocks, m, kernel);

@@ -45,8 +45,7 @@ void root_sends(Node& node, std::span<const std::byte> blocks, int root, const d
       }
     }
     for (int z = 0; z < d; ++z)
-      sends.push_back(
-          node.isend(node.neighbor(z), std::span<const std::byte>(packets[static_cast<std::size_t>(z)])));
+      sends.push_back(node.isend(node.neighbor(z), std::span<const std::byte>(packets[static_cast<std::size_t>(z)])));
   }
   node.wait_all(sends);
 }
@@ -80,8 +79,7 @@ void forward(Node& node, std::span<std::byte> block, std::uint32_t x, const deta
         const std::size_t packet = layout.beyond(x, h).size() * layout.edge(h, j - 1);
         item.in = node.allocate<std::byte>(packet * lower.size());
         for (std::size_t s = 0; s < lower.size(); ++s)
-          item.receives.push_back(
-              node.post_recv(node.neighbor(lower[s]), item.in.span().subspan(s * packet, packet)));
+          item.receives.push_back(node.post_recv(node.neighbor(lower[s]), item.in.span().subspan(s * packet, packet)));
       }
       items.push_back(std::move(item));
     }
@@ -143,7 +141,8 @@ void forward(Node& node, std::span<std::byte> block, std::uint32_t x, const deta
   node.wait_all(sends);
 }
 
-void distribute(Node& node, std::span<const std::byte> blocks, std::span<std::byte> block, int root, model::Waves waves, const char* kernel) {
+void distribute(Node& node, std::span<const std::byte> blocks, std::span<std::byte> block, int root, model::Waves waves,
+                const char* kernel) {
   CollectiveScope scope(node);  // a tag space of its own (node.hpp)
   const std::size_t m = block.size();
   detail::check_scatter_buffers(node, root, blocks, m, kernel);

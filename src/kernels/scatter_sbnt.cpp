@@ -64,8 +64,7 @@ void sbnt_scatter(Node& node, std::span<const std::byte> blocks, std::span<std::
       for (const auto& sub : below) bytes += sub[static_cast<std::size_t>(d - t + depth)].size() * m;
       if (bytes == 0) continue;
       in[static_cast<std::size_t>(t - 1)] = node.allocate<std::byte>(bytes);
-      arriving[static_cast<std::size_t>(t - 1)] =
-          node.post_recv(parent, in[static_cast<std::size_t>(t - 1)].span());
+      arriving[static_cast<std::size_t>(t - 1)] = node.post_recv(parent, in[static_cast<std::size_t>(t - 1)].span());
     }
     arriving[static_cast<std::size_t>(d - 1)] = node.post_recv(parent, block);
   }

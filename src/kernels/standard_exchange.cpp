@@ -28,9 +28,7 @@ namespace hcemu::kernels {
 namespace {
 
 // The perfect shuffle of a d-bit list index: one bit to the left, the top bit coming round to the bottom.
-std::uint32_t shuffled(std::uint32_t index, int d) {
-  return ((index << 1) | (index >> (d - 1))) & ((1u << d) - 1u);
-}
+std::uint32_t shuffled(std::uint32_t index, int d) { return ((index << 1) | (index >> (d - 1))) & ((1u << d) - 1u); }
 
 // One step: `message` to the partner, the partner's into `arriving` (Nicol & Bokhari 1994 §4: the receive is posted
 // first; `barrier` then waits for every node's, `pairwise` also exchanges a zero-byte message first).

@@ -177,8 +177,7 @@ void stout_wagar_transpose(Node& node, std::span<const std::byte> block, std::sp
   // Every receive is posted before anything is sent (FORCED; the paper's prearranged, header-free packets).
   for (MemberPath& m : members)
     for (std::size_t j = 0; j < P; ++j)
-      m.in.push_back(
-          node.post_recv(node.neighbor(m.in_dim), packet(member_area, m.area + m.piece, m.in_bounds, j)));
+      m.in.push_back(node.post_recv(node.neighbor(m.in_dim), packet(member_area, m.area + m.piece, m.in_bounds, j)));
   for (RelayPath& r : relays)
     for (std::size_t j = 0; j < P; ++j)
       r.in.push_back(node.post_recv(node.neighbor(r.in_dim), packet(relay_area, r.area, r.bounds, j)));

@@ -1,8 +1,7 @@
-#include "hcemu/model/all_port_exchange.hpp"
-
 #include <numeric>
 
 #include "hcemu/detail/cost_table.hpp"
+#include "hcemu/model/all_port_exchange.hpp"
 #include "hcemu/model/transfer.hpp"
 
 namespace hcemu::model {

@@ -1,10 +1,9 @@
-#include "hcemu/model/transpose.hpp"
-
 #include <algorithm>
 #include <cmath>
 
 #include "hcemu/detail/cost_table.hpp"
 #include "hcemu/model/transfer.hpp"
+#include "hcemu/model/transpose.hpp"
 
 namespace hcemu::model {
 

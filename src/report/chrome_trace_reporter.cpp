@@ -11,7 +11,10 @@ nlohmann::json to_chrome_trace(const RunReport& r) {
   using nlohmann::json;
   json events = json::array();
   for (std::size_t i = 0; i < r.nodes.size(); ++i)
-    events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", 0}, {"tid", i},
+    events.push_back({{"name", "thread_name"},
+                      {"ph", "M"},
+                      {"pid", 0},
+                      {"tid", i},
                       {"args", {{"name", "node " + std::to_string(i)}}}});
   for (const auto& s : r.trace) {
     json args = {{"bytes", s.bytes}, {"tag", s.tag}};
@@ -19,8 +22,14 @@ nlohmann::json to_chrome_trace(const RunReport& r) {
     std::string name = s.kind;
     if (s.peer >= 0) name += (s.kind == "send" ? " to " : " from ") + std::to_string(s.peer);
     // Trace event times are microseconds.
-    events.push_back({{"name", name}, {"cat", s.kind}, {"ph", "X"}, {"pid", 0}, {"tid", s.node},
-                      {"ts", to_us(s.start)}, {"dur", to_us(s.end - s.start)}, {"args", std::move(args)}});
+    events.push_back({{"name", name},
+                      {"cat", s.kind},
+                      {"ph", "X"},
+                      {"pid", 0},
+                      {"tid", s.node},
+                      {"ts", to_us(s.start)},
+                      {"dur", to_us(s.end - s.start)},
+                      {"args", std::move(args)}});
   }
   return {{"traceEvents", std::move(events)}, {"displayTimeUnit", "ns"}};
 }

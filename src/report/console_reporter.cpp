@@ -18,14 +18,15 @@ void summary(std::ostream& out, const RunReport& run) {
       << " timing\n";
   out << "makespan  " << run.makespan_us() << " us\n";
   out << "messages  " << run.messages() << " (" << run.bytes() << " bytes)\n";
-  out << "contention " << run.contention_events() << " events, " << to_us(run.contention_delay())
-      << " us of delay\n";
+  out << "contention " << run.contention_events() << " events, " << to_us(run.contention_delay()) << " us of delay\n";
   out << "forced discards " << run.forced_discards.size() << "\n";
   for (const auto& d : run.forced_discards) {
     out << "  " << d.source << " -> " << d.destination << " tag " << d.tag << ", " << d.bytes
         << " bytes, first byte at " << to_us(d.arrival) << " us, ";
-    if (d.post_time) out << "receive posted at " << to_us(*d.post_time) << " us\n";
-    else out << "no receive posted\n";
+    if (d.post_time)
+      out << "receive posted at " << to_us(*d.post_time) << " us\n";
+    else
+      out << "no receive posted\n";
   }
   for (const auto& u : run.unreceived) out << "  " << u << "\n";
   if (run.lateness)
@@ -39,8 +40,8 @@ void node_table(std::ostream& out, const RunReport& run) {
   for (std::size_t i = 0; i < run.nodes.size() && i < kRows; ++i) {
     const auto& s = run.nodes[i];
     out << std::setw(6) << i << std::setw(18) << to_us(s.final_clock) << std::setw(11) << s.messages_sent
-        << std::setw(12) << s.bytes_sent << std::setw(11) << s.messages_received << std::setw(12)
-        << s.bytes_received << std::setw(12) << s.arena_high_water << "\n";
+        << std::setw(12) << s.bytes_sent << std::setw(11) << s.messages_received << std::setw(12) << s.bytes_received
+        << std::setw(12) << s.arena_high_water << "\n";
   }
   if (run.nodes.size() > kRows) out << "  ... " << run.nodes.size() - kRows << " more nodes (see --json)\n";
 }
@@ -53,8 +54,8 @@ void contended_links(std::ostream& out, const RunReport& run) {
   std::size_t shown = 0;
   for (const auto& l : run.links) {
     if (l.contention_events == 0 || shown++ == kRows) continue;
-    out << std::setw(8) << l.from << " -> " << std::setw(6) << l.to() << std::setw(11) << to_us(l.busy)
-        << std::setw(19) << l.contention_events << std::setw(12) << to_us(l.contention_delay) << "\n";
+    out << std::setw(8) << l.from << " -> " << std::setw(6) << l.to() << std::setw(11) << to_us(l.busy) << std::setw(19)
+        << l.contention_events << std::setw(12) << to_us(l.contention_delay) << "\n";
   }
 }
 

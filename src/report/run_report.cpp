@@ -1,8 +1,7 @@
 // What a run report adds up, and its readable form.
-#include "hcemu/report.hpp"
-
 #include <ostream>
 
+#include "hcemu/report.hpp"
 #include "hcemu/reporter.hpp"
 
 namespace hcemu {

@@ -96,9 +96,7 @@ void sbnt_allgather(Node& node, std::span<std::byte> all, std::size_t m, Subcube
 // nRSBT-b(n,N): every block split into n parts, part k gathered by recursive doubling in the dimension order k, k+1,
 // ..., k-1 (§4.2.3's pseudo-code, completed). This is exactly Stout & Wagar's COMPLETE BROADCAST (BROADCAST 2 from
 // every node, batched), which hcemu has as completed_allgather: the same kernel under the paper's name.
-inline void nrsbt_allgather(Node& node, std::span<std::byte> all, std::size_t m) {
-  completed_allgather(node, all, m);
-}
+inline void nrsbt_allgather(Node& node, std::span<std::byte> all, std::size_t m) { completed_allgather(node, all, m); }
 
 // ----- All-to-all personalized (§4.4, Table 4) ----------------------------------------------------------------------
 // SBT-p(1,N) is the standard exchange of exchange.hpp (kernels::standard_exchange).

@@ -12,14 +12,14 @@
 //
 // The block runs once, when the test program starts, to build the sweeps; their cases run as tests later, so what
 // the check's functions use must outlive the block (capture by value).
+#include <gtest/gtest.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <set>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "hcemu/testing/kernel_check.hpp"
 
@@ -57,8 +57,10 @@ inline std::string test_name_part(const std::string& label) {
   std::string out;
   for (char c : label) {
     const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-    if (plain) out += c;
-    else if (!out.empty() && out.back() != '_') out += '_';
+    if (plain)
+      out += c;
+    else if (!out.empty() && out.back() != '_')
+      out += '_';
   }
   while (!out.empty() && out.back() == '_') out.pop_back();
   return out;
@@ -78,8 +80,8 @@ inline void claim_test_name(const std::string& name) {
 
 // Registers each case of the sweep as a test of its own, `suite`.`name`/<Case::id()>. Call before RUN_ALL_TESTS.
 template <class T>
-void register_cases(const std::string& suite, const std::string& name, const KernelCheck<T>& check,
-                    const char* file, int line) {
+void register_cases(const std::string& suite, const std::string& name, const KernelCheck<T>& check, const char* file,
+                    int line) {
   auto shared = std::make_shared<const KernelCheck<T>>(check);
   for (const Case& c : shared->cases()) {
     const std::string test = name + "/" + c.id();
@@ -116,11 +118,11 @@ class CheckList {
 }  // namespace hcemu::testing
 
 // A block that builds sweeps and adds them to `checks`, each case of which becomes a test (see above).
-#define HCEMU_KERNEL_CHECKS(suite, name)                                                                  \
-  static void hcemu_kernel_checks_##suite##_##name(::hcemu::testing::CheckList& checks);                  \
-  [[maybe_unused]] static const bool hcemu_kernel_checks_registered_##suite##_##name = [] {                \
-    ::hcemu::testing::CheckList checks(#suite, #name, __FILE__, __LINE__);                                \
-    hcemu_kernel_checks_##suite##_##name(checks);                                                         \
-    return true;                                                                                          \
-  }();                                                                                                    \
+#define HCEMU_KERNEL_CHECKS(suite, name)                                                    \
+  static void hcemu_kernel_checks_##suite##_##name(::hcemu::testing::CheckList& checks);    \
+  [[maybe_unused]] static const bool hcemu_kernel_checks_registered_##suite##_##name = [] { \
+    ::hcemu::testing::CheckList checks(#suite, #name, __FILE__, __LINE__);                  \
+    hcemu_kernel_checks_##suite##_##name(checks);                                           \
+    return true;                                                                            \
+  }();                                                                                      \
   static void hcemu_kernel_checks_##suite##_##name(::hcemu::testing::CheckList& checks)

@@ -47,10 +47,12 @@ class Tolerance {
   // The largest |makespan - predicted| accepted for this prediction.
   Time allowed(Time predicted) const {
     switch (kind_) {
-      case Kind::exact: return 0;
+      case Kind::exact:
+        return 0;
       case Kind::relative:
         return static_cast<Time>(fraction_ * static_cast<double>(predicted < 0 ? -predicted : predicted));
-      case Kind::absolute: return absolute_;
+      case Kind::absolute:
+        return absolute_;
     }
     return 0;
   }
@@ -71,8 +73,8 @@ struct Case {
   MachineConfig config;  // config.d and config.ports already set for this case
   EmulatorSettings settings;
   int d = 0;
-  std::string ports;     // as given to ports()
-  std::string variant;   // name given to variant(), empty for the base config
+  std::string ports;    // as given to ports()
+  std::string variant;  // name given to variant(), empty for the base config
   std::uint64_t seed = 0;
 
   int nodes() const { return 1 << d; }
@@ -115,7 +117,7 @@ std::string shown(const T& value) {
     char buffer[64];
     auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
     return std::string(buffer, ec == std::errc() ? end : buffer);
-  } else if constexpr (requires(std::ostream& out) { out << value; }) {
+  } else if constexpr (requires(std::ostream & out) { out << value; }) {
     std::ostringstream out;
     out << value;
     return out.str();
@@ -276,8 +278,7 @@ class KernelCheck {
     if (reference_) {
       const std::vector<Data> expected = reference_(c, inputs);
       if (expected.size() != outputs.size()) {
-        fail("the reference gave " + std::to_string(expected.size()) + " outputs for " + std::to_string(n) +
-             " nodes");
+        fail("the reference gave " + std::to_string(expected.size()) + " outputs for " + std::to_string(n) + " nodes");
       } else {
         for (std::size_t i = 0; i < outputs.size(); ++i)
           if (auto why = difference(static_cast<int>(i), outputs[i], expected[i])) fail(*why);
