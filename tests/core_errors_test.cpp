@@ -45,6 +45,30 @@ TEST(Deadlock, BarrierMissedByOneNodeIsReported) {
   }
 }
 
+TEST(Deadlock, AtScaleTheMessageSummarisesAndNamesTheNodesThatFinished) {
+  Machine machine(quick(10));
+  try {
+    machine.run([](Node& node) {
+      if (node.id() != 0 && node.id() != 5) node.barrier();
+      if (node.id() == 5) {
+        std::vector<std::byte> buf(1);
+        node.recv(6, buf, 3);
+      }
+    });
+    FAIL() << "expected a deadlock";
+  } catch (const DeadlockError& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(e.blocked.size(), 1023u);  // every one is kept
+    EXPECT_NE(what.find("(1022 in barrier, 1 in recv)"), std::string::npos) << what;
+    EXPECT_NE(what.find("and 1015 more"), std::string::npos) << what;
+    EXPECT_NE(what.find("finished, so never to come: node 0"), std::string::npos) << what;
+    EXPECT_LT(what.size(), 1000u);
+    EXPECT_EQ(e.finished, std::vector<int>{0});
+    ASSERT_NE(e.report, nullptr);
+    EXPECT_EQ(e.report->blocked.size(), 1023u);
+  }
+}
+
 TEST(Deadlock, IsDetectedOnALargeMachine) {
   Machine machine(quick(8));
   EXPECT_THROW(machine.run([](Node& node) {

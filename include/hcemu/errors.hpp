@@ -46,9 +46,13 @@ struct BlockedOperation {
 };
 
 // Every unfinished node is blocked and nothing in flight can wake one.
+// The message lists the blocked nodes grouped by what they wait for, the first few of them, and the nodes that had
+// finished (a barrier they never reached is often the cause); `blocked` has every one.
 struct DeadlockError : Error {
-  explicit DeadlockError(std::vector<BlockedOperation> blocked, std::shared_ptr<const RunReport> report = {});
+  explicit DeadlockError(std::vector<BlockedOperation> blocked, std::shared_ptr<const RunReport> report = {},
+                         std::vector<int> finished = {});
   std::vector<BlockedOperation> blocked;
+  std::vector<int> finished;  // nodes whose kernel had returned
   // What the run did until it stuck: clocks, messages, and the FORCED discards that are often the cause.
   std::shared_ptr<const RunReport> report;
 };

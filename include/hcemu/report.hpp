@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "hcemu/config.hpp"
+#include "hcemu/errors.hpp"
 #include "hcemu/time.hpp"
 
 namespace hcemu {
@@ -71,6 +72,7 @@ struct RunReport {
   std::vector<NodeStats> nodes;
   std::vector<LinkStats> links;  // only links that carried something, ordered by (from, dim)
   std::vector<ForcedDiscard> forced_discards;
+  std::vector<BlockedOperation> blocked;  // a deadlocked run: every blocked node's operation
   std::vector<std::string> unreceived;  // UNFORCED messages nobody received, one line each
   double wall_seconds = 0;               // real duration of the run
   std::optional<Lateness> lateness;     // wall timing only

@@ -1,9 +1,9 @@
 #pragma once
 // A node's inbox: one lock-free queue per input port (a link that ends at the node, and one for messages to
 // itself). Anyone delivers; only the node takes messages out.
+#include <array>
 #include <atomic>
 #include <cstdint>
-#include <memory>
 
 #include "runtime/message.hpp"
 #include "runtime/mpsc_queue.hpp"
@@ -12,7 +12,9 @@ namespace hcemu::detail {
 
 class Inbox {
  public:
-  explicit Inbox(int ports) : ports_(ports), queues_(std::make_unique<MpscQueue[]>(static_cast<std::size_t>(ports))) {}
+  // The most input ports a node has: d + 1 on a 16-cube, five on a torus.
+  static constexpr int kMaxPorts = 17;
+  explicit Inbox(int ports) : ports_(ports) {}
 
   // Any thread. Returns how many messages have been delivered so far, this one included.
   std::uint64_t push(int port, Message* m) {
@@ -39,10 +41,11 @@ class Inbox {
   void reset() { pushed_.store(0, std::memory_order_relaxed), popped_ = 0; }
 
  private:
-  int ports_;
-  std::unique_ptr<MpscQueue[]> queues_;
+  // Deliverers touch the count and a queue's head: both in place, next to the node's other shared words.
   std::atomic<std::uint64_t> pushed_{0};
+  int ports_;
   std::uint64_t popped_ = 0;  // the consumer's
+  std::array<MpscQueue, kMaxPorts> queues_;
 };
 
 }  // namespace hcemu::detail

@@ -13,9 +13,9 @@ namespace hcemu::detail {
 NodeRuntime::NodeRuntime(RunState& run, int id)
     : run_(run),
       id_(id),
+      inbox_(run.timing.topology().input_ports()),
       arena_(id, run.settings.arena_bytes),
       matcher_(id, run.timing, requests_, arena_, run.config.protocol == Protocol::forced),
-      inbox_(run.timing.topology().input_ports()),
       clock_(run.settings.timing, run.settings.time_scale),
       ports_(run.timing.make_ports()) {
   std::tie(rows_, cols_) = run.config.topology.sides(run.config.d);

@@ -137,28 +137,29 @@ class NodeRuntime final : public NodeBackend {
   int id_;
   int rows_ = 1, cols_ = 1;                   // the grid (1 x 2^d on a cube)
   model::TorusRoutePreference ways_;
+  // What others touch to deliver, release or wake, together on the first cache lines.
+  alignas(64) std::atomic<int> park_state_{kRunning};
+  std::atomic<bool> wake_on_release_{false};
+  std::atomic<std::uint64_t> wake_at_{0};     // wake when the inbox's delivery count reaches this
+  std::atomic<std::uint64_t> released_{0};    // this node's transfers placed so far
+  std::atomic<std::uint64_t> horizon_reached_{0};
+  Inbox inbox_;
+
   Arena arena_;
   RequestTable requests_;
   Matcher matcher_;
-  Inbox inbox_;
   timing::NodeClock clock_;
   timing::PortState ports_;
 
-  // Parking.
-  alignas(64) std::atomic<int> park_state_{kRunning};
-  std::atomic<std::uint64_t> wake_at_{0};    // wake when delivered_ reaches this
-  std::atomic<bool> wake_on_release_{false};
   Wait* wait_ = nullptr;
 
   // This node's transfers: issued (owner), released by whoever places them.
   std::uint64_t issued_ = 0;
-  alignas(64) std::atomic<std::uint64_t> released_{0};
   std::uint32_t hold_slot_ = Slot::kNoSlot;  // the send whose output hold is still to apply
 
   // Waiting for the horizon: requests in the coordinator's queue (a newer request may leave an older one there).
   std::vector<std::unique_ptr<Pending>> horizon_requests_;
   std::uint64_t horizon_ticket_ = 0;
-  std::atomic<std::uint64_t> horizon_reached_{0};
 
   std::uint32_t context_ = 0;           // the collective scope this node is in (0: none)
   std::uint32_t contexts_entered_ = 0;  // scopes entered so far: the next one's context

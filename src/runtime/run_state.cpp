@@ -67,8 +67,15 @@ RunReport RunState::run(const Kernel& k) {
 
   if (failed_) throw KernelError(failed_node_, failure_, failure_what_);
   RunReport report = collect_report(wall_start);
-  if (!blocked_.empty())
-    throw DeadlockError(std::move(blocked_), std::make_shared<const RunReport>(std::move(report)));
+  if (!blocked_.empty()) {
+    std::vector<bool> is_blocked(nodes.size(), false);
+    for (const BlockedOperation& b : blocked_) is_blocked[static_cast<std::size_t>(b.node)] = true;
+    std::vector<int> finished;
+    for (std::size_t i = 0; i < nodes.size(); ++i)
+      if (!is_blocked[i]) finished.push_back(static_cast<int>(i));
+    report.blocked = blocked_;
+    throw DeadlockError(std::move(blocked_), std::make_shared<const RunReport>(std::move(report)), finished);
+  }
   return report;
 }
 
