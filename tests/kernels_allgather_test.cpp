@@ -117,7 +117,8 @@ HCEMU_KERNEL_CHECKS(CompletedAllgather, AllPortStoreAndForwardTakesTheStoutWagar
 }
 
 HCEMU_KERNEL_CHECKS(CompletedAllgather, MatchesStoutAndWagarNumericExamples) {
-  // Stout & Wagar digest §9, τ = 1: d = 3, β = 12, m = 3600 gives 8436; d = 4, β = 16, m = 4800 gives 18064.
+  // Stout & Wagar (1990), the paper's worked values, τ = 1: d = 3, β = 12, m = 3600 gives 8436; d = 4, β = 16, m = 4800
+  // gives 18064.
   for (auto [d, beta, m, want] :
        {std::tuple{3, 12.0, std::size_t{3600}, 8436.0}, {4, 16.0, std::size_t{4800}, 18064.0}}) {
     auto check = allgather_check(m, completed());
