@@ -47,6 +47,10 @@ class Params {
 };
 
 // One run of one algorithm.
+// The largest size m a case takes: 1 TiB, far beyond what a host holds, and small enough that m times the node
+// count, the buffers' sizes, never overflows (2^40 * 2^16 = 2^56 bytes).
+inline constexpr std::size_t kMaxCaseBytes = std::size_t{1} << 40;
+
 struct KernelCase {
   std::string algo;        // a row's name
   std::size_t m = 64;      // the size: KernelFamily::m_is says what it counts
