@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/machine_options.hpp"
+#include "cli/option_checks.hpp"
 
 namespace hcemu::cli {
 
@@ -63,7 +64,7 @@ std::string what_m_is() {
 }  // namespace
 
 void add_size_option(CLI::App& app, std::size_t& m) {
-  app.add_option("-m,--bytes", m, "The size m " + what_m_is())->capture_default_str();
+  app.add_option("-m,--bytes", m, "The size m " + what_m_is())->capture_default_str()->check(size_in_bytes());
 }
 
 void add_sizes_option(CLI::App& app, std::string& sizes) {
@@ -80,6 +81,7 @@ void KernelOptions::add_to(CLI::App& app, bool several) {
                                    "A multiphase partition, e.g. 2,3 (sums to d; alone, it picks the algorithm that "
                                    "takes one)" +
                                        std::string(several ? "; repeatable, one curve each" : ""));
+  partition->check(non_empty("a partition like 2,3"));
   if (several) {
     algo->delimiter(',');
     partition->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
@@ -95,7 +97,9 @@ void KernelOptions::add_to(CLI::App& app, bool several) {
   }
   // The older spelling of every algorithm's granularity parameter: kept for scripts, not shown.
   app.add_option("--pieces", pieces, granularity_help())->group("");
-  app.add_option("--seed", seed, "Seed of the random data")->capture_default_str();
+  app.add_option("--seed", seed, "Seed of the random data")
+      ->capture_default_str()
+      ->check(whole_number(0, UINT64_MAX, "a seed from 0 to 2^64 - 1"));
 }
 
 CaseRequest KernelOptions::request(const std::string& algo, const std::string& partition, std::size_t m,

@@ -14,7 +14,9 @@ void MachineOptions::add_to(CLI::App& app, bool with_sync) {
   std::string presets;
   for (const auto& name : preset_names()) presets += (presets.empty() ? "" : ", ") + name;
   app.add_option("--config", config, "A preset (" + presets + ") or a TOML file")->capture_default_str();
-  app.add_option("--set", sets, "Override one config key: --set key=value (repeatable; hcemu configs --keys)")
+  app.add_option("--set", sets,
+                 "Override one config key: --set key=value (repeatable; hcemu configs --keys). A preset's own lambda0 "
+                 "stays when only lambda is set")
       ->type_name("KEY=VALUE")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);

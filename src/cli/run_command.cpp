@@ -8,6 +8,7 @@
 #include "cli/commands.hpp"
 #include "cli/kernel_options.hpp"
 #include "cli/machine_options.hpp"
+#include "cli/option_checks.hpp"
 #include "cli/text_table.hpp"
 #include "cli/trace_writer.hpp"
 
@@ -32,6 +33,10 @@ void print_machine_line(std::ostream& out, const MachineConfig& c, const Emulato
   out << c.name << ": d = " << c.d << " (" << c.nodes() << " nodes), " << to_string(c.switching) << ", ports "
       << c.ports.str() << ", " << to_string(c.protocol) << ", " << to_string(s.timing) << " timing; m = " << m
       << " bytes, sync " << to_string(sync) << "\n";
+  // A preset's own λ0 outlives `--set lambda=...`; say so, since a zero-byte message then costs something else.
+  if (c.lambda0 && *c.lambda0 != c.lambda)
+    out << "note: zero-byte messages start up in lambda0 = " << *c.lambda0 << " µs, not lambda = " << c.lambda
+        << " µs (set lambda0 too to change it)\n";
 }
 
 std::string difference(const CaseOutcome& o) {
@@ -64,12 +69,34 @@ void print_table(std::ostream& out, const harness::KernelFamily& family, const s
   if (best >= 0 && outcomes.size() > 1) out << "* optimal by the model\n";
 }
 
+// Wall timing: a node's clock is its own running time on the host, scaled down by time_scale, plus the waits it
+// injects (docs/model.md). When the host's part of the makespan passes 1%, the run says so on stderr, with the
+// time_scale that would bring it under 1% (the host's part shrinks as 1/time_scale).
+void warn_if_wall_inexact(std::ostream& err, const harness::KernelFamily& kernel, const harness::KernelCase& c,
+                          const RunReport& report) {
+  if (report.settings.timing != Timing::wall || report.makespan <= 0) return;
+  double share = 0;
+  for (const NodeStats& n : report.nodes)
+    if (n.final_clock > 0)
+      share = std::max(share, static_cast<double>(n.host_time) / static_cast<double>(n.final_clock));
+  if (share <= 0.01) return;
+  const double scale = report.settings.time_scale * share / 0.01;
+  double suggested = 1;
+  while (suggested < scale) suggested *= 10;
+  err << "hcemu: warning: " << case_label(kernel, c) << ": wall timing: the host's own running time is "
+      << fixed(100 * share, 1) << "% of a node's clock at time_scale " << report.settings.time_scale
+      << "; --set time_scale=" << shortest(suggested) << " would bring it under 1%\n";
+}
+
 int run(const RunOptions& options, std::ostream& out, std::ostream& err) {
   const harness::KernelFamily& kernel = harness::find_family(options.kernel);
   const MachineFamily family = options.machine.build_family();
   const MachineConfig& config = family.config;
   EmulatorSettings settings = family.settings;
-  if (!options.trace.empty()) settings.trace = true;
+  if (!options.trace.empty()) {
+    check_writable(options.trace, "--trace");
+    settings.trace = true;
+  }
   const CaseRequest request =
       options.cases.request(options.algo(), options.partition(), options.m, options.machine.parsed_sync());
   auto cases = select_cases(kernel, config, request);
@@ -83,6 +110,9 @@ int run(const RunOptions& options, std::ostream& out, std::ostream& err) {
       if (o.result) runs.push_back({case_label(kernel, o.result->run_case), &o.result->report});
     write_chrome_trace(options.trace, runs);
   }
+
+  for (const auto& o : outcomes)
+    if (o.result) warn_if_wall_inexact(err, kernel, o.result->run_case, o.result->report);
 
   bool all_ok = true;
   for (const auto& o : outcomes) all_ok = all_ok && o.ok();
@@ -129,7 +159,8 @@ Action add_run_command(CLI::App& app) {
   options->machine.add_to(*sub);
   sub->add_flag("--json", options->json, "Print one JSON object (an array with several algorithms)");
   sub->add_option("--trace", options->trace, "Write a Chrome trace (Perfetto, chrome://tracing) to FILE.json")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(non_empty("a file name"));
   return [options](std::ostream& out, std::ostream& err) { return run(*options, out, err); };
 }
 

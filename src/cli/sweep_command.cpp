@@ -13,6 +13,7 @@
 #include "cli/commands.hpp"
 #include "cli/kernel_options.hpp"
 #include "cli/machine_options.hpp"
+#include "cli/option_checks.hpp"
 #include "cli/plot.hpp"
 #include "cli/progress.hpp"
 #include "cli/size_range.hpp"
@@ -175,12 +176,14 @@ int sweep(const SweepOptions& options, std::ostream& out, std::ostream& err) {
   const EmulatorSettings& settings = family.settings;
   const Sync sync = options.machine.parsed_sync();
   const auto sizes = parse_size_range(options.sizes);
+  if (!options.csv.empty()) check_writable(options.csv, "--csv");
   if (!options.plot.empty()) {
     auto ext = options.plot.substr(options.plot.find_last_of('.') == std::string::npos
                                        ? options.plot.size()
                                        : options.plot.find_last_of('.'));
     if (ext != ".png" && ext != ".svg")
       throw UsageError("--plot " + options.plot + ": the file must end in .png or .svg");
+    check_writable(options.plot, "--plot");
   }
   // Every case is checked before the first run, so that a bad --algo fails at once, not after minutes.
   std::vector<std::pair<std::size_t, harness::KernelCase>> work;
