@@ -20,6 +20,8 @@ struct CaseRequest {
   int root = 0;
   std::uint64_t seed = 1;
   std::map<std::string, std::uint64_t, std::less<>> numbers;  // algorithm parameters given by name (--groups 5)
+  std::map<std::string, std::string, std::less<>> texts;      // words given by name (--perm shuffle); empty: not given
+  std::map<std::string, std::int64_t, std::less<>> nodes;     // nodes given by name (--dst 0); negative: not given
   std::uint64_t pieces = 0;  // the older --pieces: each algorithm's granularity parameter; 0 = not given
   // Several algorithms were asked for at once (sweep's --algo A,B): a parameter goes to those that take it, and is
   // an error only when none does.

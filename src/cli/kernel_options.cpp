@@ -87,11 +87,18 @@ void KernelOptions::add_to(CLI::App& app, bool several) {
     algo->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
     partition->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   }
-  app.add_option("--root", root, "Root node (broadcast)")->capture_default_str();
+  app.add_option("--root", root, "Root node (broadcast, scatter, gather)")->capture_default_str();
   for (const auto& [name, flag] : parameter_flags()) {
-    const bool bytes = flag.spec->kind == harness::ParamKind::bytes;
-    app.add_option("--" + name, numbers[name], flag.takers + ": " + std::string(flag.spec->doc))
-        ->type_name(bytes ? "BYTES" : "N");
+    const std::string help = flag.takers + ": " + std::string(flag.spec->doc);
+    if (flag.spec->kind == harness::ParamKind::text) {
+      app.add_option("--" + name, texts[name], help)->type_name("NAME");
+    } else if (flag.spec->kind == harness::ParamKind::node) {
+      nodes[name] = -1;
+      app.add_option("--" + name, nodes[name], help)->type_name("NODE")->check(CLI::NonNegativeNumber);
+    } else {
+      const bool bytes = flag.spec->kind == harness::ParamKind::bytes;
+      app.add_option("--" + name, numbers[name], help)->type_name(bytes ? "BYTES" : "N");
+    }
   }
   // The older spelling of every algorithm's granularity parameter: kept for scripts, not shown.
   app.add_option("--pieces", pieces, granularity_help())->group("");
@@ -108,6 +115,8 @@ CaseRequest KernelOptions::request(const std::string& algo, const std::string& p
   request.root = root;
   request.seed = seed;
   request.numbers = numbers;
+  request.texts = texts;
+  request.nodes = nodes;
   request.pieces = pieces;
   return request;
 }
