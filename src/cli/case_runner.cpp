@@ -29,12 +29,22 @@ bool some_row_takes(const KernelFamily& family, std::string_view param) {
 }
 
 // "exchange multiphase, transpose rows-multiphase": every algorithm of every kernel that takes the parameter.
+// A kernel all of whose algorithms take it (long-send's --src) is named alone.
 std::string takers_of(std::string_view param) {
   std::string list;
-  for (const KernelFamily& family : harness::families())
+  for (const KernelFamily& family : harness::families()) {
+    std::string rows;
+    std::size_t count = 0;
     for (const Algorithm& row : family.algorithms)
-      if (takes(row, param))
-        list += (list.empty() ? "" : ", ") + std::string(family.name) + " " + std::string(row.name);
+      if (takes(row, param)) {
+        rows += (rows.empty() ? "" : ", ") + std::string(family.name) + " " + std::string(row.name);
+        ++count;
+      }
+    if (count == 0) continue;
+    list +=
+        (list.empty() ? "" : ", ") +
+        (count == family.algorithms.size() && count > 1 ? "every " + std::string(family.name) + " algorithm" : rows);
+  }
   return list;
 }
 
@@ -62,8 +72,11 @@ std::vector<std::string> given_words_and_nodes(const CaseRequest& request) {
   std::vector<std::string> names;
   for (const auto& [name, value] : request.texts)
     if (!value.empty()) names.push_back(name);
-  for (const auto& [name, value] : request.nodes)
-    if (value >= 0) names.push_back(name);
+  for (const auto& [name, value] : request.nodes) {
+    if (value == kNodeNotGiven) continue;
+    if (value < 0) throw UsageError("--" + name + " " + std::to_string(value) + " is not a node (nodes are 0, 1, ...)");
+    names.push_back(name);
+  }
   return names;
 }
 
@@ -72,7 +85,8 @@ void give_words_and_nodes(const Algorithm* row, const CaseRequest& request, Kern
   for (const auto& [name, value] : request.texts)
     if (!value.empty() && (!row || takes(*row, name))) c.params.set(name, value);
   for (const auto& [name, value] : request.nodes)
-    if (value >= 0 && (!row || takes(*row, name))) c.params.set(name, static_cast<std::uint64_t>(value));
+    if (value >= 0 && value != kNodeNotGiven && (!row || takes(*row, name)))
+      c.params.set(name, static_cast<std::uint64_t>(value));
 }
 
 // The parameters of the request that `row` takes, into `c`.

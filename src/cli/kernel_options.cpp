@@ -32,13 +32,25 @@ struct ParamFlag {
 
 std::map<std::string, ParamFlag, std::less<>> parameter_flags() {
   std::map<std::string, ParamFlag, std::less<>> flags;
-  for (const KernelFamily& family : harness::families())
+  for (const KernelFamily& family : harness::families()) {
+    // A parameter that every algorithm of the kernel takes (long-send's --src) names the kernel alone.
+    std::map<std::string, std::string, std::less<>> rows;
+    std::map<std::string, std::size_t, std::less<>> count;
     for (const Algorithm& row : family.algorithms)
       for (const ParamSpec& p : row.params) {
         if (p.chosen || p.kind == harness::ParamKind::partition) continue;
-        auto [it, fresh] = flags.try_emplace(std::string(p.name), ParamFlag{&p, {}});
-        it->second.takers += (fresh ? "" : ", ") + std::string(family.name) + " " + std::string(row.name);
+        flags.try_emplace(std::string(p.name), ParamFlag{&p, {}});
+        std::string& list = rows[std::string(p.name)];
+        list += (list.empty() ? "" : ", ") + std::string(family.name) + " " + std::string(row.name);
+        ++count[std::string(p.name)];
       }
+    for (const auto& [name, list] : rows) {
+      std::string& takers = flags.at(name).takers;
+      takers += (takers.empty() ? "" : ", ") + (count[name] == family.algorithms.size() && count[name] > 1
+                                                    ? "every " + std::string(family.name) + " algorithm"
+                                                    : list);
+    }
+  }
   return flags;
 }
 
@@ -93,8 +105,8 @@ void KernelOptions::add_to(CLI::App& app, bool several) {
     if (flag.spec->kind == harness::ParamKind::text) {
       app.add_option("--" + name, texts[name], help)->type_name("NAME");
     } else if (flag.spec->kind == harness::ParamKind::node) {
-      nodes[name] = -1;
-      app.add_option("--" + name, nodes[name], help)->type_name("NODE")->check(CLI::NonNegativeNumber);
+      nodes[name] = kNodeNotGiven;
+      app.add_option("--" + name, nodes[name], help)->type_name("NODE");
     } else {
       const bool bytes = flag.spec->kind == harness::ParamKind::bytes;
       app.add_option("--" + name, numbers[name], help)->type_name(bytes ? "BYTES" : "N");

@@ -57,9 +57,8 @@ void print_table(std::ostream& out, const harness::KernelFamily& family, const s
     const auto& r = *o.result;
     table.add_row({mark, case_label(family, c), r.predicted ? fixed(to_us(*r.predicted)) : "n/a",
                    fixed(r.report.makespan_us()), difference(o), r.lower_bound ? fixed(to_us(*r.lower_bound)) : "",
-                   r.verified ? "yes" : "NO: " + r.verify_message,
-                   std::to_string(r.report.messages()), std::to_string(r.report.contention_events()),
-                   std::to_string(r.report.forced_discards.size())});
+                   r.verified ? "yes" : "NO: " + r.verify_message, std::to_string(r.report.messages()),
+                   std::to_string(r.report.contention_events()), std::to_string(r.report.forced_discards.size())});
   }
   table.print(out);
   if (best >= 0 && outcomes.size() > 1) out << "* optimal by the model\n";

@@ -66,7 +66,8 @@ std::vector<harness::KernelCase> cases_at(const harness::KernelFamily& family, c
   for (const auto& [name, value] : options.cases.texts)
     if (!value.empty() && !taken(name)) throw UsageError("--" + name + ": none of the requested curves takes it");
   for (const auto& [name, value] : options.cases.nodes)
-    if (value >= 0 && !taken(name)) throw UsageError("--" + name + ": none of the requested curves takes it");
+    if (value != kNodeNotGiven && !taken(name))
+      throw UsageError("--" + name + ": none of the requested curves takes it");
   if (options.cases.pieces != 0 &&
       !some_curve_takes(family, algos, [](const harness::Algorithm& row) { return row.granularity() != nullptr; }))
     throw UsageError("--pieces: none of the requested curves takes it (" + granularity_help() + ")");

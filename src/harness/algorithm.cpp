@@ -123,7 +123,7 @@ std::vector<KernelCase> KernelFamily::expand_all(const MachineConfig& config, co
 }
 
 const std::vector<KernelFamily>& families() {
-  static const std::vector<KernelFamily> all = {exchange_family(), transpose_family(), broadcast_family(),
+  static const std::vector<KernelFamily> all = {exchange_family(),  transpose_family(), broadcast_family(),
                                                 allgather_family(), histogram_family(), long_send_family(),
                                                 scatter_family(),   gather_family(),    permutation_family()};
   return all;

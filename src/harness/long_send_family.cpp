@@ -39,9 +39,8 @@ std::pair<int, int> pair_of(const MachineConfig& config, const KernelCase& c) {
 }
 
 std::vector<ParamSpec> pair_params() {
-  return {{"src", "src", ParamKind::node, "the sending node (long-send); default 0", false, false},
-          {"dst", "dst", ParamKind::node, "the receiving node (long-send); default the source's opposite corner", false,
-           false}};
+  return {{"src", "src", ParamKind::node, "the sending node; default 0", false, false},
+          {"dst", "dst", ParamKind::node, "the receiving node; default the source's opposite corner", false, false}};
 }
 
 // The pair's parameters and the algorithm's own.
@@ -161,7 +160,8 @@ Algorithm ocs3() {
   return {
       .name = "ocs3",
       .paper =
-          "Stout & Wagar (1990) §3, O.C. SEND 3: each stage's nodes split what they hold evenly over their links on",
+          "Stout & Wagar (1990) §3, O.C. SEND 3: in stage k the nodes at distance k split what they hold evenly over "
+          "their links to distance k + 1",
       .ports = {Ports::Kind::all},
       .params = pair_params(),
       .resolve = {},
