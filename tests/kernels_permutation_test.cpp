@@ -146,6 +146,18 @@ HCEMU_KERNEL_CHECKS(EcubePermutation, EqualMessagesThatShareALinkInDifferentHops
 // ----- The e-cube baseline under contention (MODEL.md §7: contending transfers are served by ready time, ties by the
 // lower source id; a store-and-forward hop keeps its message's source) ---------------------------------------------
 
+// 1 -> 4 and 2 -> 12 on 4 bits both cross link 0-4 (below); nothing else shares a link.
+model::Permutation crossing_permutation() {
+  std::vector<std::uint32_t> image(16);
+  for (std::uint32_t s = 0; s < 16; ++s) image[s] = s;
+  image[1] = 4, image[2] = 12, image[4] = 1, image[12] = 2;
+  return {"crossing", image};
+}
+
+TEST(EcubePermutation, TheCrossingPermutationPutsTwoRoutesOnOneLink) {
+  EXPECT_EQ(model::ecube_congestion(4, crossing_permutation().image), 2u);
+}
+
 // The contention a case must report: `events` transfers delayed, by `delay` in all.
 testing::KernelCheck<>::ResultCheck contention_of(std::uint64_t events, Time delay) {
   return [events, delay](const CaseResult& r) -> std::string {
@@ -181,19 +193,14 @@ HCEMU_KERNEL_CHECKS(EcubePermutation, StoreAndForwardTiesGoToTheLowerSource) {
   // link 0-4 at T. Source 1 goes first ([T, 2T]) and 2 waits for it ([2T, 3T], then 4-12 in [3T, 4T]): one transfer
   // delayed by T, makespan 4T (3T had 2 gone first). The others, 4 -> 1 (4-5, 5-1) and 12 -> 2 (12-14, 14-10, 10-2),
   // share no link; every other node keeps its message.
-  std::vector<std::uint32_t> image(16);
-  for (std::uint32_t s = 0; s < 16; ++s) image[s] = s;
-  image[1] = 4, image[2] = 12, image[4] = 1, image[12] = 2;
-  const model::Permutation crossing{"crossing", image};
   auto check = permutation_check(
-      fixed(500), [crossing](int) { return crossing; }, ecube());
+      fixed(500), [](int) { return crossing_permutation(); }, ecube());
   check.dims({4})
       .ports({"all"})
       .base(link_bound_machine())
       .predict([](const MachineConfig&) { return std::optional<Time>(4 * link_bound_hop(500)); })
       .check(contention_of(1, link_bound_hop(500)));
   checks.add(check);
-  EXPECT_EQ(model::ecube_congestion(4, image), 2u);
 }
 
 HCEMU_KERNEL_CHECKS(EcubePermutation, ShuffleAndBitReversalOnThreeDimensionsShareNoLink) {

@@ -24,9 +24,8 @@
 namespace hcemu::harness {
 
 // An algorithm's own parameters by the names its row declares ("groups" -> 5, "partition" -> {2, 3}, "perm" ->
-// "bit-reversal"). A case carries
-// those it was given; the case as run carries every one it ran with (the optimum chosen for a 0, the partition the
-// planner chose).
+// "bit-reversal"). A case carries those it was given; the case as run carries every one it ran with (the optimum
+// chosen for a 0, the partition the planner chose).
 class Params {
  public:
   using Value = std::variant<std::uint64_t, std::vector<int>, std::string>;
