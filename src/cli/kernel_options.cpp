@@ -33,13 +33,25 @@ struct ParamFlag {
 
 std::map<std::string, ParamFlag, std::less<>> parameter_flags() {
   std::map<std::string, ParamFlag, std::less<>> flags;
-  for (const KernelFamily& family : harness::families())
+  for (const KernelFamily& family : harness::families()) {
+    // A parameter that every algorithm of the kernel takes (long-send's --src) names the kernel alone.
+    std::map<std::string, std::string, std::less<>> rows;
+    std::map<std::string, std::size_t, std::less<>> count;
     for (const Algorithm& row : family.algorithms)
       for (const ParamSpec& p : row.params) {
         if (p.chosen || p.kind == harness::ParamKind::partition) continue;
-        auto [it, fresh] = flags.try_emplace(std::string(p.name), ParamFlag{&p, {}});
-        it->second.takers += (fresh ? "" : ", ") + std::string(family.name) + " " + std::string(row.name);
+        flags.try_emplace(std::string(p.name), ParamFlag{&p, {}});
+        std::string& list = rows[std::string(p.name)];
+        list += (list.empty() ? "" : ", ") + std::string(family.name) + " " + std::string(row.name);
+        ++count[std::string(p.name)];
       }
+    for (const auto& [name, list] : rows) {
+      std::string& takers = flags.at(name).takers;
+      takers += (takers.empty() ? "" : ", ") + (count[name] == family.algorithms.size() && count[name] > 1
+                                                    ? "every " + std::string(family.name) + " algorithm"
+                                                    : list);
+    }
+  }
   return flags;
 }
 
@@ -89,11 +101,18 @@ void KernelOptions::add_to(CLI::App& app, bool several) {
     algo->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
     partition->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   }
-  app.add_option("--root", root, "Root node (broadcast)")->capture_default_str();
+  app.add_option("--root", root, "Root node (broadcast, scatter, gather)")->capture_default_str();
   for (const auto& [name, flag] : parameter_flags()) {
-    const bool bytes = flag.spec->kind == harness::ParamKind::bytes;
-    app.add_option("--" + name, numbers[name], flag.takers + ": " + std::string(flag.spec->doc))
-        ->type_name(bytes ? "BYTES" : "N");
+    const std::string help = flag.takers + ": " + std::string(flag.spec->doc);
+    if (flag.spec->kind == harness::ParamKind::text) {
+      app.add_option("--" + name, texts[name], help)->type_name("NAME");
+    } else if (flag.spec->kind == harness::ParamKind::node) {
+      nodes[name] = kNodeNotGiven;
+      app.add_option("--" + name, nodes[name], help)->type_name("NODE");
+    } else {
+      const bool bytes = flag.spec->kind == harness::ParamKind::bytes;
+      app.add_option("--" + name, numbers[name], help)->type_name(bytes ? "BYTES" : "N");
+    }
   }
   // The older spelling of every algorithm's granularity parameter: kept for scripts, not shown.
   app.add_option("--pieces", pieces, granularity_help())->group("");
@@ -112,6 +131,8 @@ CaseRequest KernelOptions::request(const std::string& algo, const std::string& p
   request.root = root;
   request.seed = seed;
   request.numbers = numbers;
+  request.texts = texts;
+  request.nodes = nodes;
   request.pieces = pieces;
   return request;
 }

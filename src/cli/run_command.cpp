@@ -48,22 +48,22 @@ std::string difference(const CaseOutcome& o) {
 
 void print_table(std::ostream& out, const harness::KernelFamily& family, const std::vector<CaseOutcome>& outcomes) {
   int best = optimal_index(outcomes);
-  TextTable table({"", "algorithm", "predicted µs", "emulated µs", "emulated-predicted", "verified", "messages",
-                   "contention", "discards"});
+  TextTable table({"", "algorithm", "predicted µs", "emulated µs", "emulated-predicted", "lower bound µs", "verified",
+                   "messages", "contention", "discards"});
   for (std::size_t i = 0; i < outcomes.size(); ++i) {
     const auto& o = outcomes[i];
     std::string mark = static_cast<int>(i) == best ? "*" : "";
     const auto& c = o.result ? o.result->run_case : o.requested;
     if (!o.result) {
       // The first line only: a deadlock's full list of blocked nodes follows on stderr.
-      table.add_row({mark, case_label(family, c), "", "", "", "error: " + o.error.substr(0, o.error.find('\n'))});
+      table.add_row({mark, case_label(family, c), "", "", "", "", "error: " + o.error.substr(0, o.error.find('\n'))});
       continue;
     }
     const auto& r = *o.result;
     table.add_row({mark, case_label(family, c), r.predicted ? fixed(to_us(*r.predicted)) : "n/a",
-                   fixed(r.report.makespan_us()), difference(o), r.verified ? "yes" : "NO: " + r.verify_message,
-                   std::to_string(r.report.messages()), std::to_string(r.report.contention_events()),
-                   std::to_string(r.report.forced_discards.size())});
+                   fixed(r.report.makespan_us()), difference(o), r.lower_bound ? fixed(to_us(*r.lower_bound)) : "",
+                   r.verified ? "yes" : "NO: " + r.verify_message, std::to_string(r.report.messages()),
+                   std::to_string(r.report.contention_events()), std::to_string(r.report.forced_discards.size())});
   }
   table.print(out);
   if (best >= 0 && outcomes.size() > 1) out << "* optimal by the model\n";

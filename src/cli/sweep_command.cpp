@@ -64,6 +64,11 @@ std::vector<harness::KernelCase> cases_at(const harness::KernelFamily& family, c
   };
   for (const auto& [name, value] : options.cases.numbers)
     if (value != 0 && !taken(name)) throw UsageError("--" + name + ": none of the requested curves takes it");
+  for (const auto& [name, value] : options.cases.texts)
+    if (!value.empty() && !taken(name)) throw UsageError("--" + name + ": none of the requested curves takes it");
+  for (const auto& [name, value] : options.cases.nodes)
+    if (value != kNodeNotGiven && !taken(name))
+      throw UsageError("--" + name + ": none of the requested curves takes it");
   if (options.cases.pieces != 0 &&
       !some_curve_takes(family, algos, [](const harness::Algorithm& row) { return row.granularity() != nullptr; }))
     throw UsageError("--pieces: none of the requested curves takes it (" + granularity_help() + ")");
@@ -105,6 +110,8 @@ void write_csv(const std::string& path, const std::string& kernel, const std::ve
     for (const auto& [name, value] : c.params.values())
       if (const auto* number = std::get_if<std::uint64_t>(&value))
         params += (params.empty() ? "" : ";") + name + "=" + std::to_string(*number);
+      else if (const auto* text = std::get_if<std::string>(&value))
+        params += (params.empty() ? "" : ";") + name + "=" + *text;
     csv << kernel << ',' << c.algo << ',' << partition << ',' << params << ',' << p.m << ',';
     if (p.outcome.result && p.outcome.result->predicted) csv << shortest(to_us(*p.outcome.result->predicted));
     csv << ',';

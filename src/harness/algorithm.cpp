@@ -22,6 +22,14 @@ const std::vector<int>& Params::parts(std::string_view name) const {
   return p ? *p : none;
 }
 
+const std::string& Params::text(std::string_view name) const {
+  static const std::string none;
+  auto it = values_.find(name);
+  if (it == values_.end()) return none;
+  const auto* t = std::get_if<std::string>(&it->second);
+  return t ? *t : none;
+}
+
 void Params::erase(std::string_view name) {
   auto it = values_.find(name);
   if (it != values_.end()) values_.erase(it);
@@ -131,8 +139,9 @@ std::vector<KernelCase> KernelFamily::expand_all(const MachineConfig& config, co
 }
 
 const std::vector<KernelFamily>& families() {
-  static const std::vector<KernelFamily> all = {exchange_family(), transpose_family(), broadcast_family(),
-                                                allgather_family(), histogram_family()};
+  static const std::vector<KernelFamily> all = {exchange_family(),  transpose_family(), broadcast_family(),
+                                                allgather_family(), histogram_family(), long_send_family(),
+                                                scatter_family(),   gather_family(),    permutation_family()};
   return all;
 }
 
