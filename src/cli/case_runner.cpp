@@ -64,6 +64,8 @@ void give(const Algorithm& row, const CaseRequest& request, KernelCase& c) {
   if (const ParamSpec* g = row.granularity(); g && request.pieces != 0 && !c.params.has(g->name))
     c.params.set(std::string(g->name), request.pieces);
   if (!request.partition.empty() && takes(row, "partition")) c.params.set("partition", request.partition);
+  for (const auto& [name, parts] : request.lists)
+    if (takes(row, name)) c.params.set(name, parts);
 }
 
 }  // namespace
@@ -107,6 +109,8 @@ std::vector<KernelCase> select_cases(const KernelFamily& family, const MachineCo
     if (!request.partition.empty()) throw UsageError("--algo all runs every partition; drop --partition");
     for (const auto& [name, value] : request.numbers)
       if (value != 0 && !some_row_takes(family, name)) takes_no(kernel, name);
+    for (const auto& [name, parts] : request.lists)
+      if (!some_row_takes(family, name)) takes_no(kernel, name);
     bool granular = false;
     for (const Algorithm& row : family.algorithms) granular = granular || row.granularity();
     if (request.pieces != 0 && !granular) takes_no(kernel, "pieces");
@@ -124,6 +128,8 @@ std::vector<KernelCase> select_cases(const KernelFamily& family, const MachineCo
     if (request.pieces != 0 && !row.granularity()) takes_no(who, "pieces");
     for (const auto& [name, value] : request.numbers)
       if (value != 0 && !takes(row, name)) takes_no(who, name);
+    for (const auto& [name, parts] : request.lists)
+      if (!takes(row, name)) takes_no(who, name);
   }
   if (!request.partition.empty() && takes(row, "partition")) {
     const int sum = std::accumulate(request.partition.begin(), request.partition.end(), 0);
@@ -157,7 +163,12 @@ std::string case_label(const KernelFamily& family, const KernelCase& c) {
   for (const harness::Algorithm& row : family.algorithms) {
     if (row.name != c.algo) continue;
     for (const ParamSpec& p : row.params) {
-      if (p.kind == harness::ParamKind::partition || c.params.number(p.name) == 0) continue;
+      if (p.kind == harness::ParamKind::partition) {
+        if (p.name != "partition" && !c.params.parts(p.name).empty())
+          label += " " + std::string(p.name) + "=" + partition_label(c.params.parts(p.name));
+        continue;
+      }
+      if (c.params.number(p.name) == 0) continue;
       label += " " + std::string(p.symbol.empty() ? p.name : p.symbol) + "=" + std::to_string(c.params.number(p.name));
     }
   }

@@ -20,6 +20,7 @@ struct CaseRequest {
   int root = 0;
   std::uint64_t seed = 1;
   std::map<std::string, std::uint64_t, std::less<>> numbers;  // algorithm parameters given by name (--groups 5)
+  std::map<std::string, std::vector<int>, std::less<>> lists;  // list parameters given by name (--grid 1,2)
   std::uint64_t pieces = 0;  // the older --pieces: each algorithm's granularity parameter; 0 = not given
   // Several algorithms were asked for at once (sweep's --algo A,B): a parameter goes to those that take it, and is
   // an error only when none does.

@@ -75,6 +75,7 @@ int fit(const FitOptions& options, std::ostream& out) {
   if (options.kernel.empty()) {
     bool numbers = options.cases.pieces != 0;
     for (const auto& [name, value] : options.cases.numbers) numbers = numbers || value != 0;
+    for (const auto& [name, text] : options.cases.lists) numbers = numbers || !text.empty();
     if (!algo.empty() || !partition.empty() || numbers)
       throw UsageError("--algo, --partition and the algorithms' parameters need --kernel");
     MachineFitOptions fit_options;

@@ -35,7 +35,7 @@ std::map<std::string, ParamFlag, std::less<>> parameter_flags() {
   for (const KernelFamily& family : harness::families())
     for (const Algorithm& row : family.algorithms)
       for (const ParamSpec& p : row.params) {
-        if (p.chosen || p.kind == harness::ParamKind::partition) continue;
+        if (p.chosen || p.name == "partition") continue;
         auto [it, fresh] = flags.try_emplace(std::string(p.name), ParamFlag{&p, {}});
         it->second.takers += (fresh ? "" : ", ") + std::string(family.name) + " " + std::string(row.name);
       }
@@ -89,6 +89,10 @@ void KernelOptions::add_to(CLI::App& app, bool several) {
   }
   app.add_option("--root", root, "Root node (broadcast)")->capture_default_str();
   for (const auto& [name, flag] : parameter_flags()) {
+    if (flag.spec->kind == harness::ParamKind::partition) {
+      app.add_option("--" + name, lists[name], flag.takers + ": " + std::string(flag.spec->doc))->type_name("N1,N2");
+      continue;
+    }
     const bool bytes = flag.spec->kind == harness::ParamKind::bytes;
     app.add_option("--" + name, numbers[name], flag.takers + ": " + std::string(flag.spec->doc))
         ->type_name(bytes ? "BYTES" : "N");
@@ -108,6 +112,8 @@ CaseRequest KernelOptions::request(const std::string& algo, const std::string& p
   request.root = root;
   request.seed = seed;
   request.numbers = numbers;
+  for (const auto& [name, text] : lists)
+    if (!text.empty()) request.lists[name] = parse_list("--" + name, text);
   request.pieces = pieces;
   return request;
 }

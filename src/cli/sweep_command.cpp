@@ -63,6 +63,8 @@ std::vector<harness::KernelCase> cases_at(const harness::KernelFamily& family, c
   };
   for (const auto& [name, value] : options.cases.numbers)
     if (value != 0 && !taken(name)) throw UsageError("--" + name + ": none of the requested curves takes it");
+  for (const auto& [name, text] : options.cases.lists)
+    if (!text.empty() && !taken(name)) throw UsageError("--" + name + ": none of the requested curves takes it");
   if (options.cases.pieces != 0 &&
       !some_curve_takes(family, algos, [](const harness::Algorithm& row) { return row.granularity() != nullptr; }))
     throw UsageError("--pieces: none of the requested curves takes it (" + granularity_help() + ")");
@@ -87,7 +89,8 @@ std::string curve_label(const harness::KernelFamily& family, const CaseOutcome& 
   harness::KernelCase c = outcome.result ? outcome.result->run_case : outcome.requested;
   std::vector<std::string> chosen;
   for (const auto& [name, value] : c.params.values())
-    if (std::holds_alternative<std::uint64_t>(value) && !outcome.requested.params.has(name)) chosen.push_back(name);
+    if ((std::holds_alternative<std::uint64_t>(value) || name != "partition") && !outcome.requested.params.has(name))
+      chosen.push_back(name);
   for (const auto& name : chosen) c.params.erase(name);
   return case_label(family, c);
 }

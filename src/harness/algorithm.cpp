@@ -115,8 +115,9 @@ std::vector<KernelCase> KernelFamily::expand_all(const MachineConfig& config, co
 }
 
 const std::vector<KernelFamily>& families() {
-  static const std::vector<KernelFamily> all = {exchange_family(), transpose_family(), broadcast_family(),
-                                                allgather_family(), histogram_family()};
+  static const std::vector<KernelFamily> all = {exchange_family(),  transpose_family(), broadcast_family(),
+                                                allgather_family(), histogram_family(), reduce_family(),
+                                                matmul_family()};
   return all;
 }
 

@@ -149,5 +149,7 @@ KernelFamily transpose_family();
 KernelFamily broadcast_family();
 KernelFamily allgather_family();
 KernelFamily histogram_family();
+KernelFamily reduce_family();
+KernelFamily matmul_family();
 
 }  // namespace hcemu::harness
