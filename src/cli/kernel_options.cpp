@@ -1,6 +1,7 @@
 #include "cli/kernel_options.hpp"
 
 #include <CLI/CLI.hpp>
+#include <vector>
 
 #include "cli/machine_options.hpp"
 
@@ -32,13 +33,28 @@ struct ParamFlag {
 
 std::map<std::string, ParamFlag, std::less<>> parameter_flags() {
   std::map<std::string, ParamFlag, std::less<>> flags;
-  for (const KernelFamily& family : harness::families())
+  for (const KernelFamily& family : harness::families()) {
+    // The rows of this family that take each parameter: "matmul" alone when every row does.
+    std::map<std::string, std::pair<const ParamSpec*, std::vector<std::string>>, std::less<>> rows;
     for (const Algorithm& row : family.algorithms)
       for (const ParamSpec& p : row.params) {
         if (p.chosen || p.name == "partition") continue;
-        auto [it, fresh] = flags.try_emplace(std::string(p.name), ParamFlag{&p, {}});
-        it->second.takers += (fresh ? "" : ", ") + std::string(family.name) + " " + std::string(row.name);
+        auto& [spec, names] = rows[std::string(p.name)];
+        if (!spec) spec = &p;
+        names.emplace_back(row.name);
       }
+    for (const auto& [name, taken] : rows) {
+      const auto& [spec, names] = taken;
+      std::string takers;
+      if (names.size() == family.algorithms.size() && names.size() > 1) {
+        takers = std::string(family.name) + " (every algorithm)";
+      } else {
+        for (const auto& row : names) takers += (takers.empty() ? "" : ", ") + std::string(family.name) + " " + row;
+      }
+      auto [it, fresh] = flags.try_emplace(name, ParamFlag{spec, {}});
+      it->second.takers += (fresh ? "" : ", ") + takers;
+    }
+  }
   return flags;
 }
 
