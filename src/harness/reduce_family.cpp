@@ -147,9 +147,7 @@ KernelFamily reduce_family() {
       .summary =
           "sums of doubles: one-to-all on the binomial tree, all-to-all by recursive halving and on SBnTs (Johnsson "
           "& Ho 1987 §4.5)",
-      .m_is =
-          "doubles per node (sbt: the root gets their sum) or per block (the all-to-all ones: 2^d blocks a node, "
-          "node j gets the sum of every node's block j)",
+      .m_is = "doubles per node (sbt), or per block of the 2^d a node holds (the all-to-all ones)",
       .default_algo = "recursive-halving",
       .algorithms = {sbt(), recursive_halving(), sbnt()},
       .resolve =
