@@ -104,9 +104,15 @@ void write_csv(const std::string& path, const std::string& kernel, const std::ve
     std::string partition, params;
     const auto& parts = c.params.parts("partition");
     for (std::size_t i = 0; i < parts.size(); ++i) partition += (i ? "-" : "") + std::to_string(parts[i]);
-    for (const auto& [name, value] : c.params.values())
-      if (const auto* number = std::get_if<std::uint64_t>(&value))
+    for (const auto& [name, value] : c.params.values()) {
+      if (const auto* number = std::get_if<std::uint64_t>(&value)) {
         params += (params.empty() ? "" : ";") + name + "=" + std::to_string(*number);
+      } else if (name != "partition") {  // a list parameter (matmul's grid): its parts joined by '-'
+        std::string list;
+        for (int part : std::get<std::vector<int>>(value)) list += (list.empty() ? "" : "-") + std::to_string(part);
+        params += (params.empty() ? "" : ";") + name + "=" + list;
+      }
+    }
     csv << kernel << ',' << c.algo << ',' << partition << ',' << params << ',' << p.m << ',';
     if (p.outcome.result && p.outcome.result->predicted) csv << shortest(to_us(*p.outcome.result->predicted));
     csv << ',';
