@@ -70,8 +70,8 @@ namespace {
 TEST(Registry, ListsTheKernelFamiliesAndFindsThemByName) {
   std::vector<std::string> names;
   for (const KernelFamily& k : families()) names.emplace_back(k.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"exchange", "transpose", "broadcast", "allgather", "histogram",
-                                             "long-send", "scatter", "gather", "permutation"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"exchange", "transpose", "broadcast", "allgather", "histogram", "reduce",
+                                             "matmul", "long-send", "scatter", "gather", "permutation"}));
   EXPECT_EQ(find_family("transpose").name, "transpose");
 }
 

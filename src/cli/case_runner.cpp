@@ -70,6 +70,7 @@ std::string its_parameters(const Algorithm& row) {
 // The words and nodes of the request, by name: those given.
 std::vector<std::string> given_words_and_nodes(const CaseRequest& request) {
   std::vector<std::string> names;
+  for (const auto& [name, parts] : request.lists) names.push_back(name);
   for (const auto& [name, value] : request.texts)
     if (!value.empty()) names.push_back(name);
   for (const auto& [name, value] : request.nodes) {
@@ -97,6 +98,8 @@ void give(const Algorithm& row, const CaseRequest& request, KernelCase& c) {
   if (const ParamSpec* g = row.granularity(); g && request.pieces != 0 && !c.params.has(g->name))
     c.params.set(std::string(g->name), request.pieces);
   if (!request.partition.empty() && takes(row, "partition")) c.params.set("partition", request.partition);
+  for (const auto& [name, parts] : request.lists)
+    if (takes(row, name)) c.params.set(name, parts);
 }
 
 }  // namespace
@@ -205,7 +208,12 @@ std::string case_label(const KernelFamily& family, const KernelCase& c) {
         if (c.params.has(p.name)) label += " " + symbol + "=" + std::to_string(c.params.number(p.name));
         continue;
       }
-      if (p.kind == harness::ParamKind::partition || c.params.number(p.name) == 0) continue;
+      if (p.kind == harness::ParamKind::partition) {
+        if (p.name != "partition" && !c.params.parts(p.name).empty())
+          label += " " + std::string(p.name) + "=" + partition_label(c.params.parts(p.name));
+        continue;
+      }
+      if (c.params.number(p.name) == 0) continue;
       label += " " + symbol + "=" + std::to_string(c.params.number(p.name));
     }
   }

@@ -26,6 +26,7 @@ struct CaseRequest {
   std::map<std::string, std::uint64_t, std::less<>> numbers;  // algorithm parameters given by name (--groups 5)
   std::map<std::string, std::string, std::less<>> texts;      // words given by name (--perm shuffle); empty: not given
   std::map<std::string, std::int64_t, std::less<>> nodes;     // nodes given by name (--dst 0), or kNodeNotGiven
+  std::map<std::string, std::vector<int>, std::less<>> lists;  // list parameters given by name (--grid 1,2)
   std::uint64_t pieces = 0;  // the older --pieces: each algorithm's granularity parameter; 0 = not given
   // Several algorithms were asked for at once (sweep's --algo A,B): a parameter goes to those that take it, and is
   // an error only when none does.

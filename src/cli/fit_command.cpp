@@ -78,6 +78,7 @@ int fit(const FitOptions& options, std::ostream& out) {
     for (const auto& [name, value] : options.cases.numbers) numbers = numbers || value != 0;
     for (const auto& [name, value] : options.cases.texts) numbers = numbers || !value.empty();
     for (const auto& [name, value] : options.cases.nodes) numbers = numbers || value != kNodeNotGiven;
+    for (const auto& [name, text] : options.cases.lists) numbers = numbers || !text.empty();
     if (!algo.empty() || !partition.empty() || numbers)
       throw UsageError("--algo, --partition and the algorithms' parameters need --kernel");
     MachineFitOptions fit_options;

@@ -1,6 +1,7 @@
 #include "cli/kernel_options.hpp"
 
 #include <CLI/CLI.hpp>
+#include <vector>
 
 #include "cli/machine_options.hpp"
 #include "cli/option_checks.hpp"
@@ -39,7 +40,8 @@ std::map<std::string, ParamFlag, std::less<>> parameter_flags() {
     std::map<std::string, std::size_t, std::less<>> count;
     for (const Algorithm& row : family.algorithms)
       for (const ParamSpec& p : row.params) {
-        if (p.chosen || p.kind == harness::ParamKind::partition) continue;
+        // The multiphase partition has its own option; every other list (matmul's --grid) becomes a flag.
+        if (p.chosen || p.name == "partition") continue;
         flags.try_emplace(std::string(p.name), ParamFlag{&p, {}});
         std::string& list = rows[std::string(p.name)];
         list += (list.empty() ? "" : ", ") + std::string(family.name) + " " + std::string(row.name);
@@ -109,6 +111,8 @@ void KernelOptions::add_to(CLI::App& app, bool several) {
     } else if (flag.spec->kind == harness::ParamKind::node) {
       nodes[name] = kNodeNotGiven;
       app.add_option("--" + name, nodes[name], help)->type_name("NODE");
+    } else if (flag.spec->kind == harness::ParamKind::partition) {
+      app.add_option("--" + name, lists[name], help)->type_name("N1,N2");
     } else {
       const bool bytes = flag.spec->kind == harness::ParamKind::bytes;
       app.add_option("--" + name, numbers[name], help)->type_name(bytes ? "BYTES" : "N");
@@ -133,6 +137,8 @@ CaseRequest KernelOptions::request(const std::string& algo, const std::string& p
   request.numbers = numbers;
   request.texts = texts;
   request.nodes = nodes;
+  for (const auto& [name, text] : lists)
+    if (!text.empty()) request.lists[name] = parse_list("--" + name, text);
   request.pieces = pieces;
   return request;
 }

@@ -70,6 +70,23 @@ std::vector<int> parse_partition(const std::string& text) {
   return parts;
 }
 
+std::vector<int> parse_list(const std::string& flag, const std::string& text) {
+  std::vector<int> parts;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    auto comma = text.find(',', start);
+    std::string_view piece(text.data() + start, (comma == std::string::npos ? text.size() : comma) - start);
+    int part = 0;
+    auto [end, ec] = std::from_chars(piece.data(), piece.data() + piece.size(), part);
+    if (piece.empty() || ec != std::errc() || end != piece.data() + piece.size() || part < 0)
+      throw UsageError(flag + " " + text + ": expected integers >= 0 separated by commas, like 1,2");
+    parts.push_back(part);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return parts;
+}
+
 std::string partition_label(const std::vector<int>& partition) {
   if (partition.empty()) return "";
   std::string label = "(";

@@ -108,7 +108,10 @@ Action add_plan_command(CLI::App& app) {
   sub->add_option("-m,--bytes", options->m, "Block size m in bytes")->capture_default_str()->check(size_in_bytes());
   options->machine.add_to(*sub);
   sub->add_flag("--json", options->json, "Print JSON: optimal, equipartitions, hull");
-  return [options](std::ostream& out, std::ostream&) { return plan(*options, out); };
+  Action matmul = add_plan_matmul_command(*sub);
+  return [options, sub, matmul](std::ostream& out, std::ostream& err) {
+    return sub->got_subcommand("matmul") ? matmul(out, err) : plan(*options, out);
+  };
 }
 
 }  // namespace hcemu::cli

@@ -28,11 +28,14 @@ struct RunOptions {
   std::string partition() const { return cases.partitions().empty() ? "" : cases.partitions().back(); }
 };
 
-void print_machine_line(std::ostream& out, const MachineConfig& c, const EmulatorSettings& s, std::size_t m,
-                        Sync sync) {
+void print_machine_line(std::ostream& out, const MachineConfig& c, const EmulatorSettings& s,
+                        const harness::KernelFamily& kernel, std::size_t m, Sync sync) {
+  // "m = 64 bytes", or what m is for the kernels whose m counts something else ("m = 64 (the side of ...)").
+  const std::string_view m_is = kernel.m_is;
+  const std::string unit = m_is.starts_with("bytes") ? " bytes" : " (" + std::string(m_is) + ")";
   out << c.name << ": d = " << c.d << " (" << c.nodes() << " nodes), " << to_string(c.switching) << ", ports "
-      << c.ports.str() << ", " << to_string(c.protocol) << ", " << to_string(s.timing) << " timing; m = " << m
-      << " bytes, sync " << to_string(sync) << "\n";
+      << c.ports.str() << ", " << to_string(c.protocol) << ", " << to_string(s.timing) << " timing; m = " << m << unit
+      << ", sync " << to_string(sync) << "\n";
   // A preset's own λ0 outlives `--set lambda=...`; say so, since a zero-byte message then costs something else.
   if (c.lambda0 && *c.lambda0 != c.lambda)
     out << "note: zero-byte messages start up in lambda0 = " << *c.lambda0 << " µs, not lambda = " << c.lambda
@@ -133,7 +136,7 @@ int run(const RunOptions& options, std::ostream& out, std::ostream& err) {
     return all_ok ? kExitOk : kExitRunFailed;
   }
 
-  print_machine_line(out, config, settings, request.m, request.sync);
+  print_machine_line(out, config, settings, kernel, request.m, request.sync);
   out << kernel.name << ": " << kernel.summary << "\n\n";
   print_table(out, kernel, outcomes);
   if (outcomes.size() == 1 && outcomes.front().result) {

@@ -69,6 +69,8 @@ std::vector<harness::KernelCase> cases_at(const harness::KernelFamily& family, c
   for (const auto& [name, value] : options.cases.nodes)
     if (value != kNodeNotGiven && !taken(name))
       throw UsageError("--" + name + ": none of the requested curves takes it");
+  for (const auto& [name, text] : options.cases.lists)
+    if (!text.empty() && !taken(name)) throw UsageError("--" + name + ": none of the requested curves takes it");
   if (options.cases.pieces != 0 &&
       !some_curve_takes(family, algos, [](const harness::Algorithm& row) { return row.granularity() != nullptr; }))
     throw UsageError("--pieces: none of the requested curves takes it (" + granularity_help() + ")");
@@ -93,7 +95,8 @@ std::string curve_label(const harness::KernelFamily& family, const CaseOutcome& 
   harness::KernelCase c = outcome.result ? outcome.result->run_case : outcome.requested;
   std::vector<std::string> chosen;
   for (const auto& [name, value] : c.params.values())
-    if (std::holds_alternative<std::uint64_t>(value) && !outcome.requested.params.has(name)) chosen.push_back(name);
+    if ((std::holds_alternative<std::uint64_t>(value) || name != "partition") && !outcome.requested.params.has(name))
+      chosen.push_back(name);
   for (const auto& name : chosen) c.params.erase(name);
   return case_label(family, c);
 }
@@ -107,11 +110,17 @@ void write_csv(const std::string& path, const std::string& kernel, const std::ve
     std::string partition, params;
     const auto& parts = c.params.parts("partition");
     for (std::size_t i = 0; i < parts.size(); ++i) partition += (i ? "-" : "") + std::to_string(parts[i]);
-    for (const auto& [name, value] : c.params.values())
-      if (const auto* number = std::get_if<std::uint64_t>(&value))
+    for (const auto& [name, value] : c.params.values()) {
+      if (const auto* number = std::get_if<std::uint64_t>(&value)) {
         params += (params.empty() ? "" : ";") + name + "=" + std::to_string(*number);
-      else if (const auto* text = std::get_if<std::string>(&value))
+      } else if (const auto* text = std::get_if<std::string>(&value)) {
         params += (params.empty() ? "" : ";") + name + "=" + *text;
+      } else if (name != "partition") {  // a list parameter (matmul's grid): its parts joined by '-'
+        std::string list;
+        for (int part : std::get<std::vector<int>>(value)) list += (list.empty() ? "" : "-") + std::to_string(part);
+        params += (params.empty() ? "" : ";") + name + "=" + list;
+      }
+    }
     csv << kernel << ',' << c.algo << ',' << partition << ',' << params << ',' << p.m << ',';
     if (p.outcome.result && p.outcome.result->predicted) csv << shortest(to_us(*p.outcome.result->predicted));
     csv << ',';

@@ -140,8 +140,9 @@ std::vector<KernelCase> KernelFamily::expand_all(const MachineConfig& config, co
 
 const std::vector<KernelFamily>& families() {
   static const std::vector<KernelFamily> all = {exchange_family(),  transpose_family(), broadcast_family(),
-                                                allgather_family(), histogram_family(), long_send_family(),
-                                                scatter_family(),   gather_family(),    permutation_family()};
+                                                allgather_family(), histogram_family(), reduce_family(),
+                                                matmul_family(),    long_send_family(), scatter_family(),
+                                                gather_family(),    permutation_family()};
   return all;
 }
 

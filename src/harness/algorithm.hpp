@@ -158,6 +158,8 @@ KernelFamily transpose_family();
 KernelFamily broadcast_family();
 KernelFamily allgather_family();
 KernelFamily histogram_family();
+KernelFamily reduce_family();
+KernelFamily matmul_family();
 KernelFamily long_send_family();
 KernelFamily scatter_family();
 KernelFamily gather_family();
