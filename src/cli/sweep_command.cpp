@@ -116,8 +116,8 @@ void write_csv(const std::string& path, const std::string& kernel, const std::ve
 PlotSpec plot_spec(const harness::KernelFamily& kernel, const MachineConfig& config, Sync sync,
                    const std::vector<Point>& points) {
   PlotSpec spec;
-  spec.title = std::string(kernel.name) + " on " + config.name + ", d = " + std::to_string(config.d) + " (" +
-               std::to_string(config.nodes()) + " nodes), sync " + std::string(to_string(sync)) +
+  spec.title = std::string(kernel.name) + " on " + config.name + ", " + machine_shape(config) + ", sync " +
+               std::string(to_string(sync)) +
                ": emulated solid, predicted dashed";
   std::map<std::string, std::size_t> index;
   for (const auto& p : points) {
@@ -205,7 +205,7 @@ int sweep(const SweepOptions& options, std::ostream& out, std::ostream& err) {
     for (const auto& p : points) array.push_back(outcome_json(kernel, config, settings, p.outcome, false));
     out << array.dump(2) << '\n';
   } else {
-    out << kernel.name << " on " << config.name << ", d = " << config.d << ", sync " << to_string(sync) << ", "
+    out << kernel.name << " on " << config.name << ", " << machine_shape(config) << ", sync " << to_string(sync) << ", "
         << to_string(settings.timing) << " timing\n\n";
     print_table(out, kernel, points);
     if (!options.csv.empty()) out << "CSV written to " << options.csv << '\n';

@@ -13,7 +13,12 @@ constexpr std::size_t kRows = 16;
 
 void summary(std::ostream& out, const RunReport& run) {
   const MachineConfig& c = run.config;
-  out << "machine   " << c.name << ", d = " << c.d << " (" << run.nodes.size() << " nodes), " << to_string(c.switching)
+  out << "machine   " << c.name << ", d = " << c.d << " (" << run.nodes.size() << " nodes";
+  if (c.topology.grid()) {
+    const auto [rows, cols] = c.topology.sides(c.d);
+    out << ", " << (c.topology.kind == Topology::Kind::torus ? "torus " : "mesh ") << rows << " x " << cols;
+  }
+  out << "), " << to_string(c.switching)
       << ", ports " << c.ports.str() << ", " << to_string(c.protocol) << ", " << to_string(run.settings.timing)
       << " timing\n";
   out << "makespan  " << run.makespan_us() << " us\n";

@@ -260,7 +260,7 @@ INSTANTIATE_TEST_SUITE_P(
                       BadUsage{"run exchange --set lamda=3", 2, "did you mean 'lambda'"},
                       BadUsage{"run exchange --set lambda=-1", 2, "key 'lambda'"},
                       BadUsage{"run exchange --set d", 2, "expected key=value"},
-                      BadUsage{"run exchange -d 14", 2, "0..13"},
+                      BadUsage{"run exchange -d 17", 2, "0..16"},
                       BadUsage{"run exchange --ports two", 2, "key 'ports'"},
                       BadUsage{"run exchange --timing virtal", 2, "key 'timing'"},
                       BadUsage{"run exchange --sync pairwize", 2, "key 'sync'"},
