@@ -27,6 +27,10 @@ void MachineOptions::add_to(CLI::App& app, bool with_sync) {
     help.front() = static_cast<char>(std::toupper(static_cast<unsigned char>(help.front())));
     if (!key.unit().empty()) help += " " + key.unit();
     help += " (key " + std::string(key.name) + "; default: the config's)";
+    // On the command line -d counts a square torus's side, as Suh, Shin & An's 2^d x 2^d does (config_dimension).
+    if (key.name == "d")
+      help += ". With --topology torus or mesh, -d D means 2^D x 2^D nodes (key d = 2D, at most -d " +
+              std::to_string(max_dimension() / 2) + "); with torus:RxC the sides set d and -d is left out";
     std::string type = std::string(key.name);
     for (char& c : type) c = c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
     app.add_option(std::string(key.flag), flags[std::string(key.name)], help)->type_name(type);

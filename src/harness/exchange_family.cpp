@@ -284,7 +284,7 @@ Algorithm torus_t1() {
       [](int k) { return model::torus_max_x(k); }, {},
       // For k <= 3 T1 is T2: `--algo all` runs it once, as t2.
       torus_cases_when([](int k) { return k >= 4; }),
-      {ParamSpec{"x", "x", ParamKind::count, "(k - 3): the concentration phases of T1 as a T1.x (0 for k <= 3)",
+      {ParamSpec{"x", "x", ParamKind::count, "k - 3 (0 for k <= 3): T1 as the member of the T1.x family with that many concentration phases",
                  false, true}});
 }
 
