@@ -5,6 +5,7 @@
 // Sizes: the emulated runs use tori of 16 x 16 and 32 x 32 (256 and 1024 nodes, a second or two each); 32 x 32 is
 // the smallest torus on which T1, T1.1 and T2 are three different algorithms (on 16 x 16 T1 is T1.1, on 8 x 8 it is
 // T2). The paper's 64 x 64 and 128 x 128 tori are checked with `sweep --predicted-only`, which emulates nothing.
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -12,12 +13,10 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <string>
-
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include "cli/config_loader.hpp"
 #include "hcemu/model/torus_exchange_cost.hpp"
@@ -214,9 +213,9 @@ TEST(TorusSweep, PredictedCurvesOfFigures6And7) {
   for (int k : {6, 7}) {
     std::size_t previous_t2 = 0;
     for (double lambda : {50.0, 100.0}) {
-      const std::string args = "sweep exchange --config torus -d " + std::to_string(k) +
-                               " --algo t1,t1.1,t2 --m 0:48:1 --predicted-only --json --set lambda=" +
-                               std::to_string(lambda);
+      const std::string args =
+          "sweep exchange --config torus -d " + std::to_string(k) +
+          " --algo t1,t1.1,t2 --m 0:48:1 --predicted-only --json --set lambda=" + std::to_string(lambda);
       auto points = json_of(hcemu(args));
       ASSERT_EQ(points.size(), 3u * 49u);
       const MachineConfig config = torus_of("torus", k, lambda);
