@@ -21,6 +21,7 @@
 #include "hcemu/model/lower_bounds.hpp"
 #include "hcemu/model/permutation.hpp"
 #include "hcemu/model/scatter.hpp"
+#include "hcemu/model/torus_exchange_cost.hpp"
 #include "hcemu/model/transpose.hpp"
 #include "kernel_machines.hpp"
 
@@ -122,6 +123,27 @@ TEST(LowerBounds, CompleteExchangeAndInversionAreTheBisection) {
   std::vector<std::uint32_t> identity(32);
   for (std::uint32_t i = 0; i < 32; ++i) identity[i] = i;
   EXPECT_EQ(model::permutation_lower_bound(with(link_bound_machine(12, 1), 5, "all"), 100, identity), 0);
+}
+
+TEST(LowerBounds, CompleteExchangeOnAGridIsItsBisection) {
+  // A one-port circuit machine, λ = 50 µs, τ = 0.01 µs/byte, no set-ups, m = 8 bytes (hand-worked).
+  MachineConfig c;
+  c.lambda = 50.0;
+  c.tau = 0.01;
+  c.d = 8;
+  c.topology = Topology::parse("torus");  // 16 x 16
+  // Ports: 255·8 = 2040 bytes, 70.4 µs. Cut: 128·128·8 bytes over 2·16 links, 4096 each: 50 + 40.96 µs.
+  EXPECT_EQ(model::complete_exchange_lower_bound(c, 8), from_us(90.96));
+  c.topology = Topology::parse("mesh");  // no wrap-around: 16 links, 8192 bytes each
+  EXPECT_EQ(model::complete_exchange_lower_bound(c, 8), from_us(131.92));
+  c.d = 5;
+  c.topology = Topology::parse("torus:4x8");
+  // Ports: 31·8 = 248 bytes, 52.48 µs; cut across the 8-node rows: 16·16·8 bytes over 2·4 links, 256 each: 52.56.
+  EXPECT_EQ(model::complete_exchange_lower_bound(c, 8), from_us(52.56));
+  // T2 on the 16 x 16 torus (model::torus_exchange_time) is above its bound.
+  c.d = 8;
+  c.topology = Topology::parse("torus");
+  EXPECT_GT(model::torus_exchange_time(c, 4, 0, 8), model::complete_exchange_lower_bound(c, 8));
 }
 
 TEST(LowerBounds, ReflectionNeedsWhatInversionNeeds) {

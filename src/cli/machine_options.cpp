@@ -2,9 +2,9 @@
 
 #include <CLI/CLI.hpp>
 #include <bit>
-#include <tuple>
 #include <cctype>
 #include <charconv>
+#include <tuple>
 
 #include "cli/cli_error.hpp"
 #include "cli/config_loader.hpp"
@@ -65,9 +65,9 @@ std::string config_dimension(const Topology& topology, const std::string& text, 
   const std::string shape = topology.kind == Topology::Kind::torus ? "torus" : "mesh";
   if (topology.rows != 0) {
     if (topology.rows == topology.cols && side < 16 && topology.rows == (1 << side)) return std::to_string(2 * side);
-    throw UsageError("-d " + text + " with --topology " + topology.str() + ": on a " + shape + " -d D means 2^D x 2^D, " +
-                     "and the sides " + std::to_string(topology.rows) + " x " + std::to_string(topology.cols) +
-                     " already give the size; leave -d out");
+    throw UsageError("-d " + text + " with --topology " + topology.str() + ": on a " + shape +
+                     " -d D means 2^D x 2^D, " + "and the sides " + std::to_string(topology.rows) + " x " +
+                     std::to_string(topology.cols) + " already give the size; leave -d out");
   }
   if (2 * side > max_dimension())
     throw UsageError("-d " + text + ": on a " + shape + " -d D means 2^D x 2^D nodes (2^" + std::to_string(2 * side) +

@@ -45,10 +45,10 @@ int plan_torus(const MachineConfig& config, Sync sync, std::size_t m, bool json,
   const model::TorusEnvelope paper = model::torus_envelope(config, k, sync, paper_members);
   const double t_s = config.lambda + config.delta_msg, t_c = config.tau;  // µs, µs/byte
   const auto name = [k](int x) { return model::torus_algorithm_name(k, x); };
-  const std::string note =
-      config.packet != 0 ? "the crossovers are those of the lines A + B·m; with a packet limit the times are not "
-                           "lines, and the crossovers only approximate"
-                         : "";
+  const std::string note = config.packet != 0
+                               ? "the crossovers are those of the lines A + B·m; with a packet limit the times are not "
+                                 "lines, and the crossovers only approximate"
+                               : "";
 
   if (json) {
     nlohmann::json j;
@@ -61,8 +61,8 @@ int plan_torus(const MachineConfig& config, Sync sync, std::size_t m, bool json,
     j["t_s_us"] = t_s;
     j["t_c_us_per_byte"] = t_c;
     j["a"] = t_c > 0 ? nlohmann::json(t_s / t_c) : nlohmann::json(nullptr);
-    j["fastest"] = {{"algo", best.name}, {"x", best.x}, {"predicted_us", to_us(best.predicted)},
-                    {"predicted_ps", best.predicted}};
+    j["fastest"] = {
+        {"algo", best.name}, {"x", best.x}, {"predicted_us", to_us(best.predicted)}, {"predicted_ps", best.predicted}};
     j["members"] = nlohmann::json::array();
     for (int x = static_cast<int>(best.times.size()) - 1; x >= 0; --x)
       j["members"].push_back({{"algo", name(x)},
@@ -84,8 +84,8 @@ int plan_torus(const MachineConfig& config, Sync sync, std::size_t m, bool json,
     return kExitOk;
   }
 
-  out << "complete exchange on " << config.name << ", " << machine_shape(config) << ", m = " << m
-      << " bytes, sync " << to_string(sync) << "\n";
+  out << "complete exchange on " << config.name << ", " << machine_shape(config) << ", m = " << m << " bytes, sync "
+      << to_string(sync) << "\n";
   out << "t_s = λ + δ' = " << shortest(t_s) << " µs, t_c = τ = " << shortest(t_c) << " µs/byte";
   if (t_c > 0) out << ", a = t_s/t_c = " << shortest(t_s / t_c);
   out << "\n\nfastest: " << best.name << ", predicted " << fixed(to_us(best.predicted))
@@ -102,8 +102,7 @@ int plan_torus(const MachineConfig& config, Sync sync, std::size_t m, bool json,
     for (const auto& c : e.crossovers)
       out << "  " << name(c.from_x) << " -> " << name(c.to_x) << " at m = " << fixed(c.m, 3) << " bytes\n";
   };
-  print_crossovers("crossovers among T1, T1.1 and T2 (the paper's Figures 6 and 7), the fastest by block size",
-                   paper);
+  print_crossovers("crossovers among T1, T1.1 and T2 (the paper's Figures 6 and 7), the fastest by block size", paper);
   print_crossovers("crossovers of the whole family (T1.x as docs/kernels/torus.md reads it)", family);
   if (!note.empty()) out << "note: " << note << '\n';
   return kExitOk;
@@ -160,7 +159,8 @@ int plan(const PlanOptions& options, std::ostream& out) {
     return kExitOk;
   }
 
-  out << "complete exchange on " << config.name << ", " << machine_shape(config) << ", m = " << m << " bytes, sync " << to_string(sync) << "\n\n";
+  out << "complete exchange on " << config.name << ", " << machine_shape(config) << ", m = " << m << " bytes, sync "
+      << to_string(sync) << "\n\n";
   out << "optimal partition: " << partition_label(best.partition) << ", predicted " << fixed(to_us(best.predicted))
       << " µs (" << best.rule << (best.reason.empty() ? "" : ": " + best.reason) << ")\n\n";
   TextTable table({"", "equipartition", "phases", "predicted µs"});

@@ -29,9 +29,9 @@ struct RunOptions {
 
 void print_machine_line(std::ostream& out, const MachineConfig& c, const EmulatorSettings& s, std::size_t m,
                         Sync sync) {
-  out << c.name << ": " << machine_shape(c) << ", " << to_string(c.switching) << ", ports "
-      << c.ports.str() << ", " << to_string(c.protocol) << ", " << to_string(s.timing) << " timing; m = " << m
-      << " bytes, sync " << to_string(sync) << "\n";
+  out << c.name << ": " << machine_shape(c) << ", " << to_string(c.switching) << ", ports " << c.ports.str() << ", "
+      << to_string(c.protocol) << ", " << to_string(s.timing) << " timing; m = " << m << " bytes, sync "
+      << to_string(sync) << "\n";
 }
 
 std::string difference(const CaseOutcome& o) {

@@ -90,8 +90,7 @@ std::string needs_cube(const MachineConfig& config) {
   if (!config.topology.grid()) return {};
   return "made for the hypercube (its partners differ in bits of the node id, contention-free only under e-cube "
          "routes), and this machine is a " +
-         config.topology.str() +
-         "; on a torus run t1, t2 or t1.x, or direct as the baseline that ignores the topology";
+         config.topology.str() + "; on a torus run t1, t2 or t1.x, or direct as the baseline that ignores the topology";
 }
 
 // Direct's closed form, on a cube only: on a torus or mesh its XOR partners share links under dimension-ordered
@@ -210,7 +209,6 @@ Algorithm all_port() {
   };
 }
 
-
 // ----- Suh, Shin & An's exchanges on the 2^k x 2^k torus (kernels/torus_exchange.hpp, docs/kernels/torus.md) -----
 
 // The largest x a T1.x row can have: T1 of the largest square torus the engines run, 2^(max_dimension/2) on a side.
@@ -227,8 +225,7 @@ std::string needs_square_torus(const MachineConfig& config) {
   if (torus_side_exponent(config) >= 0) return {};
   if (config.topology.kind == Topology::Kind::torus) {
     const auto [rows, cols] = config.topology.sides(config.d);
-    return "made for a square 2^k x 2^k torus, and this one is " + std::to_string(rows) + " x " +
-           std::to_string(cols);
+    return "made for a square 2^k x 2^k torus, and this one is " + std::to_string(rows) + " x " + std::to_string(cols);
   }
   return "made for a 2^k x 2^k torus (--topology torus -d k), and this machine is a " + config.topology.str();
 }
@@ -254,16 +251,16 @@ Algorithm torus_member(std::string_view name, std::string_view paper, std::funct
             if (std::string why = needs_square_torus(config); !why.empty()) return why;
             return cannot ? cannot(torus_side_exponent(config)) : std::string();
           },
-      .run = [x_at](const MachineConfig& config, const EmulatorSettings& settings, const KernelCase& c) {
-        const int k = torus_side_exponent(config);
-        const int x = x_at(config);
-        return exchange_run([k, x](Node& node, std::span<const std::byte> send, std::span<std::byte> recv,
-                                   const KernelCase& kc) {
-          kernels::torus_t1x_exchange(node, send, recv, kc.m, x, model::TorusShape::square(k), {kc.sync});
-        })(config, settings, c);
-      },
-      .predict = [x_at](const MachineConfig& config,
-                        const KernelCase& c) -> std::optional<Time> {
+      .run =
+          [x_at](const MachineConfig& config, const EmulatorSettings& settings, const KernelCase& c) {
+            const int k = torus_side_exponent(config);
+            const int x = x_at(config);
+            return exchange_run(
+                [k, x](Node& node, std::span<const std::byte> send, std::span<std::byte> recv, const KernelCase& kc) {
+                  kernels::torus_t1x_exchange(node, send, recv, kc.m, x, model::TorusShape::square(k), {kc.sync});
+                })(config, settings, c);
+          },
+      .predict = [x_at](const MachineConfig& config, const KernelCase& c) -> std::optional<Time> {
         return model::torus_exchange_time(config, torus_side_exponent(config), x_at(config), c.m, c.sync);
       },
       .lower_bound = problem_bound,
@@ -280,12 +277,14 @@ CasesFn torus_cases_when(std::function<bool(int k)> keep) {
 
 Algorithm torus_t1() {
   return torus_member(
-      "t1", "Suh, Shin & An (1998) §3.1, after Suh & Yalamanchili: 3k - 3 start-ups on a 2^k x 2^k torus (T2 for k <= 3)",
+      "t1",
+      "Suh, Shin & An (1998) §3.1, after Suh & Yalamanchili: 3k - 3 start-ups on a 2^k x 2^k torus (T2 for k <= 3)",
       [](int k) { return model::torus_max_x(k); }, {},
       // For k <= 3 T1 is T2: `--algo all` runs it once, as t2.
       torus_cases_when([](int k) { return k >= 4; }),
-      {ParamSpec{"x", "x", ParamKind::count, "k - 3 (0 for k <= 3): T1 as the member of the T1.x family with that many concentration phases",
-                 false, true}});
+      {ParamSpec{"x", "x", ParamKind::count,
+                 "k - 3 (0 for k <= 3): T1 as the member of the T1.x family with that many concentration phases", false,
+                 true}});
 }
 
 Algorithm torus_t2() {
@@ -298,11 +297,11 @@ Algorithm torus_t1x(int x) {
   static std::deque<std::string> names;
   static std::deque<std::string> papers;
   const std::string& name = names.emplace_back("t1." + std::to_string(x));
-  const std::string& paper = papers.emplace_back(
-      x == 1 ? "Suh, Shin & An (1998) §4.1: T1.1, 3·2^(k-3) + 3 steps on a 2^k x 2^k torus (k >= 4)"
-             : "Suh, Shin & An (1998) §4.2 as docs/kernels/torus.md reads it: T1." + std::to_string(x) + ", " +
-                   std::to_string(3 * x) + " + 3·2^(k-" + std::to_string(2 + x) + ") steps (k >= " +
-                   std::to_string(x + 3) + ")");
+  const std::string& paper =
+      papers.emplace_back(x == 1 ? "Suh, Shin & An (1998) §4.1: T1.1, 3·2^(k-3) + 3 steps on a 2^k x 2^k torus (k >= 4)"
+                                 : "Suh, Shin & An (1998) §4.2 as docs/kernels/torus.md reads it: T1." +
+                                       std::to_string(x) + ", " + std::to_string(3 * x) + " + 3·2^(k-" +
+                                       std::to_string(2 + x) + ") steps (k >= " + std::to_string(x + 3) + ")");
   return torus_member(
       name, paper, [x](int) { return x; },
       [x, name](int k) {
@@ -322,12 +321,13 @@ KernelFamily exchange_family() {
           "(Stout & Wagar 1990 §6); on a 2^k x 2^k torus T1, T1.x and T2 (Suh, Shin & An 1998)",
       .m_is = "bytes per block",
       .default_algo = "auto",
-      .algorithms = [] {
-        std::vector<Algorithm> rows = {direct(), standard(), multiphase(), planned(), all_port(), torus_t1()};
-        for (int x = 1; x < most_torus_x(); ++x) rows.push_back(torus_t1x(x));
-        rows.push_back(torus_t2());
-        return rows;
-      }(),
+      .algorithms =
+          [] {
+            std::vector<Algorithm> rows = {direct(), standard(), multiphase(), planned(), all_port(), torus_t1()};
+            for (int x = 1; x < most_torus_x(); ++x) rows.push_back(torus_t1x(x));
+            rows.push_back(torus_t2());
+            return rows;
+          }(),
       .resolve = {},
   };
 }

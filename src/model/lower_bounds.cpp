@@ -109,12 +109,12 @@ Time grid_complete_exchange_lower_bound(const MachineConfig& config, std::size_t
   // A node's links: two along each side longer than 1 (on a side of 2 the + and - links are two links).
   const int links = (rows > 1 ? 2 : 0) + (cols > 1 ? 2 : 0);
   std::size_t channels = 1;
-  if (config.ports.kind == Ports::Kind::k) channels = static_cast<std::size_t>(std::max(1, std::min(config.ports.n, links)));
+  if (config.ports.kind == Ports::Kind::k)
+    channels = static_cast<std::size_t>(std::max(1, std::min(config.ports.n, links)));
   if (config.ports.kind == Ports::Kind::all) channels = static_cast<std::size_t>(std::max(1, links));
   const std::size_t others = (n - 1) * m;
-  const Time ports = config.ports.kind == Ports::Kind::half
-                         ? busy(config, others) + busy(config, others)
-                         : busy(config, ceil_div(others, channels));
+  const Time ports = config.ports.kind == Ports::Kind::half ? busy(config, others) + busy(config, others)
+                                                            : busy(config, ceil_div(others, channels));
   const int longer = std::max(rows, cols), other = std::min(rows, cols);
   const std::size_t cut_links = static_cast<std::size_t>(wrap ? 2 * other : other);
   const Time cut = longer > 1 ? cut_bound(config, (n / 2) * (n / 2) * m, cut_links) : 0;
