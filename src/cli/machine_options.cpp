@@ -65,8 +65,8 @@ std::string config_dimension(const Topology& topology, const std::string& text, 
   const std::string shape = topology.kind == Topology::Kind::torus ? "torus" : "mesh";
   if (topology.rows != 0) {
     if (topology.rows == topology.cols && side < 16 && topology.rows == (1 << side)) return std::to_string(2 * side);
-    throw UsageError("-d " + text + " with --topology " + topology.str() + ": on a " + shape +
-                     " -d D means 2^D x 2^D, " + "and the sides " + std::to_string(topology.rows) + " x " +
+    throw UsageError("-d " + text + " with topology " + topology.str() + ": on a " + shape +
+                     " -d D means 2^D x 2^D, and the sides " + std::to_string(topology.rows) + " x " +
                      std::to_string(topology.cols) + " already give the size; leave -d out");
   }
   if (2 * side > max_dimension())

@@ -211,7 +211,8 @@ Algorithm all_port() {
 
 // ----- Suh, Shin & An's exchanges on the 2^k x 2^k torus (kernels/torus_exchange.hpp, docs/kernels/torus.md) -----
 
-// The largest x a T1.x row can have: T1 of the largest square torus the engines run, 2^(max_dimension/2) on a side.
+// T1's x on the largest square torus the engines run, 2^(max_dimension/2) on a side: the rows t1.x go up to one less
+// (strictly between T1 and T2 somewhere); t1 is the rest.
 int most_torus_x() { return std::max(0, max_dimension() / 2 - 3); }
 
 // k of the machine's 2^k x 2^k torus, or -1 when it is not a square torus.
@@ -304,13 +305,14 @@ Algorithm torus_t1x(int x) {
                                        std::to_string(2 + x) + ") steps (k >= " + std::to_string(x + 3) + ")");
   return torus_member(
       name, paper, [x](int) { return x; },
-      [x, name](int k) {
+      [x](int k) {
         return k >= x + 3 ? std::string()
-                          : name + " needs a 2^k x 2^k torus with k >= " + std::to_string(x + 3) + " (-d " +
+                          : "needs a 2^k x 2^k torus with k >= " + std::to_string(x + 3) + " (-d " +
                                 std::to_string(x + 3) + " or more), and this one has k = " + std::to_string(k);
       },
       torus_cases_when([x](int k) { return x <= k - 4; }), {});
 }
+
 }  // namespace
 
 KernelFamily exchange_family() {
