@@ -326,7 +326,8 @@ KernelFamily exchange_family() {
       .algorithms =
           [] {
             std::vector<Algorithm> rows = {direct(), standard(), multiphase(), planned(), all_port(), torus_t1()};
-            for (int x = 1; x < most_torus_x(); ++x) rows.push_back(torus_t1x(x));
+            // From T1 to T2, the members in order of fewer start-ups and more bytes (x from k - 3 down to 0).
+            for (int x = most_torus_x() - 1; x >= 1; --x) rows.push_back(torus_t1x(x));
             rows.push_back(torus_t2());
             return rows;
           }(),
