@@ -1,6 +1,7 @@
 // `hcemu fit`: fit the model's parameters from microbenchmarks (or a kernel's effective λ and δ) and set each
 // beside its configured value.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -63,6 +64,17 @@ void print_rows(std::ostream& out, const std::vector<FitRow>& rows) {
   table.print(out);
 }
 
+// The largest relative error of the link parameters (λ, λ0, δ', δ, τ, and their sums) among the rows whose
+// configured value is not zero.
+double worst_link_error(const std::vector<FitRow>& rows) {
+  double worst = 0;
+  for (const FitRow& r : rows) {
+    const bool link = r.key.starts_with("lambda") || r.key.starts_with("delta") || r.key == "tau";
+    if (link && r.configured != 0) worst = std::max(worst, std::abs(r.fitted - r.configured) / std::abs(r.configured));
+  }
+  return worst;
+}
+
 int fit(const FitOptions& options, std::ostream& out) {
   MachineFamily family = options.machine.build_family();
   const MachineConfig& config = family.config;
@@ -84,6 +96,20 @@ int fit(const FitOptions& options, std::ostream& out) {
     MachineFitOptions fit_options;
     fit_options.repetitions = options.repetitions;
     auto result = fit_machine(family, fit_options);
+    // Wall timing at the default time_scale: a node's clock includes its own running time on the host, scaled down
+    // by time_scale (docs/model.md), so the fit chooses the scale itself: the smallest power of ten, up to 1000,
+    // at which λ, τ and δ come within 2% of the configuration.
+    if (family.settings.timing == Timing::wall && family.settings.time_scale == 1) {
+      while (worst_link_error(result.rows) > 0.02 && family.settings.time_scale < 1000) {
+        family.settings.time_scale *= 10;
+        result = fit_machine(family, fit_options);
+      }
+      result.notes.push_back("time_scale " + shortest(family.settings.time_scale) +
+                             " chosen: the smallest power of ten at which lambda, tau and delta come within 2% of the "
+                             "configured values (worst " + fixed(100 * worst_link_error(result.rows), 2) +
+                             "%); set time_scale to choose another");
+      j["time_scale"] = family.settings.time_scale;
+    }
     rows = result.rows;
     dimensions = result.dimensions;
     notes = result.notes;
