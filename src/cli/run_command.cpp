@@ -69,7 +69,10 @@ int run(const RunOptions& options, std::ostream& out, std::ostream& err) {
   const MachineFamily family = options.machine.build_family();
   const MachineConfig& config = family.config;
   EmulatorSettings settings = family.settings;
-  if (!options.trace.empty()) settings.trace = true;
+  if (!options.trace.empty()) {
+    check_trace_path(options.trace);  // before the runs, which may be long
+    settings.trace = true;
+  }
   const CaseRequest request =
       options.cases.request(options.algo(), options.partition(), options.m, options.machine.parsed_sync());
   auto cases = select_cases(kernel, config, request);

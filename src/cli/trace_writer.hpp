@@ -12,7 +12,12 @@ struct LabelledReport {
   const RunReport* report;
 };
 
-// One process per run (named by its label), one track per node. Throws UsageError if the file cannot be written.
+// Before the runs: throws UsageError if `path` cannot be opened for writing (a missing folder, a folder, no
+// permission), so that a long run is not lost to it. Leaves no file behind that was not there.
+void check_trace_path(const std::string& path);
+
+// One process per run (named by its label), tracks per node and link (docs/traces.md). Throws UsageError if the file
+// cannot be written.
 void write_chrome_trace(const std::string& path, const std::vector<LabelledReport>& runs);
 
 }  // namespace hcemu::cli
