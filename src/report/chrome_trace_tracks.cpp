@@ -89,11 +89,8 @@ std::string link_name(const LinkSpan& l, bool ambiguous) {
   return name;
 }
 
-struct Layout {
-  std::vector<Tracks> tracks;  // in the order of their tracks: node by node, each followed by the links it drives
-};
-
-Layout lay_out(const RunReport& run) {
+// Every family of tracks of the run, in the order they are shown: node by node, each followed by the links it drives.
+std::vector<Tracks> lay_out(const RunReport& run) {
   const int nodes = static_cast<int>(run.nodes.size());
   std::vector<Tracks> program, out, in;
   for (int i = 0; i < nodes; ++i) {
@@ -151,24 +148,24 @@ Layout lay_out(const RunReport& run) {
                  {"args", {{"source", l.source}, {"waited_ps", l.delay}}}});
   }
 
-  Layout layout;
+  std::vector<Tracks> layout;
   auto link = links.begin();
   for (int i = 0; i < nodes; ++i) {
     const auto n = static_cast<std::size_t>(i);
-    layout.tracks.push_back(std::move(program[n]));
-    if (!out[n].slices.empty()) layout.tracks.push_back(std::move(out[n]));
-    if (!in[n].slices.empty()) layout.tracks.push_back(std::move(in[n]));
+    layout.push_back(std::move(program[n]));
+    if (!out[n].slices.empty()) layout.push_back(std::move(out[n]));
+    if (!in[n].slices.empty()) layout.push_back(std::move(in[n]));
     for (; link != links.end() && link->first.first <= i; ++link) {
-      layout.tracks.push_back(std::move(link->second.first));
-      if (!link->second.second.slices.empty()) layout.tracks.push_back(std::move(link->second.second));
+      layout.push_back(std::move(link->second.first));
+      if (!link->second.second.slices.empty()) layout.push_back(std::move(link->second.second));
     }
   }
   for (; link != links.end(); ++link) {  // from nodes the report does not list: not expected, but not lost
-    layout.tracks.push_back(std::move(link->second.first));
-    if (!link->second.second.slices.empty()) layout.tracks.push_back(std::move(link->second.second));
+    layout.push_back(std::move(link->second.first));
+    if (!link->second.second.slices.empty()) layout.push_back(std::move(link->second.second));
   }
   int tid = 1;
-  for (Tracks& t : layout.tracks) {
+  for (Tracks& t : layout) {
     t.place();
     t.first_tid = tid;
     tid += static_cast<int>(t.lanes);
@@ -179,14 +176,14 @@ Layout lay_out(const RunReport& run) {
 }  // namespace
 
 void write_run_tracks(TraceEventWriter& writer, const RunReport& run, std::string_view label, int pid) {
-  const Layout layout = lay_out(run);
+  const std::vector<Tracks> layout = lay_out(run);
 
   writer.event({{"ph", "M"},
                 {"name", "process_name"},
                 {"pid", pid},
                 {"args", {{"name", label.empty() ? std::string("hcemu run") : std::string(label)}}}});
   writer.event({{"ph", "M"}, {"name", "process_sort_index"}, {"pid", pid}, {"args", {{"sort_index", pid}}}});
-  for (const Tracks& t : layout.tracks)
+  for (const Tracks& t : layout)
     for (std::size_t lane = 0; lane < t.lanes; ++lane) {
       const int tid = t.first_tid + static_cast<int>(lane);
       writer.event(
@@ -206,7 +203,7 @@ void write_run_tracks(TraceEventWriter& writer, const RunReport& run, std::strin
   for (std::uint64_t m : sent)
     if (received.count(m) > 0) flow_of[m] = writer.new_flow_id();
 
-  for (const Tracks& t : layout.tracks) {
+  for (const Tracks& t : layout) {
     for (const Slice& s : t.slices) {
       const int tid = t.first_tid + static_cast<int>(s.lane);
       json fields = s.fields;
