@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -287,6 +288,38 @@ TEST(ChromeTrace, ForcedDiscardIsAnInstantOnTheReceiversProgramAndHasNoArrow) {
   EXPECT_NE(d["name"].get<std::string>().find("FORCED discard from 0"), std::string::npos) << d;
   EXPECT_EQ(count_phase(t, "s"), 1u);  // the second message only
   EXPECT_EQ(count_phase(t, "f"), 1u);
+}
+
+TEST(ChromeTrace, DeadlockedRunShowsWhereEachBlockedNodeStuck) {
+  // Node 0's only message reaches node 1 before node 1 posts its receive: it is lost and the receive waits for ever.
+  // The DeadlockError carries the run's report, trace included.
+  auto config = round_config(1);
+  config.protocol = Protocol::forced;
+  std::shared_ptr<const RunReport> run;
+  try {
+    Machine(config, tracing()).run([](Node& node) {
+      std::vector<std::byte> buf(8);
+      if (node.id() == 0) node.send(1, bytes_of(8), 5);
+      if (node.id() == 1) {
+        node.elapse(from_us(50));
+        node.recv(0, buf, 5);
+      }
+    });
+  } catch (const DeadlockError& e) {
+    run = e.report;
+  }
+  ASSERT_NE(run, nullptr);
+  const Trace t = trace_of(*run);
+  EXPECT_EQ(structure_failures(t), std::vector<std::string>{}) << joined(structure_failures(t));
+  const auto marks = t.on("node 1", "i");
+  ASSERT_EQ(marks.size(), 2u);
+  // The discard at the first byte's arrival, then the receive stuck at node 1's clock when it blocked: 50 µs.
+  EXPECT_EQ(ps(marks[0]["ts"]), from_us(config.lambda + config.delta_msg + config.delta_hop));
+  EXPECT_EQ(marks[0]["cat"], "discard");
+  EXPECT_EQ(ps(marks[1]["ts"]), us(50));
+  EXPECT_EQ(marks[1]["cat"], "deadlock");
+  EXPECT_EQ(marks[1]["name"], "blocked in recv (peer 0, tag 5)");
+  EXPECT_TRUE(t.on("node 0", "i").empty());  // node 0 finished
 }
 
 TEST(ChromeTrace, TorusLinksAreNamedAndTheirContentionShown) {

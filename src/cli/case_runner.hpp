@@ -3,6 +3,7 @@
 // src/harness/algorithm.hpp), running each, and the label and JSON object of one outcome.
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -38,6 +39,7 @@ struct CaseOutcome {
   harness::KernelCase requested;
   std::optional<harness::KernelResult> result;  // empty when the run threw
   std::string error;                            // what it threw
+  std::shared_ptr<const RunReport> deadlocked;  // a run that deadlocked: what it did until it stuck (its trace too)
   bool ok() const { return result && result->verified && error.empty(); }
 };
 

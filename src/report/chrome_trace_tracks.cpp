@@ -124,6 +124,18 @@ std::vector<Tracks> lay_out(const RunReport& run) {
                         {"args", std::move(args)}});
   }
 
+  // A deadlocked run: where each blocked node stuck, at its clock then.
+  for (const BlockedOperation& b : run.blocked) {
+    if (!valid(b.node)) continue;
+    const auto i = static_cast<std::size_t>(b.node);
+    std::string name = "blocked in " + b.operation;
+    if (b.peer >= 0) name += " (peer " + std::to_string(b.peer) + ", tag " + std::to_string(b.tag) + ")";
+    json args = {{"operation", b.operation}, {"peer", b.peer}, {"tag", b.tag}};
+    if (!b.detail.empty()) args["detail"] = b.detail;
+    program[i].instants.emplace_back(run.nodes[i].final_clock,
+                                     json{{"name", name}, {"cat", "deadlock"}, {"args", std::move(args)}});
+  }
+
   // Links, by (from, dim), each with the waits of the transfers that found it held by another's.
   std::map<std::pair<int, int>, std::pair<Tracks, Tracks>> links;
   std::map<std::pair<int, int>, std::set<int>> labels_between;  // (from, to) -> the links' labels

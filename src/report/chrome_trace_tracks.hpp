@@ -4,7 +4,8 @@
 // its output and input ports ("node 5 out", "node 5 in"), and every directed link it drives that carried something
 // ("link 5->4", and "link 5->4 waits" where transfers waited for it). Spans that overlap go on lanes of their own
 // ("node 5 out 2"), so that the slices of every track nest. Each message received is a flow from its send to its
-// receive; each FORCED discard an instant on the receiving node's program.
+// receive; each FORCED discard an instant on the receiving node's program, and in a deadlocked run's report each
+// blocked node's operation an instant where its program stuck.
 #include <string_view>
 
 #include "hcemu/report.hpp"

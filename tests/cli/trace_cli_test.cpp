@@ -1,5 +1,6 @@
 // `hcemu run --trace FILE`: a path that cannot be written is a usage error found before the run, and the file
-// written is the trace of every case run (its structure is tested in tests/report_chrome_trace_test.cpp).
+// written is the trace of every case run, a deadlocked one included (its structure is tested in
+// tests/report_chrome_trace_test.cpp).
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -8,11 +9,14 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
 
+#include "cli/case_runner.hpp"
 #include "cli/trace_writer.hpp"
+#include "hcemu/hcemu.hpp"
 
 namespace hcemu::cli {
 namespace {
@@ -97,6 +101,37 @@ TEST(TraceFlag, EveryAlgorithmRunIsAProcessOfTheFileWithAnArrowPerMessage) {
   EXPECT_GT(runs.size(), 1u);
   EXPECT_EQ(processes, runs.size());
   EXPECT_EQ(flows, messages);
+}
+
+TEST(TraceFlag, DeadlockedCaseKeepsWhatItDidForTheTrace) {
+  // A row whose kernel deadlocks: node 1 waits for a message node 0 never sends.
+  harness::Algorithm stuck;
+  stuck.name = "stuck";
+  stuck.run = [](const MachineConfig& config, const EmulatorSettings& settings, const harness::KernelCase&) {
+    Machine(config, settings).run([](Node& node) {
+      std::vector<std::byte> buffer(8);
+      node.elapse(from_us(3));
+      if (node.id() == 1) node.recv(0, buffer, 7);
+    });
+    return harness::KernelResult{};
+  };
+  stuck.predict = [](const MachineConfig&, const harness::KernelCase&) { return std::optional<Time>{}; };
+  const harness::KernelFamily family{"stuck", "", "", "stuck", {stuck}, {}};
+  MachineConfig config;
+  config.d = 1;
+  EmulatorSettings settings;
+  settings.trace = true;
+  harness::KernelCase c;
+  c.algo = "stuck";
+
+  const CaseOutcome outcome = run_case(family, config, settings, c);
+  EXPECT_FALSE(outcome.result);
+  EXPECT_NE(outcome.error.find("deadlock"), std::string::npos) << outcome.error;
+  ASSERT_NE(outcome.deadlocked, nullptr);
+  ASSERT_EQ(outcome.deadlocked->blocked.size(), 1u);
+  EXPECT_EQ(outcome.deadlocked->blocked[0].node, 1);
+  EXPECT_EQ(outcome.deadlocked->nodes[1].final_clock, from_us(3));
+  EXPECT_FALSE(outcome.deadlocked->trace.empty());  // both nodes' elapse
 }
 
 }  // namespace
