@@ -133,7 +133,8 @@ HCEMU_KERNEL_CHECKS(SymmetrizedBroadcast, AllPortStoreAndForwardTakesTauMPlusDLa
 }
 
 HCEMU_KERNEL_CHECKS(SymmetrizedBroadcast, MatchesStoutAndWagarNumericExamples) {
-  // Stout & Wagar digest §9, τ = 1, β = 12 (d = 3, m = 3600) and β = 16 (d = 4, m = 4800): 3636 and 4864.
+  // Stout & Wagar (1990), the paper's worked values, τ = 1, β = 12 (d = 3, m = 3600) and β = 16 (d = 4, m = 4800): 3636
+  // and 4864.
   for (auto [d, beta, m, want] :
        {std::tuple{3, 12.0, std::size_t{3600}, 3636.0}, {4, 16.0, std::size_t{4800}, 4864.0}}) {
     auto check = broadcast_check(m, bcast2());
@@ -198,7 +199,7 @@ HCEMU_KERNEL_CHECKS(SymmetrizedBroadcast, RunsOnOnePortWithoutAClosedForm) {
 // ----- BROADCAST 4 ---------------------------------------------------------------------------------------------------
 
 HCEMU_KERNEL_CHECKS(PipelinedBroadcast, MatchesStoutAndWagarNumericExamples) {
-  // Stout & Wagar digest §9, τ = 1: (d + g - 1)(m/(dg) + β).
+  // Stout & Wagar (1990), the paper's worked values, τ = 1: (d + g - 1)(m/(dg) + β).
   struct Example {
     int d;
     double beta;
@@ -363,7 +364,8 @@ TEST(BroadcastRegistry, EveryAlgoVerifiesAndMeetsItsPrediction) {
 }
 
 TEST(BroadcastRegistry, PiecesGiveTheGroupsOfBroadcastFour) {
-  // Stout & Wagar digest §9: d = 3, β = 12, τ = 1, m = 3600, g = 15: (d + g - 1)(β + τ·m/(dg)) = 17·(12 + 80).
+  // Stout & Wagar (1990), the paper's worked values: d = 3, β = 12, τ = 1, m = 3600, g = 15: (d + g - 1)(β + τ·m/(dg))
+  // = 17·(12 + 80).
   const harness::KernelFamily& info = harness::find_family("broadcast");
   MachineConfig config = link_bound_machine(12, 1);
   config.d = 3;
@@ -379,7 +381,7 @@ TEST(BroadcastRegistry, PiecesGiveTheGroupsOfBroadcastFour) {
 
 TEST(BroadcastRegistry, FivePiecesRunBroadcastFourWithFiveGroupsAsItsClosedForm) {
   // g = 5 is not the optimum here (sqrt((d-1)τm/(dβ)) = sqrt(200), 14), so the case really runs the given g:
-  // packets of ⌈3600/(3·5)⌉ = 240 bytes, (d + g - 1)(β + τ·240) = 7·252 = 1764 µs, the digest's §9 number for g = 5.
+  // packets of ⌈3600/(3·5)⌉ = 240 bytes, (d + g - 1)(β + τ·240) = 7·252 = 1764 µs, the paper's number for g = 5.
   const harness::KernelFamily& info = harness::find_family("broadcast");
   MachineConfig config = link_bound_machine(12, 1);
   config.d = 3;
@@ -435,7 +437,7 @@ TEST(BroadcastRegistry, ZeroPiecesRunThePapersOptimaAndReportThem) {
 }
 
 TEST(BroadcastRegistry, OptimalGroupsMinimizeTheClosedForm) {
-  // Stout & Wagar digest §9: with d = 4, β = 16, τ = 1, m = 4800 the optimum is g* = 15.
+  // Stout & Wagar (1990), the paper's worked values: with d = 4, β = 16, τ = 1, m = 4800 the optimum is g* = 15.
   MachineConfig config = link_bound_machine(16, 1);
   config.d = 4;
   EXPECT_EQ(model::optimal_broadcast_groups(config, 4800), 15);

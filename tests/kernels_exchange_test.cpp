@@ -378,8 +378,8 @@ HCEMU_KERNEL_CHECKS(AllPortExchange, MatchesStoutWagarClosedForm) {
   checks.add(check);
 }
 
-TEST(AllPortExchange, DigestTableValueForDThree) {
-  // papers/digests/stout-wagar.md §9: d = 3, β = 12, τ = 1, m = 3600 gives 14436.
+TEST(AllPortExchange, PaperValueForDThree) {
+  // Stout & Wagar (1990) §9, the worked value: d = 3, β = 12, τ = 1, m = 3600 gives 14436.
   MachineConfig config;
   config.d = 3;
   config.lambda = 12;

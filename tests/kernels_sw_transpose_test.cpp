@@ -27,7 +27,7 @@ using testing::CaseResult;
 using testing::KernelCheck;
 constexpr std::size_t kBytes = sizeof(Element);
 
-// The paper's machine (digest section 1): all-port, store-and-forward, a packet of L bytes costs β + τL per hop,
+// The paper's machine (Stout & Wagar 1990 §1): all-port, store-and-forward, a packet of L bytes costs β + τL per hop,
 // no circuit set-up, local work free.
 MachineConfig paper_machine(double beta, double tau) {
   MachineConfig c;
@@ -86,9 +86,9 @@ Time paper_time(const MachineConfig& cfg, std::size_t block_bytes, int packets) 
 }
 
 HCEMU_KERNEL_CHECKS(StoutWagarTranspose, PaperExampleTakesElevenPacketTimes) {
-  // Digest section 9: d = 4, N = 240 (m = 3600 items), β = 18, τ = 1 per item, kp = 10, which is the paper's
-  // optimum sqrt(τm/(2β)) = 10: 11·(180 + 18) = 2178 = τm/2 + 2·sqrt(βτm/2) + β = 1800 + 360 + 18. Items are
-  // 4 bytes, so τ = 0.25 µs per byte.
+  // Stout & Wagar (1990), the paper's worked values: d = 4, N = 240 (m = 3600 items), β = 18, τ = 1 per item, kp = 10,
+  // which is the paper's optimum sqrt(τm/(2β)) = 10: 11·(180 + 18) = 2178 = τm/2 + 2·sqrt(βτm/2) + β = 1800 + 360 + 18.
+  // Items are 4 bytes, so τ = 0.25 µs per byte.
   KernelCheck<Element> check = sw_check(60, [](int) { return 10; });
   check.dims({4})
       .ports({"all"})

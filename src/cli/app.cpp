@@ -1,12 +1,62 @@
-#include <ostream>
-
 #include <CLI/CLI.hpp>
+#include <cctype>
+#include <ostream>
+#include <string>
+#include <vector>
 
 #include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
+#include "cli/config_builder.hpp"
+#include "cli/kernel_options.hpp"
 #include "hcemu/errors.hpp"
 
 namespace hcemu::cli {
+
+namespace {
+
+// The parser's error as one sentence for "hcemu: ...": which command it was about, the bad word, the choices.
+std::string parse_error_sentence(const CLI::ParseError& e, const CLI::App& app,
+                                 const std::vector<std::pair<std::string, Action>>& commands, int argc,
+                                 const char* const* argv) {
+  std::string names, command;
+  std::vector<std::string> candidates;
+  for (std::size_t i = 0; i < commands.size(); ++i) {
+    names += (i == 0 ? "" : i + 1 == commands.size() ? " or " : ", ") + commands[i].first;
+    candidates.push_back(commands[i].first);
+    if (app.got_subcommand(commands[i].first)) command = commands[i].first;
+  }
+  const std::string help = command.empty() ? "hcemu --help" : "hcemu " + command + " --help";
+  std::string what = e.what();
+  if (command.empty()) {
+    if (argc < 2) return "a command is required: " + names + " (" + help + ")";
+    const std::string word = argv[1];
+    if (!word.empty() && word.front() != '-') {
+      const std::string hint = nearest_key(word, candidates);
+      return "unknown command '" + word + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
+             "; the commands are " + names + " (" + help + ")";
+    }
+  }
+  const std::string where = command.empty() ? "" : command + ": ";
+  if (what.rfind("The following argument", 0) == 0) {
+    const std::string words = what.substr(what.find(':') + 2);
+    return where + "unexpected argument '" + words + "' (" + help + " lists what it takes)";
+  }
+  if (what.rfind("Could not convert: ", 0) == 0) {
+    const std::string rest = what.substr(19);
+    const auto eq = rest.find(" = ");
+    if (eq != std::string::npos)
+      return where + rest.substr(0, eq) + ": cannot read '" + rest.substr(eq + 3) + "' as a number (" + help + ")";
+  }
+  // "--bytes: 1 required UINT:... missing": the option was given without its value.
+  if (const auto colon = what.find(": "); colon != std::string::npos && what.find(" required ") != std::string::npos &&
+                                          what.size() > 8 && what.compare(what.size() - 8, 8, " missing") == 0)
+    return where + what.substr(0, colon) + " needs a value (" + help + ")";
+  if (what == "kernel is required") return where + "a kernel is required: " + kernel_names() + " (" + help + ")";
+  if (!what.empty()) what.front() = static_cast<char>(std::tolower(static_cast<unsigned char>(what.front())));
+  return where + what + " (" + help + ")";
+}
+
+}  // namespace
 
 int run_main(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   CLI::App app{"hcemu: an emulator of hypercube multicomputers (Intel iPSC/860, iPSC, link-bound cubes).\n"
@@ -21,9 +71,14 @@ int run_main(int argc, const char* const* argv, std::ostream& out, std::ostream&
 
   try {
     app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e, out, err) == 0 ? kExitOk : kExitUsage;
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e, out, err) == 0 ? kExitOk : kExitUsage;
   } catch (const CLI::ParseError& e) {
-    int code = app.exit(e, out, err);
-    return code == 0 ? kExitOk : kExitUsage;
+    if (e.get_exit_code() == 0) return app.exit(e, out, err) == 0 ? kExitOk : kExitUsage;
+    err << "hcemu: " << parse_error_sentence(e, app, commands, argc, argv) << '\n';
+    return kExitUsage;
   }
   try {
     for (auto& [name, action] : commands)

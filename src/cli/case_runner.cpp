@@ -29,12 +29,22 @@ bool some_row_takes(const KernelFamily& family, std::string_view param) {
 }
 
 // "exchange multiphase, transpose rows-multiphase": every algorithm of every kernel that takes the parameter.
+// A kernel all of whose algorithms take it (long-send's --src) is named alone.
 std::string takers_of(std::string_view param) {
   std::string list;
-  for (const KernelFamily& family : harness::families())
+  for (const KernelFamily& family : harness::families()) {
+    std::string rows;
+    std::size_t count = 0;
     for (const Algorithm& row : family.algorithms)
-      if (takes(row, param))
-        list += (list.empty() ? "" : ", ") + std::string(family.name) + " " + std::string(row.name);
+      if (takes(row, param)) {
+        rows += (rows.empty() ? "" : ", ") + std::string(family.name) + " " + std::string(row.name);
+        ++count;
+      }
+    if (count == 0) continue;
+    list +=
+        (list.empty() ? "" : ", ") +
+        (count == family.algorithms.size() && count > 1 ? "every " + std::string(family.name) + " algorithm" : rows);
+  }
   return list;
 }
 
@@ -57,13 +67,39 @@ std::string its_parameters(const Algorithm& row) {
   throw UsageError(who + " takes no --" + std::string(flag) + " (" + help + ")");
 }
 
+// The words and nodes of the request, by name: those given.
+std::vector<std::string> given_words_and_nodes(const CaseRequest& request) {
+  std::vector<std::string> names;
+  for (const auto& [name, parts] : request.lists) names.push_back(name);
+  for (const auto& [name, value] : request.texts)
+    if (!value.empty()) names.push_back(name);
+  for (const auto& [name, value] : request.nodes) {
+    if (value == kNodeNotGiven) continue;
+    if (value < 0) throw UsageError("--" + name + " " + std::to_string(value) + " is not a node (nodes are 0, 1, ...)");
+    names.push_back(name);
+  }
+  return names;
+}
+
+// The words and nodes of the request that `row` takes (every one when `row` is null), into `c`.
+void give_words_and_nodes(const Algorithm* row, const CaseRequest& request, KernelCase& c) {
+  for (const auto& [name, value] : request.texts)
+    if (!value.empty() && (!row || takes(*row, name))) c.params.set(name, value);
+  for (const auto& [name, value] : request.nodes)
+    if (value >= 0 && value != kNodeNotGiven && (!row || takes(*row, name)))
+      c.params.set(name, static_cast<std::uint64_t>(value));
+}
+
 // The parameters of the request that `row` takes, into `c`.
 void give(const Algorithm& row, const CaseRequest& request, KernelCase& c) {
   for (const auto& [name, value] : request.numbers)
     if (value != 0 && takes(row, name)) c.params.set(name, value);
+  give_words_and_nodes(&row, request, c);
   if (const ParamSpec* g = row.granularity(); g && request.pieces != 0 && !c.params.has(g->name))
     c.params.set(std::string(g->name), request.pieces);
   if (!request.partition.empty() && takes(row, "partition")) c.params.set("partition", request.partition);
+  for (const auto& [name, parts] : request.lists)
+    if (takes(row, name)) c.params.set(name, parts);
 }
 
 }  // namespace
@@ -107,9 +143,13 @@ std::vector<KernelCase> select_cases(const KernelFamily& family, const MachineCo
     if (!request.partition.empty()) throw UsageError("--algo all runs every partition; drop --partition");
     for (const auto& [name, value] : request.numbers)
       if (value != 0 && !some_row_takes(family, name)) takes_no(kernel, name);
+    for (const std::string& name : given_words_and_nodes(request))
+      if (!some_row_takes(family, name)) takes_no(kernel, name);
     bool granular = false;
     for (const Algorithm& row : family.algorithms) granular = granular || row.granularity();
     if (request.pieces != 0 && !granular) takes_no(kernel, "pieces");
+    // The rows that choose their cases (all_cases) see the permutation and the pair they will run with.
+    give_words_and_nodes(nullptr, request, base);
     auto cases = family.expand_all(config, base);
     for (KernelCase& c : cases) give(family.algorithm(c.algo), request, c);
     return cases;
@@ -124,6 +164,8 @@ std::vector<KernelCase> select_cases(const KernelFamily& family, const MachineCo
     if (request.pieces != 0 && !row.granularity()) takes_no(who, "pieces");
     for (const auto& [name, value] : request.numbers)
       if (value != 0 && !takes(row, name)) takes_no(who, name);
+    for (const std::string& name : given_words_and_nodes(request))
+      if (!takes(row, name)) takes_no(who, name);
   }
   if (!request.partition.empty() && takes(row, "partition")) {
     const int sum = std::accumulate(request.partition.begin(), request.partition.end(), 0);
@@ -160,8 +202,22 @@ std::string case_label(const KernelFamily& family, const KernelCase& c) {
   for (const harness::Algorithm& row : family.algorithms) {
     if (row.name != c.algo) continue;
     for (const ParamSpec& p : row.params) {
-      if (p.kind == harness::ParamKind::partition || c.params.number(p.name) == 0) continue;
-      label += " " + std::string(p.symbol.empty() ? p.name : p.symbol) + "=" + std::to_string(c.params.number(p.name));
+      const std::string symbol(p.symbol.empty() ? p.name : p.symbol);
+      if (p.kind == harness::ParamKind::text) {
+        if (!c.params.text(p.name).empty()) label += " " + symbol + "=" + c.params.text(p.name);
+        continue;
+      }
+      if (p.kind == harness::ParamKind::node) {
+        if (c.params.has(p.name)) label += " " + symbol + "=" + std::to_string(c.params.number(p.name));
+        continue;
+      }
+      if (p.kind == harness::ParamKind::partition) {
+        if (p.name != "partition" && !c.params.parts(p.name).empty())
+          label += " " + std::string(p.name) + "=" + partition_label(c.params.parts(p.name));
+        continue;
+      }
+      if (c.params.number(p.name) == 0) continue;
+      label += " " + symbol + "=" + std::to_string(c.params.number(p.name));
     }
   }
   return label;

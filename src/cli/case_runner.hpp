@@ -2,6 +2,7 @@
 // Running kernel cases for `run`, `sweep` and `fit`: which cases a request selects (read off the algorithms' rows,
 // src/harness/algorithm.hpp), running each, and the label and JSON object of one outcome.
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -13,6 +14,9 @@
 
 namespace hcemu::cli {
 
+// A node parameter (--dst) that was not given: any other value, negative ones too, was.
+inline constexpr std::int64_t kNodeNotGiven = std::numeric_limits<std::int64_t>::min();
+
 struct CaseRequest {
   std::string algo;  // empty: every algorithm without a partition, else the one algorithm that takes one
   std::vector<int> partition;
@@ -21,6 +25,9 @@ struct CaseRequest {
   int root = 0;
   std::uint64_t seed = 1;
   std::map<std::string, std::uint64_t, std::less<>> numbers;  // algorithm parameters given by name (--groups 5)
+  std::map<std::string, std::string, std::less<>> texts;      // words given by name (--perm shuffle); empty: not given
+  std::map<std::string, std::int64_t, std::less<>> nodes;     // nodes given by name (--dst 0), or kNodeNotGiven
+  std::map<std::string, std::vector<int>, std::less<>> lists;  // list parameters given by name (--grid 1,2)
   std::uint64_t pieces = 0;  // the older --pieces: each algorithm's granularity parameter; 0 = not given
   // Several algorithms were asked for at once (sweep's --algo A,B): a parameter goes to those that take it, and is
   // an error only when none does.

@@ -15,6 +15,8 @@ using Action = std::function<int(std::ostream& out, std::ostream& err)>;
 
 Action add_run_command(CLI::App& app);
 Action add_plan_command(CLI::App& app);
+// `plan matmul`, a subcommand of `plan` (src/cli/plan_matmul_command.cpp).
+Action add_plan_matmul_command(CLI::App& plan);
 Action add_sweep_command(CLI::App& app);
 Action add_fit_command(CLI::App& app);
 Action add_configs_command(CLI::App& app);

@@ -19,18 +19,6 @@ std::string without_key_prefix(const ConfigError& e) {
   return message;
 }
 
-// A machine the command accepts runs on every engine, so that choosing one never makes a preset or file invalid.
-void check_every_engine(const MachineConfig& config, EmulatorSettings settings) {
-  for (EngineKind engine : kEngineKinds) {
-    settings.engine = engine;
-    try {
-      settings.validate_for(config);
-    } catch (const ConfigError& e) {
-      throw ConfigError(e.key, "the command takes machines that every engine runs, and " + without_key_prefix(e));
-    }
-  }
-}
-
 }  // namespace
 
 std::string nearest_key(std::string_view unknown, const std::vector<std::string>& candidates) {
@@ -57,7 +45,7 @@ void ConfigBuilder::set(std::string_view key, const Value& value, const Origin& 
     // The ranges of the other keys hold already; a failure that names this key is this value's fault.
     next.config.validate();
     next.settings.validate();
-    check_every_engine(next.resolved(), next.settings);
+    next.settings.validate_for(next.resolved());
   } catch (const ConfigError& e) {
     // Already placed, or about another key: pass it on as it is.
     if (!e.file.empty() || e.key != key) throw;

@@ -100,6 +100,9 @@ void apply_config_at_depth(ConfigBuilder& builder, std::string_view name_or_file
     apply_toml_at_depth(builder, preset->text, preset->path, depth);
     return;
   }
+  std::error_code ec;
+  if (std::filesystem::is_directory(std::string(name_or_file), ec))
+    throw UsageError("'" + std::string(name_or_file) + "' is a directory, not a preset or a TOML file");
   std::ifstream in{std::string(name_or_file)};
   if (!in) {
     std::string hint = nearest_key(name_or_file, preset_names());

@@ -8,6 +8,7 @@
 #include "cli/commands.hpp"
 #include "cli/config_builder.hpp"
 #include "cli/config_loader.hpp"
+#include "cli/option_checks.hpp"
 #include "cli/presets.hpp"
 #include "cli/text_table.hpp"
 #include "hcemu/report_json.hpp"
@@ -88,7 +89,9 @@ Action add_configs_command(CLI::App& app) {
   auto options = std::make_shared<ConfigsOptions>();
   auto* sub = app.add_subcommand("configs", "The machine presets, each with its source");
   sub->add_flag("--keys", options->keys, "List the config keys instead");
-  sub->add_option("--show", options->show, "Print one preset's TOML file")->type_name("NAME");
+  sub->add_option("--show", options->show, "Print one preset's TOML file")
+      ->type_name("NAME")
+      ->check(non_empty("a preset's name"));
   sub->add_flag("--json", options->json, "Print JSON");
   return [options](std::ostream& out, std::ostream&) { return list(*options, out); };
 }

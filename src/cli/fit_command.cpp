@@ -12,6 +12,7 @@
 #include "cli/kernel_options.hpp"
 #include "cli/machine_fit.hpp"
 #include "cli/machine_options.hpp"
+#include "cli/option_checks.hpp"
 #include "cli/size_range.hpp"
 #include "cli/text_table.hpp"
 
@@ -75,6 +76,9 @@ int fit(const FitOptions& options, std::ostream& out) {
   if (options.kernel.empty()) {
     bool numbers = options.cases.pieces != 0;
     for (const auto& [name, value] : options.cases.numbers) numbers = numbers || value != 0;
+    for (const auto& [name, value] : options.cases.texts) numbers = numbers || !value.empty();
+    for (const auto& [name, value] : options.cases.nodes) numbers = numbers || value != kNodeNotGiven;
+    for (const auto& [name, text] : options.cases.lists) numbers = numbers || !text.empty();
     if (!algo.empty() || !partition.empty() || numbers)
       throw UsageError("--algo, --partition and the algorithms' parameters need --kernel");
     MachineFitOptions fit_options;
@@ -135,7 +139,8 @@ Action add_fit_command(CLI::App& app) {
                       "; its algorithm: --algo, default the kernel's own; a --partition fixes d)");
   add_sizes_option(*sub, options->sizes);
   options->cases.add_to(*sub, false);
-  sub->add_option("--reps", options->repetitions, "Repetitions per point (default 1 virtual, 5 wall/native)");
+  sub->add_option("--reps", options->repetitions, "Repetitions per point (default 1 virtual, 5 wall/native)")
+      ->check(whole_number(1, 1000000, "a number of repetitions from 1 to 10^6"));
   sub->add_flag("--json", options->json, "Print JSON");
   return [options](std::ostream& out, std::ostream&) { return fit(*options, out); };
 }

@@ -1,8 +1,10 @@
 #include "cli/kernel_options.hpp"
 
 #include <CLI/CLI.hpp>
+#include <vector>
 
 #include "cli/machine_options.hpp"
+#include "cli/option_checks.hpp"
 
 namespace hcemu::cli {
 
@@ -32,13 +34,26 @@ struct ParamFlag {
 
 std::map<std::string, ParamFlag, std::less<>> parameter_flags() {
   std::map<std::string, ParamFlag, std::less<>> flags;
-  for (const KernelFamily& family : harness::families())
+  for (const KernelFamily& family : harness::families()) {
+    // A parameter that every algorithm of the kernel takes (long-send's --src) names the kernel alone.
+    std::map<std::string, std::string, std::less<>> rows;
+    std::map<std::string, std::size_t, std::less<>> count;
     for (const Algorithm& row : family.algorithms)
       for (const ParamSpec& p : row.params) {
-        if (p.chosen || p.kind == harness::ParamKind::partition) continue;
-        auto [it, fresh] = flags.try_emplace(std::string(p.name), ParamFlag{&p, {}});
-        it->second.takers += (fresh ? "" : ", ") + std::string(family.name) + " " + std::string(row.name);
+        // The multiphase partition has its own option; every other list (matmul's --grid) becomes a flag.
+        if (p.chosen || p.name == "partition") continue;
+        flags.try_emplace(std::string(p.name), ParamFlag{&p, {}});
+        std::string& list = rows[std::string(p.name)];
+        list += (list.empty() ? "" : ", ") + std::string(family.name) + " " + std::string(row.name);
+        ++count[std::string(p.name)];
       }
+    for (const auto& [name, list] : rows) {
+      std::string& takers = flags.at(name).takers;
+      takers += (takers.empty() ? "" : ", ") + (count[name] == family.algorithms.size() && count[name] > 1
+                                                    ? "every " + std::string(family.name) + " algorithm"
+                                                    : list);
+    }
+  }
   return flags;
 }
 
@@ -63,7 +78,7 @@ std::string what_m_is() {
 }  // namespace
 
 void add_size_option(CLI::App& app, std::size_t& m) {
-  app.add_option("-m,--bytes", m, "The size m " + what_m_is())->capture_default_str();
+  app.add_option("-m,--bytes", m, "The size m " + what_m_is())->capture_default_str()->check(size_in_bytes());
 }
 
 void add_sizes_option(CLI::App& app, std::string& sizes) {
@@ -80,6 +95,7 @@ void KernelOptions::add_to(CLI::App& app, bool several) {
                                    "A multiphase partition, e.g. 2,3 (sums to d; alone, it picks the algorithm that "
                                    "takes one)" +
                                        std::string(several ? "; repeatable, one curve each" : ""));
+  partition->check(non_empty("a partition like 2,3"));
   if (several) {
     algo->delimiter(',');
     partition->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
@@ -87,15 +103,26 @@ void KernelOptions::add_to(CLI::App& app, bool several) {
     algo->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
     partition->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   }
-  app.add_option("--root", root, "Root node (broadcast)")->capture_default_str();
+  app.add_option("--root", root, "Root node (broadcast, scatter, gather)")->capture_default_str();
   for (const auto& [name, flag] : parameter_flags()) {
-    const bool bytes = flag.spec->kind == harness::ParamKind::bytes;
-    app.add_option("--" + name, numbers[name], flag.takers + ": " + std::string(flag.spec->doc))
-        ->type_name(bytes ? "BYTES" : "N");
+    const std::string help = flag.takers + ": " + std::string(flag.spec->doc);
+    if (flag.spec->kind == harness::ParamKind::text) {
+      app.add_option("--" + name, texts[name], help)->type_name("NAME");
+    } else if (flag.spec->kind == harness::ParamKind::node) {
+      nodes[name] = kNodeNotGiven;
+      app.add_option("--" + name, nodes[name], help)->type_name("NODE");
+    } else if (flag.spec->kind == harness::ParamKind::partition) {
+      app.add_option("--" + name, lists[name], help)->type_name("N1,N2");
+    } else {
+      const bool bytes = flag.spec->kind == harness::ParamKind::bytes;
+      app.add_option("--" + name, numbers[name], help)->type_name(bytes ? "BYTES" : "N");
+    }
   }
   // The older spelling of every algorithm's granularity parameter: kept for scripts, not shown.
   app.add_option("--pieces", pieces, granularity_help())->group("");
-  app.add_option("--seed", seed, "Seed of the random data")->capture_default_str();
+  app.add_option("--seed", seed, "Seed of the random data")
+      ->capture_default_str()
+      ->check(whole_number(0, UINT64_MAX, "a seed from 0 to 2^64 - 1"));
 }
 
 CaseRequest KernelOptions::request(const std::string& algo, const std::string& partition, std::size_t m,
@@ -108,6 +135,10 @@ CaseRequest KernelOptions::request(const std::string& algo, const std::string& p
   request.root = root;
   request.seed = seed;
   request.numbers = numbers;
+  request.texts = texts;
+  request.nodes = nodes;
+  for (const auto& [name, text] : lists)
+    if (!text.empty()) request.lists[name] = parse_list("--" + name, text);
   request.pieces = pieces;
   return request;
 }

@@ -19,6 +19,9 @@ struct KernelOptions {
   int root = 0;
   std::uint64_t seed = 1;
   std::map<std::string, std::uint64_t, std::less<>> numbers;  // parameter -> value given; 0: not given
+  std::map<std::string, std::string, std::less<>> texts;      // a word (--perm); empty: not given
+  std::map<std::string, std::int64_t, std::less<>> nodes;     // a node (--src, --dst); kNodeNotGiven: not given
+  std::map<std::string, std::string, std::less<>> lists;      // list parameter (--grid 1,2) -> text given; "": not
   std::uint64_t pieces = 0;
 
   // `several`: --algo takes a comma-separated list and --partition repeats (sweep: one curve each).

@@ -14,7 +14,9 @@ void MachineOptions::add_to(CLI::App& app, bool with_sync) {
   std::string presets;
   for (const auto& name : preset_names()) presets += (presets.empty() ? "" : ", ") + name;
   app.add_option("--config", config, "A preset (" + presets + ") or a TOML file")->capture_default_str();
-  app.add_option("--set", sets, "Override one config key: --set key=value (repeatable; hcemu configs --keys)")
+  app.add_option("--set", sets,
+                 "Override one config key: --set key=value (repeatable; hcemu configs --keys). A preset's own lambda0 "
+                 "stays when only lambda is set")
       ->type_name("KEY=VALUE")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
@@ -61,6 +63,23 @@ std::vector<int> parse_partition(const std::string& text) {
     auto [end, ec] = std::from_chars(piece.data(), piece.data() + piece.size(), part);
     if (piece.empty() || ec != std::errc() || end != piece.data() + piece.size() || part < 1)
       throw UsageError("--partition " + text + ": expected positive integers separated by commas, like 2,3");
+    parts.push_back(part);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return parts;
+}
+
+std::vector<int> parse_list(const std::string& flag, const std::string& text) {
+  std::vector<int> parts;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    auto comma = text.find(',', start);
+    std::string_view piece(text.data() + start, (comma == std::string::npos ? text.size() : comma) - start);
+    int part = 0;
+    auto [end, ec] = std::from_chars(piece.data(), piece.data() + piece.size(), part);
+    if (piece.empty() || ec != std::errc() || end != piece.data() + piece.size() || part < 0)
+      throw UsageError(flag + " " + text + ": expected integers >= 0 separated by commas, like 1,2");
     parts.push_back(part);
     if (comma == std::string::npos) break;
     start = comma + 1;

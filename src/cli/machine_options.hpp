@@ -34,6 +34,8 @@ struct MachineOptions {
 
 // "2,3" -> {2, 3}. Throws UsageError.
 std::vector<int> parse_partition(const std::string& text);
+// A list parameter's value (--grid 1,2): integers >= 0 separated by commas; `flag` names it in the error.
+std::vector<int> parse_list(const std::string& flag, const std::string& text);
 std::string partition_label(const std::vector<int>& partition);  // "(2,3)", or "" when empty
 
 }  // namespace hcemu::cli

@@ -1,16 +1,16 @@
 // `hcemu plan`: the optimal multiphase partition for block size m, every equipartition's predicted time, and
 // Bokhari's hull of optimality with its breakpoints (Bokhari 1993 §3; Nicol & Bokhari 1994 §3-4), for the exchange
 // exactly as the kernel would run it on this machine and with this sync style.
+#include <CLI/CLI.hpp>
 #include <cmath>
 #include <memory>
-#include <ostream>
-
-#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
+#include <ostream>
 
 #include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
 #include "cli/machine_options.hpp"
+#include "cli/option_checks.hpp"
 #include "cli/text_table.hpp"
 #include "hcemu/model/planner.hpp"
 
@@ -42,6 +42,10 @@ int plan(const PlanOptions& options, std::ostream& out) {
     auto p = model::equipartition(config.d, n);
     equipartitions.push_back({p, model::multiphase_exchange_time(config, p, m, sync)});
   }
+  for (Time t : {best.predicted, equipartitions.front().predicted, equipartitions.back().predicted})
+    if (t < 0 || t > kTimeLimit)
+      throw TimeOverflow("the exchange of m = " + std::to_string(m) + " bytes on this machine takes longer than " +
+                         "the model's range of 2^62 ps (about 53 days)");
   const std::string inexact = model::hull_inexact_reason(config, m);
   const model::Hull hull = model::build_hull(model::bokhari_params(config, sync));
 
@@ -101,10 +105,13 @@ Action add_plan_command(CLI::App& app) {
   auto options = std::make_shared<PlanOptions>();
   auto* sub = app.add_subcommand(
       "plan", "The optimal multiphase partition, every equipartition's predicted time, and the hull of optimality");
-  sub->add_option("-m,--bytes", options->m, "Block size m in bytes")->capture_default_str();
+  sub->add_option("-m,--bytes", options->m, "Block size m in bytes")->capture_default_str()->check(size_in_bytes());
   options->machine.add_to(*sub);
   sub->add_flag("--json", options->json, "Print JSON: optimal, equipartitions, hull");
-  return [options](std::ostream& out, std::ostream&) { return plan(*options, out); };
+  Action matmul = add_plan_matmul_command(*sub);
+  return [options, sub, matmul](std::ostream& out, std::ostream& err) {
+    return sub->got_subcommand("matmul") ? matmul(out, err) : plan(*options, out);
+  };
 }
 
 }  // namespace hcemu::cli

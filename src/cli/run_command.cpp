@@ -8,6 +8,7 @@
 #include "cli/commands.hpp"
 #include "cli/kernel_options.hpp"
 #include "cli/machine_options.hpp"
+#include "cli/option_checks.hpp"
 #include "cli/text_table.hpp"
 #include "cli/trace_writer.hpp"
 
@@ -27,11 +28,18 @@ struct RunOptions {
   std::string partition() const { return cases.partitions().empty() ? "" : cases.partitions().back(); }
 };
 
-void print_machine_line(std::ostream& out, const MachineConfig& c, const EmulatorSettings& s, std::size_t m,
-                        Sync sync) {
+void print_machine_line(std::ostream& out, const MachineConfig& c, const EmulatorSettings& s,
+                        const harness::KernelFamily& kernel, std::size_t m, Sync sync) {
+  // "m = 64 bytes", or what m is for the kernels whose m counts something else ("m = 64 (the side of ...)").
+  const std::string_view m_is = kernel.m_is;
+  const std::string unit = m_is.starts_with("bytes") ? " bytes" : " (" + std::string(m_is) + ")";
   out << c.name << ": d = " << c.d << " (" << c.nodes() << " nodes), " << to_string(c.switching) << ", ports "
-      << c.ports.str() << ", " << to_string(c.protocol) << ", " << to_string(s.timing) << " timing; m = " << m
-      << " bytes, sync " << to_string(sync) << "\n";
+      << c.ports.str() << ", " << to_string(c.protocol) << ", " << to_string(s.timing) << " timing; m = " << m << unit
+      << ", sync " << to_string(sync) << "\n";
+  // A preset's own λ0 outlives `--set lambda=...`; say so, since a zero-byte message then costs something else.
+  if (c.lambda0 && *c.lambda0 != c.lambda)
+    out << "note: zero-byte messages start up in lambda0 = " << *c.lambda0 << " µs, not lambda = " << c.lambda
+        << " µs (set lambda0 too to change it)\n";
 }
 
 std::string difference(const CaseOutcome& o) {
@@ -43,25 +51,44 @@ std::string difference(const CaseOutcome& o) {
 
 void print_table(std::ostream& out, const harness::KernelFamily& family, const std::vector<CaseOutcome>& outcomes) {
   int best = optimal_index(outcomes);
-  TextTable table({"", "algorithm", "predicted µs", "emulated µs", "emulated-predicted", "verified", "messages",
-                   "contention", "discards"});
+  TextTable table({"", "algorithm", "predicted µs", "emulated µs", "emulated-predicted", "lower bound µs", "verified",
+                   "messages", "contention", "discards"});
   for (std::size_t i = 0; i < outcomes.size(); ++i) {
     const auto& o = outcomes[i];
     std::string mark = static_cast<int>(i) == best ? "*" : "";
     const auto& c = o.result ? o.result->run_case : o.requested;
     if (!o.result) {
       // The first line only: a deadlock's full list of blocked nodes follows on stderr.
-      table.add_row({mark, case_label(family, c), "", "", "", "error: " + o.error.substr(0, o.error.find('\n'))});
+      table.add_row({mark, case_label(family, c), "", "", "", "", "error: " + o.error.substr(0, o.error.find('\n'))});
       continue;
     }
     const auto& r = *o.result;
     table.add_row({mark, case_label(family, c), r.predicted ? fixed(to_us(*r.predicted)) : "n/a",
-                   fixed(r.report.makespan_us()), difference(o), r.verified ? "yes" : "NO: " + r.verify_message,
-                   std::to_string(r.report.messages()), std::to_string(r.report.contention_events()),
-                   std::to_string(r.report.forced_discards.size())});
+                   fixed(r.report.makespan_us()), difference(o), r.lower_bound ? fixed(to_us(*r.lower_bound)) : "",
+                   r.verified ? "yes" : "NO: " + r.verify_message, std::to_string(r.report.messages()),
+                   std::to_string(r.report.contention_events()), std::to_string(r.report.forced_discards.size())});
   }
   table.print(out);
   if (best >= 0 && outcomes.size() > 1) out << "* optimal by the model\n";
+}
+
+// Wall timing: a node's clock is its own running time on the host, scaled down by time_scale, plus the waits it
+// injects (docs/model.md). When the host's part of the makespan passes 1%, the run says so on stderr, with the
+// time_scale that would bring it under 1% (the host's part shrinks as 1/time_scale).
+void warn_if_wall_inexact(std::ostream& err, const harness::KernelFamily& kernel, const harness::KernelCase& c,
+                          const RunReport& report) {
+  if (report.settings.timing != Timing::wall || report.makespan <= 0) return;
+  double share = 0;
+  for (const NodeStats& n : report.nodes)
+    if (n.final_clock > 0)
+      share = std::max(share, static_cast<double>(n.host_time) / static_cast<double>(n.final_clock));
+  if (share <= 0.01) return;
+  const double scale = report.settings.time_scale * share / 0.01;
+  double suggested = 1;
+  while (suggested < scale) suggested *= 10;
+  err << "hcemu: warning: " << case_label(kernel, c) << ": wall timing: the host's own running time is "
+      << fixed(100 * share, 1) << "% of a node's clock at time_scale " << report.settings.time_scale
+      << "; --set time_scale=" << shortest(suggested) << " would bring it under 1%\n";
 }
 
 int run(const RunOptions& options, std::ostream& out, std::ostream& err) {
@@ -70,7 +97,7 @@ int run(const RunOptions& options, std::ostream& out, std::ostream& err) {
   const MachineConfig& config = family.config;
   EmulatorSettings settings = family.settings;
   if (!options.trace.empty()) {
-    check_trace_path(options.trace);  // before the runs, which may be long
+    check_writable(options.trace, "--trace");
     settings.trace = true;
   }
   const CaseRequest request =
@@ -89,6 +116,9 @@ int run(const RunOptions& options, std::ostream& out, std::ostream& err) {
     }
     write_chrome_trace(options.trace, runs);
   }
+
+  for (const auto& o : outcomes)
+    if (o.result) warn_if_wall_inexact(err, kernel, o.result->run_case, o.result->report);
 
   bool all_ok = true;
   for (const auto& o : outcomes) all_ok = all_ok && o.ok();
@@ -109,7 +139,7 @@ int run(const RunOptions& options, std::ostream& out, std::ostream& err) {
     return all_ok ? kExitOk : kExitRunFailed;
   }
 
-  print_machine_line(out, config, settings, request.m, request.sync);
+  print_machine_line(out, config, settings, kernel, request.m, request.sync);
   out << kernel.name << ": " << kernel.summary << "\n\n";
   print_table(out, kernel, outcomes);
   if (outcomes.size() == 1 && outcomes.front().result) {
@@ -135,7 +165,8 @@ Action add_run_command(CLI::App& app) {
   options->machine.add_to(*sub);
   sub->add_flag("--json", options->json, "Print one JSON object (an array with several algorithms)");
   sub->add_option("--trace", options->trace, "Write a Chrome trace (Perfetto, chrome://tracing) to FILE.json")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(non_empty("a file name"));
   return [options](std::ostream& out, std::ostream& err) { return run(*options, out, err); };
 }
 

@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "cli/cli_error.hpp"
+#include "harness/algorithm.hpp"
 
 namespace hcemu::cli {
 
@@ -26,6 +27,11 @@ std::vector<std::string_view> split(std::string_view text, char separator) {
 
 std::vector<std::size_t> parse_size_range(const std::string& text, const std::string& option) {
   const auto bad = [&](const std::string& why) { return UsageError(option + " " + text + ": " + why); };
+  const auto checked = [&](std::vector<std::size_t> sizes) {
+    for (std::size_t m : sizes)
+      if (m > harness::kMaxCaseBytes) throw bad("sizes are at most 2^40 bytes (1 TiB)");
+    return sizes;
+  };
   // A sweep longer than this is surely a typo (and would take hours).
   constexpr std::size_t kMaxPoints = 10000;
   std::vector<std::size_t> sizes;
@@ -38,6 +44,7 @@ std::vector<std::size_t> parse_size_range(const std::string& text, const std::st
     if (from > to) throw bad("FROM must not exceed TO");
     if (step == 0) throw bad("STEP must be at least 1");
     if ((to - from) / step + 1 > kMaxPoints) throw bad("more than 10000 points");
+    if (to > harness::kMaxCaseBytes) throw bad("sizes are at most 2^40 bytes (1 TiB)");
     for (std::size_t m = from; m <= to; m += step) sizes.push_back(m);
     return sizes;
   }
@@ -46,7 +53,7 @@ std::vector<std::size_t> parse_size_range(const std::string& text, const std::st
     if (!parse_number(piece, m)) throw bad("expected FROM:TO:STEP or a list of sizes in bytes, like 16,64,256");
     sizes.push_back(m);
   }
-  return sizes;
+  return checked(std::move(sizes));
 }
 
 }  // namespace hcemu::cli

@@ -13,6 +13,7 @@
 #include "cli/commands.hpp"
 #include "cli/kernel_options.hpp"
 #include "cli/machine_options.hpp"
+#include "cli/option_checks.hpp"
 #include "cli/plot.hpp"
 #include "cli/progress.hpp"
 #include "cli/size_range.hpp"
@@ -63,6 +64,13 @@ std::vector<harness::KernelCase> cases_at(const harness::KernelFamily& family, c
   };
   for (const auto& [name, value] : options.cases.numbers)
     if (value != 0 && !taken(name)) throw UsageError("--" + name + ": none of the requested curves takes it");
+  for (const auto& [name, value] : options.cases.texts)
+    if (!value.empty() && !taken(name)) throw UsageError("--" + name + ": none of the requested curves takes it");
+  for (const auto& [name, value] : options.cases.nodes)
+    if (value != kNodeNotGiven && !taken(name))
+      throw UsageError("--" + name + ": none of the requested curves takes it");
+  for (const auto& [name, text] : options.cases.lists)
+    if (!text.empty() && !taken(name)) throw UsageError("--" + name + ": none of the requested curves takes it");
   if (options.cases.pieces != 0 &&
       !some_curve_takes(family, algos, [](const harness::Algorithm& row) { return row.granularity() != nullptr; }))
     throw UsageError("--pieces: none of the requested curves takes it (" + granularity_help() + ")");
@@ -87,7 +95,8 @@ std::string curve_label(const harness::KernelFamily& family, const CaseOutcome& 
   harness::KernelCase c = outcome.result ? outcome.result->run_case : outcome.requested;
   std::vector<std::string> chosen;
   for (const auto& [name, value] : c.params.values())
-    if (std::holds_alternative<std::uint64_t>(value) && !outcome.requested.params.has(name)) chosen.push_back(name);
+    if ((std::holds_alternative<std::uint64_t>(value) || name != "partition") && !outcome.requested.params.has(name))
+      chosen.push_back(name);
   for (const auto& name : chosen) c.params.erase(name);
   return case_label(family, c);
 }
@@ -101,9 +110,17 @@ void write_csv(const std::string& path, const std::string& kernel, const std::ve
     std::string partition, params;
     const auto& parts = c.params.parts("partition");
     for (std::size_t i = 0; i < parts.size(); ++i) partition += (i ? "-" : "") + std::to_string(parts[i]);
-    for (const auto& [name, value] : c.params.values())
-      if (const auto* number = std::get_if<std::uint64_t>(&value))
+    for (const auto& [name, value] : c.params.values()) {
+      if (const auto* number = std::get_if<std::uint64_t>(&value)) {
         params += (params.empty() ? "" : ";") + name + "=" + std::to_string(*number);
+      } else if (const auto* text = std::get_if<std::string>(&value)) {
+        params += (params.empty() ? "" : ";") + name + "=" + *text;
+      } else if (name != "partition") {  // a list parameter (matmul's grid): its parts joined by '-'
+        std::string list;
+        for (int part : std::get<std::vector<int>>(value)) list += (list.empty() ? "" : "-") + std::to_string(part);
+        params += (params.empty() ? "" : ";") + name + "=" + list;
+      }
+    }
     csv << kernel << ',' << c.algo << ',' << partition << ',' << params << ',' << p.m << ',';
     if (p.outcome.result && p.outcome.result->predicted) csv << shortest(to_us(*p.outcome.result->predicted));
     csv << ',';
@@ -175,12 +192,14 @@ int sweep(const SweepOptions& options, std::ostream& out, std::ostream& err) {
   const EmulatorSettings& settings = family.settings;
   const Sync sync = options.machine.parsed_sync();
   const auto sizes = parse_size_range(options.sizes);
+  if (!options.csv.empty()) check_writable(options.csv, "--csv");
   if (!options.plot.empty()) {
     auto ext = options.plot.substr(options.plot.find_last_of('.') == std::string::npos
                                        ? options.plot.size()
                                        : options.plot.find_last_of('.'));
     if (ext != ".png" && ext != ".svg")
       throw UsageError("--plot " + options.plot + ": the file must end in .png or .svg");
+    check_writable(options.plot, "--plot");
   }
   // Every case is checked before the first run, so that a bad --algo fails at once, not after minutes.
   std::vector<std::pair<std::size_t, harness::KernelCase>> work;

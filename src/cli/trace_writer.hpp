@@ -12,12 +12,8 @@ struct LabelledReport {
   const RunReport* report;
 };
 
-// Before the runs: throws UsageError if `path` cannot be opened for writing (a missing folder, a folder, no
-// permission), so that a long run is not lost to it. Leaves no file behind that was not there.
-void check_trace_path(const std::string& path);
-
 // One process per run (named by its label), tracks per node and link (docs/traces.md). Throws UsageError if the file
-// cannot be written.
+// cannot be written; the command checks the path before the runs (check_writable, cli/option_checks.hpp).
 void write_chrome_trace(const std::string& path, const std::vector<LabelledReport>& runs);
 
 }  // namespace hcemu::cli

@@ -438,7 +438,9 @@ const std::vector<ConfigKey>& config_keys() {
       // The machine of the papers: MODEL.md section 2.
       {"d", "", "-d,--dim", "dimension: 2^d nodes", field(&M::d, IntegerKind<int>{0, max_dimension()}, "")},
       {"lambda", "λ", "", "start-up of one transfer (one packet)", field(&M::lambda, time, "µs")},
-      {"lambda0", "λ0", "", "start-up of a zero-byte message",
+      {"lambda0", "λ0", "",
+       "start-up of a zero-byte message; follows lambda unless set, so a preset that sets it keeps it when only lambda "
+       "changes",
        field(&M::lambda0, DefaultedTimeKind{&M::lambda, "lambda"}, "µs")},
       {"tau", "τ", "", "time per byte on a link", field(&M::tau, time, "µs/byte")},
       {"delta_hop", "δ", "", "circuit set-up per hop", field(&M::delta_hop, time, "µs")},

@@ -70,7 +70,15 @@ DeadlockError::DeadlockError(std::vector<BlockedOperation> blocked_, std::shared
       finished(std::move(finished_)),
       report(std::move(report_)) {}
 
+namespace {
+// The cause's message with the node in front, once: the runtime's own errors name their node already.
+std::string on_node(int node, const std::string& what) {
+  const std::string prefix = "node " + std::to_string(node) + ": ";
+  return what.rfind(prefix, 0) == 0 ? what : prefix + what;
+}
+}  // namespace
+
 KernelError::KernelError(int node_, std::exception_ptr cause_, const std::string& what)
-    : Error("node " + std::to_string(node_) + ": " + what), node(node_), cause(std::move(cause_)) {}
+    : Error(on_node(node_, what)), node(node_), cause(std::move(cause_)) {}
 
 }  // namespace hcemu

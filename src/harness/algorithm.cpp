@@ -22,6 +22,14 @@ const std::vector<int>& Params::parts(std::string_view name) const {
   return p ? *p : none;
 }
 
+const std::string& Params::text(std::string_view name) const {
+  static const std::string none;
+  auto it = values_.find(name);
+  if (it == values_.end()) return none;
+  const auto* t = std::get_if<std::string>(&it->second);
+  return t ? *t : none;
+}
+
 void Params::erase(std::string_view name) {
   auto it = values_.find(name);
   if (it != values_.end()) values_.erase(it);
@@ -72,6 +80,9 @@ std::vector<std::string> KernelFamily::algorithm_names() const {
 
 KernelCase KernelFamily::resolved(const MachineConfig& config, const KernelCase& c) const {
   const Algorithm& row = algorithm(c.algo);
+  if (c.m > kMaxCaseBytes)
+    throw UsageError(std::string(name) + ": m = " + std::to_string(c.m) +
+                     " bytes is more than a case takes (at most 2^40 bytes, 1 TiB)");
   if (row.cannot_run) {
     if (const std::string why = row.cannot_run(config); !why.empty())
       throw UsageError(std::string(name) + " " + c.algo + ": " + why);
@@ -85,19 +96,32 @@ KernelCase KernelFamily::resolved(const MachineConfig& config, const KernelCase&
   return row.resolve ? row.resolve(config, std::move(r)) : r;
 }
 
+namespace {
+// A closed form's value, checked: the building blocks (CostTable, model::message_time) throw TimeOverflow when they
+// pass 2^62 ps; what a form makes of them must stay within the range too.
+std::optional<Time> within_range(std::optional<Time> t) {
+  if (t && (*t < 0 || *t > kTimeLimit))
+    throw TimeOverflow("the closed form of this case passes the model's range of 2^62 ps (about 53 days)");
+  return t;
+}
+}  // namespace
+
 KernelResult KernelFamily::run(const MachineConfig& config, const EmulatorSettings& settings,
                                const KernelCase& c) const {
   const Algorithm& row = algorithm(c.algo);
   const KernelCase r = resolved(config, c);
+  // Before the run: a case whose closed form leaves the model's range fails at once, not after the run.
+  const std::optional<Time> predicted = within_range(row.predict(config, r));
+  const std::optional<Time> bound = row.lower_bound ? within_range(row.lower_bound(config, r)) : std::nullopt;
   KernelResult result = row.run(config, settings, r);
   result.run_case = r;
-  result.predicted = row.predict(config, r);
-  if (row.lower_bound) result.lower_bound = row.lower_bound(config, r);
+  result.predicted = predicted;
+  result.lower_bound = bound;
   return result;
 }
 
 std::optional<Time> KernelFamily::predict(const MachineConfig& config, const KernelCase& c) const {
-  return algorithm(c.algo).predict(config, resolved(config, c));
+  return within_range(algorithm(c.algo).predict(config, resolved(config, c)));
 }
 
 std::vector<KernelCase> KernelFamily::expand_all(const MachineConfig& config, const KernelCase& base) const {
@@ -115,8 +139,10 @@ std::vector<KernelCase> KernelFamily::expand_all(const MachineConfig& config, co
 }
 
 const std::vector<KernelFamily>& families() {
-  static const std::vector<KernelFamily> all = {exchange_family(), transpose_family(), broadcast_family(),
-                                                allgather_family(), histogram_family()};
+  static const std::vector<KernelFamily> all = {exchange_family(),  transpose_family(), broadcast_family(),
+                                                allgather_family(), histogram_family(), reduce_family(),
+                                                matmul_family(),    long_send_family(), scatter_family(),
+                                                gather_family(),    permutation_family()};
   return all;
 }
 

@@ -23,20 +23,23 @@
 
 namespace hcemu::harness {
 
-// An algorithm's own parameters by the names its row declares ("groups" -> 5, "partition" -> {2, 3}). A case carries
-// those it was given; the case as run carries every one it ran with (the optimum chosen for a 0, the partition the
-// planner chose).
+// An algorithm's own parameters by the names its row declares ("groups" -> 5, "partition" -> {2, 3}, "perm" ->
+// "bit-reversal"). A case carries those it was given; the case as run carries every one it ran with (the optimum
+// chosen for a 0, the partition the planner chose).
 class Params {
  public:
-  using Value = std::variant<std::uint64_t, std::vector<int>>;
+  using Value = std::variant<std::uint64_t, std::vector<int>, std::string>;
 
   void set(std::string name, std::uint64_t number) { values_[std::move(name)] = number; }
   void set(std::string name, std::vector<int> parts) { values_[std::move(name)] = std::move(parts); }
+  void set(std::string name, std::string text) { values_[std::move(name)] = std::move(text); }
   bool has(std::string_view name) const { return values_.find(name) != values_.end(); }
   // A count or size; 0 when not given (0 asks for the paper's optimum).
   std::uint64_t number(std::string_view name) const;
   // A partition; empty when not given.
   const std::vector<int>& parts(std::string_view name) const;
+  // A word (a permutation's name); empty when not given.
+  const std::string& text(std::string_view name) const;
   void erase(std::string_view name);
   bool empty() const { return values_.empty(); }
   const std::map<std::string, Value, std::less<>>& values() const { return values_; }
@@ -47,6 +50,10 @@ class Params {
 };
 
 // One run of one algorithm.
+// The largest size m a case takes: 1 TiB, far beyond what a host holds, and small enough that m times the node
+// count, the buffers' sizes, never overflows (2^40 * 2^16 = 2^56 bytes).
+inline constexpr std::size_t kMaxCaseBytes = std::size_t{1} << 40;
+
 struct KernelCase {
   std::string algo;        // a row's name
   std::size_t m = 64;      // the size: KernelFamily::m_is says what it counts
@@ -65,7 +72,9 @@ struct KernelResult {
   std::optional<Time> lower_bound;  // no algorithm can do the case faster, when the papers give a bound
 };
 
-enum class ParamKind { count, bytes, partition };
+// count and bytes: 0 when not given (the paper's optimum); node: a node id, where 0 is node 0 and not given is
+// Params::has; text: a word (a permutation's name), empty when not given.
+enum class ParamKind { count, bytes, partition, text, node };
 
 // One of an algorithm's own parameters.
 struct ParamSpec {
@@ -149,5 +158,11 @@ KernelFamily transpose_family();
 KernelFamily broadcast_family();
 KernelFamily allgather_family();
 KernelFamily histogram_family();
+KernelFamily reduce_family();
+KernelFamily matmul_family();
+KernelFamily long_send_family();
+KernelFamily scatter_family();
+KernelFamily gather_family();
+KernelFamily permutation_family();
 
 }  // namespace hcemu::harness

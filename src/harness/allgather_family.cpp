@@ -5,9 +5,11 @@
 #include "harness/case_data.hpp"
 #include "harness/verification.hpp"
 #include "hcemu/kernels/allgather.hpp"
+#include "hcemu/kernels/primitives.hpp"
 #include "hcemu/machine.hpp"
 #include "hcemu/model/collectives.hpp"
 #include "hcemu/model/lower_bounds.hpp"
+#include "hcemu/model/primitives.hpp"
 
 namespace hcemu::harness {
 namespace {
@@ -82,6 +84,107 @@ Algorithm completed() {
   };
 }
 
+Algorithm cra() {
+  return {
+      .name = "cra",
+      .paper = "Johnsson & Ho (1987) §4.2.1, CRA(1,N): every block rotated around a Gray-code ring, N - 1 steps",
+      .ports = {},
+      .params = {},
+      .resolve = {},
+      .cannot_run = {},
+      .run = allgather_run(
+          [](Node& node, std::span<std::byte> all, const KernelCase& c) { kernels::cra_allgather(node, all, c.m); }),
+      .predict = [](const MachineConfig& config, const KernelCase& c) -> std::optional<Time> {
+        return model::cra_allgather_time(config, c.m);
+      },
+      .lower_bound = problem_bound,
+      .all_cases = {},
+  };
+}
+
+Algorithm rotated_cra() {
+  return {
+      .name = "rotated-cra",
+      .paper =
+          "Johnsson & Ho (1987) §4.2.1, CRA(n,N): n parts on n rotated rings; its paths share links, so neither "
+          "the paper nor hcemu gives its time",
+      .ports = {Ports::Kind::all},
+      .params = {},
+      .resolve = {},
+      .cannot_run = {},
+      .run = allgather_run([](Node& node, std::span<std::byte> all, const KernelCase& c) {
+        kernels::rotated_cra_allgather(node, all, c.m);
+      }),
+      .predict = [](const MachineConfig&, const KernelCase&) -> std::optional<Time> { return std::nullopt; },
+      .lower_bound = problem_bound,
+      .all_cases = {},
+  };
+}
+
+Algorithm gcea() {
+  return {
+      .name = "gcea",
+      .paper = "Johnsson & Ho (1987) §4.2.2, GCEA(1,N): N - 1 pairwise exchanges across the Gray code's dimensions",
+      .ports = {},
+      .params = {},
+      .resolve = {},
+      .cannot_run = {},
+      .run = allgather_run(
+          [](Node& node, std::span<std::byte> all, const KernelCase& c) { kernels::gcea_allgather(node, all, c.m); }),
+      .predict = [](const MachineConfig& config, const KernelCase& c) -> std::optional<Time> {
+        return model::gcea_allgather_time(config, c.m, config.d);
+      },
+      .lower_bound = problem_bound,
+      .all_cases = {},
+  };
+}
+
+Algorithm rotated_gcea() {
+  return {
+      .name = "rotated-gcea",
+      .paper = "Johnsson & Ho (1987) §4.2.2, GCEA(n,N): n parts exchanged at once across n rotated dimensions",
+      .ports = {Ports::Kind::all},
+      .params = {},
+      .resolve = {},
+      .cannot_run = {},
+      .run = allgather_run([](Node& node, std::span<std::byte> all, const KernelCase& c) {
+        kernels::rotated_gcea_allgather(node, all, c.m);
+      }),
+      .predict = [](const MachineConfig& config,
+                    const KernelCase& c) { return model::rotated_gcea_allgather_time(config, c.m); },
+      .lower_bound = problem_bound,
+      .all_cases = {},
+  };
+}
+
+Algorithm sbnt() {
+  return {
+      .name = "sbnt",
+      .paper = "Johnsson & Ho (1987) §4.2.4, SBnT-b(n,N): every block down its source's spanning balanced n-tree",
+      .ports = {Ports::Kind::all},
+      .params = {},
+      .resolve = {},
+      .cannot_run = {},
+      .run = allgather_run(
+          [](Node& node, std::span<std::byte> all, const KernelCase& c) { kernels::sbnt_allgather(node, all, c.m); }),
+      .predict = [](const MachineConfig& config,
+                    const KernelCase& c) { return model::sbnt_allgather_time(config, c.m, config.d); },
+      .lower_bound = problem_bound,
+      .all_cases = {},
+  };
+}
+
+Algorithm nrsbt() {
+  Algorithm row = completed();
+  row.name = "nrsbt";
+  row.paper =
+      "Johnsson & Ho (1987) §4.2.3, nRSBT-b(n,N): n rotated binomial trees from every node; the same kernel "
+      "as completed";
+  row.run = allgather_run(
+      [](Node& node, std::span<std::byte> all, const KernelCase& c) { kernels::nrsbt_allgather(node, all, c.m); });
+  return row;
+}
+
 }  // namespace
 
 KernelFamily allgather_family() {
@@ -89,10 +192,10 @@ KernelFamily allgather_family() {
       .name = "allgather",
       .summary =
           "all-to-all broadcast: recursive doubling (Johnsson & Ho 1987 §4.2), COMPLETE BROADCAST (Stout & "
-          "Wagar 1990 §6)",
+          "Wagar 1990 §6), CRA, GCEA, SBnT and nRSBT (Johnsson & Ho §4.2)",
       .m_is = "bytes of each node's message",
       .default_algo = "recursive-doubling",
-      .algorithms = {recursive_doubling(), completed()},
+      .algorithms = {recursive_doubling(), completed(), cra(), rotated_cra(), gcea(), rotated_gcea(), sbnt(), nrsbt()},
       .resolve = {},
   };
 }

@@ -8,9 +8,11 @@
 #include "harness/verification.hpp"
 #include "hcemu/errors.hpp"
 #include "hcemu/kernels/broadcast.hpp"
+#include "hcemu/kernels/primitives.hpp"
 #include "hcemu/machine.hpp"
 #include "hcemu/model/collectives.hpp"
 #include "hcemu/model/lower_bounds.hpp"
+#include "hcemu/model/primitives.hpp"
 
 namespace hcemu::harness {
 namespace {
@@ -138,6 +140,107 @@ Algorithm nesbt() {
   };
 }
 
+// Johnsson & Ho's chunk B of a pipeline of h + 1 levels: 0 asks for the paper's B_opt (model::optimal_pipeline_chunk).
+ParamSpec chunk_param(std::string_view optimum) { return {"chunk", "B", ParamKind::bytes, optimum, true, false}; }
+
+std::function<KernelCase(const MachineConfig&, KernelCase)> optimal_chunk(int (*height)(const MachineConfig&)) {
+  return [height](const MachineConfig& config, KernelCase c) {
+    if (c.params.number("chunk") == 0)
+      c.params.set("chunk", static_cast<std::uint64_t>(model::optimal_pipeline_chunk(config, c.m, height(config))));
+    return c;
+  };
+}
+
+std::size_t chunk_of(const KernelCase& c) { return static_cast<std::size_t>(c.params.number("chunk")); }
+
+Algorithm gray_code() {
+  return {
+      .name = "gray-code",
+      .paper =
+          "Johnsson & Ho (1987) §4.1.1, GC(1,1): the message pipelined in chunks along a Gray-code Hamiltonian path",
+      .ports = {Ports::Kind::one, Ports::Kind::k, Ports::Kind::all},
+      .params = {chunk_param("bytes per chunk, the paper's B (Johnsson & Ho 1987 §4.1.1); 0 = the paper's optimum "
+                             "sqrt(mβ/((N-2)τ))")},
+      .resolve = optimal_chunk([](const MachineConfig& config) { return config.nodes() - 2; }),
+      .cannot_run = {},
+      .run = broadcast_run([](Node& node, std::span<std::byte> message, const KernelCase& c) {
+        kernels::gray_code_broadcast(node, message, c.root, chunk_of(c));
+      }),
+      .predict = [](const MachineConfig& config,
+                    const KernelCase& c) { return model::gray_code_broadcast_time(config, c.m, chunk_of(c)); },
+      .lower_bound = problem_bound,
+      .all_cases = {},
+  };
+}
+
+Algorithm rotated_gray_code() {
+  return {
+      .name = "rotated-gray-code",
+      .paper = "Johnsson & Ho (1987) §4.1.1, GC(n,1): n parts of the message along n rotated Gray-code paths",
+      .ports = {Ports::Kind::all},
+      .params = {},
+      .resolve = {},
+      .cannot_run = {},
+      .run = broadcast_run([](Node& node, std::span<std::byte> message, const KernelCase& c) {
+        kernels::rotated_gray_code_broadcast(node, message, c.root);
+      }),
+      .predict = [](const MachineConfig& config,
+                    const KernelCase& c) { return model::rotated_gray_code_broadcast_time(config, c.m); },
+      .lower_bound = problem_bound,
+      .all_cases = {},
+  };
+}
+
+Algorithm pipelined_sbt() {
+  return {
+      .name = "pipelined-sbt",
+      .paper = "Johnsson & Ho (1987) §4.1.2, SBT-b(n,1): the binomial tree pipelined in chunks on all ports",
+      .ports = {Ports::Kind::all},
+      .params = {chunk_param("bytes per chunk, the paper's B (Johnsson & Ho 1987 §4.1.2); 0 = the paper's optimum "
+                             "sqrt(mβ/((d-1)τ))")},
+      .resolve = optimal_chunk([](const MachineConfig& config) { return config.d - 1; }),
+      .cannot_run = {},
+      .run = broadcast_run([](Node& node, std::span<std::byte> message, const KernelCase& c) {
+        kernels::pipelined_sbt_broadcast(node, message, c.root, chunk_of(c));
+      }),
+      .predict = [](const MachineConfig& config,
+                    const KernelCase& c) { return model::pipelined_sbt_broadcast_time(config, c.m, chunk_of(c)); },
+      .lower_bound = problem_bound,
+      .all_cases = {},
+  };
+}
+
+Algorithm sbnt() {
+  return {
+      .name = "sbnt",
+      .paper = "Johnsson & Ho (1987) §4.1.5: the spanning balanced n-tree, pipelined in chunks on all ports",
+      .ports = {Ports::Kind::all},
+      .params = {chunk_param("bytes per chunk, the paper's B (Johnsson & Ho 1987 §4.1.5); 0 = the optimum of a "
+                             "pipeline d deep, sqrt(mβ/((d-1)τ))")},
+      .resolve = optimal_chunk([](const MachineConfig& config) { return config.d - 1; }),
+      .cannot_run = {},
+      .run = broadcast_run([](Node& node, std::span<std::byte> message, const KernelCase& c) {
+        kernels::sbnt_broadcast(node, message, c.root, chunk_of(c));
+      }),
+      .predict = [](const MachineConfig& config,
+                    const KernelCase& c) { return model::sbnt_broadcast_time(config, c.m, chunk_of(c)); },
+      .lower_bound = problem_bound,
+      .all_cases = {},
+  };
+}
+
+Algorithm nrsbt() {
+  Algorithm row = bcast2();
+  row.name = "nrsbt";
+  row.paper =
+      "Johnsson & Ho (1987) §4.1.4, nRSBT-b(n,1): n rotated binomial trees, one part each; the same kernel "
+      "as bcast2";
+  row.run = broadcast_run([](Node& node, std::span<std::byte> message, const KernelCase& c) {
+    kernels::nrsbt_broadcast(node, message, c.root);
+  });
+  return row;
+}
+
 }  // namespace
 
 KernelFamily broadcast_family() {
@@ -145,10 +248,12 @@ KernelFamily broadcast_family() {
       .name = "broadcast",
       .summary =
           "one-to-all broadcast: binomial tree (Johnsson & Ho 1987 §3.2), BROADCAST 2 and 4 (Stout & Wagar "
-          "1990 §2), n edge-disjoint binomial trees (Johnsson & Ho §3.4)",
+          "1990 §2), n edge-disjoint binomial trees (Johnsson & Ho §3.4), Gray-code paths, pipelined trees and "
+          "the SBnT (Johnsson & Ho §4.1)",
       .m_is = "bytes of the message",
       .default_algo = "sbt",
-      .algorithms = {sbt(), bcast2(), bcast4(), nesbt()},
+      .algorithms = {sbt(), bcast2(), bcast4(), nesbt(), gray_code(), rotated_gray_code(), pipelined_sbt(), sbnt(),
+                     nrsbt()},
       .resolve =
           [](const MachineConfig& config, KernelCase c) {
             if (c.root < 0 || c.root >= config.nodes())

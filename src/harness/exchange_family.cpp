@@ -7,11 +7,13 @@
 #include "harness/case_data.hpp"
 #include "harness/verification.hpp"
 #include "hcemu/kernels/exchange.hpp"
+#include "hcemu/kernels/primitives.hpp"
 #include "hcemu/machine.hpp"
 #include "hcemu/model/all_port_exchange.hpp"
 #include "hcemu/model/exchange.hpp"
 #include "hcemu/model/lower_bounds.hpp"
 #include "hcemu/model/planner.hpp"
+#include "hcemu/model/primitives.hpp"
 
 namespace hcemu::harness {
 namespace {
@@ -187,6 +189,23 @@ Algorithm all_port() {
   };
 }
 
+Algorithm sbnt() {
+  return {
+      .name = "sbnt",
+      .paper = "Johnsson & Ho (1987) §4.4, SBnT-p(n,N): every block down its source's spanning balanced n-tree",
+      .ports = {Ports::Kind::all},
+      .params = {},
+      .resolve = {},
+      .cannot_run = {},
+      .run = exchange_run([](Node& node, std::span<const std::byte> send, std::span<std::byte> recv,
+                             const KernelCase& c) { kernels::sbnt_exchange(node, send, recv, c.m); }),
+      .predict = [](const MachineConfig& config,
+                    const KernelCase& c) { return model::sbnt_exchange_time(config, c.m); },
+      .lower_bound = problem_bound,
+      .all_cases = {},
+  };
+}
+
 }  // namespace
 
 KernelFamily exchange_family() {
@@ -194,10 +213,10 @@ KernelFamily exchange_family() {
       .name = "exchange",
       .summary =
           "complete exchange: Direct, Standard and Multiphase (Bokhari 1993; Nicol & Bokhari 1994), all-port "
-          "(Stout & Wagar 1990 §6)",
+          "(Stout & Wagar 1990 §6), SBnT-p (Johnsson & Ho 1987 §4.4)",
       .m_is = "bytes per block",
       .default_algo = "auto",
-      .algorithms = {direct(), standard(), multiphase(), planned(), all_port()},
+      .algorithms = {direct(), standard(), multiphase(), planned(), all_port(), sbnt()},
       .resolve = {},
   };
 }

@@ -1,5 +1,6 @@
 // Stout & Wagar (1990) §6, COMPLETE EXCHANGE: the completed DISTRIBUTE 1 for link-bound (all-port) hypercubes.
-// See papers/digests/stout-wagar.md §5 (schedule, per-link loads) and §10 (batching without headers).
+// The schedule, its per-link loads and the batching without headers (the paper's §10 assumption) are written
+// out in docs/kernels/exchange.md.
 //
 // Everything is in relative addresses, which makes every node run the same schedule: the message from s to t has
 // relative address r = s ^ t, h = popcount(r), with the bits of r w_0 < ... < w_{h-1}. It is cut into h pieces;

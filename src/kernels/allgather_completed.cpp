@@ -1,5 +1,5 @@
 // Stout & Wagar (1990) §6, COMPLETE BROADCAST: BROADCAST 2 (§2) run from every node at once, "stage by stage, with
-// batching". See papers/digests/stout-wagar.md §5.
+// batching" (docs/kernels/allgather.md).
 //
 // In BROADCAST 2 from source s, packet P_i is held after stage k-1 by the nodes s ^ rot_i(j), j < 2^k, and in
 // stage k each of them sends it across dimension (i + k) mod d. Run from every source, node x sends across

@@ -1,5 +1,5 @@
 // Recursive doubling all-to-all broadcast: Johnsson & Ho (1987) §4.2, SBT-b(1,N) of Table 2 ("at step i = 0..n-1
-// exchange everything held so far across dimension i"). See papers/digests/johnsson-ho.md §4.2.
+// exchange everything held so far across dimension i").
 //
 // After step i a node holds the messages of the 2^(i+1) nodes that agree with it above bit i; indexed by source
 // they are one contiguous run of `all`, so each step is one exchange straight between the two halves of the run,

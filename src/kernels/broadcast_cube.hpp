@@ -1,6 +1,6 @@
 #pragma once
 // Bit operations on d-bit node ids shared by the broadcast, all-to-all broadcast and histogram kernels, spelled as
-// in Stout & Wagar (1990) §1 (papers/digests/stout-wagar.md §2).
+// in Stout & Wagar (1990) §1.
 #include <bit>
 #include <cstddef>
 #include <cstdint>

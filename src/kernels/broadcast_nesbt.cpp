@@ -1,6 +1,6 @@
 // n edge-disjoint spanning binomial trees: Johnsson & Ho (1987) §3.4 and Table 1 (nESBT-b(n,1)), after Ho &
-// Johnsson (ICPP 1986). See papers/digests/johnsson-ho.md §3.4 for the construction, verified there (and in our
-// tests) to be edge-disjoint.
+// Johnsson (ICPP 1986). The construction (docs/kernels/broadcast.md) is edge-disjoint, which
+// our tests check.
 //
 // The message is split into n = d pieces; piece k is sent to the root's neighbour s ^ 2^k and broadcast from there
 // with a binomial tree whose dimension order is (k+1, k+2, ..., k-1, k), dimension k last so that s is a leaf,

@@ -1,4 +1,4 @@
-// Stout & Wagar (1990) §2, BROADCAST 3A, 3B and 4. See papers/digests/stout-wagar.md §4.1.
+// Stout & Wagar (1990) §2, BROADCAST 3A, 3B and 4. (docs/kernels/broadcast.md)
 //
 // C_j is the set of nodes at distance j from the root; W_n and Z_n the 1- and 0-bit positions of n; next_n(z) the
 // first 1-bit of n after z, circularly. BROADCAST 3A cuts the message into P_0 .. P_{d-1} and runs d + 1 stages:

@@ -1,5 +1,5 @@
 // Binomial spanning tree broadcast: Johnsson & Ho (1987) §3.2 and Table 1 (SBT-b(1,1)); Stout & Wagar (1990) §2
-// BROADCAST 1. See papers/digests/johnsson-ho.md §3.2.
+// BROADCAST 1.
 //
 // With r = id ^ root and h(r) its highest 1-bit (h(0) = -1): parent(r) = r ^ 2^h(r), children(r) = r ^ 2^t for
 // t > h(r). In step t every node that has the message sends it across dimension t (recursive doubling), so node r

@@ -1,4 +1,4 @@
-// Stout & Wagar (1990) §2, BROADCAST 2: BROADCAST 1 symmetrized. See papers/digests/stout-wagar.md §4.1.
+// Stout & Wagar (1990) §2, BROADCAST 2: BROADCAST 1 symmetrized.
 //
 //   split the message into P_0 .. P_{d-1}
 //   stage k = 0..d-1: for every i and every j < 2^k, node rot_i(j) sends P_i to (+)_{(i+k) mod d}(rot_i(j))

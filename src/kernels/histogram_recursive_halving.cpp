@@ -1,5 +1,4 @@
-// Recursive halving histogram: Stout & Wagar (1990) §8, the unsymmetric version. See papers/digests/stout-wagar.md
-// §6 ("8. HISTOGRAM").
+// Recursive halving histogram: Stout & Wagar (1990) §8, the unsymmetric version. (docs/kernels/histogram.md)
 //
 //   stage 1: the bottom-half nodes send their values for the upper half of the bins to their upper neighbours,
 //            and vice versa; each node adds what it receives; then recurse on each half.

@@ -1,5 +1,5 @@
-// Stout & Wagar (1990) §8, HISTOGRAM: recursive halving symmetrized. See papers/digests/stout-wagar.md §6
-// ("8. HISTOGRAM"), whose concrete symmetrization this follows:
+// Stout & Wagar (1990) §8, HISTOGRAM: recursive halving symmetrized. The paper leaves the
+// symmetrization abstract; this is the concrete one (docs/kernels/histogram.md):
 //
 //   split each node-block i into d sub-blocks; group g owns sub-block g of every block
 //   stage s = 1..d: group g uses dimension e = (g - s) mod d; node x sends the partial sums of the still-held

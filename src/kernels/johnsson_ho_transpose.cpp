@@ -1,6 +1,6 @@
 // Transpose of a block-distributed matrix on a 2^c x 2^c grid, one-port: Johnsson & Ho (1987) §4.6 (from their
-// refs [10, 8]); papers/digests/johnsson-ho.md section 4.6: "2 log Nmin exchange steps, each moving
-// ⌈P/N1⌉⌈Q/N2⌉ elements, plus a local transpose".
+// refs [10, 8]): 2 log Nmin exchange steps, each moving ⌈P/N1⌉⌈Q/N2⌉ elements, plus a local transpose
+// (docs/kernels/transpose.md).
 //
 // Node a·2^c + b holds block (a, b). For each bit i the block must swap bit i of its row and column coordinates.
 // Where they agree nothing moves; where they differ the block goes two hops, first across the row dimension i + c

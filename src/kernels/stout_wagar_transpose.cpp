@@ -1,10 +1,10 @@
 // Transpose of a block-distributed matrix on a 2^c x 2^c grid for link-bound (all-port) hypercubes: Stout & Wagar
 // (1990) §7.2, MATRIX TRANSPOSITION (stored by submatrices) = L.C. INVERSION on every logically connected subcube
-// at once; papers/digests/stout-wagar.md section 6.
+// at once (docs/kernels/transpose.md).
 //
 // d = 2c. Node a·2^c + b holds M_{a,b} and must end with the block of node b·2^c + a, transposed. D = a ^ b marks
 // the k positions where the row half and the column half of the id differ. The l.c. subcube S_{a,b} is the 2^k
-// nodes with the same D and a's bits outside D (digest flag 11); its *logical links* flip bits i and i + c
+// nodes with the same D and a's bits outside D; its *logical links* flip bits i and i + c
 // together (i in D) and are the two physical paths of length 2 through the intermediates that flip only bit i or
 // only bit i + c. An intermediate differs in k - 1 positions, so it is a member of another subcube, and every
 // directed link of the cube serves one subcube in one role ("no two such subcubes can share the same physical

@@ -11,12 +11,14 @@ Time message_time(const CostTable& cost, Switching switching, std::size_t bytes,
   const std::size_t packets = cost.packet_count(bytes);
   if (switching == Switching::circuit) {
     Time total = 0;
-    for (std::size_t p = 0; p < packets; ++p) total += cost.circuit_packet(cost.packet_bytes(bytes, p), hops);
+    for (std::size_t p = 0; p < packets; ++p)
+      total = CostTable::within_range(CostTable::Wide{total} + cost.circuit_packet(cost.packet_bytes(bytes, p), hops));
     return total;
   }
   if (hops == 0) {  // a message to oneself crosses no link: one "hop" of start-up and copy
     Time total = 0;
-    for (std::size_t p = 0; p < packets; ++p) total += cost.hop_packet(cost.packet_bytes(bytes, p));
+    for (std::size_t p = 0; p < packets; ++p)
+      total = CostTable::within_range(CostTable::Wide{total} + cost.hop_packet(cost.packet_bytes(bytes, p)));
     return total;
   }
   // end_prev[i]: when the previous packet left hop i.
@@ -25,7 +27,7 @@ Time message_time(const CostTable& cost, Switching switching, std::size_t bytes,
     const Time hop = cost.hop_packet(cost.packet_bytes(bytes, p));
     Time arrived = 0;
     for (std::size_t i = 0; i < end_prev.size(); ++i) {
-      arrived = std::max(arrived, end_prev[i]) + hop;
+      arrived = CostTable::within_range(CostTable::Wide{std::max(arrived, end_prev[i])} + hop);
       end_prev[i] = arrived;
     }
   }
@@ -35,7 +37,8 @@ Time message_time(const CostTable& cost, Switching switching, std::size_t bytes,
 namespace {
 Time all_packets_one_hop(const CostTable& cost, std::size_t bytes) {
   Time total = 0;
-  for (std::size_t p = 0; p < cost.packet_count(bytes); ++p) total += cost.hop_packet(cost.packet_bytes(bytes, p));
+  for (std::size_t p = 0; p < cost.packet_count(bytes); ++p)
+    total = CostTable::within_range(CostTable::Wide{total} + cost.hop_packet(cost.packet_bytes(bytes, p)));
   return total;
 }
 }  // namespace

@@ -115,23 +115,22 @@ TEST_P(BrokenConfigs, ErrorNamesFileLineAndKey) {
 
 INSTANTIATE_TEST_SUITE_P(
     Corpus, BrokenConfigs,
-    ::testing::Values(BrokenConfig{"lambda = 1\ntua = 0.5\n", "tua", 2, "did you mean 'tau'"},
-                      BrokenConfig{"lamda = 95\n", "lamda", 1, "did you mean 'lambda'"},
-                      BrokenConfig{"\n\nrho = \"fast\"\n", "rho", 3, "must be a number"},
-                      BrokenConfig{"d = 14\n", "d", 1, "0..13"},
-                      BrokenConfig{"d = 2.5\n", "d", 1, "must be an integer"},
-                      BrokenConfig{"tau = -0.1\n", "tau", 1, "between 0 and 1e9"},
-                      BrokenConfig{"ports = \"two\"\n", "ports", 1, "k:N"},
-                      BrokenConfig{"ports = \"k:0\"\n", "ports", 1, "k:N"},
-                      BrokenConfig{"switching = \"wormhole\"\n", "switching", 1, "store_and_forward"},
-                      BrokenConfig{"protocol = \"FORCED\"\n", "protocol", 1, "forced or unforced"},
-                      BrokenConfig{"timing = \"virtal\"\n", "timing", 1, "virtual"},
-                      BrokenConfig{"packet = -1\n", "packet", 1, ">= 0"},
-                      BrokenConfig{"trace = 1\n", "trace", 1, "true or false"},
-                      BrokenConfig{"time_scale = 0.5\n", "time_scale", 1, ">= 1"},
-                      BrokenConfig{"lambda = [1, 2]\n", "lambda", 1, "single value"},
-                      BrokenConfig{"delta_msg = 1\ndelta_msg_per_d = 2\n", "delta_msg_per_d", 2, "not both"},
-                      BrokenConfig{"name = 3\n", "name", 1, "must be a string"}));
+    ::testing::Values(
+        BrokenConfig{"lambda = 1\ntua = 0.5\n", "tua", 2, "did you mean 'tau'"},
+        BrokenConfig{"lamda = 95\n", "lamda", 1, "did you mean 'lambda'"},
+        BrokenConfig{"\n\nrho = \"fast\"\n", "rho", 3, "must be a number"}, BrokenConfig{"d = 17\n", "d", 1, "0..16"},
+        BrokenConfig{"engine = \"os_threads\"\nd = 14\n", "d", 2, "0..13"},
+        BrokenConfig{"d = 2.5\n", "d", 1, "must be an integer"},
+        BrokenConfig{"tau = -0.1\n", "tau", 1, "between 0 and 1e9"},
+        BrokenConfig{"ports = \"two\"\n", "ports", 1, "k:N"}, BrokenConfig{"ports = \"k:0\"\n", "ports", 1, "k:N"},
+        BrokenConfig{"switching = \"wormhole\"\n", "switching", 1, "store_and_forward"},
+        BrokenConfig{"protocol = \"FORCED\"\n", "protocol", 1, "forced or unforced"},
+        BrokenConfig{"timing = \"virtal\"\n", "timing", 1, "virtual"},
+        BrokenConfig{"packet = -1\n", "packet", 1, ">= 0"}, BrokenConfig{"trace = 1\n", "trace", 1, "true or false"},
+        BrokenConfig{"time_scale = 0.5\n", "time_scale", 1, ">= 1"},
+        BrokenConfig{"lambda = [1, 2]\n", "lambda", 1, "single value"},
+        BrokenConfig{"delta_msg = 1\ndelta_msg_per_d = 2\n", "delta_msg_per_d", 2, "not both"},
+        BrokenConfig{"name = 3\n", "name", 1, "must be a string"}));
 
 TEST(ConfigLoader, InvalidTomlNamesFileAndLine) {
   ConfigBuilder builder;

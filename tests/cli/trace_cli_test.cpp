@@ -15,7 +15,7 @@
 #include <string>
 
 #include "cli/case_runner.hpp"
-#include "cli/trace_writer.hpp"
+#include "cli/option_checks.hpp"
 #include "hcemu/hcemu.hpp"
 
 namespace hcemu::cli {
@@ -61,7 +61,7 @@ TEST(TraceFlag, PathInAMissingFolderIsAUsageErrorBeforeTheRun) {
 TEST(TraceFlag, FolderIsNotAFileToWrite) {
   const auto folder = scratch("folder");
   std::filesystem::create_directories(folder);
-  EXPECT_THROW(check_trace_path(folder.string()), UsageError);
+  EXPECT_THROW(check_writable(folder.string(), "--trace"), UsageError);
   const auto r = hcemu("run exchange --algo direct -d 2 --trace " + folder.string());
   EXPECT_EQ(r.exit_code, 2) << r.err;
   std::filesystem::remove_all(folder);
@@ -69,11 +69,11 @@ TEST(TraceFlag, FolderIsNotAFileToWrite) {
 
 TEST(TraceFlag, CheckLeavesNoFileAndKeepsAnExistingOne) {
   const auto fresh = scratch("fresh.json");
-  check_trace_path(fresh.string());
+  check_writable(fresh.string(), "--trace");
   EXPECT_FALSE(std::filesystem::exists(fresh));
   const auto existing = scratch("existing.json");
   std::ofstream(existing) << "earlier";
-  check_trace_path(existing.string());
+  check_writable(existing.string(), "--trace");
   std::ifstream in(existing);
   std::string content;
   std::getline(in, content);

@@ -5,6 +5,7 @@
 #include <cstddef>
 
 #include "hcemu/config.hpp"
+#include "hcemu/errors.hpp"
 #include "hcemu/time.hpp"
 
 namespace hcemu {
@@ -29,13 +30,25 @@ struct CostTable {
   }
   // MODEL.md section 3, circuit: one packet over h hops holds its route for λ + δ' + δ·h + τ·L.
   Time circuit_packet(std::size_t bytes, int hops) const {
-    return startup(bytes) + delta_msg + delta_hop * hops + tau * static_cast<Time>(bytes);
+    return within_range(static_cast<Wide>(startup(bytes)) + delta_msg + static_cast<Wide>(delta_hop) * hops +
+                        static_cast<Wide>(tau) * bytes);
   }
   // Until the first byte reaches the receiver: λ + δ' + δ·h.
   Time circuit_first_byte(std::size_t bytes, int hops) const { return startup(bytes) + delta_msg + delta_hop * hops; }
   // MODEL.md section 3, store-and-forward: each hop of one packet is λ + τ·L on one link.
-  Time hop_packet(std::size_t bytes) const { return startup(bytes) + tau * static_cast<Time>(bytes); }
-  Time copy(std::size_t bytes) const { return rho * static_cast<Time>(bytes); }
+  Time hop_packet(std::size_t bytes) const {
+    return within_range(static_cast<Wide>(startup(bytes)) + static_cast<Wide>(tau) * bytes);
+  }
+  Time copy(std::size_t bytes) const { return within_range(static_cast<Wide>(rho) * bytes); }
+
+  // Every product of a per-byte time and a size is taken wide and checked: τ·L alone passes 2^63 for τ = 1e9 µs and a
+  // few MiB.
+  __extension__ typedef __int128 Wide;
+  static Time within_range(Wide t) {
+    if (t > kTimeLimit)
+      throw TimeOverflow("one transfer would take more than the model's range of 2^62 ps (about 53 days)");
+    return static_cast<Time>(t);
+  }
   Time barrier(int d) const { return barrier_a + barrier_b * d; }
 };
 

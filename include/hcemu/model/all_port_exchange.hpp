@@ -1,6 +1,6 @@
 #pragma once
 // Closed form of Stout & Wagar's (1990) §6 COMPLETE EXCHANGE on an all-port machine, as hcemu's
-// kernels::all_port_exchange runs it (papers/digests/stout-wagar.md §5).
+// kernels::all_port_exchange runs it (docs/kernels/exchange.md).
 #include <cstddef>
 #include <optional>
 
@@ -10,7 +10,7 @@
 namespace hcemu::model {
 
 // Bytes each directed link carries in stage k (0-based) when m divides evenly into the pieces:
-// L_k = Σ_{j=0..k} C(d, j)·m/d (Stout & Wagar §6; digest §5). Σ_k L_k = 2^(d-1)·m.
+// L_k = Σ_{j=0..k} C(d, j)·m/d (Stout & Wagar §6). Σ_k L_k = 2^(d-1)·m.
 std::size_t all_port_exchange_stage_bytes(int d, int k, std::size_t m);
 
 // True when every link carries the same load in every stage: m divisible by lcm(1..d) (each message splits into

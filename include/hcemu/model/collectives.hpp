@@ -1,6 +1,6 @@
 #pragma once
 // Closed forms of the broadcast, all-to-all broadcast and histogram kernels (include/hcemu/kernels/broadcast.hpp,
-// allgather.hpp, histogram.hpp), each cited to its paper (papers/digests/stout-wagar.md, johnsson-ho.md).
+// allgather.hpp, histogram.hpp), each cited to its paper (Stout & Wagar 1990; Johnsson & Ho 1987).
 //
 // Every form is built from the single-transfer times of model/transfer.hpp: T(L) = message_time(L bytes, 1 hop),
 // λ + δ' + δ + τL per packet under circuit and λ + τL per packet under store-and-forward. All these kernels only

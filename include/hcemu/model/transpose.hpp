@@ -18,7 +18,7 @@ Time row_transpose_time(const MachineConfig& config, std::size_t n, std::size_t 
 // The block size m of the row transpose's exchange: (n/2^d)^2·element_bytes.
 std::size_t row_transpose_block_bytes(int d, std::size_t n, std::size_t element_bytes);
 
-// Johnsson & Ho (1987) §4.6 (digest section 4.6), square grid 2^(d/2) x 2^(d/2), one-port: 2·log2(2^(d/2)) = d
+// Johnsson & Ho (1987) §4.6, square grid 2^(d/2) x 2^(d/2), one-port: 2·log2(2^(d/2)) = d
 // nearest-neighbour steps each moving one whole block B = (n/2^(d/2))^2·element_bytes, then one local transpose:
 // d·t(B) + ρ·B, t = one-hop message_time (the paper's d(B·t_c + τ) with B ≤ B_m). Holds for every port model,
 // since each node sends or receives one block per step. nullopt for odd d.
@@ -27,7 +27,7 @@ std::optional<Time> johnsson_ho_transpose_time(const MachineConfig& config, std:
 // The block each node of the grid holds: (n/2^(d/2))^2·element_bytes.
 std::size_t grid_block_bytes(int d, std::size_t n, std::size_t element_bytes);
 
-// Stout & Wagar (1990) §7.2, MATRIX TRANSPOSITION stored by submatrices (digest section 6), as
+// Stout & Wagar (1990) §7.2, MATRIX TRANSPOSITION stored by submatrices, as
 // kernels::stout_wagar_transpose runs it with P = `packets` packets per physical link, all-port. Every directed link
 // carries the half block H = B/2 as P packets L_0 <= ... <= L_(P-1) (nearly equal, smaller first), back to back;
 // intermediates forward each one slot behind, so the last packet arrives after

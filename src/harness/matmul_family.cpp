@@ -1,0 +1,221 @@
+// The matrix multiplications A <- C × D + E of Johnsson & Ho (1987) §5, one row per model::MatmulAlgorithm, and the
+// harness they run in: C (P × Q), D (Q × R) and E (P × R) hold random doubles in [-1, 1), every node gets its blocks
+// as model/matmul.hpp lays them out, and the product gathered back is compared with kernels::serial_matmul.
+//
+// KernelCase::m is the side of square matrices: P = Q = R = m unless the row parameters P, Q or R say otherwise, so
+// that `sweep matmul -m ...` sweeps the size of the problem.
+#include <algorithm>
+#include <array>
+#include <cfloat>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "harness/algorithm.hpp"
+#include "harness/case_data.hpp"
+#include "harness/verification.hpp"
+#include "hcemu/errors.hpp"
+#include "hcemu/kernels/matmul.hpp"
+#include "hcemu/machine.hpp"
+#include "hcemu/model/matmul.hpp"
+#include "hcemu/model/matmul_planner.hpp"
+
+namespace hcemu::harness {
+namespace {
+
+using model::MatmulAlgorithm;
+using A = MatmulAlgorithm;
+
+model::MatmulShape shape_of(const KernelCase& c) {
+  const auto side = [&](std::string_view name) {
+    const std::uint64_t v = c.params.number(name);
+    return static_cast<std::size_t>(v != 0 ? v : c.m);
+  };
+  return {side("P"), side("Q"), side("R")};
+}
+
+model::MatmulOptions options_of(MatmulAlgorithm algorithm, const KernelCase& c) {
+  model::MatmulOptions o;
+  o.algorithm = algorithm;
+  const auto& grid = c.params.parts("grid");
+  if (grid.size() == 2) o.grid = {grid[0], grid[1]};
+  o.k = static_cast<int>(c.params.number("k"));
+  o.packets = static_cast<int>(c.params.number("packets"));
+  return o;
+}
+
+// Element `index` of matrix `which` (0: C, 1: D, 2: E): a double in [-1, 1), a pure function of the seed.
+std::vector<double> random_matrix(std::uint64_t seed, std::uint64_t which, std::size_t count) {
+  std::vector<double> out(count);
+  for (std::size_t k = 0; k < count; ++k) {
+    const std::uint64_t word = data::splitmix64(seed ^ data::splitmix64((which << 32) ^ data::splitmix64(k)));
+    out[k] = static_cast<double>(word >> 11) * 0x1.0p-52 - 1.0;
+  }
+  return out;
+}
+
+RunFn matmul_run(MatmulAlgorithm algorithm) {
+  return [algorithm](const MachineConfig& config, const EmulatorSettings& settings, const KernelCase& c) {
+    KernelResult result;
+    const model::MatmulShape shape = shape_of(c);
+    const model::MatmulOptions options = options_of(algorithm, c);
+    const auto C = random_matrix(c.seed, 0, shape.P * shape.Q), D = random_matrix(c.seed, 1, shape.Q * shape.R),
+               E = random_matrix(c.seed, 2, shape.P * shape.R);
+    const model::Grid grid = model::matmul_grid(options, config.d);
+    const auto nodes = static_cast<std::size_t>(config.nodes());
+    std::vector<std::vector<double>> blocks_a(nodes);
+    Machine machine(config, settings);
+    result.report = machine.run([&](Node& node) {
+      const auto x = static_cast<std::size_t>(node.id());
+      const auto c_block = kernels::extract_block(C, shape.P, shape.Q, grid, node.id());
+      const auto d_block = kernels::extract_block(D, shape.Q, shape.R, grid, node.id());
+      const auto e_block = kernels::extract_block(E, shape.P, shape.R, grid, node.id());
+      blocks_a[x].assign(e_block.size(), 0.0);
+      kernels::matmul(node, shape, options, {c_block, d_block, e_block, blocks_a[x]});
+    });
+    std::vector<double> a(shape.P * shape.R, 0.0);
+    for (std::size_t x = 0; x < nodes; ++x)
+      kernels::place_block(blocks_a[x], a, shape.P, shape.R, grid, static_cast<int>(x));
+    const std::vector<double> want = kernels::serial_matmul(shape, C, D, E);
+    // The algorithms sum the Q products of an element in orders of their own: each order's rounding error is below
+    // Q·ε·Σ|c·d| + ε|e| <= (Q + 1)²ε with every element in [-1, 1).
+    const double q = static_cast<double>(shape.Q) + 1;
+    const double tolerance = 2 * q * q * DBL_EPSILON;
+    FirstFailure failure;
+    for (std::size_t k = 0; k < a.size(); ++k) {
+      if (std::abs(a[k] - want[k]) <= tolerance) continue;
+      failure.report("element (" + std::to_string(k % shape.P) + ", " + std::to_string(k / shape.P) + ") of A is " +
+                     std::to_string(a[k]) + ", the serial product's " + std::to_string(want[k]));
+      break;
+    }
+    failure.record_into(result);
+    return result;
+  };
+}
+
+TimeFn matmul_predict(MatmulAlgorithm algorithm) {
+  return [algorithm](const MachineConfig& config, const KernelCase& c) -> std::optional<Time> {
+    const auto t = model::matmul_time(config, shape_of(c), options_of(algorithm, c));
+    return t ? std::optional<Time>(t->total()) : std::nullopt;
+  };
+}
+
+const ParamSpec kP{"P", "P", ParamKind::count, "rows of C and A (Johnsson & Ho 1987 §5); 0 = m"};
+const ParamSpec kQ{"Q", "Q", ParamKind::count, "columns of C, rows of D (Johnsson & Ho 1987 §5); 0 = m"};
+const ParamSpec kR{"R", "R", ParamKind::count, "columns of D and A (Johnsson & Ho 1987 §5); 0 = m"};
+
+bool is_a1_2d(A a) { return a == A::a1_2d || a == A::a1_2d_sbnt; }
+bool has_packets(A a) { return a == A::a2_2d_sbnt || a == A::a3_2d_sbnt || a == A::a4_2d_sbnt || a == A::a5_2d_sbnt; }
+
+std::vector<ParamSpec> params_of(A a) {
+  std::vector<ParamSpec> params = {kP, kQ, kR};
+  if (is_a1_2d(a))
+    params.push_back({"grid", "", ParamKind::partition,
+                      "the processor grid n1,n2: 2^n1 rows × 2^n2 columns, n1 + n2 = d (Johnsson & Ho 1987 §5.2); "
+                      "default the grid the model finds fastest"});
+  if (a == A::a1_hybrid)
+    params.push_back({"k", "k", ParamKind::count,
+                      "SBT steps before the GCEA ones, 1..d (Johnsson & Ho 1987 §5.1, Figure 10); 0 = the k the "
+                      "model finds fastest (k = 0, the GCEA alone, is a1-gcea)"});
+  if (has_packets(a))
+    params.push_back({"packets", "packets", ParamKind::count,
+                      "packets per link of the all-port transposes (Stout & Wagar 1990 §4); 0 = the model's best"});
+  return params;
+}
+
+// The case as it runs: the shape checked, the grid or k the model finds fastest when none is given.
+std::function<KernelCase(const MachineConfig&, KernelCase)> matmul_resolve(A a) {
+  return [a](const MachineConfig& config, KernelCase c) {
+    const std::string name(model::matmul_algorithm_info(a).name);
+    const model::MatmulShape shape = shape_of(c);
+    if (shape.P == 0 || shape.Q == 0 || shape.R == 0)
+      throw UsageError("matmul " + name + ": the matrices need P, Q, R >= 1 (-m sets all three, --P, --Q, --R each), " +
+                       "got P = " + std::to_string(shape.P) + ", Q = " + std::to_string(shape.Q) +
+                       ", R = " + std::to_string(shape.R));
+    if (is_a1_2d(a)) {
+      const auto& grid = c.params.parts("grid");
+      if (grid.empty()) {
+        const std::array candidates{a};
+        model::Grid best{config.d / 2, config.d - config.d / 2};
+        MachineConfig planning = config;
+        planning.ports = Ports::parse("all");  // the grid with the least time, also where a1-2d-sbnt has no form
+        if (const auto plans = model::plan_matmul(a == A::a1_2d ? config : planning, shape, candidates); !plans.empty())
+          best = plans.front().options.grid;
+        c.params.set("grid", std::vector<int>{best.n1, best.n2});
+      } else if (grid.size() != 2) {
+        throw UsageError("matmul " + name + ": --grid takes two numbers n1,n2 (2^n1 processor rows, 2^n2 columns, " +
+                         "n1 + n2 = d = " + std::to_string(config.d) + ")");
+      }
+    }
+    if (a == A::a1_hybrid && c.params.number("k") == 0) {
+      const std::array candidates{a};
+      const auto plans = model::plan_matmul(config, shape, candidates);
+      // k = 0 is the GCEA alone: the best of k = 1..d.
+      int best = config.d;
+      for (const auto& p : plans)
+        if (p.options.k > 0) {
+          best = p.options.k;
+          break;
+        }
+      c.params.set("k", static_cast<std::uint64_t>(best));
+    }
+    model::check_matmul(shape, options_of(a, c), config.d);
+    return c;
+  };
+}
+
+std::function<std::string(const MachineConfig&)> matmul_cannot_run(A a) {
+  const bool square = model::matmul_algorithm_info(a).two_dimensional && !is_a1_2d(a);
+  if (!square) return {};
+  return [](const MachineConfig& config) -> std::string {
+    return config.d % 2 == 0 ? "" : "needs a square processor grid, an even d";
+  };
+}
+
+// "Johnsson & Ho (1987), A1^l(1), CRA(1,N)[C]: §5.1, Tables 5-7": the paper named, for the docs' table.
+std::string_view paper_of(std::size_t row) {
+  static const std::vector<std::string> papers = [] {
+    std::vector<std::string> all;
+    for (const auto& info : model::matmul_algorithms())
+      all.push_back("Johnsson & Ho (1987), " + std::string(info.source));
+    return all;
+  }();
+  return papers[row];
+}
+
+Algorithm matmul_row(std::size_t row) {
+  const model::MatmulAlgorithmInfo& info = model::matmul_algorithms()[row];
+  const A a = info.algorithm;
+  const bool n_port = info.ports == "all";
+  return {
+      .name = info.name,
+      .paper = paper_of(row),
+      .ports = n_port ? std::vector<Ports::Kind>{Ports::Kind::all} : std::vector<Ports::Kind>{},
+      .params = params_of(a),
+      .resolve = matmul_resolve(a),
+      .cannot_run = matmul_cannot_run(a),
+      .run = matmul_run(a),
+      .predict = matmul_predict(a),
+      .lower_bound = {},
+      .all_cases = {},
+  };
+}
+
+}  // namespace
+
+KernelFamily matmul_family() {
+  std::vector<Algorithm> rows;
+  for (std::size_t row = 0; row < model::matmul_algorithms().size(); ++row) rows.push_back(matmul_row(row));
+  return {
+      .name = "matmul",
+      .summary =
+          "matrix multiplication A <- C × D + E on doubles, by columns and on a processor grid (Johnsson & Ho "
+          "1987 §5)",
+      .m_is = "the side of the matrices, P = Q = R = m unless --P, --Q, --R",
+      .default_algo = "a1-sbt",
+      .algorithms = std::move(rows),
+      .resolve = {},
+  };
+}
+
+}  // namespace hcemu::harness

@@ -1,0 +1,225 @@
+// `hcemu run matmul`, `sweep matmul` and `plan matmul` end to end, and the rows of Johnsson & Ho's primitives from
+// the command line: the built binary is run, its JSON parsed and checked against the closed forms (src/model), on
+// both engines, and bad shapes give the intended error and exit code.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "cli/config_loader.hpp"
+#include "hcemu/model/matmul.hpp"
+#include "hcemu/model/matmul_planner.hpp"
+
+namespace hcemu::cli {
+namespace {
+
+struct Result {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+Result hcemu(const std::string& arguments) {
+  static int counter = 0;
+  auto err_path = std::filesystem::temp_directory_path() /
+                  ("hcemu-matmul-" + std::to_string(::getpid()) + "-" + std::to_string(++counter) + ".err");
+  std::string command = std::string(HCEMU_BINARY) + " " + arguments + " 2>" + err_path.string();
+  Result result;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (!pipe) return result;
+  char buffer[4096];
+  std::size_t n;
+  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) result.out.append(buffer, n);
+  int status = ::pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream err(err_path);
+  std::ostringstream text;
+  text << err.rdbuf();
+  result.err = text.str();
+  std::filesystem::remove(err_path);
+  return result;
+}
+
+nlohmann::json json_of(const Result& r) {
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return nlohmann::json::parse(r.out);
+}
+
+model::MatmulOptions options(model::MatmulAlgorithm a) {
+  model::MatmulOptions o;
+  o.algorithm = a;
+  return o;
+}
+
+TEST(RunMatmul, OneAlgorithmOnAShapeThatDoesNotDivideIsTheSerialProductInItsClosedFormTime) {
+  for (const char* engine : {"tasks", "os_threads"}) {
+    SCOPED_TRACE(engine);
+    auto j = json_of(hcemu(std::string("run matmul --algo a4 --P 10 --Q 7 --R 5 --json --engine ") + engine));
+    EXPECT_EQ(j["kernel"], "matmul");
+    EXPECT_EQ(j["algo"], "a4");
+    EXPECT_TRUE(j["verified"].get<bool>());
+    EXPECT_EQ(j["params"]["P"], 10);
+    EXPECT_EQ(j["params"]["Q"], 7);
+    EXPECT_EQ(j["params"]["R"], 5);
+    const MachineConfig c = load_config("ipsc860");  // the default machine, d = 5
+    const auto t = model::matmul_time(c, {10, 7, 5}, options(model::MatmulAlgorithm::a4));
+    ASSERT_TRUE(t.has_value());
+    EXPECT_EQ(j["predicted_ps"].get<Time>(), t->total());
+    EXPECT_EQ(j["emulated_ps"].get<Time>(), t->total());
+  }
+}
+
+TEST(RunMatmul, AlgoAllRunsEveryRowOnAnAllPortSquareGridAndMarksTheFastest) {
+  auto j = json_of(hcemu("run matmul -d 2 -m 6 --ports all --json"));
+  ASSERT_TRUE(j.is_array());
+  std::set<std::string> algos;
+  int optimal = 0;
+  Time best = kNever;
+  std::string best_algo, marked;
+  for (const auto& o : j) {
+    algos.insert(o["algo"].get<std::string>());
+    EXPECT_TRUE(o["verified"].get<bool>()) << o["algo"];
+    if (o["optimal"].get<bool>()) ++optimal, marked = o["algo"].get<std::string>();
+    if (o["predicted_ps"].is_null()) {
+      EXPECT_EQ(o["algo"], "outer-product");  // the one without a closed form (docs/kernels/matmul.md)
+      continue;
+    }
+    EXPECT_EQ(o["predicted_ps"].get<Time>(), o["emulated_ps"].get<Time>()) << o["algo"];
+    if (o["predicted_ps"].get<Time>() < best) best = o["predicted_ps"].get<Time>(), best_algo = o["algo"];
+  }
+  EXPECT_EQ(algos.size(), model::matmul_algorithms().size());
+  EXPECT_EQ(optimal, 1);
+  EXPECT_EQ(marked, best_algo);
+  // The table form names the rows too.
+  auto table = hcemu("run matmul -d 2 -m 6 --ports all");
+  EXPECT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_NE(table.out.find("a1-2d grid=("), std::string::npos);
+  EXPECT_NE(table.out.find("* optimal by the model"), std::string::npos);
+}
+
+TEST(RunMatmul, GridAndKAreFlagsOfTheirRows) {
+  auto grid = json_of(hcemu("run matmul --algo a1-2d --grid 0,3 -d 3 -m 9 --json"));
+  EXPECT_EQ(grid["params"]["grid"].get<std::vector<int>>(), (std::vector<int>{0, 3}));
+  EXPECT_TRUE(grid["verified"].get<bool>());
+  EXPECT_EQ(grid["predicted_ps"], grid["emulated_ps"]);
+  auto hybrid = json_of(hcemu("run matmul --algo a1-hybrid --k 2 -d 3 -m 9 --json"));
+  EXPECT_EQ(hybrid["params"]["k"], 2);
+  EXPECT_EQ(hybrid["predicted_ps"], hybrid["emulated_ps"]);
+}
+
+TEST(RunMatmul, ShapesTheAlgorithmsCannotTakeAreUsageErrors) {
+  struct Bad {
+    std::string arguments, message;
+  };
+  for (const Bad& bad : {
+           Bad{"run matmul --algo a1-2d --grid 1,1 -d 3", "n1 + n2 must equal d"},
+           Bad{"run matmul --algo a1-2d --grid 1,x -d 3", "--grid 1,x: expected integers >= 0"},
+           Bad{"run matmul --algo a2-2d -d 3", "needs a square processor grid, an even d"},
+           Bad{"run matmul --algo a1-sbt --grid 1,2 -d 3", "takes no --grid"},
+           Bad{"run matmul --algo a1-hybrid --k 4 -d 3", "must be in 0..3"},
+           Bad{"run matmul --algo a3 -m 0 -d 2", "P, Q, R >= 1"},
+           Bad{"run exchange --grid 1,2", "takes no --grid"},
+       }) {
+    SCOPED_TRACE(bad.arguments);
+    auto r = hcemu(bad.arguments);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find(bad.message), std::string::npos) << r.err;
+  }
+}
+
+TEST(RunMatmul, IpscYaleSbtBasedMultiplicationBeatsGceaBased) {
+  // Johnsson & Ho (1987) §5.1, Figure 9: P = Q = R = 32 on the Yale iPSC's 5-cube, the SBT-based multiplication
+  // below the GCEA-based one (tests/kernels_matmul_ipsc_test.cpp checks the findings of Figures 9 and 10 in full).
+  auto j = json_of(hcemu("run matmul --config ipsc-yale -m 32 --algo all --json"));
+  Time sbt = 0, gcea = 0;
+  for (const auto& o : j) {
+    EXPECT_TRUE(o["verified"].get<bool>()) << o["algo"];
+    EXPECT_EQ(o["d"], 5);
+    if (o["algo"] == "a1-sbt") sbt = o["emulated_ps"].get<Time>();
+    if (o["algo"] == "a1-gcea") gcea = o["emulated_ps"].get<Time>();
+  }
+  ASSERT_GT(sbt, 0);
+  EXPECT_LT(sbt, gcea);
+}
+
+TEST(RunMatmul, IpscYaleHybridTimeFallsUpToThreeSbtSteps) {
+  // Figure 10: a block column of 16 doubles (the paper's 32 four-byte floats) fills the 1 KB packet after 2^3 of
+  // them, so the time falls up to k = 3 and stays there.
+  std::vector<Time> t;
+  for (int k = 1; k <= 4; ++k)
+    t.push_back(json_of(hcemu("run matmul --config ipsc-yale --P 16 --Q 32 --R 32 --algo a1-hybrid --json --k " +
+                              std::to_string(k)))["emulated_ps"]
+                    .get<Time>());
+  EXPECT_LT(t[1], t[0]);
+  EXPECT_LT(t[2], t[1]);
+  EXPECT_EQ(t[3], t[2]);
+}
+
+TEST(SweepMatmul, SweepsTheSideOfTheMatrices) {
+  auto j = json_of(hcemu("sweep matmul --algo a1-sbt,a4 -d 2 -m 4,9 --json"));
+  ASSERT_TRUE(j.is_array()) << j.dump();
+  ASSERT_EQ(j.size(), 4u);
+  std::set<std::size_t> sides;
+  for (const auto& p : j) {
+    sides.insert(p["m"].get<std::size_t>());
+    EXPECT_TRUE(p["verified"].get<bool>());
+    EXPECT_EQ(p["predicted_ps"], p["emulated_ps"]);
+  }
+  EXPECT_EQ(sides, (std::set<std::size_t>{4, 9}));
+}
+
+// Johnsson & Ho's model of Figures 11-14: store-and-forward, one port, no packet limit, t_c = 1 µs a double, the
+// start-up τ = t_c, N = 16.
+const std::string kFigureMachine = "--config linkbound --ports one -d 4 --set tau=0.125 --set lambda=1 --set flop=0.01";
+
+TEST(PlanMatmul, FigureElevensRegionsA1BelowA4BelowA3) {
+  // On a vertical line of Figure 11 (Q/N = 8 and R/N = 6 fixed, P/N rising) the best of A1, A4, A3 is A1 for small
+  // P, then A4, then A3; model_matmul_planner_test checks the whole cube of shapes on the planner.
+  const auto best_at = [](std::size_t P) {
+    auto j = json_of(
+        hcemu("plan matmul " + kFigureMachine + " --algo a1-sbt,a4,a3 --Q 128 --R 96 --json --P " + std::to_string(P)));
+    return j["optimal"]["algo"].get<std::string>();
+  };
+  EXPECT_EQ(best_at(16), "a1-sbt");
+  EXPECT_EQ(best_at(64), "a4");
+  EXPECT_EQ(best_at(256), "a3");
+}
+
+TEST(PlanMatmul, NamesThePlannersBestAndListsEveryCandidate) {
+  auto j = json_of(hcemu("plan matmul --P 64 --Q 16 --R 16 --json"));
+  const MachineConfig c = load_config("ipsc860");  // the default machine, d = 5
+  const auto plans = model::plan_matmul(c, {64, 16, 16});
+  ASSERT_EQ(j["plans"].size(), plans.size());
+  EXPECT_EQ(j["optimal"]["algo"], model::matmul_algorithm_info(plans.front().options.algorithm).name);
+  EXPECT_EQ(j["optimal"]["predicted_ps"].get<Time>(), plans.front().time.total());
+  for (std::size_t i = 1; i < plans.size(); ++i)
+    EXPECT_LE(j["plans"][i - 1]["predicted_ps"].get<Time>(), j["plans"][i]["predicted_ps"].get<Time>());
+  auto table = hcemu("plan matmul --P 64 --Q 16 --R 16");
+  EXPECT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_NE(table.out.find("fastest by the closed forms: "), std::string::npos);
+  auto bad = hcemu("plan matmul --algo a9");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("did you mean"), std::string::npos) << bad.err;
+  // `plan` alone still plans the exchange.
+  EXPECT_TRUE(json_of(hcemu("plan -d 3 -m 10 --json")).contains("hull"));
+}
+
+TEST(PrimitiveRows, RunFromTheCommandLineInTheirClosedFormTime) {
+  for (const std::string kernel : {"broadcast --algo gray-code --chunk 16", "broadcast --algo sbnt",
+                                   "allgather --algo rotated-gcea", "exchange --algo sbnt", "reduce --algo sbnt"}) {
+    SCOPED_TRACE(kernel);
+    auto j = json_of(hcemu("run " + kernel + " -d 3 -m 40 --ports all --json"));
+    EXPECT_TRUE(j["verified"].get<bool>());
+    EXPECT_FALSE(j["predicted_ps"].is_null());
+    EXPECT_EQ(j["predicted_ps"], j["emulated_ps"]);
+  }
+}
+
+}  // namespace
+}  // namespace hcemu::cli

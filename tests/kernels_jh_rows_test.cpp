@@ -1,0 +1,305 @@
+// The rows of the `hcemu` command for Johnsson & Ho's (1987) primitives (broadcast, allgather and exchange rows; the
+// reduce family) and matrix multiplications (the matmul family): every row, run through its family's harness on
+// random data, verifies, and where its closed form holds the emulated makespan equals it to the picosecond. The
+// kernels themselves are checked in kernels_jh_primitives_test, kernels_reduction_test and kernels_matmul_test;
+// here it is what the rows add: the harness's data and verification, the parameters resolved (the paper's optimal
+// chunk, the best grid and k), the port models a row claims, and the errors for shapes an algorithm cannot take.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "harness/algorithm.hpp"
+#include "hcemu/errors.hpp"
+#include "hcemu/model/collectives.hpp"
+#include "hcemu/model/matmul.hpp"
+#include "hcemu/model/matmul_planner.hpp"
+#include "hcemu/model/primitives.hpp"
+#include "kernel_machines.hpp"
+
+namespace hcemu {
+namespace {
+
+using harness::KernelCase;
+using harness::KernelFamily;
+using harness::KernelResult;
+
+MachineConfig machine(int d, const char* ports) {
+  MachineConfig c = test::ipsc_like();
+  c.d = d;
+  c.ports = Ports::parse(ports);
+  c.flop = 0.05;
+  return c;
+}
+
+// Runs one case and checks what every row promises: the data verified, the prediction as the closed form says
+// (present exactly where the row claims the port model, and equal to the makespan), and predict() without a run.
+KernelResult check_row(const KernelFamily& family, const MachineConfig& config, const KernelCase& c,
+                       bool closed_form = true) {
+  const harness::Algorithm& row = family.algorithm(c.algo);
+  const KernelResult r = family.run(config, {}, c);
+  EXPECT_TRUE(r.verified) << r.verify_message;
+  EXPECT_EQ(r.report.contention_events(), 0u);
+  if (closed_form && row.suits(config.ports)) {
+    EXPECT_TRUE(r.predicted.has_value()) << "no closed form";
+    if (r.predicted) EXPECT_EQ(r.report.makespan, *r.predicted) << to_us(r.report.makespan) << " µs emulated";
+  } else {
+    EXPECT_FALSE(r.predicted.has_value()) << "a closed form where the model has none";
+  }
+  EXPECT_EQ(family.predict(config, r.run_case), r.predicted);
+  return r;
+}
+
+// ----- The primitives' rows ------------------------------------------------------------------------------------------
+
+using PrimitiveRow = std::tuple<std::string, std::string>;  // family, row
+
+class JohnssonHoPrimitiveRows : public ::testing::TestWithParam<PrimitiveRow> {};
+
+TEST_P(JohnssonHoPrimitiveRows, VerifyAndTakeTheirClosedFormWhereTheirPortModelIs) {
+  const auto& [family_name, algo] = GetParam();
+  const KernelFamily& family = harness::find_family(family_name);
+  for (int d : {0, 1, 3, 4})
+    for (const char* ports : {"one", "all"}) {
+      SCOPED_TRACE("d = " + std::to_string(d) + ", ports " + ports);
+      KernelCase c;
+      c.algo = algo;
+      c.m = family_name == "reduce" ? 13 : 101;  // m does not divide into d parts or chunks evenly
+      c.root = (5 % (1 << d));
+      c.seed = 11;
+      check_row(family, machine(d, ports), c, algo != "rotated-cra");
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Rows, JohnssonHoPrimitiveRows,
+                         ::testing::Values(PrimitiveRow{"broadcast", "gray-code"},
+                                           PrimitiveRow{"broadcast", "rotated-gray-code"},
+                                           PrimitiveRow{"broadcast", "pipelined-sbt"},
+                                           PrimitiveRow{"broadcast", "sbnt"}, PrimitiveRow{"broadcast", "nrsbt"},
+                                           PrimitiveRow{"allgather", "cra"}, PrimitiveRow{"allgather", "rotated-cra"},
+                                           PrimitiveRow{"allgather", "gcea"}, PrimitiveRow{"allgather", "rotated-gcea"},
+                                           PrimitiveRow{"allgather", "sbnt"}, PrimitiveRow{"allgather", "nrsbt"},
+                                           PrimitiveRow{"exchange", "sbnt"}, PrimitiveRow{"reduce", "sbt"},
+                                           PrimitiveRow{"reduce", "recursive-halving"}, PrimitiveRow{"reduce", "sbnt"}),
+                         [](const ::testing::TestParamInfo<PrimitiveRow>& info) {
+                           std::string name = std::get<0>(info.param) + "_" + std::get<1>(info.param);
+                           for (char& ch : name)
+                             if (ch == '-') ch = '_';
+                           return name;
+                         });
+
+TEST(JohnssonHoPrimitiveRows, GrayCodeChunkGivesTableOnesTime) {
+  // Johnsson & Ho Table 1, GC(1,1) with B | M: (M + (N - 2)B) t_c + (⌈M/B⌉ + N - 2) τ. N = 8, M = 24 bytes, B = 8,
+  // t_c = 0.5 µs per byte, start-up 10 µs: (24 + 48)·0.5 + (3 + 6)·10 = 126 µs.
+  MachineConfig config = test::link_bound_machine(10, 0.5);
+  config.d = 3;
+  KernelCase c;
+  c.algo = "gray-code";
+  c.m = 24;
+  c.root = 6;
+  c.params.set("chunk", 8);
+  const KernelResult r = check_row(harness::find_family("broadcast"), config, c);
+  EXPECT_EQ(r.run_case.params.number("chunk"), 8u);
+  EXPECT_EQ(r.report.makespan, from_us(126));
+}
+
+TEST(JohnssonHoPrimitiveRows, ZeroChunkRunsThePapersOptimalChunk) {
+  // B_opt = sqrt(Mτ/(h t_c)) for a pipeline of h + 1 levels: h = N - 2 for the Gray-code path, n - 1 for the trees.
+  MachineConfig config = machine(4, "all");
+  const KernelFamily& family = harness::find_family("broadcast");
+  for (const auto& [algo, h] : {std::pair{"gray-code", 14}, {"pipelined-sbt", 3}, {"sbnt", 3}}) {
+    SCOPED_TRACE(algo);
+    KernelCase c;
+    c.algo = algo;
+    c.m = 5000;
+    const KernelResult r = check_row(family, config, c);
+    EXPECT_EQ(r.run_case.params.number("chunk"), model::optimal_pipeline_chunk(config, 5000, h));
+    EXPECT_GT(r.run_case.params.number("chunk"), 0u);
+  }
+}
+
+TEST(JohnssonHoPrimitiveRows, NrsbtIsTheSameKernelAsBroadcastTwoAndCompleteBroadcast) {
+  // §4.1.4 and §4.2.3: the n rotated spanning binomial trees are Stout & Wagar's BROADCAST 2 and COMPLETE BROADCAST.
+  const MachineConfig config = machine(4, "all");
+  for (const auto& [family_name, other] : {std::pair{"broadcast", "bcast2"}, {"allgather", "completed"}}) {
+    SCOPED_TRACE(family_name);
+    const KernelFamily& family = harness::find_family(family_name);
+    KernelCase a, b;
+    a.algo = "nrsbt";
+    b.algo = other;
+    a.m = b.m = 333;
+    const KernelResult ra = check_row(family, config, a), rb = check_row(family, config, b);
+    EXPECT_EQ(ra.report.makespan, rb.report.makespan);
+    EXPECT_EQ(ra.report.messages(), rb.report.messages());
+  }
+}
+
+TEST(JohnssonHoPrimitiveRows, OnlyThePortModelsARowIsMadeForRunUnderAlgoAll) {
+  const KernelFamily& family = harness::find_family("allgather");
+  KernelCase base;
+  base.m = 8;
+  std::vector<std::string> one, all;
+  for (const KernelCase& c : family.expand_all(machine(3, "one"), base)) one.push_back(c.algo);
+  for (const KernelCase& c : family.expand_all(machine(3, "all"), base)) all.push_back(c.algo);
+  EXPECT_EQ(one, (std::vector<std::string>{"recursive-doubling", "cra", "gcea"}));
+  EXPECT_EQ(all, (std::vector<std::string>{"recursive-doubling", "completed", "cra", "rotated-cra", "gcea",
+                                           "rotated-gcea", "sbnt", "nrsbt"}));
+}
+
+TEST(ReduceRows, OneToAllReductionPaysDStepsOfAMessageAndACombine) {
+  // §4.5: the reverse of the SBT broadcast, d·(T(8b) + t_a·b), here hand-worked on a store-and-forward machine:
+  // b = 100 doubles, start-up 10 µs, 0.01 µs per byte, t_a = 0.05 µs: 3·(10 + 8 + 5) = 69 µs.
+  MachineConfig config = test::link_bound_machine(10, 0.01);
+  config.d = 3;
+  config.flop = 0.05;
+  KernelCase c;
+  c.algo = "sbt";
+  c.m = 100;
+  c.root = 3;
+  const KernelResult r = check_row(harness::find_family("reduce"), config, c);
+  EXPECT_EQ(r.report.makespan, from_us(69));
+}
+
+TEST(ReduceRows, ARootOutsideTheCubeIsAUsageError) {
+  KernelCase c;
+  c.algo = "sbt";
+  c.root = 8;
+  EXPECT_THROW(harness::find_family("reduce").run(machine(3, "one"), {}, c), UsageError);
+}
+
+// ----- The matrix multiplications' rows ------------------------------------------------------------------------------
+
+class MatmulRows : public ::testing::TestWithParam<std::string> {};
+
+// Every row on one-port and all-port machines, on shapes that do and do not divide evenly into the blocks: the
+// product of random doubles as the serial one, the makespan as matmul_time where it has one.
+TEST_P(MatmulRows, ComputeTheProductInTheirClosedFormTime) {
+  const std::string& algo = GetParam();
+  const KernelFamily& family = harness::find_family("matmul");
+  const auto a = *model::parse_matmul_algorithm(algo);
+  const bool square = model::matmul_algorithm_info(a).two_dimensional && a != model::MatmulAlgorithm::a1_2d &&
+                      a != model::MatmulAlgorithm::a1_2d_sbnt;
+  for (int d : {0, 2, 3})
+    for (const char* ports : {"one", "all"})
+      for (const auto& [P, Q, R] : {std::array<std::uint64_t, 3>{8, 8, 8}, {5, 7, 3}, {13, 2, 9}}) {
+        if (square && d % 2 != 0) continue;
+        SCOPED_TRACE("d = " + std::to_string(d) + ", ports " + ports + ", P Q R = " + std::to_string(P) + " " +
+                     std::to_string(Q) + " " + std::to_string(R));
+        KernelCase c;
+        c.algo = algo;
+        c.params.set("P", P);
+        c.params.set("Q", Q);
+        c.params.set("R", R);
+        c.seed = 5;
+        check_row(family, machine(d, ports), c, a != model::MatmulAlgorithm::outer_product);
+      }
+}
+
+std::vector<std::string> matmul_names() {
+  std::vector<std::string> names;
+  for (const auto& info : model::matmul_algorithms()) names.emplace_back(info.name);
+  return names;
+}
+
+INSTANTIATE_TEST_SUITE_P(Rows, MatmulRows, ::testing::ValuesIn(matmul_names()),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           std::string name = info.param;
+                           for (char& ch : name)
+                             if (ch == '-') ch = '_';
+                           return name;
+                         });
+
+TEST(MatmulRows, OneRowPerAlgorithmNamedAsTheModelSpellsIt) {
+  EXPECT_EQ(harness::find_family("matmul").algorithm_names(), matmul_names());
+}
+
+TEST(MatmulRows, MIsTheSideOfSquareMatricesUnlessPQOrRSayOtherwise) {
+  const KernelFamily& family = harness::find_family("matmul");
+  const MachineConfig config = machine(2, "one");
+  KernelCase c;
+  c.algo = "a1-sbt";
+  c.m = 6;
+  c.params.set("R", 10);
+  const KernelResult r = check_row(family, config, c);
+  model::MatmulOptions o;
+  o.algorithm = model::MatmulAlgorithm::a1_sbt;
+  EXPECT_EQ(r.predicted, model::matmul_time(config, {6, 6, 10}, o)->total());
+}
+
+TEST(MatmulRows, WithoutAGridA1TwoDimensionalRunsTheGridThePlannerFindsFastest) {
+  // Table 12: the best grid follows the matrices' aspect ratio; the row asks the planner for it.
+  const KernelFamily& family = harness::find_family("matmul");
+  const MachineConfig config = machine(4, "one");
+  KernelCase c;
+  c.algo = "a1-2d";
+  c.params.set("P", 64);
+  c.params.set("Q", 4);
+  c.params.set("R", 4);
+  const KernelResult r = check_row(family, config, c);
+  const std::array candidates{model::MatmulAlgorithm::a1_2d};
+  const model::Grid best = model::best_matmul(config, {64, 4, 4}, candidates).options.grid;
+  EXPECT_EQ(r.run_case.params.parts("grid"), (std::vector<int>{best.n1, best.n2}));
+  c.params.set("grid", std::vector<int>{0, 4});
+  EXPECT_EQ(check_row(family, config, c).run_case.params.parts("grid"), (std::vector<int>{0, 4}));
+}
+
+TEST(MatmulRows, WithoutKTheHybridRunsTheBestNumberOfSbtSteps) {
+  const KernelFamily& family = harness::find_family("matmul");
+  MachineConfig config = machine(5, "one");
+  config.packet = 1024;
+  KernelCase c;
+  c.algo = "a1-hybrid";
+  c.m = 32;
+  const KernelResult r = check_row(family, config, c);
+  const int k = static_cast<int>(r.run_case.params.number("k"));
+  ASSERT_GE(k, 1);
+  for (int other = 1; other <= 5; ++other) {
+    KernelCase given = c;
+    given.params.set("k", static_cast<std::uint64_t>(other));
+    EXPECT_LE(*r.predicted, *family.predict(config, given)) << "k = " << other;
+  }
+}
+
+TEST(MatmulRows, ShapesAnAlgorithmCannotTakeAreUsageErrorsNamingWhatIsAllowed) {
+  const KernelFamily& family = harness::find_family("matmul");
+  const auto message = [&](const MachineConfig& config, KernelCase c) -> std::string {
+    try {
+      family.run(config, {}, c);
+    } catch (const UsageError& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  KernelCase c;
+  c.algo = "a3";
+  c.m = 0;
+  EXPECT_NE(message(machine(2, "one"), c).find("P, Q, R >= 1"), std::string::npos) << message(machine(2, "one"), c);
+  c.algo = "a2-2d";
+  c.m = 4;
+  EXPECT_NE(message(machine(3, "one"), c).find("even d"), std::string::npos);
+  c.algo = "a1-2d";
+  c.params.set("grid", std::vector<int>{1, 1});
+  EXPECT_NE(message(machine(3, "one"), c).find("n1 + n2 must equal d"), std::string::npos);
+  c.params.set("grid", std::vector<int>{1, 1, 1});
+  EXPECT_NE(message(machine(3, "one"), c).find("two numbers n1,n2"), std::string::npos);
+  c = {};
+  c.algo = "a1-hybrid";
+  c.m = 4;
+  c.params.set("k", 4);
+  EXPECT_NE(message(machine(3, "one"), c).find("must be in 0..3"), std::string::npos);
+}
+
+TEST(MatmulRows, AlgoAllLeavesOutTheSquareGridOnesOnAnOddCubeAndTheNPortOnesOnOnePort) {
+  const KernelFamily& family = harness::find_family("matmul");
+  KernelCase base;
+  base.m = 4;
+  std::vector<std::string> one;
+  for (const KernelCase& c : family.expand_all(machine(3, "one"), base)) one.push_back(c.algo);
+  EXPECT_EQ(one, (std::vector<std::string>{"a1-cra", "a1-gcea", "a1-sbt", "a1-hybrid", "a3", "a4", "a1-2d"}));
+  EXPECT_EQ(family.expand_all(machine(2, "all"), base).size(), model::matmul_algorithms().size());
+}
+
+}  // namespace
+}  // namespace hcemu
