@@ -16,6 +16,7 @@
 
 #include "core_support.hpp"
 #include "hcemu/hcemu.hpp"
+#include "hcemu/kernels/exchange.hpp"
 #include "hcemu/model/transfer.hpp"
 #include "hcemu/reporter.hpp"
 #include "report/trace_event_writer.hpp"
@@ -226,6 +227,33 @@ TEST(ChromeTrace, ExchangeWithContentionNestsAndShowsTheWaitOnItsLink) {
     if (e["ph"] == "f") arrows.insert({start_port[e["id"].get<std::uint64_t>()], port(e)});
   EXPECT_EQ(arrows, (std::set<std::pair<std::string, std::string>>{
                         {"node 1 out", "node 3 in"}, {"node 1 out", "node 0 in"}, {"node 0 out", "node 3 in"}}));
+}
+
+TEST(ChromeTrace, DirectExchangeOnATorusDrawsEveryMessageAndEveryWait) {
+  // Bokhari's Direct exchange, made for the cube's e-cube routes, on a 4 x 4 torus: its XOR partners' routes cross,
+  // so transfers wait for links. The trace must show every message and every wait the report counts.
+  constexpr std::size_t m = 16;
+  auto config = round_config(4);
+  config.topology = Topology{Topology::Kind::torus, 4, 4};
+  config.protocol = Protocol::unforced;
+  const RunReport run = Machine(config, tracing()).run([](Node& node) {
+    std::vector<std::byte> out = bytes_of(m * 16, static_cast<unsigned>(node.id())), in(m * 16);
+    kernels::direct_exchange(node, out, in, m);
+  });
+  ASSERT_GT(run.contention_events(), 0u);
+  const Trace t = trace_of(run);
+  EXPECT_EQ(structure_failures(t), std::vector<std::string>{}) << joined(structure_failures(t));
+  EXPECT_EQ(count_phase(t, "s"), run.messages());
+  std::size_t waits = 0;
+  Time waited = 0;
+  for (const auto& e : t.events()) {
+    if (e["ph"] != "X" || e.value("cat", "") != "contention") continue;
+    ++waits;
+    waited += ps(e["dur"]);
+    EXPECT_NE(t.track(e).find(" waits"), std::string::npos) << e;
+  }
+  EXPECT_EQ(waits, run.contention_events());
+  EXPECT_EQ(waited, run.contention_delay());
 }
 
 TEST(ChromeTrace, NodeProgramShowsItsBlockingCallsApartFromItsPorts) {
