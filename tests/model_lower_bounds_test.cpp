@@ -21,6 +21,7 @@
 #include "hcemu/model/lower_bounds.hpp"
 #include "hcemu/model/permutation.hpp"
 #include "hcemu/model/scatter.hpp"
+#include "hcemu/model/torus_exchange_cost.hpp"
 #include "hcemu/model/transpose.hpp"
 #include "kernel_machines.hpp"
 
@@ -53,7 +54,7 @@ std::vector<MachineConfig> machines(int d) {
 std::string name(const MachineConfig& c) {
   return "d=" + std::to_string(c.d) + " ports=" + c.ports.str() +
          (c.switching == Switching::circuit ? " circuit" : " store-and-forward") +
-         (c.packet ? " packet=" + std::to_string(c.packet) : "");
+         (c.packet ? " packet=" + std::to_string(c.packet) : "") + " " + c.topology.str();
 }
 
 // `time` is not below `bound`; nullopt (no closed form) passes.
@@ -122,6 +123,27 @@ TEST(LowerBounds, CompleteExchangeAndInversionAreTheBisection) {
   std::vector<std::uint32_t> identity(32);
   for (std::uint32_t i = 0; i < 32; ++i) identity[i] = i;
   EXPECT_EQ(model::permutation_lower_bound(with(link_bound_machine(12, 1), 5, "all"), 100, identity), 0);
+}
+
+TEST(LowerBounds, CompleteExchangeOnAGridIsItsBisection) {
+  // A one-port circuit machine, λ = 50 µs, τ = 0.01 µs/byte, no set-ups, m = 8 bytes (hand-worked).
+  MachineConfig c;
+  c.lambda = 50.0;
+  c.tau = 0.01;
+  c.d = 8;
+  c.topology = Topology::parse("torus");  // 16 x 16
+  // Ports: 255·8 = 2040 bytes, 70.4 µs. Cut: 128·128·8 bytes over 2·16 links, 4096 each: 50 + 40.96 µs.
+  EXPECT_EQ(model::complete_exchange_lower_bound(c, 8), from_us(90.96));
+  c.topology = Topology::parse("mesh");  // no wrap-around: 16 links, 8192 bytes each
+  EXPECT_EQ(model::complete_exchange_lower_bound(c, 8), from_us(131.92));
+  c.d = 5;
+  c.topology = Topology::parse("torus:4x8");
+  // Ports: 31·8 = 248 bytes, 52.48 µs; cut across the 8-node rows: 16·16·8 bytes over 2·4 links, 256 each: 52.56.
+  EXPECT_EQ(model::complete_exchange_lower_bound(c, 8), from_us(52.56));
+  // T2 on the 16 x 16 torus (model::torus_exchange_time) is above its bound.
+  c.d = 8;
+  c.topology = Topology::parse("torus");
+  EXPECT_GT(model::torus_exchange_time(c, 4, 0, 8), model::complete_exchange_lower_bound(c, 8));
 }
 
 TEST(LowerBounds, ReflectionNeedsWhatInversionNeeds) {
@@ -252,13 +274,30 @@ Time registry_bound(const std::string& family, const MachineConfig& c, const har
   return model::block_transpose_lower_bound(c, s << (c.d / 2), 4);
 }
 
+// The machines a family's rows are checked on at dimension d: the cubes, and for the exchange also the square torus
+// of 2^d nodes, where its rows t1, t1.x and t2 run (and the hypercube's own rows other than direct refuse to).
+std::vector<MachineConfig> row_machines(const std::string& family, int d) {
+  std::vector<MachineConfig> out = {with(link_bound_machine(), d, "all"), with(circuit_machine(), d, "one")};
+  if (family == "exchange" && d > 0 && d % 2 == 0)
+    for (MachineConfig c : std::vector<MachineConfig>(out)) {
+      c.topology = Topology::parse("torus");
+      out.push_back(c);
+    }
+  return out;
+}
+
+bool cannot_run(const harness::Algorithm& row, const MachineConfig& c) {
+  return row.cannot_run && !row.cannot_run(c).empty();
+}
+
 TEST(LowerBounds, NoEmulatedRunOfTheExistingFamiliesIsBelowItsBound) {
   for (const std::string family : {"broadcast", "allgather", "exchange", "transpose", "histogram"}) {
     const harness::KernelFamily& info = harness::find_family(family);
     for (int d : {0, 2, 4, 6})
-      for (const MachineConfig& c : {with(link_bound_machine(), d, "all"), with(circuit_machine(), d, "one")})
+      for (const MachineConfig& c : row_machines(family, d))
         for (const std::string& algo : info.algorithm_names()) {
           if (algo.ends_with("multiphase")) continue;  // needs a partition; direct, standard and auto cover it
+          if (cannot_run(info.algorithm(algo), c)) continue;
           harness::KernelCase k;
           k.algo = algo;
           k.m = 400;
@@ -275,9 +314,10 @@ TEST(LowerBounds, EveryAlgorithmsRowGivesItsFamilysBound) {
   for (const std::string family : {"broadcast", "allgather", "exchange", "transpose", "histogram"}) {
     const harness::KernelFamily& info = harness::find_family(family);
     for (int d : {0, 2, 4})
-      for (const MachineConfig& c : {with(link_bound_machine(), d, "all"), with(circuit_machine(), d, "one")})
+      for (const MachineConfig& c : row_machines(family, d))
         for (const harness::Algorithm& row : info.algorithms) {
           if (row.name.ends_with("multiphase")) continue;  // needs a partition
+          if (cannot_run(row, c)) continue;
           harness::KernelCase k;
           k.algo = std::string(row.name);
           k.m = 400;

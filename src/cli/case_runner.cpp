@@ -254,6 +254,7 @@ nlohmann::json outcome_json(const KernelFamily& family, const MachineConfig& con
     if (row.name == c.algo) granularity = row.granularity();
   j["pieces"] = granularity ? nlohmann::json(c.params.number(granularity->name)) : nlohmann::json(nullptr);
   j["d"] = config.d;
+  j["topology"] = topology_name(config);
   j["m"] = c.m;
   j["sync"] = std::string(to_string(c.sync));
   j["config"] = config.name;

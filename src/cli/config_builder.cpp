@@ -45,10 +45,15 @@ void ConfigBuilder::set(std::string_view key, const Value& value, const Origin& 
     // The ranges of the other keys hold already; a failure that names this key is this value's fault.
     next.config.validate();
     next.settings.validate();
-    next.settings.validate_for(next.resolved());
   } catch (const ConfigError& e) {
     // Already placed, or about another key: pass it on as it is.
     if (!e.file.empty() || e.key != key) throw;
+    fail(key, without_key_prefix(e), origin);
+  }
+  // The engine's largest cube: whichever of d and engine comes later (a file's keys come in name order) is at fault.
+  try {
+    next.settings.validate_for(next.resolved());
+  } catch (const ConfigError& e) {
     fail(key, without_key_prefix(e), origin);
   }
   // A key that replaces another (delta_msg and delta_msg_per_d: the later one wins) takes its origin away too.

@@ -1,12 +1,15 @@
 #include "cli/machine_options.hpp"
 
 #include <CLI/CLI.hpp>
+#include <bit>
 #include <cctype>
 #include <charconv>
+#include <tuple>
 
 #include "cli/cli_error.hpp"
 #include "cli/config_loader.hpp"
 #include "cli/presets.hpp"
+#include "hcemu/errors.hpp"
 
 namespace hcemu::cli {
 
@@ -26,6 +29,10 @@ void MachineOptions::add_to(CLI::App& app, bool with_sync) {
     help.front() = static_cast<char>(std::toupper(static_cast<unsigned char>(help.front())));
     if (!key.unit().empty()) help += " " + key.unit();
     help += " (key " + std::string(key.name) + "; default: the config's)";
+    // On the command line -d counts a square torus's side, as Suh, Shin & An's 2^d x 2^d does (config_dimension).
+    if (key.name == "d")
+      help += ". With --topology torus or mesh, -d D means 2^D x 2^D nodes (key d = 2D, at most -d " +
+              std::to_string(max_dimension() / 2) + "); with torus:RxC the sides set d and -d is left out";
     std::string type = std::string(key.name);
     for (char& c : type) c = c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
     app.add_option(std::string(key.flag), flags[std::string(key.name)], help)->type_name(type);
@@ -37,18 +44,89 @@ void MachineOptions::add_to(CLI::App& app, bool with_sync) {
 
 MachineConfig MachineOptions::build() const { return build_family().config; }
 
+namespace {
+
+// The text a flag was given, or empty.
+std::string flag_text(const std::map<std::string, std::string, std::less<>>& flags, std::string_view key) {
+  auto given = flags.find(key);
+  return given == flags.end() ? std::string() : given->second;
+}
+
+// The config's d for `-d D` on a machine of this topology: D on a cube; on a square torus or mesh the paper's
+// 2^D x 2^D (Suh, Shin & An §2), d = 2D; with explicit sides R x C the sides fix d = log2(R·C), and -d may only
+// repeat a square's side. Empty text: the flag was not given (with explicit sides from --topology, d follows them).
+std::string config_dimension(const Topology& topology, const std::string& text, bool sides_from_flag) {
+  if (!topology.grid()) return text;
+  if (text.empty()) {
+    if (!sides_from_flag || topology.rows == 0) return text;
+    return std::to_string(std::countr_zero(static_cast<unsigned>(topology.rows * topology.cols)));
+  }
+  int side = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), side);
+  if (ec != std::errc() || end != text.data() + text.size() || side < 0) return text;  // the key's own error
+  const std::string shape = topology.kind == Topology::Kind::torus ? "torus" : "mesh";
+  if (topology.rows != 0) {
+    if (topology.rows == topology.cols && side < 16 && topology.rows == (1 << side)) return std::to_string(2 * side);
+    throw UsageError("-d " + text + " with topology " + topology.str() + ": on a " + shape +
+                     " -d D means 2^D x 2^D, and the sides " + std::to_string(topology.rows) + " x " +
+                     std::to_string(topology.cols) + " already give the size; leave -d out");
+  }
+  if (2 * side > max_dimension())
+    throw UsageError("-d " + text + ": on a " + shape + " -d D means 2^D x 2^D nodes (2^" + std::to_string(2 * side) +
+                     "), and the engines run at most 2^" + std::to_string(max_dimension()) + " (-d " +
+                     std::to_string(max_dimension() / 2) + ")");
+  return std::to_string(2 * side);
+}
+
+}  // namespace
+
 MachineFamily MachineOptions::build_family() const {
   ConfigBuilder builder;
   apply_config(builder, config);
   for (const auto& assignment : sets) apply_assignment(builder, assignment);
+  // The topology the machine ends with: its flag's, or the one the file and --set left. It says what -d means.
+  Topology topology = builder.setup().config.topology;
+  const std::string topology_flag = flag_text(flags, "topology");
+  bool sides_from_flag = false;
+  if (!topology_flag.empty()) {
+    try {
+      topology = Topology::parse(topology_flag);
+      sides_from_flag = true;
+    } catch (const ConfigError&) {
+      // The flag's own error comes when it is set below.
+    }
+  }
+  const std::string d_text = config_dimension(topology, flag_text(flags, "d"), sides_from_flag);
+  // d and the topology check each other: when both change, the machine is a cube between the two.
+  if (!d_text.empty() && !topology_flag.empty())
+    builder.set_text("topology", "cube", Origin{"--topology " + topology_flag, 0});
   for (const ConfigKey& key : config_keys()) {
-    auto given = flags.find(key.name);
-    if (given == flags.end() || given->second.empty()) continue;
-    // The origin names the flag as its first spelling: "-d 6", "--ports all".
-    const std::string flag(key.flag.substr(0, key.flag.find(',')));
-    builder.set_text(key.name, given->second, Origin{flag + " " + given->second, 0});
+    const std::string text = key.name == "d" ? d_text : flag_text(flags, key.name);
+    if (text.empty()) continue;
+    // The origin names the flag as its first spelling, as given: "-d 6", "--ports all" (d that follows the sides of
+    // --topology names that flag).
+    std::string origin = std::string(key.flag.substr(0, key.flag.find(','))) + " " + flag_text(flags, key.name);
+    if (key.name == "d" && flag_text(flags, "d").empty()) origin = "--topology " + topology_flag;
+    builder.set_text(key.name, text, Origin{origin, 0});
   }
   return builder.family();
+}
+
+std::string machine_shape(const MachineConfig& config) {
+  std::string text = "d = " + std::to_string(config.d) + " (" + std::to_string(config.nodes()) + " nodes";
+  if (config.topology.grid()) {
+    const auto [rows, cols] = config.topology.sides(config.d);
+    text += ", " + std::string(config.topology.kind == Topology::Kind::torus ? "torus " : "mesh ") +
+            std::to_string(rows) + " x " + std::to_string(cols);
+  }
+  return text + ")";
+}
+
+std::string topology_name(const MachineConfig& config) {
+  if (!config.topology.grid()) return "cube";
+  Topology sided = config.topology;
+  std::tie(sided.rows, sided.cols) = config.topology.sides(config.d);
+  return sided.str();
 }
 
 Sync MachineOptions::parsed_sync() const { return parse_sync(sync); }

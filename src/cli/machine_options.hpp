@@ -32,6 +32,11 @@ struct MachineOptions {
   Sync parsed_sync() const;
 };
 
+// "d = 12 (4096 nodes, torus 64 x 64)", "d = 6 (64 nodes)": the machine's size as the commands' headers show it.
+std::string machine_shape(const MachineConfig& config);
+// The topology with its sides: "cube", "torus:64x64" (the JSON's "topology").
+std::string topology_name(const MachineConfig& config);
+
 // "2,3" -> {2, 3}. Throws UsageError.
 std::vector<int> parse_partition(const std::string& text);
 // A list parameter's value (--grid 1,2): integers >= 0 separated by commas; `flag` names it in the error.

@@ -2,6 +2,7 @@
 // Bokhari's hull of optimality with its breakpoints (Bokhari 1993 §3; Nicol & Bokhari 1994 §3-4), for the exchange
 // exactly as the kernel would run it on this machine and with this sync style.
 #include <CLI/CLI.hpp>
+#include <bit>
 #include <cmath>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -13,6 +14,7 @@
 #include "cli/option_checks.hpp"
 #include "cli/text_table.hpp"
 #include "hcemu/model/planner.hpp"
+#include "hcemu/model/torus_exchange_cost.hpp"
 
 namespace hcemu::cli {
 
@@ -26,9 +28,90 @@ struct PlanOptions {
 
 nlohmann::json finite_or_null(double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr); }
 
+// Suh, Shin & An (1998) §5 on a 2^k x 2^k torus: the fastest of T1, T1.x and T2 at block size m, every member's
+// time, and the block sizes where one gives way to the next (model::torus_plan, model::torus_envelope).
+int plan_torus(const MachineConfig& config, Sync sync, std::size_t m, bool json, std::ostream& out) {
+  const auto [rows, cols] = config.topology.sides(config.d);
+  if (config.topology.kind != Topology::Kind::torus || rows != cols)
+    throw UsageError("plan on a " + topology_name(config) +
+                     ": Suh, Shin & An's exchanges need a square 2^k x 2^k torus (--topology torus -d k)");
+  const int k = std::countr_zero(static_cast<unsigned>(rows));
+  const model::TorusPlan best = model::torus_plan(config, k, m, sync);
+  const model::TorusEnvelope family = model::torus_envelope(config, k, sync);
+  // The paper's Figures 6 and 7 compare T1, T1.1 and T2 only.
+  std::vector<int> paper_members = {model::torus_max_x(k)};
+  if (k >= 5) paper_members.push_back(1);
+  paper_members.push_back(0);
+  const model::TorusEnvelope paper = model::torus_envelope(config, k, sync, paper_members);
+  const double t_s = config.lambda + config.delta_msg, t_c = config.tau;  // µs, µs/byte
+  const auto name = [k](int x) { return model::torus_algorithm_name(k, x); };
+  const std::string note = config.packet != 0
+                               ? "the crossovers are those of the lines A + B·m; with a packet limit the times are not "
+                                 "lines, and the crossovers only approximate"
+                               : "";
+
+  if (json) {
+    nlohmann::json j;
+    j["config"] = config.name;
+    j["d"] = config.d;
+    j["topology"] = topology_name(config);
+    j["k"] = k;
+    j["m"] = m;
+    j["sync"] = std::string(to_string(sync));
+    j["t_s_us"] = t_s;
+    j["t_c_us_per_byte"] = t_c;
+    j["a"] = t_c > 0 ? nlohmann::json(t_s / t_c) : nlohmann::json(nullptr);
+    j["fastest"] = {
+        {"algo", best.name}, {"x", best.x}, {"predicted_us", to_us(best.predicted)}, {"predicted_ps", best.predicted}};
+    j["members"] = nlohmann::json::array();
+    for (int x = static_cast<int>(best.times.size()) - 1; x >= 0; --x)
+      j["members"].push_back({{"algo", name(x)},
+                              {"x", x},
+                              {"startups", model::torus_startups(k, x)},
+                              {"blocks", model::torus_volume_blocks(k, x)},
+                              {"predicted_us", to_us(best.times[static_cast<std::size_t>(x)])},
+                              {"predicted_ps", best.times[static_cast<std::size_t>(x)]},
+                              {"fastest", x == best.x}});
+    const auto crossovers = [&](const model::TorusEnvelope& e) {
+      nlohmann::json list = nlohmann::json::array();
+      for (const auto& c : e.crossovers) list.push_back({{"from", name(c.from_x)}, {"to", name(c.to_x)}, {"m", c.m}});
+      return list;
+    };
+    j["crossovers"] = crossovers(family);
+    j["paper_crossovers"] = crossovers(paper);
+    if (!note.empty()) j["note"] = note;
+    out << j.dump(2) << '\n';
+    return kExitOk;
+  }
+
+  out << "complete exchange on " << config.name << ", " << machine_shape(config) << ", m = " << m << " bytes, sync "
+      << to_string(sync) << "\n";
+  out << "t_s = λ + δ' = " << shortest(t_s) << " µs, t_c = τ = " << shortest(t_c) << " µs/byte";
+  if (t_c > 0) out << ", a = t_s/t_c = " << shortest(t_s / t_c);
+  out << "\n\nfastest: " << best.name << ", predicted " << fixed(to_us(best.predicted))
+      << " µs (Suh, Shin & An 1998 §5)\n\n";
+  TextTable table({"", "algorithm", "x", "start-ups", "blocks", "predicted µs"});
+  for (int x = static_cast<int>(best.times.size()) - 1; x >= 0; --x)
+    table.add_row({x == best.x ? "*" : "", name(x), std::to_string(x), std::to_string(model::torus_startups(k, x)),
+                   std::to_string(model::torus_volume_blocks(k, x)),
+                   fixed(to_us(best.times[static_cast<std::size_t>(x)]))});
+  table.print(out);
+  const auto print_crossovers = [&](const std::string& title, const model::TorusEnvelope& e) {
+    out << '\n' << title << ":\n";
+    if (e.crossovers.empty()) out << "  " << name(e.faces.front()) << " for every m\n";
+    for (const auto& c : e.crossovers)
+      out << "  " << name(c.from_x) << " -> " << name(c.to_x) << " at m = " << fixed(c.m, 3) << " bytes\n";
+  };
+  print_crossovers("crossovers among T1, T1.1 and T2 (the paper's Figures 6 and 7), the fastest by block size", paper);
+  print_crossovers("crossovers of the whole family (T1.x as docs/kernels/torus.md reads it)", family);
+  if (!note.empty()) out << "note: " << note << '\n';
+  return kExitOk;
+}
+
 int plan(const PlanOptions& options, std::ostream& out) {
   const MachineConfig config = options.machine.build();
   const Sync sync = options.machine.parsed_sync();
+  if (config.topology.grid()) return plan_torus(config, sync, options.m, options.json, out);
   if (config.d < 1) throw UsageError("plan needs a cube of dimension d >= 1 (a 0-cube exchanges nothing)");
   const std::size_t m = options.m;
 
@@ -80,8 +163,8 @@ int plan(const PlanOptions& options, std::ostream& out) {
     return kExitOk;
   }
 
-  out << "complete exchange on " << config.name << ", d = " << config.d << " (" << config.nodes()
-      << " nodes), m = " << m << " bytes, sync " << to_string(sync) << "\n\n";
+  out << "complete exchange on " << config.name << ", " << machine_shape(config) << ", m = " << m << " bytes, sync "
+      << to_string(sync) << "\n\n";
   out << "optimal partition: " << partition_label(best.partition) << ", predicted " << fixed(to_us(best.predicted))
       << " µs (" << best.rule << (best.reason.empty() ? "" : ": " + best.reason) << ")\n\n";
   TextTable table({"", "equipartition", "phases", "predicted µs"});
@@ -104,7 +187,9 @@ int plan(const PlanOptions& options, std::ostream& out) {
 Action add_plan_command(CLI::App& app) {
   auto options = std::make_shared<PlanOptions>();
   auto* sub = app.add_subcommand(
-      "plan", "The optimal multiphase partition, every equipartition's predicted time, and the hull of optimality");
+      "plan",
+      "The optimal multiphase partition, every equipartition's predicted time, and the hull of optimality; on a "
+      "torus (--topology torus) the fastest of Suh, Shin & An's T1, T1.x and T2 and their crossover block sizes");
   sub->add_option("-m,--bytes", options->m, "Block size m in bytes")->capture_default_str()->check(size_in_bytes());
   options->machine.add_to(*sub);
   sub->add_flag("--json", options->json, "Print JSON: optimal, equipartitions, hull");

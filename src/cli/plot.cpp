@@ -1,5 +1,6 @@
 #include "cli/plot.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -48,9 +49,20 @@ std::string gnuplot_script(const PlotSpec& spec, const std::string& output) {
     s << "EOD\n";
   }
   s << "plot ";
+  bool first = true;
   for (std::size_t c = 0; c < spec.curves.size(); ++c) {
     const std::string color = " lc " + std::to_string(c + 1);
-    if (c) s << ", \\\n     ";
+    // A curve with nothing to draw (predicted only, and no closed form) is left out: gnuplot refuses empty plots.
+    const auto& points = spec.curves[c].points;
+    if (spec.predicted_only &&
+        std::none_of(points.begin(), points.end(), [](const PlotPoint& p) { return p.predicted_us.has_value(); }))
+      continue;
+    if (!first) s << ", \\\n     ";
+    first = false;
+    if (spec.predicted_only) {
+      s << "$curve" << c << " using 1:3 with lines lw 2 dt 1" << color << " title " << quoted(spec.curves[c].label);
+      continue;
+    }
     // Solid: emulated (the paper's "measured"); dashed: predicted by the closed form.
     s << "$curve" << c << " using 1:2 with lines lw 2 dt 1" << color << " title " << quoted(spec.curves[c].label)
       << ", $curve" << c << " using 1:3 with lines lw 1 dt 2" << color << " notitle";

@@ -22,6 +22,8 @@ struct PlotSpec {
   std::string x_label = "block size m (bytes)";
   std::string y_label = "time (ms)";
   std::vector<PlotCurve> curves;
+  // Only predicted times (sweep --predicted-only): each curve is drawn solid, with its title.
+  bool predicted_only = false;
 };
 
 // The gnuplot script that draws `spec` into `output` (.png or .svg), reading its data inline.

@@ -33,9 +33,9 @@ void print_machine_line(std::ostream& out, const MachineConfig& c, const Emulato
   // "m = 64 bytes", or what m is for the kernels whose m counts something else ("m = 64 (the side of ...)").
   const std::string_view m_is = kernel.m_is;
   const std::string unit = m_is.starts_with("bytes") ? " bytes" : " (" + std::string(m_is) + ")";
-  out << c.name << ": d = " << c.d << " (" << c.nodes() << " nodes), " << to_string(c.switching) << ", ports "
-      << c.ports.str() << ", " << to_string(c.protocol) << ", " << to_string(s.timing) << " timing; m = " << m << unit
-      << ", sync " << to_string(sync) << "\n";
+  out << c.name << ": " << machine_shape(c) << ", " << to_string(c.switching) << ", ports " << c.ports.str() << ", "
+      << to_string(c.protocol) << ", " << to_string(s.timing) << " timing; m = " << m << unit << ", sync "
+      << to_string(sync) << "\n";
   // A preset's own λ0 outlives `--set lambda=...`; say so, since a zero-byte message then costs something else.
   if (c.lambda0 && *c.lambda0 != c.lambda)
     out << "note: zero-byte messages start up in lambda0 = " << *c.lambda0 << " µs, not lambda = " << c.lambda

@@ -31,12 +31,32 @@ struct SweepOptions {
   std::string csv, plot;
   bool json = false;
   bool progress = true;
+  bool predicted_only = false;  // the closed forms only: nothing is emulated
 };
 
 struct Point {
   std::size_t m;
   CaseOutcome outcome;
+  bool emulated = true;  // false: only the closed form was evaluated (--predicted-only)
 };
+
+// A case's closed form and lower bound without running it (--predicted-only): the result has no report.
+CaseOutcome predict_case(const harness::KernelFamily& family, const MachineConfig& config,
+                         const harness::KernelCase& c) {
+  CaseOutcome outcome{c, std::nullopt, ""};
+  try {
+    harness::KernelResult r;
+    r.run_case = family.resolved(config, c);
+    const harness::Algorithm& row = family.algorithm(c.algo);
+    r.predicted = row.predict(config, r.run_case);
+    if (row.lower_bound) r.lower_bound = row.lower_bound(config, r.run_case);
+    r.verified = true;  // nothing ran, so nothing can differ
+    outcome.result = std::move(r);
+  } catch (const std::exception& e) {
+    outcome.error = e.what();
+  }
+  return outcome;
+}
 
 // Whether any of the requested curves takes the parameter (`all`: any algorithm of the kernel).
 bool some_curve_takes(const harness::KernelFamily& family, const std::vector<std::string>& algos,
@@ -124,8 +144,10 @@ void write_csv(const std::string& path, const std::string& kernel, const std::ve
     csv << kernel << ',' << c.algo << ',' << partition << ',' << params << ',' << p.m << ',';
     if (p.outcome.result && p.outcome.result->predicted) csv << shortest(to_us(*p.outcome.result->predicted));
     csv << ',';
-    if (p.outcome.result) csv << shortest(p.outcome.result->report.makespan_us());
-    csv << ',' << (p.outcome.ok() ? "true" : "false") << '\n';
+    if (p.outcome.result && p.emulated) csv << shortest(p.outcome.result->report.makespan_us());
+    csv << ',';
+    if (p.emulated) csv << (p.outcome.ok() ? "true" : "false");
+    csv << '\n';
   }
   if (!csv) throw UsageError("--csv " + path + ": writing the file failed");
 }
@@ -133,9 +155,10 @@ void write_csv(const std::string& path, const std::string& kernel, const std::ve
 PlotSpec plot_spec(const harness::KernelFamily& kernel, const MachineConfig& config, Sync sync,
                    const std::vector<Point>& points) {
   PlotSpec spec;
-  spec.title = std::string(kernel.name) + " on " + config.name + ", d = " + std::to_string(config.d) + " (" +
-               std::to_string(config.nodes()) + " nodes), sync " + std::string(to_string(sync)) +
-               ": emulated solid, predicted dashed";
+  spec.title = std::string(kernel.name) + " on " + config.name + ", " + machine_shape(config) + ", sync " +
+               std::string(to_string(sync)) +
+               (points.empty() || points.front().emulated ? ": emulated solid, predicted dashed" : ": predicted");
+  spec.predicted_only = !points.empty() && !points.front().emulated;
   std::map<std::string, std::size_t> index;
   for (const auto& p : points) {
     std::string label = curve_label(kernel, p.outcome);
@@ -144,7 +167,7 @@ PlotSpec plot_spec(const harness::KernelFamily& kernel, const MachineConfig& con
     PlotPoint point;
     point.m = static_cast<double>(p.m);
     if (p.outcome.result) {
-      point.emulated_us = p.outcome.result->report.makespan_us();
+      if (p.emulated) point.emulated_us = p.outcome.result->report.makespan_us();
       if (p.outcome.result->predicted) point.predicted_us = to_us(*p.outcome.result->predicted);
     }
     spec.curves[it->second].points.push_back(point);
@@ -153,9 +176,10 @@ PlotSpec plot_spec(const harness::KernelFamily& kernel, const MachineConfig& con
 }
 
 void print_table(std::ostream& out, const harness::KernelFamily& kernel, const std::vector<Point>& points) {
-  // One row per m, a pair of columns (emulated, predicted) per curve.
+  // One row per m, a pair of columns (emulated, predicted) per curve; only the predicted one with --predicted-only.
   std::vector<std::string> labels;
   std::map<std::size_t, std::map<std::string, const CaseOutcome*>> rows;
+  const bool emulated = points.empty() || points.front().emulated;
   for (const auto& p : points) {
     std::string label = curve_label(kernel, p.outcome);
     if (std::find(labels.begin(), labels.end(), label) == labels.end()) labels.push_back(label);
@@ -163,8 +187,12 @@ void print_table(std::ostream& out, const harness::KernelFamily& kernel, const s
   }
   std::vector<std::string> headers = {"m"};
   for (const auto& l : labels) {
-    headers.push_back(l + " emulated µs");
-    headers.push_back("predicted");
+    if (emulated) {
+      headers.push_back(l + " emulated µs");
+      headers.push_back("predicted");
+    } else {
+      headers.push_back(l + " predicted µs");
+    }
   }
   TextTable table(headers);
   for (const auto& [m, by_label] : rows) {
@@ -174,10 +202,11 @@ void print_table(std::ostream& out, const harness::KernelFamily& kernel, const s
       const CaseOutcome* o = it == by_label.end() ? nullptr : it->second;
       if (!o || !o->result) {
         cells.push_back(o ? "error" : "");
-        cells.push_back("");
+        if (emulated) cells.push_back("");
         continue;
       }
-      cells.push_back(fixed(o->result->report.makespan_us()) + (o->result->verified ? "" : " (NOT VERIFIED)"));
+      if (emulated)
+        cells.push_back(fixed(o->result->report.makespan_us()) + (o->result->verified ? "" : " (NOT VERIFIED)"));
       cells.push_back(o->result->predicted ? fixed(to_us(*o->result->predicted)) : "n/a");
     }
     table.add_row(cells);
@@ -210,7 +239,10 @@ int sweep(const SweepOptions& options, std::ostream& out, std::ostream& err) {
   {
     ProgressBar bar(err, work.size(), options.progress && !options.json && ProgressBar::stderr_is_terminal());
     for (const auto& [m, c] : work) {
-      points.push_back({m, run_case(kernel, config, settings, c)});
+      if (options.predicted_only)
+        points.push_back({m, predict_case(kernel, config, c), false});
+      else
+        points.push_back({m, run_case(kernel, config, settings, c)});
       bar.step(case_label(kernel, c) + " m=" + std::to_string(m));
     }
   }
@@ -221,10 +253,17 @@ int sweep(const SweepOptions& options, std::ostream& out, std::ostream& err) {
   if (!options.plot.empty()) draw_plot(plot_spec(kernel, config, sync, points), options.plot);
   if (options.json) {
     nlohmann::json array = nlohmann::json::array();
-    for (const auto& p : points) array.push_back(outcome_json(kernel, config, settings, p.outcome, false));
+    for (const auto& p : points) {
+      nlohmann::json j = outcome_json(kernel, config, settings, p.outcome, false);
+      if (!p.emulated && p.outcome.result)
+        for (const char* key : {"emulated_us", "emulated_ps", "verified", "messages", "bytes", "contention_events",
+                                "forced_discards", "wall_seconds"})
+          j[key] = nullptr;
+      array.push_back(std::move(j));
+    }
     out << array.dump(2) << '\n';
   } else {
-    out << kernel.name << " on " << config.name << ", d = " << config.d << ", sync " << to_string(sync) << ", "
+    out << kernel.name << " on " << config.name << ", " << machine_shape(config) << ", sync " << to_string(sync) << ", "
         << to_string(settings.timing) << " timing\n\n";
     print_table(out, kernel, points);
     if (!options.csv.empty()) out << "CSV written to " << options.csv << '\n';
@@ -251,6 +290,9 @@ Action add_sweep_command(CLI::App& app) {
   sub->add_flag("--json", options->json, "Print a JSON array, one object per point");
   sub->add_option("--plot", options->plot, "Draw FILE.png or FILE.svg with gnuplot")->type_name("FILE");
   sub->add_flag("!--no-progress", options->progress, "No progress bar");
+  sub->add_flag("--predicted-only", options->predicted_only,
+                "Evaluate the closed forms only, emulating nothing: instant for any machine size (curves without "
+                "a closed form, such as direct on a torus, show n/a)");
   return [options](std::ostream& out, std::ostream& err) { return sweep(*options, out, err); };
 }
 

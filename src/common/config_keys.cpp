@@ -436,7 +436,8 @@ const std::vector<ConfigKey>& config_keys() {
   const TimeKind time;
   static const std::vector<ConfigKey> keys = {
       // The machine of the papers: MODEL.md section 2.
-      {"d", "", "-d,--dim", "dimension: 2^d nodes", field(&M::d, IntegerKind<int>{0, max_dimension()}, "")},
+      {"d", "", "-d,--dim", "dimension: 2^d nodes (a square torus or mesh: 2^(d/2) x 2^(d/2))",
+       field(&M::d, IntegerKind<int>{0, max_dimension()}, "")},
       {"lambda", "λ", "", "start-up of one transfer (one packet)", field(&M::lambda, time, "µs")},
       {"lambda0", "λ0", "",
        "start-up of a zero-byte message; follows lambda unless set, so a preset that sets it keeps it when only lambda "

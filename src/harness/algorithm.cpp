@@ -129,9 +129,11 @@ std::vector<KernelCase> KernelFamily::expand_all(const MachineConfig& config, co
   for (const Algorithm& row : algorithms) {
     KernelCase c = base;
     c.algo = std::string(row.name);
+    // What the machine cannot run is left out, whatever cases the row would expand to.
+    if (row.cannot_run && !row.cannot_run(config).empty()) continue;
     if (row.all_cases) {
       for (KernelCase& k : row.all_cases(config, c)) cases.push_back(std::move(k));
-    } else if (row.suits(config.ports) && (!row.cannot_run || row.cannot_run(config).empty())) {
+    } else if (row.suits(config.ports)) {
       cases.push_back(std::move(c));
     }
   }

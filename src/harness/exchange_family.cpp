@@ -1,6 +1,8 @@
 // The complete exchange's algorithms, one row each, and the harness they run in: every node sends 2^d random blocks
 // of m bytes, and receives block id of every node.
+#include <bit>
 #include <cstring>
+#include <deque>
 #include <string>
 
 #include "harness/algorithm.hpp"
@@ -8,17 +10,20 @@
 #include "harness/verification.hpp"
 #include "hcemu/kernels/exchange.hpp"
 #include "hcemu/kernels/primitives.hpp"
+#include "hcemu/kernels/torus_exchange.hpp"
 #include "hcemu/machine.hpp"
 #include "hcemu/model/all_port_exchange.hpp"
 #include "hcemu/model/exchange.hpp"
 #include "hcemu/model/lower_bounds.hpp"
 #include "hcemu/model/planner.hpp"
 #include "hcemu/model/primitives.hpp"
+#include "hcemu/model/torus_exchange_cost.hpp"
 
 namespace hcemu::harness {
 namespace {
 
-// The least time of the problem on this machine (model/lower_bounds.hpp), whatever the algorithm.
+// The least time of the problem on this machine (model/lower_bounds.hpp), whatever the algorithm: the cube's, or on a
+// torus or mesh the grid's (model::grid_complete_exchange_lower_bound).
 std::optional<Time> problem_bound(const MachineConfig& config, const KernelCase& c) {
   return model::complete_exchange_lower_bound(config, c.m);
 }
@@ -82,6 +87,21 @@ std::optional<Time> partition_time(const MachineConfig& config, const KernelCase
   return model::multiphase_exchange_time(config, c.params.parts("partition"), c.m, c.sync);
 }
 
+// Why a schedule made for the hypercube's e-cube routes is not run on a torus or mesh, or empty on a cube.
+std::string needs_cube(const MachineConfig& config) {
+  if (!config.topology.grid()) return {};
+  return "made for the hypercube (its partners differ in bits of the node id, contention-free only under e-cube "
+         "routes), and this machine is a " +
+         config.topology.str() + "; on a torus run t1, t2 or t1.x, or direct as the baseline that ignores the topology";
+}
+
+// Direct's closed form, on a cube only: on a torus or mesh its XOR partners share links under dimension-ordered
+// routes, and the contention has no closed form (the run counts it).
+std::optional<Time> direct_time(const MachineConfig& config, const KernelCase& c) {
+  if (config.topology.grid()) return std::nullopt;
+  return partition_time(config, c);
+}
+
 Algorithm direct() {
   return {
       .name = "direct",
@@ -92,7 +112,9 @@ Algorithm direct() {
       .cannot_run = {},
       .run = exchange_run([](Node& node, std::span<const std::byte> send, std::span<std::byte> recv,
                              const KernelCase& c) { kernels::direct_exchange(node, send, recv, c.m, {c.sync}); }),
-      .predict = partition_time,
+      // On a torus it is the baseline that ignores the topology (Suh, Shin & An §5 compare against the topology's
+      // own schedules): it runs, its contention counted, without a prediction.
+      .predict = direct_time,
       .lower_bound = problem_bound,
       .all_cases = {},
   };
@@ -105,7 +127,7 @@ Algorithm standard() {
       .ports = {},
       .params = {chosen_partition("(1, ..., 1): one phase per dimension")},
       .resolve = with_partition(model::standard_partition),
-      .cannot_run = {},
+      .cannot_run = needs_cube,
       .run = exchange_run([](Node& node, std::span<const std::byte> send, std::span<std::byte> recv,
                              const KernelCase& c) { kernels::standard_exchange(node, send, recv, c.m, {c.sync}); }),
       .predict = partition_time,
@@ -131,7 +153,7 @@ Algorithm multiphase() {
             model::check_partition(config.d, c.params.parts("partition"));
             return c;
           },
-      .cannot_run = {},
+      .cannot_run = needs_cube,
       .run = exchange_run(run_partition),
       .predict = partition_time,
       .lower_bound = problem_bound,
@@ -163,7 +185,7 @@ Algorithm planned() {
               c.params.set("partition", model::optimal_partition(config, c.m, c.sync).partition);
             return c;
           },
-      .cannot_run = {},
+      .cannot_run = needs_cube,
       .run = exchange_run(run_partition),
       .predict = partition_time,
       .lower_bound = problem_bound,
@@ -179,7 +201,7 @@ Algorithm all_port() {
       .ports = {Ports::Kind::all},
       .params = {},
       .resolve = {},
-      .cannot_run = {},
+      .cannot_run = needs_cube,
       .run = exchange_run([](Node& node, std::span<const std::byte> send, std::span<std::byte> recv,
                              const KernelCase& c) { kernels::all_port_exchange(node, send, recv, c.m, {c.sync}); }),
       .predict = [](const MachineConfig& config,
@@ -196,7 +218,7 @@ Algorithm sbnt() {
       .ports = {Ports::Kind::all},
       .params = {},
       .resolve = {},
-      .cannot_run = {},
+      .cannot_run = needs_cube,
       .run = exchange_run([](Node& node, std::span<const std::byte> send, std::span<std::byte> recv,
                              const KernelCase& c) { kernels::sbnt_exchange(node, send, recv, c.m); }),
       .predict = [](const MachineConfig& config,
@@ -206,6 +228,110 @@ Algorithm sbnt() {
   };
 }
 
+// ----- Suh, Shin & An's exchanges on the 2^k x 2^k torus (kernels/torus_exchange.hpp, docs/kernels/torus.md) -----
+
+// T1's x on the largest square torus the engines run, 2^(max_dimension/2) on a side: the rows t1.x go up to one less
+// (strictly between T1 and T2 somewhere); t1 is the rest.
+int most_torus_x() { return std::max(0, max_dimension() / 2 - 3); }
+
+// k of the machine's 2^k x 2^k torus, or -1 when it is not a square torus.
+int torus_side_exponent(const MachineConfig& config) {
+  if (config.topology.kind != Topology::Kind::torus) return -1;
+  const auto [rows, cols] = config.topology.sides(config.d);
+  return rows == cols ? std::countr_zero(static_cast<unsigned>(rows)) : -1;
+}
+
+std::string needs_square_torus(const MachineConfig& config) {
+  if (torus_side_exponent(config) >= 0) return {};
+  if (config.topology.kind == Topology::Kind::torus) {
+    const auto [rows, cols] = config.topology.sides(config.d);
+    return "made for a square 2^k x 2^k torus, and this one is " + std::to_string(rows) + " x " + std::to_string(cols);
+  }
+  return "made for a 2^k x 2^k torus (--topology torus -d k), and this machine is a " + config.topology.str();
+}
+
+// A member of the family: its x (0 = T2, 1 = T1.1, k - 3 = T1) as a function of k, why it cannot run on a square
+// torus of that k (empty: it can), the cases `--algo all` runs, and its parameter x when it reports the one it chose.
+Algorithm torus_member(std::string_view name, std::string_view paper, std::function<int(int)> x_of,
+                       std::function<std::string(int k)> cannot, CasesFn all_cases, std::vector<ParamSpec> params) {
+  auto x_at = [x_of](const MachineConfig& config) { return x_of(torus_side_exponent(config)); };
+  const bool has_x = !params.empty();
+  return {
+      .name = name,
+      .paper = paper,
+      .ports = {},
+      .params = std::move(params),
+      .resolve =
+          [x_at, has_x](const MachineConfig& config, KernelCase c) {
+            if (has_x) c.params.set("x", static_cast<std::uint64_t>(x_at(config)));
+            return c;
+          },
+      .cannot_run =
+          [cannot](const MachineConfig& config) {
+            if (std::string why = needs_square_torus(config); !why.empty()) return why;
+            return cannot ? cannot(torus_side_exponent(config)) : std::string();
+          },
+      .run =
+          [x_at](const MachineConfig& config, const EmulatorSettings& settings, const KernelCase& c) {
+            const int k = torus_side_exponent(config);
+            const int x = x_at(config);
+            return exchange_run(
+                [k, x](Node& node, std::span<const std::byte> send, std::span<std::byte> recv, const KernelCase& kc) {
+                  kernels::torus_t1x_exchange(node, send, recv, kc.m, x, model::TorusShape::square(k), {kc.sync});
+                })(config, settings, c);
+          },
+      .predict = [x_at](const MachineConfig& config, const KernelCase& c) -> std::optional<Time> {
+        return model::torus_exchange_time(config, torus_side_exponent(config), x_at(config), c.m, c.sync);
+      },
+      .lower_bound = problem_bound,
+      .all_cases = std::move(all_cases),
+  };
+}
+
+// The base case when `keep(k)` holds on this square torus, else none.
+CasesFn torus_cases_when(std::function<bool(int k)> keep) {
+  return [keep](const MachineConfig& config, const KernelCase& base) {
+    return keep(torus_side_exponent(config)) ? std::vector<KernelCase>{base} : std::vector<KernelCase>{};
+  };
+}
+
+Algorithm torus_t1() {
+  return torus_member(
+      "t1",
+      "Suh, Shin & An (1998) §3.1, after Suh & Yalamanchili: 3k - 3 start-ups on a 2^k x 2^k torus (T2 for k <= 3)",
+      [](int k) { return model::torus_max_x(k); }, {},
+      // For k <= 3 T1 is T2: `--algo all` runs it once, as t2.
+      torus_cases_when([](int k) { return k >= 4; }),
+      {ParamSpec{"x", "x", ParamKind::count,
+                 "k - 3 (0 for k <= 3): T1 as the member of the T1.x family with that many concentration phases", false,
+                 true}});
+}
+
+Algorithm torus_t2() {
+  return torus_member("t2", "Suh, Shin & An (1998) §3.2: every node active, 3·2^(k-2) steps on a 2^k x 2^k torus",
+                      [](int) { return 0; }, {}, {}, {});
+}
+
+// T1.x for one x >= 1: the row "t1.x". `--algo all` runs it where it lies strictly between T1 and T2 (x <= k - 4).
+Algorithm torus_t1x(int x) {
+  static std::deque<std::string> names;
+  static std::deque<std::string> papers;
+  const std::string& name = names.emplace_back("t1." + std::to_string(x));
+  const std::string& paper =
+      papers.emplace_back(x == 1 ? "Suh, Shin & An (1998) §4.1: T1.1, 3·2^(k-3) + 3 steps on a 2^k x 2^k torus (k >= 4)"
+                                 : "Suh, Shin & An (1998) §4.2 as docs/kernels/torus.md reads it: T1." +
+                                       std::to_string(x) + ", " + std::to_string(3 * x) + " + 3·2^(k-" +
+                                       std::to_string(2 + x) + ") steps (k >= " + std::to_string(x + 3) + ")");
+  return torus_member(
+      name, paper, [x](int) { return x; },
+      [x](int k) {
+        return k >= x + 3 ? std::string()
+                          : "needs a 2^k x 2^k torus with k >= " + std::to_string(x + 3) + " (-d " +
+                                std::to_string(x + 3) + " or more), and this one has k = " + std::to_string(k);
+      },
+      torus_cases_when([x](int k) { return x <= k - 4; }), {});
+}
+
 }  // namespace
 
 KernelFamily exchange_family() {
@@ -213,10 +339,18 @@ KernelFamily exchange_family() {
       .name = "exchange",
       .summary =
           "complete exchange: Direct, Standard and Multiphase (Bokhari 1993; Nicol & Bokhari 1994), all-port "
-          "(Stout & Wagar 1990 §6), SBnT-p (Johnsson & Ho 1987 §4.4)",
+          "(Stout & Wagar 1990 §6), SBnT-p (Johnsson & Ho 1987 §4.4); on a 2^k x 2^k torus T1, T1.x and T2 (Suh, "
+          "Shin & An 1998)",
       .m_is = "bytes per block",
       .default_algo = "auto",
-      .algorithms = {direct(), standard(), multiphase(), planned(), all_port(), sbnt()},
+      .algorithms =
+          [] {
+            std::vector<Algorithm> rows = {direct(), standard(), multiphase(), planned(), all_port(), sbnt(), torus_t1()};
+            // From T1 to T2, the members in order of fewer start-ups and more bytes (x from k - 3 down to 0).
+            for (int x = most_torus_x() - 1; x >= 1; --x) rows.push_back(torus_t1x(x));
+            rows.push_back(torus_t2());
+            return rows;
+          }(),
       .resolve = {},
   };
 }

@@ -93,11 +93,33 @@ Time allgather_lower_bound(const MachineConfig& config, std::size_t m) {
 }
 
 Time complete_exchange_lower_bound(const MachineConfig& config, std::size_t m) {
+  if (config.topology.grid()) return grid_complete_exchange_lower_bound(config, m);
   if (config.d == 0 || m == 0) return 0;
   const std::size_t half = nodes(config) / 2;
   const std::size_t others = (nodes(config) - 1) * m;
   return std::max(
       {node_port_bound(config, others, others), cut_bound(config, half * half * m, half), spreading(config)});
+}
+
+Time grid_complete_exchange_lower_bound(const MachineConfig& config, std::size_t m) {
+  if (config.d == 0 || m == 0) return 0;
+  const auto [rows, cols] = config.topology.sides(config.d);
+  const bool wrap = config.topology.kind == Topology::Kind::torus;
+  const std::size_t n = nodes(config);
+  // A node's links: two along each side longer than 1 (on a side of 2 the + and - links are two links).
+  const int links = (rows > 1 ? 2 : 0) + (cols > 1 ? 2 : 0);
+  std::size_t channels = 1;
+  if (config.ports.kind == Ports::Kind::k)
+    channels = static_cast<std::size_t>(std::max(1, std::min(config.ports.n, links)));
+  if (config.ports.kind == Ports::Kind::all) channels = static_cast<std::size_t>(std::max(1, links));
+  const std::size_t others = (n - 1) * m;
+  const Time ports = config.ports.kind == Ports::Kind::half ? busy(config, others) + busy(config, others)
+                                                            : busy(config, ceil_div(others, channels));
+  const int longer = std::max(rows, cols), other = std::min(rows, cols);
+  const std::size_t cut_links = static_cast<std::size_t>(wrap ? 2 * other : other);
+  const Time cut = longer > 1 ? cut_bound(config, (n / 2) * (n / 2) * m, cut_links) : 0;
+  const int diameter = wrap ? rows / 2 + cols / 2 : rows - 1 + cols - 1;
+  return std::max({ports, cut, distance_bound(config, diameter)});
 }
 
 Time permutation_lower_bound(const MachineConfig& config, std::size_t m, std::span<const std::uint32_t> image) {

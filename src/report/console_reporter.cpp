@@ -13,9 +13,13 @@ constexpr std::size_t kRows = 16;
 
 void summary(std::ostream& out, const RunReport& run) {
   const MachineConfig& c = run.config;
-  out << "machine   " << c.name << ", d = " << c.d << " (" << run.nodes.size() << " nodes), " << to_string(c.switching)
-      << ", ports " << c.ports.str() << ", " << to_string(c.protocol) << ", " << to_string(run.settings.timing)
-      << " timing\n";
+  out << "machine   " << c.name << ", d = " << c.d << " (" << run.nodes.size() << " nodes";
+  if (c.topology.grid()) {
+    const auto [rows, cols] = c.topology.sides(c.d);
+    out << ", " << (c.topology.kind == Topology::Kind::torus ? "torus " : "mesh ") << rows << " x " << cols;
+  }
+  out << "), " << to_string(c.switching) << ", ports " << c.ports.str() << ", " << to_string(c.protocol) << ", "
+      << to_string(run.settings.timing) << " timing\n";
   out << "makespan  " << run.makespan_us() << " us\n";
   out << "messages  " << run.messages() << " (" << run.bytes() << " bytes)\n";
   out << "contention " << run.contention_events() << " events, " << to_us(run.contention_delay()) << " us of delay\n";

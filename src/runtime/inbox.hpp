@@ -36,6 +36,8 @@ class Inbox {
     }
   }
 
+  // The consumer only: how many messages it has taken out.
+  std::uint64_t taken() const { return popped_; }
   // The consumer only: whether something was delivered that it has not taken yet (a delivery half done counts).
   bool maybe_nonempty() const { return pushed_.load(std::memory_order_acquire) != popped_; }
   void reset() { pushed_.store(0, std::memory_order_relaxed), popped_ = 0; }

@@ -146,14 +146,16 @@ const std::vector<double>& NodeRuntime::lateness_us() const { return clock_.late
 void NodeRuntime::block_until(Wait& w) {
   for (;;) {
     check_running();
-    const std::uint64_t seen = inbox_.delivered();  // before the drain
     drain();
     if (w.ready()) return;
     // Say which events can end the wait, then park; an event that came meanwhile cancels the park. The stores and
     // loads here and in the wakers are sequentially consistent, so that one side always sees the other.
     wait_ = &w;
     const std::uint64_t needed = !w.on_delivery ? 0 : w.deliveries ? w.deliveries() : 1;
-    wake_at_.store(needed > 0 ? seen + needed : ~std::uint64_t{0}, std::memory_order_seq_cst);
+    // Counted from what this node has taken, not from what was delivered: a delivery can be counted while its
+    // message is not yet visible in its queue (a push half done, or one behind it on the same queue), and a count
+    // from deliveries would then wait for one message more than will ever come.
+    wake_at_.store(needed > 0 ? inbox_.taken() + needed : ~std::uint64_t{0}, std::memory_order_seq_cst);
     wake_on_release_.store(w.on_release, std::memory_order_seq_cst);
     park_state_.store(kParked, std::memory_order_seq_cst);
     const bool came = inbox_.delivered() >= wake_at_.load(std::memory_order_seq_cst) ||

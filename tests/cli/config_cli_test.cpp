@@ -119,7 +119,7 @@ INSTANTIATE_TEST_SUITE_P(
         BrokenConfig{"lambda = 1\ntua = 0.5\n", "tua", 2, "did you mean 'tau'"},
         BrokenConfig{"lamda = 95\n", "lamda", 1, "did you mean 'lambda'"},
         BrokenConfig{"\n\nrho = \"fast\"\n", "rho", 3, "must be a number"}, BrokenConfig{"d = 17\n", "d", 1, "0..16"},
-        BrokenConfig{"engine = \"os_threads\"\nd = 14\n", "d", 2, "0..13"},
+        BrokenConfig{"engine = \"os_threads\"\nd = 14\n", "engine", 1, "0..13"},
         BrokenConfig{"d = 2.5\n", "d", 1, "must be an integer"},
         BrokenConfig{"tau = -0.1\n", "tau", 1, "between 0 and 1e9"},
         BrokenConfig{"ports = \"two\"\n", "ports", 1, "k:N"}, BrokenConfig{"ports = \"k:0\"\n", "ports", 1, "k:N"},

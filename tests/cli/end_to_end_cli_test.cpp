@@ -216,7 +216,7 @@ TEST(ConfigsCommand, ListsEveryPresetWithItsSource) {
     names.insert(p["name"]);
     EXPECT_FALSE(p["source"].get<std::string>().empty());
   }
-  EXPECT_EQ(names, (std::set<std::string>{"ipsc860", "ipsc-yale", "linkbound"}));
+  EXPECT_EQ(names, (std::set<std::string>{"ipsc860", "ipsc-yale", "linkbound", "torus"}));
 }
 
 TEST(HelpText, EverySubcommandHasHelp) {
