@@ -46,7 +46,9 @@ struct Lateness {
   double p50_us = 0, p99_us = 0, max_us = 0;
 };
 
-// One span of a node's activity, for traces.
+// One span of a node's activity, for traces. "send" and "recv" are the node's ports at work (a transfer leaving,
+// one arriving; several at once on a k-port or all-port node); the other kinds are the node's program, one after
+// another on its clock.
 struct TraceSpan {
   int node = 0;
   std::string kind;  // "send", "recv", "wait", "barrier", "copy", "compute", "elapse"
@@ -55,6 +57,9 @@ struct TraceSpan {
   std::size_t bytes = 0;
   int tag = 0;
   std::uint64_t message = 0;  // send, recv: the message's number (the same on both sides); 0 otherwise
+  // "wait": the blocking call, "send", "recv", "exchange" or "wait_all", and for wait and wait_any the kind of request
+  // it completed: "wait send", "wait recv", "wait_any send", "wait_any recv"
+  std::string call;
 };
 
 // One booking of a directed link, for traces: who held it when, and how long it waited for the link.

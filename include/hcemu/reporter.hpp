@@ -43,8 +43,10 @@ class JsonReporter : public Reporter {
   std::unique_ptr<Runs> runs_;
 };
 
-// The Chrome trace event format (Perfetto, chrome://tracing) of every run in one file: one process per run, named by
-// its label, one track per node.
+// The Chrome trace event format (Perfetto, chrome://tracing) of every run in one file, written as the runs come: one
+// process per run, named by its label; in it each node's program, its ports and the links it drives as tracks of
+// their own, each message a flow from its send to its receive, each FORCED discard an instant (docs/traces.md).
+// Times are microseconds, written exactly (the model's picoseconds have six decimal places).
 class ChromeTraceReporter : public Reporter {
  public:
   explicit ChromeTraceReporter(std::ostream& out);
@@ -53,7 +55,7 @@ class ChromeTraceReporter : public Reporter {
   void finish() override;
 
  private:
-  struct Events;  // every run's trace events so far
+  struct Events;  // the file's writer
   std::ostream& out_;
   std::unique_ptr<Events> events_;
   int runs_ = 0;

@@ -186,6 +186,9 @@ CaseOutcome run_case(const KernelFamily& family, const MachineConfig& config, co
     outcome.result = family.run(config, settings, c);
   } catch (const UsageError&) {
     throw;  // a case the kernel refuses is bad usage, not a failed run
+  } catch (const DeadlockError& e) {
+    outcome.error = e.what();
+    outcome.deadlocked = e.report;
   } catch (const std::exception& e) {
     outcome.error = e.what();
   }

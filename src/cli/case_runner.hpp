@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -45,6 +46,7 @@ struct CaseOutcome {
   harness::KernelCase requested;
   std::optional<harness::KernelResult> result;  // empty when the run threw
   std::string error;                            // what it threw
+  std::shared_ptr<const RunReport> deadlocked;  // a run that deadlocked: what it did until it stuck (its trace too)
   bool ok() const { return result && result->verified && error.empty(); }
 };
 

@@ -109,8 +109,11 @@ int run(const RunOptions& options, std::ostream& out, std::ostream& err) {
 
   if (!options.trace.empty()) {
     std::vector<LabelledReport> runs;
-    for (const auto& o : outcomes)
+    for (const auto& o : outcomes) {
       if (o.result) runs.push_back({case_label(kernel, o.result->run_case), &o.result->report});
+      // What a deadlocked case did until it stuck, and where each node stuck: often the way to see why.
+      if (o.deadlocked) runs.push_back({case_label(kernel, o.requested) + " (deadlock)", o.deadlocked.get()});
+    }
     write_chrome_trace(options.trace, runs);
   }
 

@@ -12,7 +12,8 @@ struct LabelledReport {
   const RunReport* report;
 };
 
-// One process per run (named by its label), one track per node. Throws UsageError if the file cannot be written.
+// One process per run (named by its label), tracks per node and link (docs/traces.md). Throws UsageError if the file
+// cannot be written; the command checks the path before the runs (check_writable, cli/option_checks.hpp).
 void write_chrome_trace(const std::string& path, const std::vector<LabelledReport>& runs);
 
 }  // namespace hcemu::cli

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string_view>
 #include <thread>
 #include <tuple>
 
@@ -288,8 +289,8 @@ bool NodeRuntime::transfer_released(const Message& m) {
   SendSlot* s = m.sender;
   // Before the release: the node may place its next transfer itself (and record it) once it sees this one released.
   if (run_.settings.trace)
-    sent_.push_back(TraceSpan{id_, "send", m.times().start, m.times().sender_done, m.destination, m.bytes, m.tag,
-                              m.number()});
+    sent_.push_back(
+        TraceSpan{id_, "send", m.times().start, m.times().sender_done, m.destination, m.bytes, m.tag, m.number(), {}});
   s->start = m.times().start;
   s->done = m.times().sender_done;
   s->channel = m.transfer.channel;
@@ -449,7 +450,11 @@ Status NodeRuntime::wait(Request& request, const char* operation) {
     status = Status{s.source, s.tag, s.bytes, std::max(before, complete_receive(s))};
   }
   advance_clock(status.completed);
-  if (status.completed > before) record("wait", before, status.completed, status.source, status.bytes, status.tag);
+  if (status.completed > before) {
+    const bool on_send = s.kind == Slot::Kind::send;
+    const char* call = std::string_view(operation) != "wait" ? operation : on_send ? "wait send" : "wait recv";
+    record_call(call, before, status.completed, on_send ? s.peer : status.source, status.bytes, status.tag);
+  }
   requests_.release(index);
   request = Request{};
   return status;
@@ -526,7 +531,7 @@ void NodeRuntime::wait_all(std::span<Request> requests) {
   });
   for (std::uint32_t i : receives) done = std::max(done, complete_receive(requests_.at(i)));
   advance_clock(done);
-  if (done > before) record("wait", before, done);
+  if (done > before) record_call("wait_all", before, done);
   for (Request& r : requests) {
     if (!r.valid()) continue;
     requests_.release(RequestAccess::slot(r));
@@ -613,7 +618,9 @@ std::size_t NodeRuntime::wait_any(std::span<Request> requests, Status* status) {
         st = Status{s.source, s.tag, s.bytes, std::max(before, complete_receive(s))};
       }
       advance_clock(st.completed);
-      if (st.completed > before) record("wait", before, st.completed, st.source, st.bytes, st.tag);
+      if (st.completed > before)
+        record_call(s.kind == Slot::Kind::send ? "wait_any send" : "wait_any recv", before, st.completed,
+                    s.kind == Slot::Kind::send ? s.peer : st.source, st.bytes, st.tag);
       requests_.release(index);
       r = Request{};
       if (status != nullptr) *status = st;
@@ -744,7 +751,11 @@ void NodeRuntime::charge(Time cost, const char* kind) {
 
 void NodeRuntime::record(const char* kind, Time start, Time end, int peer, std::size_t bytes, int tag,
                          std::uint64_t message) {
-  if (run_.settings.trace) trace_.push_back(TraceSpan{id_, kind, start, end, peer, bytes, tag, message});
+  if (run_.settings.trace) trace_.push_back(TraceSpan{id_, kind, start, end, peer, bytes, tag, message, {}});
+}
+
+void NodeRuntime::record_call(const char* call, Time start, Time end, int peer, std::size_t bytes, int tag) {
+  if (run_.settings.trace) trace_.push_back(TraceSpan{id_, "wait", start, end, peer, bytes, tag, 0, call});
 }
 
 }  // namespace hcemu::detail

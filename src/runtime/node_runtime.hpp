@@ -131,6 +131,10 @@ class NodeRuntime final : public NodeBackend {
   }
   void record(const char* kind, Time start, Time end, int peer = -1, std::size_t bytes = 0, int tag = 0,
               std::uint64_t message = 0);
+  // A blocking call of the node API that advanced the clock: a "wait" span of the node's program. `call` is
+  // TraceSpan::call: "send", "recv", "exchange", "wait_all", and for wait and wait_any what they waited for ("wait
+  // send", "wait_any recv").
+  void record_call(const char* call, Time start, Time end, int peer = -1, std::size_t bytes = 0, int tag = 0);
   std::string where(const char* operation) const;
 
   RunState& run_;
