@@ -59,7 +59,8 @@ std::string parse_error_sentence(const CLI::ParseError& e, const CLI::App& app,
 }  // namespace
 
 int run_main(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
-  CLI::App app{"hcemu: an emulator of hypercube multicomputers (Intel iPSC/860, iPSC, link-bound cubes).\n"
+  CLI::App app{"hcemu: an emulator of hypercube multicomputers (Intel iPSC/860, iPSC, link-bound cubes) and "
+               "2-D tori.\n"
                "Full usage: docs/cli.md.",
                "hcemu"};
   app.require_subcommand(1);

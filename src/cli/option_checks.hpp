@@ -26,7 +26,7 @@ inline CLI::Validator whole_number(std::uint64_t least, std::uint64_t most, cons
           return "expected " + what + ", got '" + text + "'";
         return "";
       },
-      what);
+      "");
 }
 
 // The size m: 0 .. harness::kMaxCaseBytes bytes.
@@ -39,7 +39,7 @@ inline CLI::Validator non_empty(const std::string& what) {
       [=](std::string& text) -> std::string {
         return text.empty() ? "expected " + what + ", got an empty string" : "";
       },
-      what);
+      "");
 }
 
 // Throws UsageError when `path` cannot be written, so that a long run does not find out at its end; leaves behind
