@@ -2,12 +2,15 @@
 // A node's own memory (MODEL.md section 1): a capacity, and allocations from oneTBB's scalable allocator charged
 // against it. Only the node touches it (or a waker holding the node while it is parked).
 #include <cstddef>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace hcemu::detail {
 
 class Arena {
  public:
   Arena(int node, std::size_t capacity) : node_(node), capacity_(capacity) {}
+  ~Arena() { free_live(); }
   Arena(const Arena&) = delete;
   Arena& operator=(const Arena&) = delete;
 
@@ -19,7 +22,11 @@ class Arena {
   void charge(std::size_t bytes);  // throws ArenaExhausted
   void release(std::size_t bytes) { in_use_ -= bytes; }
 
-  void reset() { in_use_ = high_water_ = 0; }  // for the next run
+  // For the next run: whatever the last one left allocated is freed.
+  void reset() {
+    free_live();
+    in_use_ = high_water_ = 0;
+  }
   std::size_t capacity() const { return capacity_; }
   std::size_t in_use() const { return in_use_; }
   std::size_t high_water() const { return high_water_; }
@@ -29,6 +36,13 @@ class Arena {
   std::size_t capacity_;
   std::size_t in_use_ = 0;
   std::size_t high_water_ = 0;
+  // The live allocations, by the pointer handed out, and the pointers freed since (until the allocator hands the
+  // address out again): a pointer that is in neither was never this arena's. Kept apart from the blocks themselves,
+  // so that a check never reads memory that is not the arena's (or no longer is).
+  std::unordered_map<void*, std::size_t> live_;
+  std::unordered_set<void*> freed_;
+
+  void free_live();
 };
 
 }  // namespace hcemu::detail
