@@ -44,7 +44,9 @@ KernelResult check_row(const KernelFamily& family, const MachineConfig& config, 
   EXPECT_EQ(r.report.contention_events(), 0u);
   if (closed_form && row.suits(config.ports)) {
     EXPECT_TRUE(r.predicted.has_value()) << "no closed form";
-    if (r.predicted) EXPECT_EQ(r.report.makespan, *r.predicted) << to_us(r.report.makespan) << " µs emulated";
+    if (r.predicted) {
+      EXPECT_EQ(r.report.makespan, *r.predicted) << to_us(r.report.makespan) << " µs emulated";
+    }
   } else {
     EXPECT_FALSE(r.predicted.has_value()) << "a closed form where the model has none";
   }
@@ -83,8 +85,8 @@ INSTANTIATE_TEST_SUITE_P(Rows, JohnssonHoPrimitiveRows,
                                            PrimitiveRow{"allgather", "sbnt"}, PrimitiveRow{"allgather", "nrsbt"},
                                            PrimitiveRow{"exchange", "sbnt"}, PrimitiveRow{"reduce", "sbt"},
                                            PrimitiveRow{"reduce", "recursive-halving"}, PrimitiveRow{"reduce", "sbnt"}),
-                         [](const ::testing::TestParamInfo<PrimitiveRow>& info) {
-                           std::string name = std::get<0>(info.param) + "_" + std::get<1>(info.param);
+                         [](const ::testing::TestParamInfo<PrimitiveRow>& row) {
+                           std::string name = std::get<0>(row.param) + "_" + std::get<1>(row.param);
                            for (char& ch : name)
                              if (ch == '-') ch = '_';
                            return name;
@@ -204,8 +206,8 @@ std::vector<std::string> matmul_names() {
 }
 
 INSTANTIATE_TEST_SUITE_P(Rows, MatmulRows, ::testing::ValuesIn(matmul_names()),
-                         [](const ::testing::TestParamInfo<std::string>& info) {
-                           std::string name = info.param;
+                         [](const ::testing::TestParamInfo<std::string>& row) {
+                           std::string name = row.param;
                            for (char& ch : name)
                              if (ch == '-') ch = '_';
                            return name;
