@@ -1,9 +1,7 @@
 // Suh, Shin & An's torus exchanges T1, T2 and T1.x move real blocks and deliver every one of them, under every sync
-// style. The runtime routes on the hypercube of the same node count until it has the torus topology: there each
-// step's transfers are XORs with one mask per axis, free of contention under e-cube routing, and with δ = 0 a
-// transfer's time does not depend on its distance, so the makespan already equals the closed form exactly. The
-// checks that need torus routes (δ > 0, store-and-forward, contention on the torus) are in
-// kernels_torus_timing_test.cpp.
+// style, on the square torus they are made for (x then y routes): every step is a set of link-disjoint exchanges, so
+// with δ = 0 the makespan equals the closed form exactly and nothing contends. The checks with δ > 0,
+// store-and-forward, other port models and contention on a mesh are in kernels_torus_timing_test.cpp.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -23,16 +21,17 @@ using test::TorusMember;
 using testing::CheckList;
 using testing::KernelCheck;
 
-// The iPSC/860-like machine of the other exchange tests, without δ (see the top of the file).
-MachineConfig cube_machine_without_delta() {
+// The iPSC/860-like machine of the other exchange tests, without δ (see the top of the file), as a square torus.
+MachineConfig torus_machine_without_delta() {
   MachineConfig c = test::ipsc_like();
   c.delta_hop = 0;
+  c.topology = Topology{Topology::Kind::torus, 0, 0};
   return c;
 }
 
 // One check of a member over tori of 2^dmin..2^dmax on a side, each case a test of its own.
 void check_member(CheckList& checks, const std::string& what, TorusMember member, int dmin, int dmax, std::size_t m,
-                  Sync sync, MachineConfig base = cube_machine_without_delta()) {
+                  Sync sync, MachineConfig base = torus_machine_without_delta()) {
   std::vector<int> dims;
   for (int d = dmin; d <= dmax; ++d) dims.push_back(2 * d);
   KernelCheck check;
@@ -78,7 +77,7 @@ HCEMU_KERNEL_CHECKS(TorusExchange, EveryMemberOn32By32DeliversEveryBlock) {
 HCEMU_KERNEL_CHECKS(TorusExchange, ForcedReceivesLoseNothingUnderAnySyncStyle) {
   // Under Sync::none every receive is posted before the first message can leave; under barrier and pairwise each
   // step's receive is posted before the step's barrier.
-  MachineConfig base = cube_machine_without_delta();
+  MachineConfig base = torus_machine_without_delta();
   base.protocol = Protocol::forced;
   for (Sync sync : {Sync::none, Sync::barrier, Sync::pairwise})
     check_member(checks, "T1", test::torus_t1_member, 2, 4, 16, sync, base);
@@ -90,7 +89,7 @@ HCEMU_KERNEL_CHECKS(TorusExchange, EmptyAndOneByteBlocks) {
 }
 
 HCEMU_KERNEL_CHECKS(TorusExchange, HalfDuplexPortsPayTwiceForEachExchange) {
-  MachineConfig base = cube_machine_without_delta();
+  MachineConfig base = torus_machine_without_delta();
   base.ports = Ports::parse("half");
   KernelCheck check;
   check.dims({4, 8})
@@ -108,7 +107,7 @@ HCEMU_KERNEL_CHECKS(TorusExchange, HalfDuplexPortsPayTwiceForEachExchange) {
 }
 
 TEST(TorusExchange, TheNamedEntryPointsAreTheirMembers) {
-  MachineConfig config = cube_machine_without_delta();
+  MachineConfig config = torus_machine_without_delta();
   config.d = 8;  // 16 x 16
   const std::size_t m = 6;
   const model::TorusShape shape = model::TorusShape::square(4);
@@ -134,7 +133,7 @@ TEST(TorusExchange, TheNamedEntryPointsAreTheirMembers) {
 }
 
 TEST(TorusExchange, OneNodeCopiesItsOwnBlockForFree) {
-  MachineConfig config = cube_machine_without_delta();
+  MachineConfig config = torus_machine_without_delta();
   config.d = 0;
   std::vector<std::byte> out(4);
   const RunReport report = Machine(config).run([&](Node& node) {
@@ -146,7 +145,7 @@ TEST(TorusExchange, OneNodeCopiesItsOwnBlockForFree) {
 }
 
 TEST(TorusExchange, AShapeThatIsNotTheMachinesSquareTorusIsRejected) {
-  MachineConfig config = cube_machine_without_delta();
+  MachineConfig config = torus_machine_without_delta();
   config.d = 4;
   auto run_with = [&](model::TorusShape shape, int x) {
     Machine(config).run([&](Node& node) {
