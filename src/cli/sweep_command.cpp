@@ -43,7 +43,7 @@ struct Point {
 // A case's closed form and lower bound without running it (--predicted-only): the result has no report.
 CaseOutcome predict_case(const harness::KernelFamily& family, const MachineConfig& config,
                          const harness::KernelCase& c) {
-  CaseOutcome outcome{c, std::nullopt, ""};
+  CaseOutcome outcome{c, std::nullopt, "", nullptr};
   try {
     harness::KernelResult r;
     r.run_case = family.resolved(config, c);
