@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <string_view>
 #include <thread>
 #include <tuple>
@@ -249,7 +250,10 @@ Request NodeRuntime::isend(int dest, std::span<const std::byte> data, int tag) {
   // must have been placed (with `all` ports there is no output resource to wait for).
   if (ports_.has_output()) place_own_transfers();
   const Time issue = clock_.now();
-  Message* m = Message::make(id_, dest, tag, context_, data.data(), data.size());
+  // Owned here until it is placed or queued: a transfer that leaves the model's range throws, and frees it.
+  std::unique_ptr<Message, void (*)(Message*)> owned(Message::make(id_, dest, tag, context_, data.data(), data.size()),
+                                                     &Message::destroy);
+  Message* m = owned.get();
   run_.timing.issue(m->transfer, ports_, id_, dest, data.size(), issue, issued_, ways_);
   const Request r = requests_.add(Slot::Kind::send);
   const std::uint32_t index = RequestAccess::slot(r);
@@ -266,23 +270,17 @@ Request NodeRuntime::isend(int dest, std::span<const std::byte> data, int tag) {
   ++messages_sent_;
   bytes_sent_ += data.size();
   if (!run_.ordered || (alone && run_.timing.books_alone(m->transfer))) {
-    commit_now(m);
-  } else {
-    m->key = m->transfer.key;
-    run_.coordinator.submit(m);  // placed in model-time order
-  }
-  return r;
-}
-
-void NodeRuntime::commit_now(Message* m) {
-  {
     for (;;) {
       const timing::CommitStep step = run_.timing.commit(m->transfer, m->transfer.key.ready);
       if (step.sender_released) transfer_released(*m);
       if (step.arrived || !step.more) break;
     }
+    run_.nodes[static_cast<std::size_t>(m->destination)]->deliver(owned.release());
+  } else {
+    m->key = m->transfer.key;
+    run_.coordinator.submit(owned.release());  // placed in model-time order
   }
-  run_.nodes[static_cast<std::size_t>(m->destination)]->deliver(m);
+  return r;
 }
 
 bool NodeRuntime::transfer_released(const Message& m) {

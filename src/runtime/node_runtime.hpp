@@ -116,7 +116,6 @@ class NodeRuntime final : public NodeBackend {
 
   // Sending.
   void place_own_transfers();  // waits until this node's transfers have left it and applies their port holds
-  void commit_now(Message* m);  // a transfer that needs no ordering: placed by its sender at once
   void complete_send(std::uint32_t index);  // a released send: its output hold, its trace
   // Receiving.
   Time complete_receive(Slot& s);  // takes the input resource; returns the completion
