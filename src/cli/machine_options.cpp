@@ -129,6 +129,14 @@ std::string topology_name(const MachineConfig& config) {
   return sided.str();
 }
 
+bool MachineOptions::lambda_changed_but_not_lambda0() const {
+  ConfigBuilder file;
+  apply_config(file, config);
+  const MachineConfig before = file.family().config;
+  const MachineConfig after = build_family().config;
+  return before.lambda0.has_value() && after.lambda != before.lambda && after.lambda0 == before.lambda0;
+}
+
 Sync MachineOptions::parsed_sync() const { return parse_sync(sync); }
 
 std::vector<int> parse_partition(const std::string& text) {

@@ -29,6 +29,9 @@ struct MachineOptions {
   // Preset or file, then every --set, then the flags. Throws ConfigError / UsageError.
   MachineConfig build() const;
   MachineFamily build_family() const;  // the config, the emulator settings and how δ' follows d
+  // Whether --set or a flag changed lambda while the preset or file's own lambda0 stayed: a zero-byte message then
+  // keeps the file's start-up, which the run's header says.
+  bool lambda_changed_but_not_lambda0() const;
   Sync parsed_sync() const;
 };
 

@@ -29,7 +29,7 @@ struct RunOptions {
 };
 
 void print_machine_line(std::ostream& out, const MachineConfig& c, const EmulatorSettings& s,
-                        const harness::KernelFamily& kernel, std::size_t m, Sync sync) {
+                        const harness::KernelFamily& kernel, std::size_t m, Sync sync, bool lambda0_kept) {
   // "m = 64 bytes", or what m is for the kernels whose m counts something else ("m = 64 (the side of ...)").
   const std::string_view m_is = kernel.m_is;
   const std::string unit = m_is.starts_with("bytes") ? " bytes" : " (" + std::string(m_is) + ")";
@@ -37,7 +37,7 @@ void print_machine_line(std::ostream& out, const MachineConfig& c, const Emulato
       << to_string(c.protocol) << ", " << to_string(s.timing) << " timing; m = " << m << unit << ", sync "
       << to_string(sync) << "\n";
   // A preset's own λ0 outlives `--set lambda=...`; say so, since a zero-byte message then costs something else.
-  if (c.lambda0 && *c.lambda0 != c.lambda)
+  if (lambda0_kept && c.lambda0 && *c.lambda0 != c.lambda)
     out << "note: zero-byte messages start up in lambda0 = " << *c.lambda0 << " µs, not lambda = " << c.lambda
         << " µs (set lambda0 too to change it)\n";
 }
@@ -139,7 +139,8 @@ int run(const RunOptions& options, std::ostream& out, std::ostream& err) {
     return all_ok ? kExitOk : kExitRunFailed;
   }
 
-  print_machine_line(out, config, settings, kernel, request.m, request.sync);
+  print_machine_line(out, config, settings, kernel, request.m, request.sync,
+                     options.machine.lambda_changed_but_not_lambda0());
   out << kernel.name << ": " << kernel.summary << "\n\n";
   print_table(out, kernel, outcomes);
   if (outcomes.size() == 1 && outcomes.front().result) {

@@ -275,6 +275,20 @@ INSTANTIATE_TEST_SUITE_P(
         BadUsage{"run exchange --config " HCEMU_CLI_TEST_DATA "/out_of_range.toml", 2, "out_of_range.toml:2: key 'd'"},
         BadUsage{"run exchange --config " HCEMU_CLI_TEST_DATA "/not_toml.toml", 2, "not_toml.toml:2: not valid TOML"}));
 
+TEST(RunCommand, SaysWhenAPresetsLambdaZeroOutlivesANewLambda) {
+  // The ipsc860 preset sets lambda0 = 85.5 µs of its own: changing lambda alone leaves zero-byte messages at it.
+  const auto changed = hcemu("run exchange -d 2 --algo direct --set lambda=50");
+  EXPECT_EQ(changed.exit_code, 0) << changed.err;
+  EXPECT_NE(changed.out.find("note: zero-byte messages start up in lambda0 = 85.5 µs, not lambda = 50 µs"),
+            std::string::npos)
+      << changed.out;
+  for (const char* untouched : {"run exchange -d 2 --algo direct", "run exchange -d 2 --algo direct --set lambda=50 "
+                                                                     "--set lambda0=40"}) {
+    const auto r = hcemu(untouched);
+    EXPECT_EQ(r.out.find("note: zero-byte"), std::string::npos) << untouched << '\n' << r.out;
+  }
+}
+
 TEST(ExitCodes, ARunThatErrorsExitsWithOne) {
   // Every node needs 2·2^d·m bytes for its blocks; an arena of 4096 bytes cannot hold them.
   auto r = hcemu("run exchange --algo direct -d 3 -m 4096 --set arena_bytes=4096");
