@@ -35,10 +35,11 @@ Time phase_exchange_time(const MachineConfig& config, int part, std::size_t m, S
   Time total = 0;
   for (int hops = 1; hops <= part; ++hops) {
     Time step = pairwise_exchange_time(config, block, hops);
-    if (sync == Sync::pairwise) step += pairwise_exchange_time(config, 0, hops);  // Nicol & Bokhari 1994 §4
-    total += binomial(part, hops) * step;
+    if (sync == Sync::pairwise)
+      step = CostTable::add(step, pairwise_exchange_time(config, 0, hops));  // Nicol & Bokhari 1994 §4
+    total = CostTable::add(total, CostTable::times(step, binomial(part, hops)));
   }
-  if (sync != Sync::none) total += CostTable::from(config).barrier(config.d);
+  if (sync != Sync::none) total = CostTable::add(total, CostTable::from(config).barrier(config.d));
   return total;
 }
 
@@ -47,9 +48,10 @@ Time shuffle_time(const MachineConfig& config, std::size_t m) { return CostTable
 Time multiphase_exchange_time(const MachineConfig& config, const Partition& partition, std::size_t m, Sync sync) {
   check_partition(config.d, partition);
   Time total = 0;
-  for (int part : partition) total += phase_exchange_time(config, part, m, sync);
+  for (int part : partition) total = CostTable::add(total, phase_exchange_time(config, part, m, sync));
   // Bokhari 1993 §2.3: a single phase (Direct) leaves every block in place, so its shuffle is not done.
-  if (partition.size() > 1) total += static_cast<Time>(partition.size()) * shuffle_time(config, m);
+  if (partition.size() > 1)
+    total = CostTable::add(total, CostTable::times(shuffle_time(config, m), static_cast<long long>(partition.size())));
   return total;
 }
 

@@ -3,6 +3,7 @@
 // timing layer use it; a kernel reads the machine from node.config()). Kept under detail/ as oneTBB keeps its
 // implementation headers; the type keeps its name in namespace hcemu, so that the closed forms read as before.
 #include <cstddef>
+#include <string>
 
 #include "hcemu/config.hpp"
 #include "hcemu/errors.hpp"
@@ -44,11 +45,14 @@ struct CostTable {
   // Every product of a per-byte time and a size is taken wide and checked: τ·L alone passes 2^63 for τ = 1e9 µs and a
   // few MiB.
   __extension__ typedef __int128 Wide;
-  static Time within_range(Wide t) {
+  static Time within_range(Wide t, const char* what = "one transfer") {
     if (t > kTimeLimit)
-      throw TimeOverflow("one transfer would take more than the model's range of 2^62 ps (about 53 days)");
+      throw TimeOverflow(std::string(what) + " would take more than the model's range of 2^62 ps (about 53 days)");
     return static_cast<Time>(t);
   }
+  // a + b and a·n for the closed forms, checked the same way (times within range, so neither can overflow Wide).
+  static Time add(Time a, Time b) { return within_range(Wide{a} + b, "the case's closed form"); }
+  static Time times(Time a, long long n) { return within_range(Wide{a} * n, "the case's closed form"); }
   Time barrier(int d) const { return barrier_a + barrier_b * d; }
 };
 
