@@ -19,39 +19,14 @@
 #include "hcemu/model/exchange.hpp"
 #include "hcemu/model/planner.hpp"
 
+#include "run_hcemu.hpp"
+
 namespace hcemu::cli {
 namespace {
 
-struct Result {
-  int exit_code = -1;
-  std::string out, err;
-};
-
-Result hcemu(const std::string& arguments) {
-  static int counter = 0;
-  auto err_path = std::filesystem::temp_directory_path() /
-                  ("hcemu-e2e-" + std::to_string(::getpid()) + "-" + std::to_string(++counter) + ".err");
-  std::string command = std::string(HCEMU_BINARY) + " " + arguments + " 2>" + err_path.string();
-  Result result;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (!pipe) return result;
-  char buffer[4096];
-  std::size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) result.out.append(buffer, n);
-  int status = ::pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream err(err_path);
-  std::ostringstream text;
-  text << err.rdbuf();
-  result.err = text.str();
-  std::filesystem::remove(err_path);
-  return result;
-}
-
-nlohmann::json json_of(const Result& r) {
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  return nlohmann::json::parse(r.out);
-}
+using test::hcemu;
+using test::Result;
+using test::json_of;
 
 Time model_exchange_time(const MachineConfig& c, const nlohmann::json& partition, std::size_t m, Sync sync) {
   return model::multiphase_exchange_time(c, partition.get<std::vector<int>>(), m, sync);

@@ -14,35 +14,12 @@
 #include <string>
 #include <vector>
 
+#include "run_hcemu.hpp"
+
 namespace {
 
-struct Result {
-  int exit_code = -1;  // -1: ended by a signal
-  std::string out, err;
-};
-
-// Runs the binary with `arguments` (a shell word list) for at most `seconds`; timeout(1) exits 124 on a hang.
-Result hcemu(const std::string& arguments, int seconds = 60) {
-  static int counter = 0;
-  const auto err_path = std::filesystem::temp_directory_path() /
-                        ("hcemu-hostile-" + std::to_string(::getpid()) + "-" + std::to_string(++counter) + ".err");
-  const std::string command = "timeout -s KILL " + std::to_string(seconds) + " " + std::string(HCEMU_BINARY) + " " +
-                              arguments + " 2>" + err_path.string();
-  Result result;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (!pipe) return result;
-  char buffer[4096];
-  std::size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) result.out.append(buffer, n);
-  const int status = ::pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream err(err_path);
-  std::ostringstream text;
-  text << err.rdbuf();
-  result.err = text.str();
-  std::filesystem::remove(err_path);
-  return result;
-}
+using hcemu::cli::test::hcemu;
+using hcemu::cli::test::Result;
 
 struct Hostile {
   const char* arguments;
@@ -53,7 +30,7 @@ struct Hostile {
 class HostileCommandLines : public ::testing::TestWithParam<Hostile> {};
 
 TEST_P(HostileCommandLines, FailWithAClearMessageAndTheirExitCode) {
-  const Result r = hcemu(GetParam().arguments);
+  const Result r = hcemu(GetParam().arguments, 60);
   EXPECT_EQ(r.exit_code, GetParam().exit_code) << r.err;
   EXPECT_NE(r.err.find(GetParam().says), std::string::npos) << r.err;
   EXPECT_EQ(r.err.rfind("hcemu: ", 0), 0u) << "every error starts with 'hcemu: ': " << r.err;
@@ -95,7 +72,7 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(HostileCommandLines, PlanTakesTheEmulatorsWholeRange) {
   // Pure arithmetic: no engine limit below the largest cube.
-  const Result r = hcemu("plan -d 16 -m 64");
+  const Result r = hcemu("plan -d 16 -m 64", 60);
   EXPECT_EQ(r.exit_code, 0) << r.err;
 }
 

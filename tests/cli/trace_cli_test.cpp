@@ -18,32 +18,13 @@
 #include "cli/option_checks.hpp"
 #include "hcemu/hcemu.hpp"
 
+#include "run_hcemu.hpp"
+
 namespace hcemu::cli {
 namespace {
 
-struct Result {
-  int exit_code = -1;
-  std::string out, err;
-};
-
-Result hcemu(const std::string& arguments) {
-  const auto err_path = std::filesystem::temp_directory_path() / ("hcemu-trace-" + std::to_string(::getpid()) + ".err");
-  const std::string command = std::string(HCEMU_BINARY) + " " + arguments + " 2>" + err_path.string();
-  Result result;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (!pipe) return result;
-  char buffer[4096];
-  std::size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) result.out.append(buffer, n);
-  const int status = ::pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream err(err_path);
-  std::ostringstream text;
-  text << err.rdbuf();
-  result.err = text.str();
-  std::filesystem::remove(err_path);
-  return result;
-}
+using test::hcemu;
+using test::Result;
 
 std::filesystem::path scratch(const std::string& name) {
   return std::filesystem::temp_directory_path() / ("hcemu-trace-" + std::to_string(::getpid()) + "-" + name);

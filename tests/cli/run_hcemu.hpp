@@ -1,0 +1,53 @@
+#pragma once
+// Runs the built `hcemu` (HCEMU_BINARY) as a user would, for the end-to-end tests of tests/cli: its exit code, what it
+// printed on stdout and on stderr. With a time limit it runs under timeout(1), so that a hang fails the test
+// instead of stalling the suite.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace hcemu::cli::test {
+
+struct Result {
+  int exit_code = -1;  // -1: ended by a signal (or killed at the time limit)
+  std::string out, err;
+};
+
+// `arguments` is a shell word list; `seconds` > 0 kills the command after that long.
+inline Result hcemu(const std::string& arguments, int seconds = 0) {
+  static int counter = 0;
+  const auto err_path = std::filesystem::temp_directory_path() /
+                        ("hcemu-cli-" + std::to_string(::getpid()) + "-" + std::to_string(++counter) + ".err");
+  const std::string limit = seconds > 0 ? "timeout -s KILL " + std::to_string(seconds) + " " : "";
+  const std::string command = limit + std::string(HCEMU_BINARY) + " " + arguments + " 2>" + err_path.string();
+  Result result;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (!pipe) return result;
+  char buffer[4096];
+  std::size_t n;
+  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) result.out.append(buffer, n);
+  const int status = ::pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream err(err_path);
+  std::ostringstream text;
+  text << err.rdbuf();
+  result.err = text.str();
+  std::filesystem::remove(err_path);
+  return result;
+}
+
+// The JSON a successful run printed.
+inline nlohmann::json json_of(const Result& r) {
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return nlohmann::json::parse(r.out);
+}
+
+}  // namespace hcemu::cli::test
