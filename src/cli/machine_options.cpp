@@ -139,7 +139,9 @@ bool MachineOptions::lambda_changed_but_not_lambda0() const {
 
 Sync MachineOptions::parsed_sync() const { return parse_sync(sync); }
 
-std::vector<int> parse_partition(const std::string& text) {
+namespace {
+// "2,3" -> {2, 3}, each at least `least`; throws UsageError naming `flag` with `expected` otherwise.
+std::vector<int> parse_ints(const std::string& flag, const std::string& text, int least, const char* expected) {
   std::vector<int> parts;
   std::size_t start = 0;
   while (start <= text.size()) {
@@ -147,30 +149,22 @@ std::vector<int> parse_partition(const std::string& text) {
     std::string_view piece(text.data() + start, (comma == std::string::npos ? text.size() : comma) - start);
     int part = 0;
     auto [end, ec] = std::from_chars(piece.data(), piece.data() + piece.size(), part);
-    if (piece.empty() || ec != std::errc() || end != piece.data() + piece.size() || part < 1)
-      throw UsageError("--partition " + text + ": expected positive integers separated by commas, like 2,3");
+    if (piece.empty() || ec != std::errc() || end != piece.data() + piece.size() || part < least)
+      throw UsageError(flag + " " + text + ": expected " + expected);
     parts.push_back(part);
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
   return parts;
 }
+}  // namespace
+
+std::vector<int> parse_partition(const std::string& text) {
+  return parse_ints("--partition", text, 1, "positive integers separated by commas, like 2,3");
+}
 
 std::vector<int> parse_list(const std::string& flag, const std::string& text) {
-  std::vector<int> parts;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    auto comma = text.find(',', start);
-    std::string_view piece(text.data() + start, (comma == std::string::npos ? text.size() : comma) - start);
-    int part = 0;
-    auto [end, ec] = std::from_chars(piece.data(), piece.data() + piece.size(), part);
-    if (piece.empty() || ec != std::errc() || end != piece.data() + piece.size() || part < 0)
-      throw UsageError(flag + " " + text + ": expected integers >= 0 separated by commas, like 1,2");
-    parts.push_back(part);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return parts;
+  return parse_ints(flag, text, 0, "integers >= 0 separated by commas, like 1,2");
 }
 
 std::string partition_label(const std::vector<int>& partition) {
