@@ -12,13 +12,15 @@ namespace hcemu {
 
 namespace detail {
 class RunState;
+class Transport;
 }
 
 using Kernel = std::function<void(Node&)>;
 
 class Machine {
  public:
-  // Validates both; throws ConfigError.
+  // Validates both; throws ConfigError. Made while an hcemu::mpi::Session lives on more than one rank (and no
+  // hcemu::mpi::InProcess on this thread), the machine is spread over the ranks (hcemu/mpi.hpp).
   explicit Machine(MachineConfig config, EmulatorSettings settings = {});
   ~Machine();
   Machine(Machine&&) noexcept;
@@ -31,9 +33,13 @@ class Machine {
   // ended by then. A machine runs one kernel at a time; later runs reuse the memory of the first.
   RunReport run(const Kernel& kernel);
 
+  // How many MPI ranks it is spread over (1: this process alone).
+  int ranks() const;
+
  private:
   MachineConfig config_;
   EmulatorSettings settings_;
+  detail::Transport* transport_ = nullptr;
   std::unique_ptr<detail::RunState> state_;
 };
 

@@ -58,6 +58,21 @@ std::string parse_error_sentence(const CLI::ParseError& e, const CLI::App& app,
 
 }  // namespace
 
+namespace {
+bool files_here = true;
+int ranks_here = 1;
+std::vector<std::string> hosts_here;
+}  // namespace
+
+const std::vector<std::string>& process_hosts() { return hosts_here; }
+void set_process_hosts(std::vector<std::string> hosts) { hosts_here = std::move(hosts); }
+
+int process_ranks() { return ranks_here; }
+void set_process_ranks(int ranks) { ranks_here = ranks; }
+
+bool writes_files() { return files_here; }
+void set_writes_files(bool on) { files_here = on; }
+
 int run_main(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   CLI::App app{"hcemu: an emulator of hypercube multicomputers (Intel iPSC/860, iPSC, link-bound cubes) and "
                "2-D tori.\n"

@@ -280,6 +280,7 @@ nlohmann::json outcome_json(const KernelFamily& family, const MachineConfig& con
   j["bytes"] = r.report.bytes();
   j["contention_events"] = r.report.contention_events();
   j["forced_discards"] = r.report.forced_discards.size();
+  j["ranks"] = r.report.ranks;
   j["wall_seconds"] = r.report.wall_seconds;
   if (with_report) j["report"] = to_json(r.report);
   return j;

@@ -4,6 +4,8 @@
 // errors are thrown and run_main() reports them.
 #include <functional>
 #include <iosfwd>
+#include <string>
+#include <vector>
 
 namespace CLI {
 class App;
@@ -20,6 +22,16 @@ Action add_plan_matmul_command(CLI::App& plan);
 Action add_sweep_command(CLI::App& app);
 Action add_fit_command(CLI::App& app);
 Action add_configs_command(CLI::App& app);
+
+// Whether this process writes the files asked for (--trace, --csv, --plot): under mpirun only rank 0 does.
+bool writes_files();
+void set_writes_files(bool on);
+// How many MPI ranks run this command together (1: none).
+int process_ranks();
+void set_process_ranks(int ranks);
+// The hosts of those ranks, in rank order (empty: none).
+const std::vector<std::string>& process_hosts();
+void set_process_hosts(std::vector<std::string> hosts);
 
 // Parses argv and runs the chosen subcommand: the whole of `hcemu`, callable from tests.
 int run_main(int argc, const char* const* argv, std::ostream& out, std::ostream& err);

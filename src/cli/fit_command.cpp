@@ -2,6 +2,7 @@
 // beside its configured value.
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -95,6 +96,14 @@ int fit(const FitOptions& options, std::ostream& out) {
       throw UsageError("--algo, --partition and the algorithms' parameters need --kernel");
     MachineFitOptions fit_options;
     fit_options.repetitions = options.repetitions;
+    if (process_ranks() > 1) {
+      // Under mpirun: one node per rank, so that every message measured crosses between ranks (docs/mpi.md).
+      const int ranks = process_ranks();
+      if ((ranks & (ranks - 1)) != 0)
+        throw UsageError("fit under mpirun places one node per rank: run a power of two of ranks, not " +
+                         std::to_string(ranks));
+      fit_options.only_dimension = std::countr_zero(static_cast<unsigned>(ranks));
+    }
     auto result = fit_machine(family, fit_options);
     // Wall timing at the default time_scale: a node's clock includes its own running time on the host, scaled down
     // by time_scale (docs/model.md), so the fit chooses the scale itself: the smallest power of ten, up to 1000,
@@ -113,6 +122,14 @@ int fit(const FitOptions& options, std::ostream& out) {
     rows = result.rows;
     dimensions = result.dimensions;
     notes = result.notes;
+    if (process_ranks() > 1) {
+      std::string hosts;
+      for (std::size_t r = 0; r < process_hosts().size(); ++r)
+        hosts += (r ? ", " : "") + std::string("rank ") + std::to_string(r) + " on " + process_hosts()[r];
+      notes.push_back("measured over " + std::to_string(process_ranks()) + " MPI ranks, one node each: " + hosts);
+      j["ranks"] = process_ranks();
+      j["hosts"] = process_hosts();
+    }
   } else {
     const harness::KernelFamily& kernel = harness::find_family(options.kernel);
     KernelFitOptions fit_options;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <numeric>
 #include <stdexcept>
 
@@ -9,6 +10,7 @@
 #include "cli/least_squares.hpp"
 #include "hcemu/machine.hpp"
 #include "hcemu/model/transfer.hpp"
+#include "runtime/transport.hpp"
 
 namespace hcemu::cli {
 
@@ -45,6 +47,38 @@ std::vector<std::size_t> message_sizes(const MachineConfig& c) {
 const std::vector<std::size_t> kPermuteBytes = {64, 1024, 4096, 16384};
 constexpr std::size_t kPermuteBlock = 64;
 const std::vector<std::uint64_t> kComputeFlops = {1000, 10000, 100000};
+
+// Spread over MPI ranks, node 0 (on rank 0) measured: every rank takes its samples, so that each fits the same.
+template <class T>
+void put_all(detail::Wire& w, const std::vector<T>& v) {
+  w.put<std::uint64_t>(v.size());
+  for (const T& x : v) w.put(x);
+}
+template <class T>
+void get_all(detail::WireReader& r, std::vector<T>& v) {
+  v.resize(static_cast<std::size_t>(r.get<std::uint64_t>()));
+  for (T& x : v) x = r.get<T>();
+}
+void share_from_rank0(Samples& samples) {
+  detail::Wire w;
+  if (!samples.ping_pong.empty()) {
+    put_all(w, samples.ping_pong);
+    put_all(w, samples.exchange);
+    put_all(w, samples.barrier);
+    put_all(w, samples.permute);
+    put_all(w, samples.compute);
+  }
+  const std::string text(reinterpret_cast<const char*>(w.bytes().data()), w.bytes().size());
+  const std::string first = detail::first_of_ranks(text);
+  std::vector<std::byte> bytes(first.size());
+  std::memcpy(bytes.data(), first.data(), first.size());
+  detail::WireReader r(bytes);
+  get_all(r, samples.ping_pong);
+  get_all(r, samples.exchange);
+  get_all(r, samples.barrier);
+  get_all(r, samples.permute);
+  get_all(r, samples.compute);
+}
 
 Time median(std::vector<Time> v) {
   std::sort(v.begin(), v.end());
@@ -145,6 +179,7 @@ void measure(const MachineConfig& c, const EmulatorSettings& settings, int reps,
       samples.compute.push_back({d, static_cast<std::size_t>(flops), median(times)});
     }
   });
+  if (machine.ranks() > 1) share_from_rank0(samples);
 }
 
 struct Regression {
@@ -181,40 +216,59 @@ void add_rows(MachineFitResult& result, const Regression& regression, const char
 MachineFitResult fit_machine(const MachineFamily& family, const MachineFitOptions& options) {
   const MachineConfig& base = family.config;
   const int reps = options.repetitions > 0 ? options.repetitions : (family.settings.timing == Timing::virtual_time ? 1 : 5);
-  const int top = std::min(std::max(base.d, 2), std::max(options.max_dimension, 2));
+  int top = std::min(std::max(base.d, 2), std::max(options.max_dimension, 2));
+  int bottom = 1;
+  if (options.only_dimension > 0) bottom = top = options.only_dimension;
   MachineFitResult result;
   Samples samples;
-  for (int d = 1; d <= top; ++d) {
+  for (int d = bottom; d <= top; ++d) {
     result.dimensions.push_back(d);
     measure(family.at_dimension(d), family.settings, reps, d == top, samples);
   }
   const bool circuit = base.switching == Switching::circuit;
+  // What the measurements can tell apart: a term that does not vary among them is paid with λ by every message.
+  const bool vary_d = bottom < top;  // the cube's dimension (a δ' that grows with d)
+  const bool vary_h = top > 1;       // the distance (δ per hop)
   // λ and a constant δ' are paid together by every circuit message and no measurement can split them; a δ' that
   // grows with d (delta_msg_per_d) is told apart by measuring cubes of several dimensions.
-  const double delta_const = family.delta_msg_per_d ? 0.0 : base.delta_msg;
-  const std::string suffix = circuit && delta_const != 0 ? "+delta_msg" : "";
+  double merged = family.delta_msg_per_d ? 0.0 : base.delta_msg;
+  std::string suffix = circuit && merged != 0 ? "+delta_msg" : "";
+  if (circuit && !vary_d && family.delta_msg_per_d) {
+    merged += *family.delta_msg_per_d * top;
+    suffix = "+delta_msg";
+  }
+  if (circuit && !vary_h) {
+    merged += base.delta_hop;
+    suffix += "+delta_hop";
+  }
   const double lambda0 = base.lambda0.value_or(base.lambda);
 
   Regression messages;
   for (const auto& p : samples.ping_pong) {
     const double nonzero = p.bytes > 0 ? 1 : 0, zero = 1 - nonzero, bytes = static_cast<double>(p.bytes);
-    if (circuit)
+    if (circuit) {
       // MODEL.md section 3, circuit: λ(L) + δ' + δ·h + τ·L, with δ' = delta_msg_per_d·d.
-      messages.add({nonzero, zero, static_cast<double>(p.d), static_cast<double>(p.hops), bytes}, p.one_way);
-    else
+      std::vector<double> row = {nonzero, zero};
+      if (vary_d) row.push_back(static_cast<double>(p.d));
+      if (vary_h) row.push_back(static_cast<double>(p.hops));
+      row.push_back(bytes);
+      messages.add(std::move(row), p.one_way);
+    } else {
       // Store-and-forward: h hops of λ(L) + τ·L each.
       messages.add({p.hops * nonzero, p.hops * zero, p.hops * bytes}, p.one_way);
+    }
   }
   if (circuit) {
-    add_rows(result, messages, "ping-pong",
-             {{"lambda" + suffix, base.lambda + delta_const},
-              {"lambda0" + suffix, lambda0 + delta_const},
-              {"delta_msg_per_d", family.delta_msg_per_d.value_or(0.0)},
-              {"delta_hop", base.delta_hop},
-              {"tau", base.tau}});
+    std::vector<std::pair<std::string, double>> parameters = {{"lambda" + suffix, base.lambda + merged},
+                                                              {"lambda0" + suffix, lambda0 + merged}};
+    if (vary_d) parameters.emplace_back("delta_msg_per_d", family.delta_msg_per_d.value_or(0.0));
+    if (vary_h) parameters.emplace_back("delta_hop", base.delta_hop);
+    parameters.emplace_back("tau", base.tau);
+    add_rows(result, messages, "ping-pong", parameters);
     if (!suffix.empty())
-      result.notes.push_back("lambda and a constant delta_msg are paid together by every message and cannot be "
-                             "told apart; their sum is fitted");
+      result.notes.push_back("lambda and " + suffix.substr(1) +
+                             " are paid together by every message measured and cannot be told apart; their sum is "
+                             "fitted");
   } else {
     add_rows(result, messages, "ping-pong", {{"lambda", base.lambda}, {"lambda0", lambda0}, {"tau", base.tau}});
     result.notes.push_back("delta_hop and delta_msg are not used under store_and_forward switching");
@@ -233,8 +287,13 @@ MachineFitResult fit_machine(const MachineFamily& family, const MachineFitOption
             {"exchange_per_byte", expected_exchange.coefficients[1]}});
 
   Regression barrier;
-  for (const auto& s : samples.barrier) barrier.add({1.0, static_cast<double>(s.d)}, s.time);
-  add_rows(result, barrier, "barrier", {{"barrier_a", base.barrier_a}, {"barrier_b", base.barrier_b}});
+  if (vary_d) {
+    for (const auto& s : samples.barrier) barrier.add({1.0, static_cast<double>(s.d)}, s.time);
+    add_rows(result, barrier, "barrier", {{"barrier_a", base.barrier_a}, {"barrier_b", base.barrier_b}});
+  } else {  // one cube: Q(d) itself
+    for (const auto& s : samples.barrier) barrier.add({1.0}, s.time);
+    add_rows(result, barrier, "barrier", {{"barrier_at_d" + std::to_string(top), base.barrier_a + base.barrier_b * top}});
+  }
 
   // Copies and arithmetic: a fixed overhead (zero in the model, not reported) plus the per-unit cost.
   Regression permute;

@@ -32,6 +32,7 @@ struct MachineFitResult {
 struct MachineFitOptions {
   int repetitions = 0;  // per point; 0: 1 under virtual timing, 5 otherwise (the median is used)
   int max_dimension = 6;  // the cubes measured are d = 1 .. min(max(config d, 2), max_dimension)
+  int only_dimension = 0;  // > 0: the one cube measured (spread over MPI ranks, one node per rank)
 };
 
 // Throws UsageError when the machine cannot be measured (d = 0 has no messages). Run errors propagate.

@@ -3,4 +3,13 @@
 
 #include "cli/commands.hpp"
 
-int main(int argc, char** argv) { return hcemu::cli::run_main(argc, argv, std::cout, std::cerr); }
+#if defined(HCEMU_WITH_MPI)
+#include "cli/mpi_main.hpp"
+#endif
+
+int main(int argc, char** argv) {
+#if defined(HCEMU_WITH_MPI)
+  if (hcemu::mpi::launched_by_mpirun()) return hcemu::cli::run_main_on_ranks(argc, argv);
+#endif
+  return hcemu::cli::run_main(argc, argv, std::cout, std::cerr);
+}

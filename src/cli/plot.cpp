@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli/cli_error.hpp"
+#include "cli/commands.hpp"
 #include "cli/text_table.hpp"
 
 namespace hcemu::cli {
@@ -74,6 +75,7 @@ std::string gnuplot_script(const PlotSpec& spec, const std::string& output) {
 void draw_plot(const PlotSpec& spec, const std::string& output) {
   const std::string ext = extension(output);
   if (ext != ".png" && ext != ".svg") throw UsageError("--plot " + output + ": the file must end in .png or .svg");
+  if (!writes_files()) return;  // another MPI rank than the first
   auto script_path = std::filesystem::temp_directory_path() / ("hcemu-plot-" + std::to_string(::getpid()) + ".gp");
   {
     std::ofstream script(script_path);

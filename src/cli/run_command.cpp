@@ -35,7 +35,8 @@ void print_machine_line(std::ostream& out, const MachineConfig& c, const Emulato
   const std::string unit = m_is.starts_with("bytes") ? " bytes" : " (" + std::string(m_is) + ")";
   out << c.name << ": " << machine_shape(c) << ", " << to_string(c.switching) << ", ports " << c.ports.str() << ", "
       << to_string(c.protocol) << ", " << to_string(s.timing) << " timing; m = " << m << unit << ", sync "
-      << to_string(sync) << "\n";
+      << to_string(sync) << (process_ranks() > 1 ? "; over " + std::to_string(process_ranks()) + " MPI ranks" : "")
+      << "\n";
   // A preset's own λ0 outlives `--set lambda=...`; say so, since a zero-byte message then costs something else.
   if (lambda0_kept && c.lambda0 && *c.lambda0 != c.lambda)
     out << "note: zero-byte messages start up in lambda0 = " << *c.lambda0 << " µs, not lambda = " << c.lambda

@@ -122,6 +122,7 @@ std::string curve_label(const harness::KernelFamily& family, const CaseOutcome& 
 }
 
 void write_csv(const std::string& path, const std::string& kernel, const std::vector<Point>& points) {
+  if (!writes_files()) return;  // another MPI rank than the first
   std::ofstream csv(path);
   if (!csv) throw UsageError("--csv " + path + ": cannot open the file for writing");
   csv << "kernel,algo,partition,params,m,predicted_us,emulated_us,verified\n";

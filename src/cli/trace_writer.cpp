@@ -3,11 +3,13 @@
 #include <fstream>
 
 #include "cli/cli_error.hpp"
+#include "cli/commands.hpp"
 #include "hcemu/reporter.hpp"
 
 namespace hcemu::cli {
 
 void write_chrome_trace(const std::string& path, const std::vector<LabelledReport>& runs) {
+  if (!writes_files()) return;  // another MPI rank than the first
   std::ofstream file(path);
   if (!file) throw UsageError("--trace " + path + ": cannot open the file for writing");
   ChromeTraceReporter trace(file);

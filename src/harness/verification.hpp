@@ -4,6 +4,7 @@
 #include <string>
 
 #include "harness/algorithm.hpp"
+#include "runtime/transport.hpp"
 
 namespace hcemu::harness {
 
@@ -14,9 +15,10 @@ class FirstFailure {
     std::lock_guard lock(mutex_);
     if (message_.empty()) message_ = std::move(message);
   }
+  // Spread over MPI ranks each rank checked only its own nodes: every rank then records the first rank's failure.
   void record_into(KernelResult& result) const {
-    result.verified = message_.empty();
-    result.verify_message = message_;
+    result.verify_message = result.report.ranks > 1 ? detail::first_of_ranks(message_) : message_;
+    result.verified = result.verify_message.empty();
   }
 
  private:

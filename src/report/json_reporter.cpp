@@ -17,6 +17,7 @@ void to_json(nlohmann::json& j, const RunReport& r) {
   j["bytes"] = r.bytes();
   j["contention_events"] = r.contention_events();
   j["contention_delay_us"] = to_us(r.contention_delay());
+  j["ranks"] = r.ranks;
   j["wall_seconds"] = r.wall_seconds;
   json nodes = json::array();
   for (const auto& s : r.nodes)

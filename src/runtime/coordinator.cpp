@@ -19,6 +19,12 @@ void Coordinator::start(int nodes) {
   placing_.store(false, std::memory_order_relaxed);
   recheck_.store(false, std::memory_order_relaxed);
   heap_.clear();
+  stopped_ = false;
+  native_sent_.store(0, std::memory_order_relaxed);
+  native_received_ = 0;
+  native_changed_ = native_counting_ = false;
+  barrier_complete_.store(false, std::memory_order_relaxed);
+  barrier_latest_ = 0;
 }
 
 void Coordinator::submit(Pending* p) {
@@ -44,7 +50,16 @@ void Coordinator::on_quiescent() {
   while (recheck_.load(std::memory_order_seq_cst)) {
     if (placing_.exchange(true, std::memory_order_acq_rel)) return;  // the placer will see the note
     recheck_.store(false, std::memory_order_seq_cst);
-    if (running_.load(std::memory_order_seq_cst) == 0 && !run_.aborted()) place_in_order();
+    if (run_.distributed()) {
+      // Every rank takes part in every round until the run ends everywhere, even when none of its nodes is left.
+      if (running_.load(std::memory_order_seq_cst) == 0 && !stopped_) {
+        if (run_.ordered) round();
+        else native_progress();
+        if (!stopped_ && running_.load(std::memory_order_seq_cst) == 0) recheck_.store(true, std::memory_order_seq_cst);
+      }
+    } else if (running_.load(std::memory_order_seq_cst) == 0 && !run_.aborted()) {
+      place_in_order();
+    }
     placing_.store(false, std::memory_order_seq_cst);
   }
 }
@@ -124,6 +139,7 @@ void Coordinator::discard_pending() {
   take_submissions();
   for (Pending* p : heap_) {
     if (p->kind == Pending::Kind::message) Message::destroy(static_cast<Message*>(p));
+    else if (!run_.is_local(p->owner)) delete p;  // another rank's, copied here
     else p->queued.store(false, std::memory_order_relaxed);
   }
   heap_.clear();

@@ -13,9 +13,17 @@
 //
 // Transfers that cannot contend (no link, or links only their source can reach) skip the queue: their sender places
 // them when it issues them.
+//
+// Spread over MPI ranks (docs/mpi.md), the same happens in rounds: when no node of a rank runs, the rank sends what its
+// nodes submitted to every other rank (one all-gather), and every rank places the whole queue, the same on each, so
+// that every rank's copy of the links stays the same; each rank then releases its own senders, sends the payloads of
+// its messages to the ranks of their receivers, and delivers the messages its nodes receive. Only messages to oneself
+// skip the queue there.
 #include <atomic>
+#include <cstdint>
 #include <vector>
 
+#include "hcemu/time.hpp"
 #include "runtime/pending.hpp"
 
 namespace hcemu::detail {
@@ -33,12 +41,26 @@ class Coordinator {
   void node_parked();
   void node_woken() { running_.fetch_add(1, std::memory_order_seq_cst); }
   void node_done();
+  // Spread over ranks: the last of this rank's nodes has entered the barrier, the latest at `latest_entry`; the
+  // barrier is released at a round where every rank's nodes have.
+  void local_barrier_complete(Time latest_entry);
+  // Spread over ranks under native timing: sends `m`, placed already, to its receiver's rank at once.
+  void send_now(const Message& m);
   // After the run: frees whatever an aborted run left in the queue.
   void discard_pending();
 
  private:
   void on_quiescent();
   void place_in_order();
+  // Spread over ranks (coordinator_ranks.cpp): one round of placing, with every rank.
+  void round();
+  void place_round(timing::OrderKey horizon);
+  void release_barrier(Time latest_entry);
+  void report_deadlock();
+  // Native timing: polls for messages from other ranks while no node of this rank runs, and finds out with the
+  // others when the run is over (coordinator_ranks.cpp).
+  void native_progress();
+  void deliver_native(const std::vector<std::byte>& message);
   void take_submissions();
   void push(Pending* p);
   Pending* pop();
@@ -50,6 +72,14 @@ class Coordinator {
   alignas(64) std::atomic<bool> placing_{false};
   std::atomic<bool> recheck_{false};
   std::vector<Pending*> heap_;  // the one placing owns it
+  // Spread over ranks.
+  bool stopped_ = false;  // every rank's nodes have finished, or the run failed or deadlocked
+  std::atomic<bool> barrier_complete_{false};
+  Time barrier_latest_ = 0;
+  std::atomic<std::int64_t> native_sent_{0};
+  std::int64_t native_received_ = 0;
+  bool native_changed_ = false;  // this rank did something since it last counted with the others
+  bool native_counting_ = false;  // a count with the others is under way
 };
 
 }  // namespace hcemu::detail

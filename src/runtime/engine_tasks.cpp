@@ -4,6 +4,7 @@
 // nodes (one task per resumption, work-stealing across workers). Wall timing runs them in order of their wake-up
 // time on the same workers, which spin through the last stretch before a wake-up instead of leaving it to the
 // operating system's timer slack: that is what keeps an emulated wall-clock run close to the model.
+#include <oneapi/tbb/info.h>
 #include <oneapi/tbb/task_arena.h>
 #include <oneapi/tbb/task_group.h>
 
@@ -55,7 +56,9 @@ class TaskEngine final : public Engine {
  public:
   explicit TaskEngine(const EngineOptions& options)
       : options_(options),
-        workers_(options.workers > 0 ? options.workers : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))),
+        // One per core this process may run on: oneTBB counts the cores of its affinity mask (mpirun binds each rank
+        // to its own), where std::thread::hardware_concurrency counts the host's.
+        workers_(options.workers > 0 ? options.workers : std::max(1, tbb::info::default_concurrency())),
         arena_(workers_) {}
   // tbb::task_group may throw from its destructor when tasks are left; none are once run() has returned.
   ~TaskEngine() noexcept override {}

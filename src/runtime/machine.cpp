@@ -1,6 +1,7 @@
 #include "hcemu/machine.hpp"
 
 #include "runtime/run_state.hpp"
+#include "runtime/transport.hpp"
 
 namespace hcemu {
 
@@ -9,7 +10,10 @@ Machine::Machine(MachineConfig config, EmulatorSettings settings)
   config_.validate();
   settings_.validate();
   settings_.validate_for(config_);
+  transport_ = detail::process_transport();
 }
+
+int Machine::ranks() const { return transport_ == nullptr ? 1 : transport_->ranks(); }
 
 Machine::~Machine() = default;
 Machine::Machine(Machine&&) noexcept = default;
@@ -17,7 +21,7 @@ Machine& Machine::operator=(Machine&&) noexcept = default;
 
 RunReport Machine::run(const Kernel& kernel) {
   // The runtime is made once and kept: a later run of the same machine reuses its threads, stacks, queues and tables.
-  if (!state_) state_ = std::make_unique<detail::RunState>(config_, settings_);
+  if (!state_) state_ = std::make_unique<detail::RunState>(config_, settings_, transport_);
   return state_->run(kernel);
 }
 

@@ -28,6 +28,7 @@ struct Message : QueueHook, Pending {
   bool buffered = false;          // charged to the receiver's arena while it waits unmatched (UNFORCED)
 
   std::byte* payload() { return reinterpret_cast<std::byte*>(this + 1); }
+  const std::byte* payload() const { return reinterpret_cast<const std::byte*>(this + 1); }
   const timing::TransferTimes& times() const { return transfer.times; }
   // A number the sender's and the receiver's trace spans share: the source and its issue order.
   std::uint64_t number() const { return (static_cast<std::uint64_t>(source) << 40) + transfer.key.seq + 1; }
@@ -44,6 +45,21 @@ struct Message : QueueHook, Pending {
     m->context = context;
     m->bytes = bytes;
     if (bytes > 0) std::memcpy(m->payload(), data, bytes);
+    return m;
+  }
+  // Another rank's message, copied here to be placed (docs/mpi.md): with room for its payload when this rank receives
+  // it, which comes from the sender's rank once placed.
+  static Message* make_copy(int source, int destination, int tag, std::uint32_t context, std::size_t bytes,
+                            bool with_payload) {
+    void* memory = allocate_raw(sizeof(Message) + (with_payload ? bytes : 0));
+    if (memory == nullptr) throw std::bad_alloc();
+    auto* m = new (memory) Message();
+    m->kind = Pending::Kind::message;
+    m->source = source;
+    m->destination = destination;
+    m->tag = tag;
+    m->context = context;
+    m->bytes = bytes;
     return m;
   }
   static void destroy(Message* m) {

@@ -15,6 +15,7 @@ namespace hcemu::detail {
 NodeRuntime::NodeRuntime(RunState& run, int id)
     : run_(run),
       id_(id),
+      slot_(id - run.first_node),
       inbox_(run.timing.topology().input_ports()),
       arena_(id, run.settings.arena_bytes),
       matcher_(id, run.timing, requests_, arena_, run.config.protocol == Protocol::forced),
@@ -166,7 +167,7 @@ void NodeRuntime::block_until(Wait& w) {
       // Parked (or woken already by a waker, who then counted this node as running again).
       clock_.pause();
       run_.coordinator.node_parked();  // the last node to park places transfers, here, on this stack
-      while (park_state_.load(std::memory_order_acquire) != kRunning) run_.engine->park(id_);
+      while (park_state_.load(std::memory_order_acquire) != kRunning) run_.engine->park(slot_);
       clock_.resume();
     }
     wake_at_.store(~std::uint64_t{0}, std::memory_order_relaxed);
@@ -179,7 +180,7 @@ bool NodeRuntime::notify() {
   int expected = kParked;
   if (!park_state_.compare_exchange_strong(expected, kRunning, std::memory_order_acq_rel)) return false;
   run_.coordinator.node_woken();
-  run_.engine->unpark(id_);
+  run_.engine->unpark(slot_);
   return true;
 }
 
@@ -217,14 +218,14 @@ void NodeRuntime::check_running() {
 void NodeRuntime::maybe_yield() {
   if (run_.settings.yield_seed != 0 && (yield_rng_() & 3) == 0) {
     clock_.pause();
-    run_.engine->yield(id_);
+    run_.engine->yield(slot_);
     clock_.resume();
   }
 }
 
 void NodeRuntime::advance_clock(Time target) {
   if (auto deadline = clock_.advance_to(target)) {
-    run_.engine->sleep_until(id_, *deadline);
+    run_.engine->sleep_until(slot_, *deadline);
     clock_.reached(target);
   }
 }
@@ -269,13 +270,20 @@ Request NodeRuntime::isend(int dest, std::span<const std::byte> data, int tag) {
   ++issued_;
   ++messages_sent_;
   bytes_sent_ += data.size();
-  if (!run_.ordered || (alone && run_.timing.books_alone(m->transfer))) {
+  // Spread over ranks every rank keeps its own copy of the links, the same on each only if each places every
+  // transfer that books one: there only a message to oneself is placed at once (runtime/coordinator_ranks.cpp).
+  const bool at_once = !run_.ordered || (alone && run_.timing.books_alone(m->transfer) &&
+                                         (!run_.distributed() || m->transfer.route.hops() == 0));
+  if (at_once) {
     for (;;) {
       const timing::CommitStep step = run_.timing.commit(m->transfer, m->transfer.key.ready);
       if (step.sender_released) transfer_released(*m);
       if (step.arrived || !step.more) break;
     }
-    run_.nodes[static_cast<std::size_t>(m->destination)]->deliver(owned.release());
+    if (run_.is_local(m->destination))
+      run_.nodes[static_cast<std::size_t>(m->destination)]->deliver(owned.release());
+    else
+      run_.coordinator.send_now(*m);  // native timing, spread over ranks: owned frees m here
   } else {
     m->key = m->transfer.key;
     run_.coordinator.submit(owned.release());  // placed in model-time order
@@ -683,11 +691,13 @@ void NodeRuntime::barrier() {
   maybe_yield();
   const Time entry = clock_.now();
   const GlobalBarrier::Entry e = run_.barrier.arrive(entry);
-  if (e.last) {
+  if (e.last && !run_.distributed()) {
     run_.barrier.release(run_.timing.barrier_release(e.latest_entry));
     for (const auto& n : run_.nodes)
       if (n.get() != this) n->notify();
   } else {
+    // Spread over ranks, the last node in on this rank leaves the release to a round with every rank.
+    if (e.last) run_.coordinator.local_barrier_complete(e.latest_entry);
     const auto ready = [&] { return run_.barrier.released(e.generation); };
     const auto describe = [&] { return BlockedOperation{id_, "barrier", -1, 0, {}}; };
     Wait w{ready, describe, {}, false, false};

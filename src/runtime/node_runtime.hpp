@@ -138,6 +138,7 @@ class NodeRuntime final : public NodeBackend {
 
   RunState& run_;
   int id_;
+  int slot_;  // the engine's index of this node: its place among this process's nodes
   int rows_ = 1, cols_ = 1;                   // the grid (1 x 2^d on a cube)
   model::TorusRoutePreference ways_;
   // What others touch to deliver, release or wake, together on the first cache lines.

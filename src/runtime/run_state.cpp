@@ -29,19 +29,43 @@ Lateness summarize(std::vector<double> samples) {
   return l;
 }
 
+int block_start(int rank, int ranks, int nodes) {
+  return static_cast<int>(static_cast<std::int64_t>(rank) * nodes / ranks);
+}
+
+Transport* spread_over(Transport* t, const MachineConfig& config) {
+  if (t != nullptr && t->ranks() > config.nodes())
+    throw UsageError("a machine of " + std::to_string(config.nodes()) + " nodes cannot be spread over " +
+                     std::to_string(t->ranks()) + " MPI ranks: every rank needs a node at least (run fewer ranks, or "
+                     "a larger d)");
+  return t;
+}
+
+
 }  // namespace
 
-RunState::RunState(const MachineConfig& config_, const EmulatorSettings& settings_)
+RunState::RunState(const MachineConfig& config_, const EmulatorSettings& settings_, Transport* transport_)
     : config(config_),
       settings(settings_),
+      transport(spread_over(transport_, config_)),
+      first_node(transport ? block_start(transport->rank(), transport->ranks(), config_.nodes()) : 0),
+      local_nodes(transport ? block_start(transport->rank() + 1, transport->ranks(), config_.nodes()) - first_node
+                            : config_.nodes()),
       ordered(settings_.timing != Timing::native),
       timing(config_, settings_.timing),
       engine(make_engine(settings_)),
-      barrier(config_.nodes()),
+      barrier(local_nodes),
       coordinator(*this) {
   timing.record_links(settings.trace);
-  nodes.reserve(static_cast<std::size_t>(config.nodes()));
-  for (int i = 0; i < config.nodes(); ++i) nodes.push_back(std::make_unique<NodeRuntime>(*this, i));
+  nodes.resize(static_cast<std::size_t>(config.nodes()));
+  for (int i = first_node; i < first_node + local_nodes; ++i)
+    nodes[static_cast<std::size_t>(i)] = std::make_unique<NodeRuntime>(*this, i);
+}
+
+int RunState::rank_of(int id) const {
+  if (transport == nullptr) return 0;
+  const std::int64_t r = transport->ranks(), n = config.nodes();
+  return static_cast<int>(((static_cast<std::int64_t>(id) + 1) * r - 1) / n);
 }
 
 RunState::~RunState() = default;
@@ -57,11 +81,13 @@ RunReport RunState::run(const Kernel& k) {
   kernel = &k;
   timing.reset();
   barrier.reset();
-  coordinator.start(config.nodes());
-  for (auto& n : nodes) n->start_run();
+  coordinator.start(local_nodes);
+  for (auto& n : nodes)
+    if (n) n->start_run();
+  if (distributed()) transport->barrier();  // native clocks start together
 
   engine->run(
-      config.nodes(), [this](int i) { nodes[static_cast<std::size_t>(i)]->run_kernel(); },
+      local_nodes, [this](int i) { nodes[static_cast<std::size_t>(first_node + i)]->run_kernel(); },
       [this] { origin = std::chrono::steady_clock::now(); });
   coordinator.discard_pending();
 
@@ -83,17 +109,34 @@ RunReport RunState::collect_report(std::chrono::steady_clock::time_point wall_st
   RunReport report;
   report.config = config;
   report.settings = settings;
+  report.ranks = distributed() ? transport->ranks() : 1;
   std::vector<double> lateness;
+  std::string error;  // spread over ranks: the first node's error, as every rank must report the same
+  int error_node = -1;
+  std::exception_ptr error_cause;
   for (auto& n : nodes) {
+    if (!n) continue;
     try {
       n->finish_run(report);
     } catch (const std::exception& e) {
       // A message that arrived after its receiver finished and is longer than the receive posted for it.
-      throw KernelError(n->id(), std::current_exception(), e.what());
+      if (!distributed()) throw KernelError(n->id(), std::current_exception(), e.what());
+      if (error_node < 0) error_node = n->id(), error = e.what(), error_cause = std::current_exception();
     }
-    report.makespan = std::max(report.makespan, report.nodes.back().final_clock);
     lateness.insert(lateness.end(), n->lateness_us().begin(), n->lateness_us().end());
   }
+  if (distributed()) {
+    std::string first_error = error_node < 0 ? std::string() : std::to_string(error_node) + " " + error;
+    merge_ranks(report, lateness, first_error);
+    if (!first_error.empty()) {
+      const std::size_t space = first_error.find(' ');
+      const int node = std::stoi(first_error.substr(0, space));
+      const std::string what = first_error.substr(space + 1);
+      if (node == error_node) throw KernelError(node, error_cause, what);
+      throw KernelError(node, std::make_exception_ptr(Error(what)), what);
+    }
+  }
+  for (const NodeStats& s : report.nodes) report.makespan = std::max(report.makespan, s.final_clock);
   std::sort(report.forced_discards.begin(), report.forced_discards.end(),
             [](const ForcedDiscard& a, const ForcedDiscard& b) {
               return std::tie(a.destination, a.source, a.tag, a.arrival) <
@@ -119,6 +162,27 @@ void RunState::fail(int node, std::exception_ptr error, const std::string& what)
   abort();
 }
 
+void RunState::fail_as(int node, const std::string& what) {
+  {
+    std::lock_guard lock(failure_mutex_);
+    if (!(failed_ && failed_node_ == node && failure_what_ == what)) {
+      failed_ = true;
+      failed_node_ = node;
+      failure_ = std::make_exception_ptr(Error(what));
+      failure_what_ = what;
+    }
+  }
+  abort();
+}
+
+bool RunState::failed_here(int* node, std::string* what) {
+  std::lock_guard lock(failure_mutex_);
+  if (!failed_) return false;
+  *node = failed_node_;
+  *what = failure_what_;
+  return true;
+}
+
 void RunState::deadlock(std::vector<BlockedOperation> blocked) {
   {
     std::lock_guard lock(failure_mutex_);
@@ -130,7 +194,8 @@ void RunState::deadlock(std::vector<BlockedOperation> blocked) {
 void RunState::abort() {
   if (aborted_.exchange(true, std::memory_order_acq_rel)) return;
   engine->interrupt();
-  for (auto& n : nodes) n->notify();
+  for (auto& n : nodes)
+    if (n) n->notify();
 }
 
 }  // namespace hcemu::detail

@@ -16,6 +16,7 @@
 #include "runtime/barrier.hpp"
 #include "runtime/coordinator.hpp"
 #include "runtime/engine.hpp"
+#include "runtime/transport.hpp"
 #include "timing/timing_model.hpp"
 
 namespace hcemu::detail {
@@ -24,7 +25,7 @@ class NodeRuntime;
 
 class RunState {
  public:
-  RunState(const MachineConfig& config, const EmulatorSettings& settings);
+  RunState(const MachineConfig& config, const EmulatorSettings& settings, Transport* transport = nullptr);
   ~RunState();
   RunState(const RunState&) = delete;
   RunState& operator=(const RunState&) = delete;
@@ -34,6 +35,14 @@ class RunState {
 
   const MachineConfig config;
   const EmulatorSettings settings;
+  // Spread over MPI ranks (docs/mpi.md): this process runs the nodes [first_node, first_node + local_nodes), a block
+  // of consecutive ids, and holds nullptr for the others in `nodes`. In one process: every node, transport nullptr.
+  Transport* const transport;
+  const int first_node;
+  const int local_nodes;
+  bool distributed() const { return transport != nullptr; }
+  bool is_local(int id) const { return id >= first_node && id - first_node < local_nodes; }
+  int rank_of(int id) const;
   // Transfers that may contend are placed in the model-time order of MODEL.md section 7, under virtual and wall
   // timing alike (a node's wall clock is its own time, timing/clock.hpp). Native timing injects no delay: its
   // transfers hold nothing and are placed as they are issued.
@@ -48,12 +57,17 @@ class RunState {
 
   // The first failure wins; every node is woken and unwinds.
   void fail(int node, std::exception_ptr error, const std::string& what);
+  // Spread over ranks: the failure every rank reports (the first rank's that failed), in place of its own.
+  void fail_as(int node, const std::string& what);
+  bool failed_here(int* node, std::string* what);
   void deadlock(std::vector<BlockedOperation> blocked);
   void abort();
   bool aborted() const { return aborted_.load(std::memory_order_acquire); }
 
  private:
   RunReport collect_report(std::chrono::steady_clock::time_point wall_start);
+  // Spread over ranks: every rank's part of the report, merged in node order; every rank gets the whole.
+  void merge_ranks(RunReport& report, std::vector<double>& lateness, std::string& error);
 
   std::atomic<bool> aborted_{false};
   std::mutex failure_mutex_;

@@ -38,6 +38,11 @@ class TimingModel {
   void issue(Transfer& t, const PortState& ports, int source, int destination, std::size_t bytes, Time issue,
              std::uint64_t seq, const model::TorusRoutePreference& ways = {}) const;
   bool books_alone(const Transfer& t) const { return transfers_.books_alone(t); }
+  // Another process's copy of a transfer its sender issued, as the sender's record gives it (docs/mpi.md).
+  void copy_issued(Transfer& t, int source, int destination, std::size_t bytes, Time ready, int channel,
+                   std::uint64_t seq, Route route) const {
+    transfers_.prepare_routed(t, source, destination, bytes, ready, channel, seq, std::move(route));
+  }
   // Books the transfer's next step on the links. Callers serialise: see LinkTable.
   CommitStep commit(Transfer& t, Time forget_before) { return transfers_.commit(t, links_, forget_before); }
   // The sender's output resource is held until the transfer has left it.

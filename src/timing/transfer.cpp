@@ -12,7 +12,12 @@ TransferModel::TransferModel(const CostTable& cost, Switching switching, const T
 
 void TransferModel::prepare(Transfer& t, int source, int destination, std::size_t bytes, Time ready, int channel,
                             std::uint64_t seq, const model::TorusRoutePreference& ways) const {
-  t.route = topology_.route(source, destination, ways);
+  prepare_routed(t, source, destination, bytes, ready, channel, seq, topology_.route(source, destination, ways));
+}
+
+void TransferModel::prepare_routed(Transfer& t, int source, int destination, std::size_t bytes, Time ready,
+                                   int channel, std::uint64_t seq, Route route) const {
+  t.route = std::move(route);
   // Bound the transfer's duration before anything multiplies: (packets + hops) whole-packet hops over the route,
   // which is at least its time under either switching.
   const std::size_t packets = cost_.packet_count(bytes);

@@ -62,6 +62,9 @@ class TransferModel {
   // The transfer as issued by `source` when it is ready (MODEL.md section 4: issued, and its output resource free).
   void prepare(Transfer& t, int source, int destination, std::size_t bytes, Time ready, int channel,
                std::uint64_t seq, const model::TorusRoutePreference& ways) const;
+  // The same, on a route already chosen: another process's copy of a transfer its sender prepared (docs/mpi.md).
+  void prepare_routed(Transfer& t, int source, int destination, std::size_t bytes, Time ready, int channel,
+                      std::uint64_t seq, Route route) const;
 
   // True when the transfer's bookings may be made as soon as it is issued: it needs no link, or only links no other
   // source can ever book, so no transfer that is ready earlier can come to contend with it.

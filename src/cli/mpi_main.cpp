@@ -1,0 +1,89 @@
+#include "cli/mpi_main.hpp"
+
+#include <mpi.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cli/cli_error.hpp"
+#include "cli/commands.hpp"
+
+namespace hcemu::cli {
+
+namespace {
+
+// How long a rank that has finished waits for the others before it ends them all (HCEMU_MPI_EXIT_WAIT, seconds).
+double exit_wait_seconds() {
+  if (const char* text = std::getenv("HCEMU_MPI_EXIT_WAIT")) {
+    char* end = nullptr;
+    const double s = std::strtod(text, &end);
+    if (end != text && s >= 0) return s;
+  }
+  return 30;
+}
+
+}  // namespace
+
+int run_main_on_ranks(int argc, char** argv) {
+  std::optional<mpi::Session> session;
+  try {
+    session.emplace(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "hcemu: " << e.what() << '\n';
+    return kExitRunFailed;
+  }
+  const int rank = session->rank();
+  std::ostringstream quiet_out, quiet_err;
+  set_writes_files(rank == 0);
+  set_process_ranks(session->ranks());
+  set_process_hosts(session->hosts());
+  int code = run_main(argc, argv, rank == 0 ? std::cout : quiet_out, rank == 0 ? std::cerr : quiet_err);
+  std::cout.flush();
+
+  // Agree on the exit code, without hanging on a rank that is still inside a run.
+  MPI_Request request;
+  MPI_Ibarrier(MPI_COMM_WORLD, &request);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(exit_wait_seconds());
+  for (int done = 0;;) {
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    if (done) break;
+    if (std::chrono::steady_clock::now() > deadline) {
+      const std::string mine = rank == 0 ? std::string() : quiet_err.str();
+      std::cerr << (mine.empty() ? "hcemu: " : "hcemu (MPI rank " + std::to_string(rank) + "): ")
+                << (mine.empty() ? "the other MPI ranks did not finish; ending them\n" : mine);
+      std::cerr.flush();
+      session->abort(code != 0 ? code : kExitRunFailed);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  int worst = 0;
+  MPI_Allreduce(&code, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (worst != 0) {
+    // Rank 0 says what went wrong when only other ranks saw it.
+    std::string text = code != 0 && rank != 0 ? quiet_err.str() : std::string();
+    int length = static_cast<int>(text.size());
+    std::vector<int> lengths(static_cast<std::size_t>(session->ranks()));
+    MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (rank == 0) {
+      std::string first;
+      for (int r = 1; r < session->ranks(); ++r) {
+        std::string other(static_cast<std::size_t>(lengths[static_cast<std::size_t>(r)]), '\0');
+        if (!other.empty())
+          MPI_Recv(other.data(), static_cast<int>(other.size()), MPI_CHAR, r, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (first.empty()) first = other;
+      }
+      if (code == 0 && !first.empty()) std::cerr << first;
+    } else if (length > 0) {
+      MPI_Send(text.data(), length, MPI_CHAR, 0, 7, MPI_COMM_WORLD);
+    }
+  }
+  return worst;
+}
+
+}  // namespace hcemu::cli

@@ -1,0 +1,252 @@
+// The transport of a machine spread over MPI ranks (runtime/transport.hpp), and the session that registers it.
+//
+// Every call goes through one mutex: the node threads of a rank may reach MPI from several host threads, one at a
+// time (MPI_THREAD_SERIALIZED would do; MPI_THREAD_MULTIPLE is asked for so that a user's own MPI calls may run
+// beside ours). The transport works on its own duplicate of MPI_COMM_WORLD, so a user's messages never meet ours.
+#include <mpi.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdlib>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "hcemu/errors.hpp"
+#include "hcemu/mpi.hpp"
+#include "runtime/transport.hpp"
+
+namespace hcemu::mpi {
+
+namespace {
+
+constexpr int kPayloadTag = 1;  // placed messages' payloads, in placing order between two ranks
+constexpr int kNowTag = 2;      // native timing: a message, sent as it is issued
+// MPI counts in int: a payload goes in pieces of at most 1 GiB.
+constexpr std::size_t kPiece = std::size_t{1} << 30;
+
+void check(int rc, const char* what) {
+  if (rc == MPI_SUCCESS) return;
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  MPI_Error_string(rc, text, &length);
+  throw Error(std::string("MPI ") + what + " failed: " + std::string(text, static_cast<std::size_t>(length)));
+}
+
+class MpiTransport final : public detail::Transport {
+ public:
+  MpiTransport() {
+    check(MPI_Comm_dup(MPI_COMM_WORLD, &comm_), "MPI_Comm_dup");
+    MPI_Comm_rank(comm_, &rank_);
+    MPI_Comm_size(comm_, &ranks_);
+    char name[MPI_MAX_PROCESSOR_NAME];
+    int length = 0;
+    MPI_Get_processor_name(name, &length);
+    host_.assign(name, static_cast<std::size_t>(length));
+  }
+  ~MpiTransport() override { MPI_Comm_free(&comm_); }
+
+  int rank() const override { return rank_; }
+  int ranks() const override { return ranks_; }
+  std::string host() const override { return host_; }
+
+  std::vector<std::vector<std::byte>> all_gather(const std::vector<std::byte>& mine) override {
+    std::lock_guard lock(mutex_);
+    if (mine.size() > static_cast<std::size_t>(INT_MAX))
+      throw Error("a round of placing carries more than 2 GiB from one MPI rank: spread the machine over more ranks");
+    const int size = static_cast<int>(mine.size());
+    std::vector<int> sizes(static_cast<std::size_t>(ranks_));
+    check(MPI_Allgather(&size, 1, MPI_INT, sizes.data(), 1, MPI_INT, comm_), "MPI_Allgather");
+    std::vector<int> offsets(static_cast<std::size_t>(ranks_));
+    std::size_t total = 0;
+    for (int r = 0; r < ranks_; ++r) {
+      if (total > static_cast<std::size_t>(INT_MAX))
+        throw Error("a round of placing carries more than 2 GiB: spread the machine over more ranks");
+      offsets[static_cast<std::size_t>(r)] = static_cast<int>(total);
+      total += static_cast<std::size_t>(sizes[static_cast<std::size_t>(r)]);
+    }
+    std::vector<std::byte> all(total);
+    check(MPI_Allgatherv(mine.data(), size, MPI_BYTE, all.data(), sizes.data(), offsets.data(), MPI_BYTE, comm_),
+          "MPI_Allgatherv");
+    std::vector<std::vector<std::byte>> parts(static_cast<std::size_t>(ranks_));
+    for (int r = 0; r < ranks_; ++r) {
+      const auto at = all.begin() + offsets[static_cast<std::size_t>(r)];
+      parts[static_cast<std::size_t>(r)].assign(at, at + sizes[static_cast<std::size_t>(r)]);
+    }
+    return parts;
+  }
+
+  void barrier() override {
+    std::lock_guard lock(mutex_);
+    check(MPI_Barrier(comm_), "MPI_Barrier");
+  }
+
+  void start_send(int rank, const std::byte* data, std::size_t bytes) override {
+    std::lock_guard lock(mutex_);
+    for (std::size_t at = 0; at < bytes; at += kPiece) {
+      MPI_Request r;
+      check(
+          MPI_Isend(data + at, static_cast<int>(std::min(kPiece, bytes - at)), MPI_BYTE, rank, kPayloadTag, comm_, &r),
+          "MPI_Isend");
+      pending_.push_back(r);
+    }
+  }
+
+  void start_receive(int rank, std::byte* data, std::size_t bytes) override {
+    std::lock_guard lock(mutex_);
+    for (std::size_t at = 0; at < bytes; at += kPiece) {
+      MPI_Request r;
+      check(
+          MPI_Irecv(data + at, static_cast<int>(std::min(kPiece, bytes - at)), MPI_BYTE, rank, kPayloadTag, comm_, &r),
+          "MPI_Irecv");
+      pending_.push_back(r);
+    }
+  }
+
+  void finish() override {
+    std::lock_guard lock(mutex_);
+    if (pending_.empty()) return;
+    check(MPI_Waitall(static_cast<int>(pending_.size()), pending_.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+    pending_.clear();
+  }
+
+  void send_now(int rank, std::vector<std::byte> message) override {
+    if (message.size() > static_cast<std::size_t>(INT_MAX))
+      throw Error("under native timing a message between MPI ranks is limited to 2 GiB");
+    std::lock_guard lock(mutex_);
+    now_sends_.push_back(std::move(message));  // kept until its send completes
+    MPI_Request r;
+    check(MPI_Isend(now_sends_.back().data(), static_cast<int>(now_sends_.back().size()), MPI_BYTE, rank, kNowTag,
+                    comm_, &r),
+          "MPI_Isend");
+    now_requests_.push_back(r);
+  }
+
+  bool poll(std::vector<std::byte>& message) override {
+    std::lock_guard lock(mutex_);
+    free_completed_sends();
+    int flag = 0;
+    MPI_Status status;
+    check(MPI_Iprobe(MPI_ANY_SOURCE, kNowTag, comm_, &flag, &status), "MPI_Iprobe");
+    if (!flag) return false;
+    int count = 0;
+    MPI_Get_count(&status, MPI_BYTE, &count);
+    message.resize(static_cast<std::size_t>(count));
+    check(MPI_Recv(message.data(), count, MPI_BYTE, status.MPI_SOURCE, kNowTag, comm_, MPI_STATUS_IGNORE), "MPI_Recv");
+    return true;
+  }
+
+  void start_sum(const std::vector<std::int64_t>& values) override {
+    std::lock_guard lock(mutex_);
+    sum_in_ = values;
+    sum_out_.assign(values.size(), 0);
+    check(MPI_Iallreduce(sum_in_.data(), sum_out_.data(), static_cast<int>(sum_in_.size()), MPI_INT64_T, MPI_SUM, comm_,
+                         &sum_request_),
+          "MPI_Iallreduce");
+  }
+
+  bool sum_done(std::vector<std::int64_t>& totals) override {
+    std::lock_guard lock(mutex_);
+    int done = 0;
+    check(MPI_Test(&sum_request_, &done, MPI_STATUS_IGNORE), "MPI_Test");
+    if (done) totals = sum_out_;
+    return done != 0;
+  }
+
+  MPI_Comm comm() const { return comm_; }
+
+ private:
+  std::mutex mutex_;
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  int rank_ = 0, ranks_ = 1;
+  std::string host_;
+  std::vector<MPI_Request> pending_;
+  // Native sends in flight, and their bytes.
+  std::vector<MPI_Request> now_requests_;
+  std::vector<std::vector<std::byte>> now_sends_;
+  std::vector<std::int64_t> sum_in_, sum_out_;
+  MPI_Request sum_request_ = MPI_REQUEST_NULL;
+
+  void free_completed_sends() {
+    for (std::size_t i = 0; i < now_requests_.size();) {
+      int done = 0;
+      check(MPI_Test(&now_requests_[i], &done, MPI_STATUS_IGNORE), "MPI_Test");
+      if (!done) {
+        ++i;
+        continue;
+      }
+      now_requests_[i] = now_requests_.back();
+      now_requests_.pop_back();
+      now_sends_[i] = std::move(now_sends_.back());
+      now_sends_.pop_back();
+    }
+  }
+};
+
+MpiTransport* session_transport = nullptr;
+bool initialised_here = false;
+
+}  // namespace
+
+Session::Session(int& argc, char**& argv) {
+  int already = 0;
+  MPI_Initialized(&already);
+  if (!already) {
+    int provided = 0;
+    check(MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided), "MPI_Init_thread");
+    initialised_here = true;
+    if (provided < MPI_THREAD_SERIALIZED) {
+      MPI_Finalize();
+      initialised_here = false;
+      throw Error(
+          "this MPI library gives no thread support (MPI_THREAD_SERIALIZED at least): hcemu's node threads "
+          "reach MPI from several host threads");
+    }
+  }
+  session_transport = new MpiTransport();
+  detail::set_process_transport(session_transport);
+}
+
+Session::~Session() {
+  detail::set_process_transport(nullptr);
+  delete session_transport;
+  session_transport = nullptr;
+  if (initialised_here) {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (!finalized) MPI_Finalize();
+    initialised_here = false;
+  }
+}
+
+int Session::rank() const { return session_transport->rank(); }
+int Session::ranks() const { return session_transport->ranks(); }
+std::string Session::host() const { return session_transport->host(); }
+
+std::vector<std::string> Session::hosts() const {
+  detail::Wire w;
+  w.put_string(host());
+  std::vector<std::string> all;
+  for (const auto& part : session_transport->all_gather(w.bytes())) {
+    detail::WireReader r(part);
+    all.push_back(r.get_string());
+  }
+  return all;
+}
+
+void Session::abort(int code) const {
+  MPI_Abort(MPI_COMM_WORLD, code);
+  std::abort();
+}
+
+InProcess::InProcess() { detail::hold_in_process(true); }
+InProcess::~InProcess() { detail::hold_in_process(false); }
+
+bool launched_by_mpirun() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE", "MPI_LOCALNRANKS"})
+    if (std::getenv(name) != nullptr) return true;
+  return false;
+}
+
+}  // namespace hcemu::mpi

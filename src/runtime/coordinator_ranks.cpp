@@ -1,0 +1,351 @@
+// Placing transfers in model time when the nodes are spread over MPI ranks (docs/mpi.md).
+//
+// A round starts on a rank when none of its nodes runs; it is one all-gather, so it ends when every rank has come, and
+// then no node runs anywhere: every node is parked, done, or waiting in the barrier. Each rank brings what its nodes
+// submitted since the last round (transfers and horizon requests, in the order it took them), its count of
+// unfinished nodes, whether its part of the barrier is complete, and its failure if it has one. Every rank then pushes
+// all of it, in rank order, into its own copy of the queue and places from it exactly as every other rank does: the
+// queues, the links and every transfer's times stay the same on every rank, so that no rank needs another's results.
+// Whether a placed event wakes a node depends on that node's wait, which only its own rank knows; so every rank
+// counts every event as waking (a lower bound on what may still be issued that is never above the one-process one),
+// and stops the round where the earliest event of the round bounds it. A round may then place less than one process
+// would in one pass, never in another order: the results are the same, only the number of rounds grows.
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <thread>
+
+#include "runtime/coordinator.hpp"
+#include "runtime/message.hpp"
+#include "runtime/node_runtime.hpp"
+#include "runtime/run_state.hpp"
+
+namespace hcemu::detail {
+
+namespace {
+
+enum : std::uint8_t { kMessageRecord = 1, kHorizonRecord = 2 };
+
+void put_submission(Wire& w, const Pending* p) {
+  w.put(p->key);
+  if (p->kind == Pending::Kind::horizon) {
+    w.put(kHorizonRecord);
+    w.put(p->owner);
+    w.put(p->ticket);
+    return;
+  }
+  const auto* m = static_cast<const Message*>(p);
+  w.put(kMessageRecord);
+  w.put(m->destination);
+  w.put(m->tag);
+  w.put(m->context);
+  w.put<std::uint64_t>(m->bytes);
+  w.put(m->transfer.channel);
+  w.put(m->transfer.route.in_port);
+  w.put<std::uint32_t>(static_cast<std::uint32_t>(m->transfer.route.links.size()));
+  for (int link : m->transfer.route.links) w.put(link);
+}
+
+}  // namespace
+
+void Coordinator::local_barrier_complete(Time latest_entry) {
+  barrier_latest_ = latest_entry;  // read by the round, which starts only once this node has parked
+  barrier_complete_.store(true, std::memory_order_seq_cst);
+}
+
+void Coordinator::round() {
+  Transport& transport = *run_.transport;
+  std::vector<Pending*> mine;
+  for (Pending* p = submissions_.exchange(nullptr, std::memory_order_acquire); p != nullptr; p = p->submit_next)
+    mine.push_back(p);
+
+  Wire w;
+  int failed_node = -1;
+  std::string failed_what;
+  const bool failed = run_.failed_here(&failed_node, &failed_what);
+  w.put<std::int32_t>(unfinished_.load(std::memory_order_seq_cst));
+  w.put(failed);
+  w.put<std::int32_t>(failed_node);
+  w.put_string(failed_what);
+  w.put(barrier_complete_.load(std::memory_order_seq_cst));
+  w.put(barrier_latest_);
+  w.put<std::uint64_t>(mine.size());
+  for (const Pending* p : mine) put_submission(w, p);
+  const std::vector<std::vector<std::byte>> parts = transport.all_gather(w.bytes());
+
+  std::int64_t unfinished = 0;
+  bool any_failure = false;
+  int barrier_ranks = 0;
+  Time latest_entry = 0;
+  for (int r = 0; r < static_cast<int>(parts.size()); ++r) {
+    WireReader in(parts[static_cast<std::size_t>(r)]);
+    unfinished += in.get<std::int32_t>();
+    const bool f = in.get<bool>();
+    const int node = in.get<std::int32_t>();
+    std::string what = in.get_string();
+    if (f && !any_failure) {
+      any_failure = true;
+      failed_node = node;
+      failed_what = std::move(what);
+    }
+    if (in.get<bool>()) ++barrier_ranks;
+    latest_entry = std::max(latest_entry, in.get<Time>());
+    const auto count = in.get<std::uint64_t>();
+    if (r == transport.rank()) {  // our own, in the order we wrote them
+      for (Pending* p : mine) push(p);
+      continue;
+    }
+    for (std::uint64_t i = 0; i < count; ++i) {
+      const auto key = in.get<timing::OrderKey>();
+      if (in.get<std::uint8_t>() == kHorizonRecord) {
+        auto* p = new Pending();
+        p->kind = Pending::Kind::horizon;
+        p->owner = in.get<int>();
+        p->ticket = in.get<std::uint64_t>();
+        p->key = key;
+        push(p);
+        continue;
+      }
+      const int destination = in.get<int>();
+      const int tag = in.get<int>();
+      const auto context = in.get<std::uint32_t>();
+      const auto bytes = static_cast<std::size_t>(in.get<std::uint64_t>());
+      const int channel = in.get<int>();
+      timing::Route route;
+      route.in_port = in.get<int>();
+      for (auto links = in.get<std::uint32_t>(); links > 0; --links) route.links.push_back(in.get<int>());
+      Message* m = Message::make_copy(key.source, destination, tag, context, bytes, run_.is_local(destination));
+      run_.timing.copy_issued(m->transfer, key.source, destination, bytes, key.ready, channel, key.seq,
+                              std::move(route));
+      m->key = m->transfer.key;
+      push(m);
+    }
+  }
+
+  if (any_failure) {  // every rank reports the first rank's failure
+    stopped_ = true;
+    run_.fail_as(failed_node, failed_what);
+    return;
+  }
+  timing::OrderKey horizon = timing::OrderKey::infinity();
+  bool released = false;
+  if (barrier_ranks == transport.ranks()) {
+    Time release = 0;
+    try {
+      release = run_.timing.barrier_release(latest_entry);
+    } catch (const std::exception& e) {
+      stopped_ = true;
+      run_.fail_as(run_.first_node, e.what());
+      return;
+    }
+    barrier_complete_.store(false, std::memory_order_seq_cst);
+    run_.barrier.release(release);
+    for (int i = run_.first_node; i < run_.first_node + run_.local_nodes; ++i)
+      run_.nodes[static_cast<std::size_t>(i)]->notify();
+    horizon = timing::OrderKey::floor_of(release, 0);  // a node it wakes issues no earlier
+    released = true;
+  }
+  if (heap_.empty() && !released) {
+    // Nothing to place and nobody runs anywhere: the run is over, or deadlocked.
+    stopped_ = true;
+    if (unfinished > 0) report_deadlock();
+    return;
+  }
+  place_round(horizon);
+}
+
+void Coordinator::place_round(timing::OrderKey horizon) {
+  Transport& transport = *run_.transport;
+  std::vector<Message*> incoming, outgoing;
+  const auto node = [&](int id) { return run_.nodes[static_cast<std::size_t>(id)].get(); };
+  while (!heap_.empty() && heap_.front()->key < horizon) {
+    Pending* p = pop();
+    if (p->kind == Pending::Kind::horizon) {
+      horizon = std::min(horizon, timing::OrderKey::floor_of(p->key.ready, p->owner));
+      if (run_.is_local(p->owner))
+        node(p->owner)->horizon_reached(*p);
+      else
+        delete p;
+      continue;
+    }
+    auto* m = static_cast<Message*>(p);
+    timing::CommitStep step;
+    try {
+      step = run_.timing.commit(m->transfer, m->key.ready);
+    } catch (const std::exception& e) {  // every rank meets it at the same transfer
+      stopped_ = true;
+      run_.fail_as(m->source, e.what());
+      Message::destroy(m);
+      break;
+    }
+    const bool from_here = run_.is_local(m->source), to_here = run_.is_local(m->destination);
+    if (step.sender_released) {
+      horizon = std::min(horizon, timing::OrderKey::floor_of(m->times().sender_done, m->source));
+      if (from_here) node(m->source)->transfer_released(*m);
+    }
+    if (step.arrived) {
+      horizon = std::min(horizon, timing::OrderKey::floor_of(m->times().arrival, m->destination));
+      if (from_here && to_here) {
+        node(m->destination)->deliver(m);
+      } else if (to_here) {
+        if (m->bytes > 0) transport.start_receive(run_.rank_of(m->source), m->payload(), m->bytes);
+        incoming.push_back(m);
+      } else if (from_here) {
+        if (m->bytes > 0) transport.start_send(run_.rank_of(m->destination), m->payload(), m->bytes);
+        outgoing.push_back(m);
+      } else {
+        Message::destroy(m);
+      }
+    } else if (step.more) {
+      m->key = m->transfer.key;
+      push(m);
+    }
+  }
+  transport.finish();
+  for (Message* m : incoming) node(m->destination)->deliver(m);
+  for (Message* m : outgoing) Message::destroy(m);
+}
+
+void Coordinator::report_deadlock() {
+  Wire w;
+  std::vector<BlockedOperation> blocked;
+  for (int i = run_.first_node; i < run_.first_node + run_.local_nodes; ++i)
+    if (run_.nodes[static_cast<std::size_t>(i)]->parked())
+      blocked.push_back(run_.nodes[static_cast<std::size_t>(i)]->blocked_operation());
+  w.put<std::uint64_t>(blocked.size());
+  for (const BlockedOperation& b : blocked) {
+    w.put(b.node);
+    w.put_string(b.operation);
+    w.put(b.peer);
+    w.put(b.tag);
+    w.put_string(b.detail);
+  }
+  blocked.clear();
+  for (const std::vector<std::byte>& part : run_.transport->all_gather(w.bytes())) {
+    WireReader in(part);
+    for (auto n = in.get<std::uint64_t>(); n > 0; --n) {
+      BlockedOperation b;
+      b.node = in.get<int>();
+      b.operation = in.get_string();
+      b.peer = in.get<int>();
+      b.tag = in.get<int>();
+      b.detail = in.get_string();
+      blocked.push_back(std::move(b));
+    }
+  }
+  run_.deadlock(std::move(blocked));
+}
+
+// Native timing places every transfer as it is issued (it holds nothing), so there is nothing to place in rounds: a
+// message to another rank is sent at once, and a rank whose nodes all wait polls for what comes. Whether the run is
+// over (or deadlocked) is found out by counting with the others, without blocking: each rank brings whether it did
+// anything since its last count (ran a node, delivered a message), its unfinished nodes, its failure, and the
+// messages it sent to and received from other ranks. A count where no rank did anything and every message sent was
+// received shows a moment when every rank was idle with nothing in flight (each rank's two counts bracket such a
+// moment, since a count starts only after the last one ended everywhere): nothing can move again. A count where
+// every rank's part of the barrier is complete releases it (the latest entry comes with one all-gather).
+void Coordinator::send_now(const Message& m) {
+  Wire w;
+  w.put(m.source);
+  w.put(m.destination);
+  w.put(m.tag);
+  w.put(m.context);
+  w.put<std::uint64_t>(m.bytes);
+  w.put(m.transfer.key);
+  w.put(m.transfer.times);
+  std::vector<std::byte>& bytes = w.bytes();
+  bytes.insert(bytes.end(), m.payload(), m.payload() + m.bytes);
+  run_.transport->send_now(run_.rank_of(m.destination), std::move(bytes));
+  native_sent_.fetch_add(1, std::memory_order_relaxed);
+}
+
+void Coordinator::deliver_native(const std::vector<std::byte>& message) {
+  WireReader in(message);
+  const int source = in.get<int>(), destination = in.get<int>(), tag = in.get<int>();
+  const auto context = in.get<std::uint32_t>();
+  const auto bytes = static_cast<std::size_t>(in.get<std::uint64_t>());
+  Message* m = Message::make_copy(source, destination, tag, context, bytes, true);
+  m->transfer.key = in.get<timing::OrderKey>();
+  m->transfer.times = in.get<timing::TransferTimes>();
+  m->transfer.source = source;
+  m->transfer.destination = destination;
+  m->transfer.bytes = bytes;
+  // It arrived now, on this rank's clock: the sender's clock, on another host perhaps, is not comparable with the
+  // receiver's (a FORCED receive is matched against this).
+  const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - run_.origin);
+  m->transfer.times.first_byte = m->transfer.times.arrival = static_cast<Time>(ns.count()) * 1000;
+  if (bytes > 0) std::memcpy(m->payload(), message.data() + (message.size() - bytes), bytes);
+  ++native_received_;
+  run_.nodes[static_cast<std::size_t>(destination)]->deliver(m);
+}
+
+void Coordinator::native_progress() {
+  Transport& transport = *run_.transport;
+  native_changed_ = true;  // this rank's nodes ran since it was here last
+  std::vector<std::byte> message;
+  std::vector<std::int64_t> totals;
+  while (!stopped_ && running_.load(std::memory_order_seq_cst) == 0) {
+    if (transport.poll(message)) {
+      deliver_native(message);
+      native_changed_ = true;
+      continue;
+    }
+    if (!native_counting_) {
+      int node = -1;
+      std::string what;
+      transport.start_sum({native_changed_ ? 1 : 0, unfinished_.load(std::memory_order_seq_cst),
+                           run_.failed_here(&node, &what) ? 1 : 0, native_sent_.load(std::memory_order_relaxed),
+                           native_received_, barrier_complete_.load(std::memory_order_seq_cst) ? 1 : 0});
+      native_changed_ = false;
+      native_counting_ = true;
+    }
+    if (transport.sum_done(totals)) {
+      native_counting_ = false;
+      if (totals[2] > 0) {  // a failure: every rank reports the first rank's
+        int node = -1;
+        std::string what;
+        Wire w;
+        const bool failed = run_.failed_here(&node, &what);
+        w.put(failed);
+        w.put(node);
+        w.put_string(what);
+        stopped_ = true;
+        for (const std::vector<std::byte>& part : transport.all_gather(w.bytes())) {
+          WireReader r(part);
+          const bool f = r.get<bool>();
+          const int n = r.get<int>();
+          std::string text = r.get_string();
+          if (f) {
+            run_.fail_as(n, text);
+            return;
+          }
+        }
+        return;
+      }
+      if (totals[5] == transport.ranks()) {  // every node is in the barrier: released at the latest entry's time
+        Wire w;
+        w.put(barrier_latest_);
+        Time latest = 0;
+        for (const std::vector<std::byte>& part : transport.all_gather(w.bytes())) {
+          WireReader r(part);
+          latest = std::max(latest, r.get<Time>());
+        }
+        barrier_complete_.store(false, std::memory_order_seq_cst);
+        run_.barrier.release(run_.timing.barrier_release(latest));
+        for (int i = run_.first_node; i < run_.first_node + run_.local_nodes; ++i)
+          run_.nodes[static_cast<std::size_t>(i)]->notify();
+        native_changed_ = true;
+        continue;
+      }
+      if (totals[0] == 0 && totals[3] == totals[4]) {
+        stopped_ = true;
+        if (totals[1] > 0) report_deadlock();
+        return;
+      }
+      continue;
+    }
+    std::this_thread::yield();
+  }
+}
+
+}  // namespace hcemu::detail

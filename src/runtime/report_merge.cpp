@@ -1,0 +1,95 @@
+// Spread over MPI ranks, each rank knows only its own nodes: their stats, what they received and lost, their trace
+// spans, their lateness. Every rank sends its part to every other, and each merges them in node order (the ranks
+// hold blocks of consecutive ids, in rank order), so that Machine::run returns the same whole report on every rank.
+// The links are the same on every rank: each places every transfer that books one (runtime/coordinator.hpp).
+#include <algorithm>
+
+#include "runtime/run_state.hpp"
+
+namespace hcemu::detail {
+
+namespace {
+
+void put(Wire& w, const TraceSpan& s) {
+  w.put(s.node);
+  w.put_string(s.kind);
+  w.put(s.start);
+  w.put(s.end);
+  w.put(s.peer);
+  w.put<std::uint64_t>(s.bytes);
+  w.put(s.tag);
+  w.put(s.message);
+  w.put_string(s.call);
+}
+
+TraceSpan get_span(WireReader& r) {
+  TraceSpan s;
+  s.node = r.get<int>();
+  s.kind = r.get_string();
+  s.start = r.get<Time>();
+  s.end = r.get<Time>();
+  s.peer = r.get<int>();
+  s.bytes = static_cast<std::size_t>(r.get<std::uint64_t>());
+  s.tag = r.get<int>();
+  s.message = r.get<std::uint64_t>();
+  s.call = r.get_string();
+  return s;
+}
+
+}  // namespace
+
+void RunState::merge_ranks(RunReport& report, std::vector<double>& lateness, std::string& error) {
+  Wire w;
+  w.put_string(error);
+  w.put<double>(report.wall_seconds);
+  w.put<std::uint64_t>(report.nodes.size());
+  for (const NodeStats& s : report.nodes) w.put(s);
+  w.put<std::uint64_t>(report.forced_discards.size());
+  for (const ForcedDiscard& d : report.forced_discards) {
+    w.put(d.source);
+    w.put(d.destination);
+    w.put(d.tag);
+    w.put<std::uint64_t>(d.bytes);
+    w.put(d.arrival);
+    w.put<bool>(d.post_time.has_value());
+    w.put<Time>(d.post_time.value_or(0));
+  }
+  w.put<std::uint64_t>(report.unreceived.size());
+  for (const std::string& u : report.unreceived) w.put_string(u);
+  w.put<std::uint64_t>(lateness.size());
+  for (double x : lateness) w.put(x);
+  w.put<std::uint64_t>(report.trace.size());
+  for (const TraceSpan& s : report.trace) put(w, s);
+
+  const std::vector<std::vector<std::byte>> parts = transport->all_gather(w.bytes());
+  report.nodes.clear();
+  report.forced_discards.clear();
+  report.unreceived.clear();
+  report.trace.clear();
+  lateness.clear();
+  error.clear();
+  for (const std::vector<std::byte>& part : parts) {
+    WireReader r(part);
+    std::string e = r.get_string();
+    if (error.empty()) error = std::move(e);
+    report.wall_seconds = std::max(report.wall_seconds, r.get<double>());
+    for (auto n = r.get<std::uint64_t>(); n > 0; --n) report.nodes.push_back(r.get<NodeStats>());
+    for (auto n = r.get<std::uint64_t>(); n > 0; --n) {
+      ForcedDiscard d;
+      d.source = r.get<int>();
+      d.destination = r.get<int>();
+      d.tag = r.get<int>();
+      d.bytes = static_cast<std::size_t>(r.get<std::uint64_t>());
+      d.arrival = r.get<Time>();
+      const bool posted = r.get<bool>();
+      const Time post = r.get<Time>();
+      if (posted) d.post_time = post;
+      report.forced_discards.push_back(d);
+    }
+    for (auto n = r.get<std::uint64_t>(); n > 0; --n) report.unreceived.push_back(r.get_string());
+    for (auto n = r.get<std::uint64_t>(); n > 0; --n) lateness.push_back(r.get<double>());
+    for (auto n = r.get<std::uint64_t>(); n > 0; --n) report.trace.push_back(get_span(r));
+  }
+}
+
+}  // namespace hcemu::detail

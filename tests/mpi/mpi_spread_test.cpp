@@ -1,0 +1,317 @@
+// A machine spread over MPI ranks (hcemu/mpi.hpp) gives exactly what it gives in one process: the same clocks,
+// link bookings and contention, discards, leftovers and verification, for the kernels of every family and for
+// kernels written to stress the rounds (receives from any source, wait_any, test, barriers, FORCED losses). Errors
+// end every rank the same way: an exception or a deadlock on one rank reaches the caller of run on every rank.
+//
+// ctest runs this program under `mpirun -np 2` and `-np 4`; every rank runs every test, and each test compares the
+// run spread over the ranks with the same run in this process alone (hcemu::mpi::InProcess).
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <iostream>
+#include <stdexcept>
+#include <string>
+
+#include "../core_support.hpp"
+#include "harness/algorithm.hpp"
+#include "hcemu/hcemu.hpp"
+#include "hcemu/mpi.hpp"
+
+namespace hcemu {
+namespace {
+
+using test::bytes_of;
+using test::round_config;
+using test::us;
+
+mpi::Session* session = nullptr;
+
+// Everything a run decides in model time, which must not depend on where the nodes ran.
+void expect_same_run(const RunReport& alone, const RunReport& spread) {
+  EXPECT_EQ(spread.ranks, session->ranks());
+  EXPECT_EQ(alone.ranks, 1);
+  EXPECT_EQ(alone.makespan, spread.makespan);
+  ASSERT_EQ(alone.nodes.size(), spread.nodes.size());
+  for (std::size_t i = 0; i < alone.nodes.size(); ++i) {
+    EXPECT_EQ(alone.nodes[i].final_clock, spread.nodes[i].final_clock) << "node " << i;
+    EXPECT_EQ(alone.nodes[i].messages_sent, spread.nodes[i].messages_sent) << "node " << i;
+    EXPECT_EQ(alone.nodes[i].bytes_received, spread.nodes[i].bytes_received) << "node " << i;
+  }
+  ASSERT_EQ(alone.links.size(), spread.links.size());
+  for (std::size_t i = 0; i < alone.links.size(); ++i) {
+    EXPECT_EQ(alone.links[i].from, spread.links[i].from);
+    EXPECT_EQ(alone.links[i].dim, spread.links[i].dim);
+    EXPECT_EQ(alone.links[i].busy, spread.links[i].busy);
+    EXPECT_EQ(alone.links[i].contention_events, spread.links[i].contention_events);
+    EXPECT_EQ(alone.links[i].contention_delay, spread.links[i].contention_delay);
+  }
+  ASSERT_EQ(alone.forced_discards.size(), spread.forced_discards.size());
+  for (std::size_t i = 0; i < alone.forced_discards.size(); ++i) {
+    EXPECT_EQ(alone.forced_discards[i].source, spread.forced_discards[i].source);
+    EXPECT_EQ(alone.forced_discards[i].destination, spread.forced_discards[i].destination);
+    EXPECT_EQ(alone.forced_discards[i].arrival, spread.forced_discards[i].arrival);
+    EXPECT_EQ(alone.forced_discards[i].post_time, spread.forced_discards[i].post_time);
+  }
+  EXPECT_EQ(alone.unreceived, spread.unreceived);
+}
+
+RunReport run_alone(const MachineConfig& config, const EmulatorSettings& settings, const Kernel& kernel) {
+  mpi::InProcess here;
+  return Machine(config, settings).run(kernel);
+}
+
+void expect_same(const MachineConfig& config, const Kernel& kernel, EmulatorSettings settings = {}) {
+  const RunReport alone = run_alone(config, settings, kernel);
+  Machine spread(config, settings);
+  EXPECT_EQ(spread.ranks(), session->ranks());
+  expect_same_run(alone, spread.run(kernel));
+}
+
+// --- every family, through the harness: random data, verified, against its closed form ---
+
+struct FamilyCase {
+  std::string family, algo, preset;
+  int d;
+  std::size_t m;
+};
+
+void PrintTo(const FamilyCase& c, std::ostream* os) {
+  *os << c.family << " " << c.algo << " on " << c.preset << ", d = " << c.d << ", m = " << c.m;
+}
+
+MachineConfig preset(const std::string& name, int d) {
+  MachineConfig c = round_config(d);
+  if (name == "store-and-forward") {
+    c.switching = Switching::store_and_forward;
+    c.packet = 256;
+  } else if (name == "all-port") {
+    c.ports = Ports::parse("all");
+    c.switching = Switching::store_and_forward;
+  } else if (name == "forced") {
+    c.protocol = Protocol::forced;
+  } else if (name == "torus") {
+    c.topology = Topology::parse("torus");
+  }
+  return c;
+}
+
+class Families : public ::testing::TestWithParam<FamilyCase> {};
+
+TEST_P(Families, SameAsOneProcessAndVerified) {
+  const FamilyCase& p = GetParam();
+  const MachineConfig config = preset(p.preset, p.d);
+  const harness::KernelFamily& family = harness::find_family(p.family);
+  harness::KernelCase c;
+  c.algo = p.algo;
+  c.m = p.m;
+  harness::KernelResult alone;
+  {
+    mpi::InProcess here;
+    alone = family.run(config, {}, c);
+  }
+  const harness::KernelResult spread = family.run(config, {}, c);
+  EXPECT_TRUE(alone.verified) << alone.verify_message;
+  EXPECT_TRUE(spread.verified) << spread.verify_message;
+  EXPECT_EQ(alone.predicted, spread.predicted);
+  expect_same_run(alone.report, spread.report);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Mpi, Families,
+    ::testing::Values(
+        FamilyCase{"exchange", "direct", "round", 4, 64}, FamilyCase{"exchange", "standard", "round", 4, 64},
+        FamilyCase{"exchange", "auto", "forced", 4, 48}, FamilyCase{"exchange", "all-port", "all-port", 3, 64},
+        FamilyCase{"exchange", "t1", "torus", 4, 32}, FamilyCase{"exchange", "t2", "torus", 4, 32},
+        FamilyCase{"transpose", "johnsson-ho", "store-and-forward", 4, 64},
+        FamilyCase{"broadcast", "nesbt", "all-port", 4, 1000},
+        FamilyCase{"broadcast", "bcast4", "store-and-forward", 4, 1000},
+        FamilyCase{"allgather", "recursive-doubling", "round", 4, 32},
+        FamilyCase{"histogram", "symmetrized", "round", 4, 16}, FamilyCase{"reduce", "sbnt", "all-port", 3, 8},
+        FamilyCase{"matmul", "a1-2d", "round", 4, 16}, FamilyCase{"long-send", "ocs2", "all-port", 4, 2000},
+        FamilyCase{"scatter", "sbnt", "all-port", 4, 64}, FamilyCase{"gather", "sbt", "round", 4, 64},
+        FamilyCase{"permutation", "ecube", "store-and-forward", 4, 300}),
+    [](const ::testing::TestParamInfo<FamilyCase>& case_info) {
+      std::string s = case_info.param.family + "_" + case_info.param.algo + "_" + case_info.param.preset;
+      for (char& ch : s)
+        if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+      return s;
+    });
+
+// --- kernels that lean on the rounds ---
+
+// Every node sends to its bit-reversed partner at once: contention on the high dimensions, across ranks.
+TEST(Mpi, ContendedBitReversal) {
+  const int d = 5;
+  expect_same(round_config(d), [d](Node& node) {
+    int r = 0;
+    for (int k = 0; k < d; ++k) r |= ((node.id() >> k) & 1) << (d - 1 - k);
+    const std::vector<std::byte> out = bytes_of(1000, static_cast<unsigned>(node.id()));
+    std::vector<std::byte> in(1000);
+    Request requests[] = {node.isend(r, out), node.post_recv(r, in)};
+    node.wait_all(requests);
+    EXPECT_EQ(in, bytes_of(1000, static_cast<unsigned>(r)));
+  });
+}
+
+// Node 0 receives from any source, and waits for the first of several, while the senders start at staggered times.
+TEST(Mpi, AnySourceAndWaitAny) {
+  const int d = 3;
+  expect_same(round_config(d), [](Node& node) {
+    if (node.id() == 0) {
+      std::vector<std::byte> in(16);
+      for (int i = 1; i < node.size() / 2; ++i) {
+        const Status s = node.recv(kAnySource, in, 1);
+        EXPECT_EQ(in, bytes_of(16, static_cast<unsigned>(s.source)));
+      }
+      std::vector<std::vector<std::byte>> ins(static_cast<std::size_t>(node.size() / 2), std::vector<std::byte>(16));
+      std::vector<Request> r;
+      for (int i = node.size() / 2; i < node.size(); ++i)
+        r.push_back(node.post_recv(i, ins[static_cast<std::size_t>(i - node.size() / 2)], 2));
+      for (std::size_t k = 0; k < r.size(); ++k) node.wait_any(r);
+    } else {
+      node.elapse(us(7.0 * ((node.id() * 5) % node.size())));
+      node.send(0, bytes_of(16, static_cast<unsigned>(node.id())), node.id() < node.size() / 2 ? 1 : 2);
+    }
+  });
+}
+
+// test() polls until its receive completes: each call asks what has been placed by the node's clock.
+TEST(Mpi, TestPolls) {
+  expect_same(round_config(2), [](Node& node) {
+    std::vector<std::byte> in(8);
+    const int partner = node.id() ^ 3;
+    Request r = node.post_recv(partner, in);
+    node.elapse(us(node.id() * 3.0));
+    node.send(partner, bytes_of(8, static_cast<unsigned>(node.id())));
+    while (!node.test(r)) node.elapse(us(1));
+  });
+}
+
+// Barriers between phases of unequal work: the release waits for the latest node of every rank.
+TEST(Mpi, Barriers) {
+  expect_same(round_config(4), [](Node& node) {
+    for (int phase = 0; phase < 3; ++phase) {
+      node.elapse(us(((node.id() * 7 + phase * 3) % 11) * 1.0));
+      node.barrier();
+      node.exchange(node.neighbor(phase % node.dim()), bytes_of(32), std::vector<std::byte>(32));
+    }
+  });
+}
+
+// FORCED: a message that arrives before its receive is posted is lost; an UNFORCED one nobody receives is left over.
+TEST(Mpi, DiscardsAndLeftovers) {
+  MachineConfig forced = round_config(2);
+  forced.protocol = Protocol::forced;
+  const Kernel late_receive = [](Node& node) {
+    const int partner = node.id() ^ 2;
+    if (node.id() < 2) {
+      node.send(partner, bytes_of(8));
+    } else {
+      node.elapse(us(100));
+      std::vector<std::byte> in(8);
+      Request r = node.post_recv(partner, in);
+      (void)r;  // never completed: the message was lost
+    }
+  };
+  expect_same(forced, late_receive);
+  MachineConfig unforced = round_config(2);
+  expect_same(unforced, [](Node& node) {
+    if (node.id() == 0) node.send(3, bytes_of(8));
+  });
+}
+
+// --- errors end every rank the same way ---
+
+TEST(Mpi, ExceptionOnTheLastRankReachesEveryRank) {
+  const MachineConfig config = round_config(3);
+  Machine machine(config);
+  const int last = config.nodes() - 1;
+  try {
+    machine.run([last](Node& node) {
+      if (node.id() == last) throw std::runtime_error("boom on the last node");
+      std::vector<std::byte> in(8);
+      node.recv(last, in);  // never comes
+    });
+    ADD_FAILURE() << "no KernelError";
+  } catch (const KernelError& e) {
+    EXPECT_EQ(e.node, last);
+    EXPECT_NE(std::string(e.what()).find("boom on the last node"), std::string::npos) << e.what();
+  }
+  // The machine runs again afterwards.
+  const RunReport again = machine.run([](Node& node) { node.barrier(); });
+  EXPECT_EQ(again.makespan, from_us(3 + 4 * 3));
+}
+
+TEST(Mpi, DeadlockAcrossRanksIsReportedOnEveryRank) {
+  const MachineConfig config = round_config(3);
+  const int last = config.nodes() - 1;
+  try {
+    Machine(config).run([last](Node& node) {
+      std::vector<std::byte> in(8);
+      if (node.id() == 0) node.recv(last, in, 5);  // node `last` sends with tag 6
+      if (node.id() == last) node.send(0, bytes_of(8), 6);
+    });
+    ADD_FAILURE() << "no DeadlockError";
+  } catch (const DeadlockError& e) {
+    ASSERT_EQ(e.blocked.size(), 1u) << e.what();
+    EXPECT_EQ(e.blocked[0].node, 0);
+    EXPECT_EQ(e.blocked[0].peer, last);
+    EXPECT_EQ(e.blocked[0].tag, 5);
+    ASSERT_TRUE(e.report);
+    EXPECT_EQ(e.report->nodes.size(), static_cast<std::size_t>(config.nodes()));
+    EXPECT_EQ(e.finished.size(), static_cast<std::size_t>(config.nodes() - 1));
+  }
+}
+
+TEST(Mpi, MessageLongerThanItsReceiveAcrossRanksIsAnError) {
+  const MachineConfig config = round_config(3);
+  const int last = config.nodes() - 1;
+  try {
+    Machine(config).run([last](Node& node) {
+      if (node.id() == 0) node.send(last, bytes_of(64));
+      if (node.id() == last) {
+        std::vector<std::byte> in(16);
+        node.recv(0, in);
+      }
+    });
+    ADD_FAILURE() << "no KernelError";
+  } catch (const KernelError& e) {
+    EXPECT_EQ(e.node, last);
+    EXPECT_NE(std::string(e.what()).find("64"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Mpi, MoreRanksThanNodesIsRefused) {
+  MachineConfig config = round_config(0);
+  if (session->ranks() < 2) GTEST_SKIP();
+  EXPECT_THROW(Machine(config).run([](Node&) {}), UsageError);
+}
+
+// Prints only rank 0's progress; other ranks print their failures, named by rank.
+class RankFailures : public ::testing::EmptyTestEventListener {
+ public:
+  explicit RankFailures(int rank) : rank_(rank) {}
+  void OnTestPartResult(const ::testing::TestPartResult& r) override {
+    if (r.failed())
+      std::cerr << "MPI rank " << rank_ << ": " << (r.file_name() ? r.file_name() : "") << ":" << r.line_number()
+                << ": " << r.summary() << std::endl;
+  }
+
+ private:
+  int rank_;
+};
+
+}  // namespace
+}  // namespace hcemu
+
+int main(int argc, char** argv) {
+  hcemu::mpi::Session session(argc, argv);
+  hcemu::session = &session;
+  ::testing::InitGoogleTest(&argc, argv);
+  if (session.rank() != 0) {
+    auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
+    delete listeners.Release(listeners.default_result_printer());
+    listeners.Append(new hcemu::RankFailures(session.rank()));
+  }
+  return RUN_ALL_TESTS();
+}
