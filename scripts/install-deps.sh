@@ -12,6 +12,7 @@ packages=(
   libtomlplusplus-dev       # machine configs
   libcli11-dev              # the hcemu command line
   gnuplot-nox               # hcemu sweep --plot
+  libopenmpi-dev openmpi-bin  # Open MPI: a machine spread over MPI ranks (docs/mpi.md)
 )
 
 missing=()

@@ -76,6 +76,7 @@ void set_writes_files(bool on) { files_here = on; }
 int run_main(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   CLI::App app{"hcemu: an emulator of hypercube multicomputers (Intel iPSC/860, iPSC, link-bound cubes) and "
                "2-D tori.\n"
+               "Started by mpirun (built with MPI), every machine is spread over the ranks: docs/mpi.md.\n"
                "Full usage: docs/cli.md.",
                "hcemu"};
   app.require_subcommand(1);

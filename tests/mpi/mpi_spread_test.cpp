@@ -287,6 +287,76 @@ TEST(Mpi, MoreRanksThanNodesIsRefused) {
   EXPECT_THROW(Machine(config).run([](Node&) {}), UsageError);
 }
 
+// --- native and wall timing: real time, so not compared exactly; the data, the counts and the errors are ---
+
+EmulatorSettings timed(Timing timing) {
+  EmulatorSettings s;
+  s.timing = timing;
+  s.time_scale = 100;
+  return s;
+}
+
+// A ping-pong between node 0 and the last node (on another rank), then a barrier.
+RunReport ping_pong(Timing timing) {
+  const MachineConfig config = round_config(2);
+  const int last = config.nodes() - 1;
+  return Machine(config, timed(timing)).run([last](Node& node) {
+    std::vector<std::byte> in(256);
+    if (node.id() == 0) {
+      node.send(last, bytes_of(256, 1));
+      node.recv(last, in);
+      EXPECT_EQ(in, bytes_of(256, 2));
+    } else if (node.id() == last) {
+      node.recv(0, in);
+      EXPECT_EQ(in, bytes_of(256, 1));
+      node.send(0, bytes_of(256, 2));
+    }
+    node.barrier();
+  });
+}
+
+TEST(Mpi, NativeTimingMovesDataAcrossRanks) {
+  const RunReport r = ping_pong(Timing::native);
+  EXPECT_EQ(r.ranks, session->ranks());
+  ASSERT_EQ(r.nodes.size(), 4u);
+  EXPECT_EQ(r.nodes[0].messages_received, 1u);
+  EXPECT_EQ(r.nodes[3].messages_received, 1u);
+  EXPECT_GT(r.nodes[0].final_clock, 0);
+}
+
+TEST(Mpi, WallTimingMovesDataAcrossRanks) {
+  const RunReport r = ping_pong(Timing::wall);
+  EXPECT_EQ(r.ranks, session->ranks());
+  // The round trip's model time at least: two 256-byte messages over two hops (λ + δ' + 2δ + 256τ each).
+  EXPECT_GE(r.nodes[0].final_clock, 2 * us(10 + 2 + 2 + 0.5 * 256));
+}
+
+TEST(Mpi, NativeDeadlockAndExceptionAcrossRanks) {
+  const MachineConfig config = round_config(2);
+  const int last = config.nodes() - 1;
+  try {
+    Machine(config, timed(Timing::native)).run([last](Node& node) {
+      std::vector<std::byte> in(8);
+      if (node.id() == last) node.recv(0, in, 9);
+    });
+    ADD_FAILURE() << "no DeadlockError";
+  } catch (const DeadlockError& e) {
+    ASSERT_EQ(e.blocked.size(), 1u) << e.what();
+    EXPECT_EQ(e.blocked[0].node, last);
+    EXPECT_EQ(e.blocked[0].tag, 9);
+  }
+  try {
+    Machine(config, timed(Timing::native)).run([last](Node& node) {
+      if (node.id() == last) throw std::runtime_error("native boom");
+      node.barrier();
+    });
+    ADD_FAILURE() << "no KernelError";
+  } catch (const KernelError& e) {
+    EXPECT_EQ(e.node, last);
+    EXPECT_NE(std::string(e.what()).find("native boom"), std::string::npos) << e.what();
+  }
+}
+
 // Prints only rank 0's progress; other ranks print their failures, named by rank.
 class RankFailures : public ::testing::EmptyTestEventListener {
  public:
