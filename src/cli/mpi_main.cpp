@@ -39,7 +39,8 @@ int run_main_on_ranks(int argc, char** argv) {
     return kExitRunFailed;
   }
   const int rank = session->rank();
-  std::ostringstream quiet_out, quiet_err;
+  std::ostream quiet_out(nullptr);  // discards everything
+  std::ostringstream quiet_err;     // kept: rank 0 prints it when only this rank failed
   set_writes_files(rank == 0);
   set_process_ranks(session->ranks());
   set_process_hosts(session->hosts());
