@@ -80,6 +80,7 @@ struct RunReport {
   std::vector<BlockedOperation> blocked;  // a deadlocked run: every blocked node's operation
   std::vector<std::string> unreceived;  // UNFORCED messages nobody received, one line each
   int ranks = 1;                         // how many MPI processes ran it (hcemu/mpi.hpp); 1: this process alone
+  std::uint64_t rounds = 0;              // spread over ranks: the rounds of placing with every rank (docs/mpi.md)
   double wall_seconds = 0;               // real duration of the run
   std::optional<Lateness> lateness;     // wall timing only
   std::vector<TraceSpan> trace;         // when settings.trace

@@ -20,7 +20,7 @@ void summary(std::ostream& out, const RunReport& run) {
   }
   out << "), " << to_string(c.switching) << ", ports " << c.ports.str() << ", " << to_string(c.protocol) << ", "
       << to_string(run.settings.timing) << " timing\n";
-  if (run.ranks > 1) out << "ranks     " << run.ranks << " MPI processes\n";
+  if (run.ranks > 1) out << "ranks     " << run.ranks << " MPI processes, " << run.rounds << " rounds of placing\n";
   out << "makespan  " << run.makespan_us() << " us\n";
   out << "messages  " << run.messages() << " (" << run.bytes() << " bytes)\n";
   out << "contention " << run.contention_events() << " events, " << to_us(run.contention_delay()) << " us of delay\n";

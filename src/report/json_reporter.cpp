@@ -18,6 +18,7 @@ void to_json(nlohmann::json& j, const RunReport& r) {
   j["contention_events"] = r.contention_events();
   j["contention_delay_us"] = to_us(r.contention_delay());
   j["ranks"] = r.ranks;
+  j["rounds"] = r.rounds;
   j["wall_seconds"] = r.wall_seconds;
   json nodes = json::array();
   for (const auto& s : r.nodes)

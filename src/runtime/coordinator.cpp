@@ -20,6 +20,7 @@ void Coordinator::start(int nodes) {
   recheck_.store(false, std::memory_order_relaxed);
   heap_.clear();
   stopped_ = false;
+  rounds_ = 0;
   native_sent_.store(0, std::memory_order_relaxed);
   native_received_ = 0;
   native_changed_ = native_counting_ = false;

@@ -48,6 +48,7 @@ class Coordinator {
   void send_now(const Message& m);
   // After the run: frees whatever an aborted run left in the queue.
   void discard_pending();
+  std::uint64_t rounds() const { return rounds_; }
 
  private:
   void on_quiescent();
@@ -73,7 +74,8 @@ class Coordinator {
   std::atomic<bool> recheck_{false};
   std::vector<Pending*> heap_;  // the one placing owns it
   // Spread over ranks.
-  bool stopped_ = false;  // every rank's nodes have finished, or the run failed or deadlocked
+  bool stopped_ = false;
+  std::uint64_t rounds_ = 0;  // every rank's nodes have finished, or the run failed or deadlocked
   std::atomic<bool> barrier_complete_{false};
   Time barrier_latest_ = 0;
   std::atomic<std::int64_t> native_sent_{0};

@@ -55,6 +55,7 @@ void Coordinator::local_barrier_complete(Time latest_entry) {
 
 void Coordinator::round() {
   Transport& transport = *run_.transport;
+  ++rounds_;
   std::vector<Pending*> mine;
   for (Pending* p = submissions_.exchange(nullptr, std::memory_order_acquire); p != nullptr; p = p->submit_next)
     mine.push_back(p);

@@ -110,6 +110,7 @@ RunReport RunState::collect_report(std::chrono::steady_clock::time_point wall_st
   report.config = config;
   report.settings = settings;
   report.ranks = distributed() ? transport->ranks() : 1;
+  report.rounds = coordinator.rounds();
   std::vector<double> lateness;
   std::string error;  // spread over ranks: the first node's error, as every rank must report the same
   int error_node = -1;
