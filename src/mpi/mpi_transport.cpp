@@ -83,26 +83,9 @@ class MpiTransport final : public detail::Transport {
   }
 
   void start_send(int rank, const std::byte* data, std::size_t bytes) override {
-    std::lock_guard lock(mutex_);
-    for (std::size_t at = 0; at < bytes; at += kPiece) {
-      MPI_Request r;
-      check(
-          MPI_Isend(data + at, static_cast<int>(std::min(kPiece, bytes - at)), MPI_BYTE, rank, kPayloadTag, comm_, &r),
-          "MPI_Isend");
-      pending_.push_back(r);
-    }
+    start(rank, const_cast<std::byte*>(data), bytes, true);
   }
-
-  void start_receive(int rank, std::byte* data, std::size_t bytes) override {
-    std::lock_guard lock(mutex_);
-    for (std::size_t at = 0; at < bytes; at += kPiece) {
-      MPI_Request r;
-      check(
-          MPI_Irecv(data + at, static_cast<int>(std::min(kPiece, bytes - at)), MPI_BYTE, rank, kPayloadTag, comm_, &r),
-          "MPI_Irecv");
-      pending_.push_back(r);
-    }
-  }
+  void start_receive(int rank, std::byte* data, std::size_t bytes) override { start(rank, data, bytes, false); }
 
   void finish() override {
     std::lock_guard lock(mutex_);
@@ -167,6 +150,19 @@ class MpiTransport final : public detail::Transport {
   std::vector<std::vector<std::byte>> now_sends_;
   std::vector<std::int64_t> sum_in_, sum_out_;
   MPI_Request sum_request_ = MPI_REQUEST_NULL;
+
+  // A payload in pieces of at most kPiece bytes (MPI counts in int), in order.
+  void start(int rank, std::byte* data, std::size_t bytes, bool send) {
+    std::lock_guard lock(mutex_);
+    for (std::size_t at = 0; at < bytes; at += kPiece) {
+      const int count = static_cast<int>(std::min(kPiece, bytes - at));
+      MPI_Request r;
+      check(send ? MPI_Isend(data + at, count, MPI_BYTE, rank, kPayloadTag, comm_, &r)
+                 : MPI_Irecv(data + at, count, MPI_BYTE, rank, kPayloadTag, comm_, &r),
+            send ? "MPI_Isend" : "MPI_Irecv");
+      pending_.push_back(r);
+    }
+  }
 
   void free_completed_sends() {
     for (std::size_t i = 0; i < now_requests_.size();) {

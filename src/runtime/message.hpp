@@ -35,15 +35,7 @@ struct Message : QueueHook, Pending {
 
   static Message* make(int source, int destination, int tag, std::uint32_t context, const std::byte* data,
                        std::size_t bytes) {
-    void* memory = allocate_raw(sizeof(Message) + bytes);
-    if (memory == nullptr) throw std::bad_alloc();
-    auto* m = new (memory) Message();
-    m->kind = Pending::Kind::message;
-    m->source = source;
-    m->destination = destination;
-    m->tag = tag;
-    m->context = context;
-    m->bytes = bytes;
+    Message* m = make_copy(source, destination, tag, context, bytes, true);
     if (bytes > 0) std::memcpy(m->payload(), data, bytes);
     return m;
   }
