@@ -38,8 +38,9 @@ TraceSpan get_span(WireReader& r) {
 
 }  // namespace
 
-void RunState::merge_ranks(RunReport& report, std::vector<double>& lateness, std::string& error) {
+void RunState::merge_ranks(RunReport& report, std::vector<double>& lateness, int& error_node, std::string& error) {
   Wire w;
+  w.put(error_node);
   w.put_string(error);
   w.put<double>(report.wall_seconds);
   w.put<std::uint64_t>(report.nodes.size());
@@ -67,11 +68,13 @@ void RunState::merge_ranks(RunReport& report, std::vector<double>& lateness, std
   report.unreceived.clear();
   report.trace.clear();
   lateness.clear();
+  error_node = -1;
   error.clear();
   for (const std::vector<std::byte>& part : parts) {
     WireReader r(part);
+    const int node = r.get<int>();
     std::string e = r.get_string();
-    if (error.empty()) error = std::move(e);
+    if (error_node < 0 && node >= 0) error_node = node, error = std::move(e);
     report.wall_seconds = std::max(report.wall_seconds, r.get<double>());
     for (auto n = r.get<std::uint64_t>(); n > 0; --n) report.nodes.push_back(r.get<NodeStats>());
     for (auto n = r.get<std::uint64_t>(); n > 0; --n) {

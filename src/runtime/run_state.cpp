@@ -41,7 +41,6 @@ Transport* spread_over(Transport* t, const MachineConfig& config) {
   return t;
 }
 
-
 }  // namespace
 
 RunState::RunState(const MachineConfig& config_, const EmulatorSettings& settings_, Transport* transport_)
@@ -127,15 +126,10 @@ RunReport RunState::collect_report(std::chrono::steady_clock::time_point wall_st
     lateness.insert(lateness.end(), n->lateness_us().begin(), n->lateness_us().end());
   }
   if (distributed()) {
-    std::string first_error = error_node < 0 ? std::string() : std::to_string(error_node) + " " + error;
-    merge_ranks(report, lateness, first_error);
-    if (!first_error.empty()) {
-      const std::size_t space = first_error.find(' ');
-      const int node = std::stoi(first_error.substr(0, space));
-      const std::string what = first_error.substr(space + 1);
-      if (node == error_node) throw KernelError(node, error_cause, what);
-      throw KernelError(node, std::make_exception_ptr(Error(what)), what);
-    }
+    const int here = error_node;
+    merge_ranks(report, lateness, error_node, error);  // every rank then has the first rank's error
+    if (error_node >= 0)
+      throw KernelError(error_node, error_node == here ? error_cause : std::make_exception_ptr(Error(error)), error);
   }
   for (const NodeStats& s : report.nodes) report.makespan = std::max(report.makespan, s.final_clock);
   std::sort(report.forced_discards.begin(), report.forced_discards.end(),

@@ -67,7 +67,8 @@ class RunState {
  private:
   RunReport collect_report(std::chrono::steady_clock::time_point wall_start);
   // Spread over ranks: every rank's part of the report, merged in node order; every rank gets the whole.
-  void merge_ranks(RunReport& report, std::vector<double>& lateness, std::string& error);
+  // `error_node` and `error`: this rank's first error in, the first rank's that has one out (-1: none).
+  void merge_ranks(RunReport& report, std::vector<double>& lateness, int& error_node, std::string& error);
 
   std::atomic<bool> aborted_{false};
   std::mutex failure_mutex_;

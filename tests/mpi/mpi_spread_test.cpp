@@ -281,6 +281,35 @@ TEST(Mpi, MessageLongerThanItsReceiveAcrossRanksIsAnError) {
   }
 }
 
+// Found only after the run, when each rank looks at what its nodes left: every rank reports the same error.
+TEST(Mpi, OversizeMessageLeftAfterTheEndIsAnErrorOnEveryRank) {
+  const MachineConfig config = round_config(3);
+  const int last = config.nodes() - 1;
+  std::string alone;
+  try {
+    mpi::InProcess here;
+    Machine(config).run([last](Node& node) {
+      auto in = node.allocate<std::byte>(16);
+      if (node.id() == last) (void)node.post_recv(0, in.span());  // never waited for
+      if (node.id() == 0) (void)node.isend(last, bytes_of(64));
+    });
+  } catch (const KernelError& e) {
+    alone = e.what();
+  }
+  EXPECT_FALSE(alone.empty());
+  try {
+    Machine(config).run([last](Node& node) {
+      auto in = node.allocate<std::byte>(16);
+      if (node.id() == last) (void)node.post_recv(0, in.span());
+      if (node.id() == 0) (void)node.isend(last, bytes_of(64));
+    });
+    ADD_FAILURE() << "no KernelError";
+  } catch (const KernelError& e) {
+    EXPECT_EQ(e.node, last);
+    EXPECT_EQ(std::string(e.what()), alone);
+  }
+}
+
 TEST(Mpi, MoreRanksThanNodesIsRefused) {
   MachineConfig config = round_config(0);
   if (session->ranks() < 2) GTEST_SKIP();
