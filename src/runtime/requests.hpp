@@ -4,7 +4,7 @@
 // whoever places the transfer fills in.
 #include <atomic>
 #include <cstdint>
-#include <deque>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -60,12 +60,17 @@ class RequestTable {
   void release(std::uint32_t index);
   // The slot of a live request; throws UsageError naming `node` and `operation` for a stale or invalid one.
   Slot& get(const Request& r, int node, const char* operation);
-  Slot& at(std::uint32_t index) { return slots_[index]; }
-  std::size_t size() const { return slots_.size(); }
+  Slot& at(std::uint32_t index) { return chunks_[index >> kChunkBits][index & (kChunk - 1)]; }
+  std::size_t size() const { return size_; }
   void clear();  // for the next run
 
  private:
-  std::deque<Slot, Allocator<Slot>> slots_;  // a deque: slots never move as it grows
+  // Slots never move as the table grows: they live in chunks of kChunk, one allocation each, consecutive slots
+  // side by side (std::deque's blocks hold three slots each).
+  static constexpr unsigned kChunkBits = 6;
+  static constexpr std::uint32_t kChunk = 1u << kChunkBits;
+  std::vector<std::unique_ptr<Slot[]>> chunks_;
+  std::uint32_t size_ = 0;
   std::vector<std::uint32_t, Allocator<std::uint32_t>> free_;
 };
 
