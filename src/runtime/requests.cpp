@@ -1,5 +1,7 @@
 #include "runtime/requests.hpp"
 
+#include <new>
+
 #include "hcemu/errors.hpp"
 
 namespace hcemu::detail {
@@ -19,19 +21,19 @@ Request RequestTable::add(Slot::Kind kind) {
   s.tag = 0;
   s.context = 0;
   s.bytes = 0;
-  s.send.released.store(false, std::memory_order_relaxed);
-  s.send.start = 0;
-  s.send.done = 0;
-  s.send.channel = -1;
-  s.seq = 0;
+  if (kind == Slot::Kind::send) {
+    new (&s.send) SendSlot();  // the send's part of the shared space begins here
+    s.seq = 0;
+  } else {
+    new (&s.times) timing::TransferTimes();
+    s.message = 0;
+  }
   s.buffer = {};
   s.posted = 0;
   s.matched = false;
   s.late = false;
   s.next_receive = Slot::kNoSlot;
   s.source = -1;
-  s.message = 0;
-  s.times = {};
   return RequestAccess::make(index, s.generation);
 }
 
