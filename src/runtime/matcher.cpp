@@ -1,6 +1,8 @@
 #include "runtime/matcher.hpp"
 
 #include <cstring>
+#include <memory>
+#include <new>
 
 #include "hcemu/errors.hpp"
 
@@ -12,14 +14,47 @@ std::size_t buffered_size(const Message& m) { return sizeof(Message) + m.bytes; 
 }  // namespace
 
 Matcher::Matcher(int node, const timing::TimingModel& timing, RequestTable& requests, Arena& arena, bool forced)
-    : node_(node), timing_(timing), requests_(requests), arena_(arena), forced_(forced), table_(16) {}
+    : node_(node),
+      timing_(timing),
+      requests_(requests),
+      arena_(arena),
+      forced_(forced),
+      table_(make_table(16)),
+      size_(16),
+      shift_(64 - 4) {}
+
+std::unique_ptr<Matcher::Entry[], Matcher::FreeTable> Matcher::make_table(std::size_t size) {
+  void* memory = allocate_aligned(size * sizeof(Entry), 64);
+  if (memory == nullptr) throw std::bad_alloc();
+  Entry* table = static_cast<Entry*>(memory);
+  std::uninitialized_default_construct_n(table, size);
+  return std::unique_ptr<Entry[], FreeTable>(table);
+}
+
+void Matcher::append(Entry& entry, Message* m) {
+  if (entry.last_message == nullptr) {
+    m->match_next = m;
+  } else {
+    m->match_next = entry.last_message->match_next;
+    entry.last_message->match_next = m;
+  }
+  entry.last_message = m;
+}
+
+Message* Matcher::pop_first(Entry& entry) {
+  Message* m = entry.last_message->match_next;
+  if (m == entry.last_message)
+    entry.last_message = nullptr;
+  else
+    entry.last_message->match_next = m->match_next;
+  m->match_next = nullptr;
+  return m;
+}
 
 void Matcher::arrive(Message* m) {
   const std::size_t e = find_or_insert(MatchKey{m->source, m->context, m->tag});
   Entry& entry = table_[e];
-  (entry.last_message != nullptr ? entry.last_message->match_next : entry.first_message) = m;
-  entry.last_message = m;
-  m->match_next = nullptr;
+  append(entry, m);
   if (entry.first_receive == Slot::kNoSlot) {
     buffer(m);  // nobody waits for it yet
     return;
@@ -40,18 +75,16 @@ void Matcher::post(std::uint32_t index) {
 void Matcher::match(std::size_t e) {
   for (;;) {
     Entry& entry = table_[e];
-    if (entry.first_receive == Slot::kNoSlot || entry.first_message == nullptr) break;
+    if (entry.first_receive == Slot::kNoSlot || entry.last_message == nullptr) break;
     Slot& r = requests_.at(entry.first_receive);
-    Message* m = entry.first_message;
-    entry.first_message = m->match_next;
-    if (entry.first_message == nullptr) entry.last_message = nullptr;
+    Message* m = pop_first(entry);
     unbuffer(m);
     if (!meet(m, r)) continue;  // discarded: the receive waits for a later message
     entry.first_receive = r.next_receive;
     if (entry.first_receive == Slot::kNoSlot) entry.last_receive = Slot::kNoSlot;
   }
   const Entry& entry = table_[e];
-  if (entry.first_receive == Slot::kNoSlot && entry.first_message == nullptr) erase(e);
+  if (entry.first_receive == Slot::kNoSlot && entry.last_message == nullptr) erase(e);
 }
 
 bool Matcher::meet(Message* m, Slot& r) {
@@ -91,23 +124,20 @@ bool Matcher::meet(Message* m, Slot& r) {
 bool Matcher::take_for(std::uint32_t index, Message* m) {
   const std::size_t e = find(MatchKey{m->source, m->context, m->tag});
   Entry& entry = table_[e];  // m is the first waiting message of its key
-  entry.first_message = m->match_next;
-  if (entry.first_message == nullptr) entry.last_message = nullptr;
-  if (entry.first_receive == Slot::kNoSlot && entry.first_message == nullptr) erase(e);
+  pop_first(entry);
+  if (entry.first_receive == Slot::kNoSlot && entry.last_message == nullptr) erase(e);
   unbuffer(m);
   return meet(m, requests_.at(index));
 }
 
 void Matcher::discard_lost(std::uint32_t context, int tag, Time posted) {
   if (!forced_) return;
-  for (std::size_t e = 0; e < table_.size(); ++e) {
+  for (std::size_t e = 0; e < size_; ++e) {
     Entry& entry = table_[e];
     if (entry.key.source == kEmpty || entry.key.context != context || entry.key.tag != tag) continue;
-    while (entry.first_message != nullptr &&
-           timing_.on_match(entry.first_message->times(), posted) == timing::MatchOutcome::discard) {
-      Message* m = entry.first_message;
-      entry.first_message = m->match_next;
-      if (entry.first_message == nullptr) entry.last_message = nullptr;
+    while (entry.last_message != nullptr &&
+           timing_.on_match(entry.first_message()->times(), posted) == timing::MatchOutcome::discard) {
+      Message* m = pop_first(entry);
       discards_.push_back({m->source, node_, m->tag, m->bytes, m->times().first_byte, posted});
       Message::destroy(m);
     }
@@ -129,18 +159,17 @@ void Matcher::unbuffer(Message* m) {
 }
 
 void Matcher::arrive_after_end(Message* m) {
-  Entry& entry = table_[find_or_insert(MatchKey{m->source, m->context, m->tag})];
-  (entry.last_message != nullptr ? entry.last_message->match_next : entry.first_message) = m;
-  entry.last_message = m;
-  m->match_next = nullptr;
+  append(table_[find_or_insert(MatchKey{m->source, m->context, m->tag})], m);
 }
 
 void Matcher::collect_leftovers(std::vector<ForcedDiscard>& discards, std::vector<std::string>& unreceived) {
-  for (Entry& entry : table_) {
-    if (entry.key.source == kEmpty) continue;
+  for (std::size_t e = 0; e < size_; ++e) {
+    Entry& entry = table_[e];
+    if (entry.key.source == kEmpty || entry.last_message == nullptr) continue;
     // The messages that the receives still posted would have taken, in order: only their lengths are looked at.
-    Message* waiting = entry.first_message;
-    for (std::uint32_t r = entry.first_receive; r != Slot::kNoSlot && waiting != nullptr; waiting = waiting->match_next) {
+    Message* waiting = entry.first_message();
+    for (std::uint32_t r = entry.first_receive; r != Slot::kNoSlot && waiting != nullptr;
+         waiting = waiting != entry.last_message ? waiting->match_next : nullptr) {
       const Slot& receive = requests_.at(r);
       if (timing_.on_match(waiting->times(), receive.posted) == timing::MatchOutcome::discard) continue;
       if (waiting->bytes > receive.buffer.size())
@@ -150,8 +179,8 @@ void Matcher::collect_leftovers(std::vector<ForcedDiscard>& discards, std::vecto
                          "-byte buffer posted for it (a receive never waited for)");
       r = receive.next_receive;
     }
-    for (Message* m = entry.first_message; m != nullptr;) {
-      Message* next = m->match_next;
+    while (entry.last_message != nullptr) {
+      Message* m = pop_first(entry);
       if (forced_)
         discards.push_back({m->source, node_, m->tag, m->bytes, m->times().first_byte, std::nullopt});
       else
@@ -159,19 +188,14 @@ void Matcher::collect_leftovers(std::vector<ForcedDiscard>& discards, std::vecto
                              " bytes from node " + std::to_string(m->source) + " tag " + std::to_string(m->tag));
       unbuffer(m);
       Message::destroy(m);
-      m = next;
     }
-    entry.first_message = entry.last_message = nullptr;
   }
 }
 
 void Matcher::clear() {
-  for (Entry& entry : table_) {
-    for (Message* m = entry.first_message; m != nullptr;) {
-      Message* next = m->match_next;
-      Message::destroy(m);
-      m = next;
-    }
+  for (std::size_t e = 0; e < size_; ++e) {
+    Entry& entry = table_[e];
+    while (entry.last_message != nullptr) Message::destroy(pop_first(entry));
     entry = Entry{};
   }
   count_ = 0;
@@ -181,28 +205,16 @@ void Matcher::clear() {
 
 // --- the table -------------------------------------------------------------------------------------------------
 
-std::size_t Matcher::home(const MatchKey& key) const {
-  // splitmix64's finaliser: every input bit moves every output bit, so consecutive sources spread out.
-  std::uint64_t h = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(key.source)) << 32) ^
-                    static_cast<std::uint32_t>(key.tag) ^ (static_cast<std::uint64_t>(key.context) << 48);
-  h ^= h >> 30;
-  h *= 0xbf58476d1ce4e5b9ull;
-  h ^= h >> 27;
-  h *= 0x94d049bb133111ebull;
-  h ^= h >> 31;
-  return static_cast<std::size_t>(h) & (table_.size() - 1);
-}
-
 std::size_t Matcher::find(const MatchKey& key) const {
-  for (std::size_t i = home(key);; i = (i + 1) & (table_.size() - 1)) {
+  for (std::size_t i = home(key);; i = (i + 1) & (size_ - 1)) {
     if (table_[i].key == key) return i;
-    if (table_[i].key.source == kEmpty) return table_.size();
+    if (table_[i].key.source == kEmpty) return size_;
   }
 }
 
 std::size_t Matcher::find_or_insert(const MatchKey& key) {
-  if (2 * (count_ + 1) > table_.size()) grow();
-  for (std::size_t i = home(key);; i = (i + 1) & (table_.size() - 1)) {
+  if (2 * (count_ + 1) > size_) grow();
+  for (std::size_t i = home(key);; i = (i + 1) & (size_ - 1)) {
     if (table_[i].key == key) return i;
     if (table_[i].key.source == kEmpty) {
       table_[i] = Entry{};
@@ -214,7 +226,7 @@ std::size_t Matcher::find_or_insert(const MatchKey& key) {
 }
 
 void Matcher::erase(std::size_t i) {
-  const std::size_t mask = table_.size() - 1;
+  const std::size_t mask = size_ - 1;
   for (std::size_t j = (i + 1) & mask; table_[j].key.source != kEmpty; j = (j + 1) & mask) {
     const std::size_t h = home(table_[j].key);
     // Move entry j back into the hole at i if its home does not lie cyclically in (i, j].
@@ -229,13 +241,16 @@ void Matcher::erase(std::size_t i) {
 }
 
 void Matcher::grow() {
-  std::vector<Entry, Allocator<Entry>> old(table_.size() * 2);
+  std::unique_ptr<Entry[], FreeTable> old = make_table(size_ * 2);
   old.swap(table_);
-  for (const Entry& e : old) {
-    if (e.key.source == kEmpty) continue;
-    std::size_t i = home(e.key);
-    while (table_[i].key.source != kEmpty) i = (i + 1) & (table_.size() - 1);
-    table_[i] = e;
+  const std::size_t old_size = size_;
+  size_ *= 2;
+  --shift_;
+  for (std::size_t e = 0; e < old_size; ++e) {
+    if (old[e].key.source == kEmpty) continue;
+    std::size_t i = home(old[e].key);
+    while (table_[i].key.source != kEmpty) i = (i + 1) & (size_ - 1);
+    table_[i] = old[e];
   }
 }
 

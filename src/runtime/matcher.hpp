@@ -4,6 +4,7 @@
 // verdict (delivered, delivered late from the system buffer, or discarded under FORCED). Plain data, no threads: the
 // node that owns it, or a waker holding that node while it is parked, calls it.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -36,9 +37,11 @@ class Matcher {
   // The first waiting message from each source with this context and tag, for a receive from any source.
   template <class Visit>
   void for_each_first_waiting(std::uint32_t context, int tag, Visit&& visit) const {
-    for (const Entry& e : table_)
-      if (e.key.source != kEmpty && e.key.context == context && e.key.tag == tag && e.first_message != nullptr)
-        visit(*e.first_message);
+    for (std::size_t i = 0; i < size_; ++i) {
+      const Entry& e = table_[i];
+      if (e.key.source != kEmpty && e.key.context == context && e.key.tag == tag && e.last_message != nullptr)
+        visit(*e.first_message());
+    }
   }
   // A receive from any source (slot `index`) takes `m`, the first waiting message of its source; under FORCED a
   // message that arrived before the receive was posted is discarded instead. Returns whether it matched.
@@ -63,13 +66,16 @@ class Matcher {
 
  private:
   static constexpr int kEmpty = -2147483647 - 1;
-  struct Entry {
+  // 32 bytes, aligned: two to a cache line, none across two. The waiting messages of a key form a ring through
+  // match_next, held by its last (the first follows it); the waiting receives a list through Slot::next_receive.
+  struct alignas(32) Entry {
     MatchKey key{kEmpty, 0, 0};
-    Message* first_message = nullptr;
-    Message* last_message = nullptr;
     std::uint32_t first_receive = Slot::kNoSlot;
     std::uint32_t last_receive = Slot::kNoSlot;
+    Message* last_message = nullptr;
+    Message* first_message() const { return last_message != nullptr ? last_message->match_next : nullptr; }
   };
+  static_assert(sizeof(Entry) == 32);
 
   // Pairs waiting messages with waiting receives of one key, in order; erases the entry once both are empty.
   void match(std::size_t entry);
@@ -77,22 +83,36 @@ class Matcher {
   bool meet(Message* m, Slot& receive);
   void buffer(Message* m);  // UNFORCED: charge the system buffer (the arena)
   void unbuffer(Message* m);
+  static void append(Entry& entry, Message* m);
+  static Message* pop_first(Entry& entry);  // the entry has a waiting message
 
   // An open-addressing table (linear probing, backward-shift deletion): no allocation per key, and the common
-  // pattern — a receive and its message meet, the key goes away — leaves it small.
+  // pattern — a receive and its message meet, the key goes away — leaves it small. Fibonacci hashing: one multiply
+  // per field, and sources in arithmetic progression (a row, a column, the partners of a dimension) spread out.
   std::size_t find(const MatchKey& key) const;  // index, or table size when absent
   std::size_t find_or_insert(const MatchKey& key);
   void erase(std::size_t index);
-  std::size_t home(const MatchKey& key) const;
+  std::size_t home(const MatchKey& key) const {
+    const std::uint64_t h = static_cast<std::uint64_t>(static_cast<std::uint32_t>(key.source)) * 0x9e3779b97f4a7c15ull +
+                            static_cast<std::uint64_t>(static_cast<std::uint32_t>(key.tag)) * 0xc2b2ae3d27d4eb4full +
+                            static_cast<std::uint64_t>(key.context) * 0x165667b19e3779f9ull;
+    return static_cast<std::size_t>((h ^ (h >> 29)) * 0x9e3779b97f4a7c15ull >> shift_);
+  }
   void grow();
+  struct FreeTable {
+    void operator()(Entry* table) const { free_aligned(table); }
+  };
+  static std::unique_ptr<Entry[], FreeTable> make_table(std::size_t size);
 
   int node_;
   const timing::TimingModel& timing_;
   RequestTable& requests_;
   Arena& arena_;
   bool forced_;
-  std::vector<Entry, Allocator<Entry>> table_;
-  std::size_t count_ = 0;
+  std::unique_ptr<Entry[], FreeTable> table_;
+  std::size_t size_ = 0;   // a power of two
+  unsigned shift_ = 0;     // 64 - log2(size_)
+  std::size_t count_ = 0;  // entries in use
   std::vector<ForcedDiscard> discards_;
   std::uint64_t messages_received_ = 0, bytes_received_ = 0;
 };

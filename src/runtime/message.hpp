@@ -24,7 +24,7 @@ struct Message : QueueHook, Pending {
   std::size_t bytes = 0;
   timing::Transfer transfer;
   SendSlot* sender = nullptr;     // where the sender learns when its transfer has left (nullptr: nobody waits)
-  Message* match_next = nullptr;  // the receiver's queue of unmatched messages with the same key
+  Message* match_next = nullptr;  // the receiver's ring of unmatched messages with the same key (matcher.hpp)
   bool buffered = false;          // charged to the receiver's arena while it waits unmatched (UNFORCED)
 
   std::byte* payload() { return reinterpret_cast<std::byte*>(this + 1); }

@@ -1,5 +1,7 @@
 #include "runtime/requests.hpp"
 
+#include <new>
+
 #include "hcemu/errors.hpp"
 
 namespace hcemu::detail {
@@ -10,33 +12,33 @@ Request RequestTable::add(Slot::Kind kind) {
     index = free_.back();
     free_.pop_back();
   } else {
-    index = static_cast<std::uint32_t>(slots_.size());
-    slots_.emplace_back();
+    index = size_++;
+    if ((index >> kChunkBits) == chunks_.size()) chunks_.push_back(std::make_unique<Slot[]>(kChunk));
   }
-  Slot& s = slots_[index];
+  Slot& s = at(index);
   s.kind = kind;
   s.peer = -1;
   s.tag = 0;
   s.context = 0;
   s.bytes = 0;
-  s.send.released.store(false, std::memory_order_relaxed);
-  s.send.start = 0;
-  s.send.done = 0;
-  s.send.channel = -1;
-  s.seq = 0;
+  if (kind == Slot::Kind::send) {
+    new (&s.send) SendSlot();  // the send's part of the shared space begins here
+    s.seq = 0;
+  } else {
+    new (&s.times) timing::TransferTimes();
+    s.message = 0;
+  }
   s.buffer = {};
   s.posted = 0;
   s.matched = false;
   s.late = false;
   s.next_receive = Slot::kNoSlot;
   s.source = -1;
-  s.message = 0;
-  s.times = {};
   return RequestAccess::make(index, s.generation);
 }
 
 void RequestTable::release(std::uint32_t index) {
-  Slot& s = slots_[index];
+  Slot& s = at(index);
   s.kind = Slot::Kind::free;
   ++s.generation;
   free_.push_back(index);
@@ -44,19 +46,18 @@ void RequestTable::release(std::uint32_t index) {
 
 Slot& RequestTable::get(const Request& r, int node, const char* operation) {
   const std::uint32_t index = RequestAccess::slot(r);
-  if (index >= slots_.size() || slots_[index].generation != RequestAccess::generation(r) ||
-      slots_[index].kind == Slot::Kind::free)
+  if (index >= size_ || at(index).generation != RequestAccess::generation(r) || at(index).kind == Slot::Kind::free)
     throw UsageError("node " + std::to_string(node) + ": " + operation +
                      ": the request is not pending (never issued, or already completed)");
-  return slots_[index];
+  return at(index);
 }
 
 void RequestTable::clear() {
   // Keep the slots (their memory is reused by the next run), but make every one free; generations go on counting
   // so that a handle kept from an earlier run is still recognised as stale.
   free_.clear();
-  for (std::uint32_t i = static_cast<std::uint32_t>(slots_.size()); i-- > 0;) {
-    Slot& s = slots_[i];
+  for (std::uint32_t i = size_; i-- > 0;) {
+    Slot& s = at(i);
     if (s.kind != Slot::Kind::free) ++s.generation;
     s.kind = Slot::Kind::free;
     free_.push_back(i);

@@ -61,7 +61,7 @@ Time LinkTable::book(std::span<const int> route, Time ready, Time duration, int 
     links_[i].busy += end - start;
     if (record_) {
       const LinkEnds e = topology_.ends(route[r]);
-      links_[i].history.push_back(LinkSpan{e.from, e.to, e.label, start, end, owner, delay_by[r]});
+      history_[i].push_back(LinkSpan{e.from, e.to, e.label, start, end, owner, delay_by[r]});
     }
     if (delay_by[r] > 0) {
       ++contention_[i].events;
@@ -94,7 +94,7 @@ std::vector<LinkStats> LinkTable::stats() const {
 
 std::vector<LinkSpan> LinkTable::history() const {
   std::vector<LinkSpan> out;
-  for (const Link& l : links_) out.insert(out.end(), l.history.begin(), l.history.end());
+  for (const auto& h : history_) out.insert(out.end(), h.begin(), h.end());
   std::stable_sort(out.begin(), out.end(), [](const LinkSpan& a, const LinkSpan& b) {
     return std::tie(a.from, a.dim, a.start) < std::tie(b.from, b.dim, b.start);
   });
@@ -106,9 +106,9 @@ void LinkTable::reset() {
     l.latest = Booking{0, 0, -1};
     l.busy = 0;
     l.earlier.clear();
-    l.history.clear();
   }
   std::fill(contention_.begin(), contention_.end(), Contention{});
+  for (auto& h : history_) h.clear();
 }
 
 }  // namespace hcemu::timing

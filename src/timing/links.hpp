@@ -34,16 +34,20 @@ class LinkTable {
   std::vector<LinkStats> stats() const;  // links that carried something, by (from, label)
   void reset();                          // for the next run of the same machine
   // With recording on, every booking is kept for a trace, in order of link and start.
-  void record(bool on) { record_ = on; }
+  void record(bool on) {
+    record_ = on;
+    if (on && history_.empty()) history_.resize(links_.size());
+  }
   std::vector<LinkSpan> history() const;
 
  private:
+  // One cache line: what a booking reads and writes, and nothing else.
   struct alignas(64) Link {
     Booking latest{0, 0, -1};  // the booking that starts last (owner -1: none)
     Time busy = 0;
-    BookingList earlier;       // bookings before `latest` that have not ended by the last forget_before
-    std::vector<LinkSpan> history;  // recording only
+    BookingList earlier;  // bookings before `latest` that have not ended by the last forget_before
   };
+  static_assert(sizeof(Link) == 64);
   struct Contention {
     std::uint64_t events = 0;
     Time delay = 0;
@@ -56,6 +60,7 @@ class LinkTable {
   std::vector<Link> links_;
   std::vector<Contention> contention_;
   bool record_ = false;
+  std::vector<std::vector<LinkSpan>> history_;  // per link, once recording is on
 };
 
 }  // namespace hcemu::timing
