@@ -96,7 +96,7 @@ struct EmulatorSettings {
   std::size_t arena_bytes = 64u << 20;         // per node
   std::size_t stack_bytes = 256u << 10;        // per node thread
   unsigned yield_seed = 0;                     // != 0: random thread yields in the runtime, to shake out races
-  double deadlock_seconds = 0.25;              // how long nothing may move before a deadlock is declared
+  double deadlock_seconds = 0.25;              // ignored: a deadlock is known exactly (docs/engine.md)
   bool trace = false;                          // record spans for a Chrome trace
 
   void validate() const;  // throws ConfigError naming the first key out of its range
