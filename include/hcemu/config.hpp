@@ -19,9 +19,17 @@ enum class Timing { virtual_time, wall, native };  // "virtual" in configs and o
 // How node threads run: lightweight threads on oneTBB's worker pool, or one OS thread each.
 enum class EngineKind { tasks, os_threads };
 inline constexpr EngineKind kEngineKinds[] = {EngineKind::tasks, EngineKind::os_threads};
-// The largest cube an engine runs; without an argument, the largest any engine runs (the range of the key `d`).
+// The largest cube an engine runs in one process; without an argument, the largest any engine runs there.
 int max_dimension(EngineKind engine);
 int max_dimension();
+// The largest cube a machine may be, in one process or spread over the MPI ranks of an hcemu::mpi::Session
+// (hcemu/mpi.hpp): each rank holds at most 2^max_dimension(engine) nodes, up to 2^20 in all. The range of the key `d`.
+int max_spread_dimension(EngineKind engine);
+int max_spread_dimension();
+// The ranks the machines made from now on are spread over: set by hcemu::mpi::Session; 1 without one.
+int spread_ranks();
+void set_spread_ranks(int ranks);
+inline constexpr int kMaxSpreadDimension = 20;
 
 // MODEL.md section 1: the 2^d-node hypercube (e-cube routing), or an R x C torus, or a mesh (the torus without its
 // wrap-around links), routed x first, then y (Suh, Shin & An). Spelt `cube`, `torus`, `torus:RxC`, `mesh:RxC`;
@@ -64,7 +72,7 @@ EngineKind default_engine();
 
 struct MachineConfig {
   std::string name = "custom";  // preset name, for reports
-  int d = 0;                    // 2^d nodes, 0..max_dimension(settings.engine)
+  int d = 0;                    // 2^d nodes, 0..max_spread_dimension(settings.engine)
 
   // MODEL.md section 2. Times in microseconds, sizes in bytes.
   double lambda = 0;                // λ: start-up of one transfer (one packet)

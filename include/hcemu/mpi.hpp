@@ -19,7 +19,8 @@ namespace hcemu::mpi {
 class Session {
  public:
   // Initialises MPI (asking for MPI_THREAD_MULTIPLE) unless it is already, and registers the transport: from here on,
-  // every Machine run on more than one rank is spread over them. Throws hcemu::Error when MPI cannot give threads.
+  // every Machine run on more than one rank is spread over them, and d may reach 16 + log2(ranks) (at most 20; make
+  // the session before reading any config). Throws hcemu::Error when MPI cannot give threads.
   Session(int& argc, char**& argv);
   // Finalises MPI if this session initialised it.
   ~Session();

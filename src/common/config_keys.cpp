@@ -421,7 +421,7 @@ ChoiceKind<EngineKind> engine_kind() {
 
 // δ' = delta_msg_per_d · d must stay a valid time on the largest cube.
 TimeKind per_dimension_time() {
-  const int d = max_dimension();
+  const int d = max_spread_dimension();
   return {TimeKind{}.max / d, "1e9/" + std::to_string(d)};
 }
 
@@ -437,7 +437,7 @@ const std::vector<ConfigKey>& config_keys() {
   static const std::vector<ConfigKey> keys = {
       // The machine of the papers: MODEL.md section 2.
       {"d", "", "-d,--dim", "dimension: 2^d nodes (a square torus or mesh: 2^(d/2) x 2^(d/2))",
-       field(&M::d, IntegerKind<int>{0, max_dimension()}, "")},
+       field(&M::d, IntegerKind<int>{0, max_spread_dimension()}, "")},
       {"lambda", "λ", "", "start-up of one transfer (one packet)", field(&M::lambda, time, "µs")},
       {"lambda0", "λ0", "",
        "start-up of a zero-byte message; follows lambda unless set, so a preset that sets it keeps it when only lambda "

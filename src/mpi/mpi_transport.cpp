@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "hcemu/config.hpp"
 #include "hcemu/errors.hpp"
 #include "hcemu/mpi.hpp"
 #include "runtime/transport.hpp"
@@ -202,10 +203,12 @@ Session::Session(int& argc, char**& argv) {
   }
   session_transport = new MpiTransport();
   detail::set_process_transport(session_transport);
+  set_spread_ranks(session_transport->ranks());
 }
 
 Session::~Session() {
   detail::set_process_transport(nullptr);
+  set_spread_ranks(1);
   delete session_transport;
   session_transport = nullptr;
   if (initialised_here) {

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdint>
 
+#include "hcemu/config.hpp"
 #include "runtime/message.hpp"
 #include "runtime/mpsc_queue.hpp"
 
@@ -12,8 +13,8 @@ namespace hcemu::detail {
 
 class Inbox {
  public:
-  // The most input ports a node has: d + 1 on a 16-cube, five on a torus.
-  static constexpr int kMaxPorts = 17;
+  // The most input ports a node has: d + 1 on the largest cube (hcemu/config.hpp), five on a torus.
+  static constexpr int kMaxPorts = kMaxSpreadDimension + 1;
   explicit Inbox(int ports) : ports_(ports) {}
 
   // Any thread. Returns how many messages have been delivered so far, this one included.

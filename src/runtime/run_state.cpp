@@ -33,11 +33,20 @@ int block_start(int rank, int ranks, int nodes) {
   return static_cast<int>(static_cast<std::int64_t>(rank) * nodes / ranks);
 }
 
-Transport* spread_over(Transport* t, const MachineConfig& config) {
-  if (t != nullptr && t->ranks() > config.nodes())
+Transport* spread_over(Transport* t, const MachineConfig& config, const EmulatorSettings& settings) {
+  const int ranks = t == nullptr ? 1 : t->ranks();
+  if (ranks > config.nodes())
     throw UsageError("a machine of " + std::to_string(config.nodes()) + " nodes cannot be spread over " +
-                     std::to_string(t->ranks()) + " MPI ranks: every rank needs a node at least (run fewer ranks, or "
+                     std::to_string(ranks) + " MPI ranks: every rank needs a node at least (run fewer ranks, or "
                      "a larger d)");
+  // The largest block a rank holds, against what the engine runs in one process.
+  const std::int64_t most = (static_cast<std::int64_t>(config.nodes()) + ranks - 1) / ranks;
+  const int limit = max_dimension(settings.engine);
+  if (most > (std::int64_t{1} << limit))
+    throw UsageError("a machine of 2^" + std::to_string(config.d) + " nodes over " + std::to_string(ranks) +
+                     (ranks == 1 ? " process" : " MPI ranks") + " puts " + std::to_string(most) +
+                     " nodes in one process, and the " + std::string(to_string(settings.engine)) +
+                     " engine runs at most 2^" + std::to_string(limit) + " there: spread it over more ranks");
   return t;
 }
 
@@ -46,7 +55,7 @@ Transport* spread_over(Transport* t, const MachineConfig& config) {
 RunState::RunState(const MachineConfig& config_, const EmulatorSettings& settings_, Transport* transport_)
     : config(config_),
       settings(settings_),
-      transport(spread_over(transport_, config_)),
+      transport(spread_over(transport_, config_, settings_)),
       first_node(transport ? block_start(transport->rank(), transport->ranks(), config_.nodes()) : 0),
       local_nodes(transport ? block_start(transport->rank() + 1, transport->ranks(), config_.nodes()) - first_node
                             : config_.nodes()),
