@@ -136,7 +136,7 @@ void Coordinator::round() {
       release = run_.timing.barrier_release(latest_entry);
     } catch (const std::exception& e) {
       stopped_ = true;
-      run_.fail_as(run_.first_node, e.what());
+      run_.fail_as(0, e.what());  // the same node on every rank: which node entered last is not known here
       return;
     }
     barrier_complete_.store(false, std::memory_order_seq_cst);
