@@ -9,10 +9,10 @@
 #include <sstream>
 #include <string>
 #include <thread>
-#include <vector>
 
 #include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
+#include "runtime/transport.hpp"
 
 namespace hcemu::cli {
 
@@ -66,23 +66,9 @@ int run_main_on_ranks(int argc, char** argv) {
   int worst = 0;
   MPI_Allreduce(&code, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   if (worst != 0) {
-    // Rank 0 says what went wrong when only other ranks saw it.
-    std::string text = code != 0 && rank != 0 ? quiet_err.str() : std::string();
-    int length = static_cast<int>(text.size());
-    std::vector<int> lengths(static_cast<std::size_t>(session->ranks()));
-    MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (rank == 0) {
-      std::string first;
-      for (int r = 1; r < session->ranks(); ++r) {
-        std::string other(static_cast<std::size_t>(lengths[static_cast<std::size_t>(r)]), '\0');
-        if (!other.empty())
-          MPI_Recv(other.data(), static_cast<int>(other.size()), MPI_CHAR, r, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        if (first.empty()) first = other;
-      }
-      if (code == 0 && !first.empty()) std::cerr << first;
-    } else if (length > 0) {
-      MPI_Send(text.data(), length, MPI_CHAR, 0, 7, MPI_COMM_WORLD);
-    }
+    // Rank 0 says what went wrong when only other ranks saw it: the first of their errors, in rank order.
+    const std::string first = detail::first_of_ranks(code != 0 && rank != 0 ? quiet_err.str() : std::string());
+    if (rank == 0 && code == 0) std::cerr << first;
   }
   return worst;
 }
