@@ -88,18 +88,17 @@ void Matcher::match(std::size_t e) {
 }
 
 bool Matcher::meet(Message* m, Slot& r) {
-  const timing::MatchOutcome outcome = timing_.on_match(m->times(), r.posted);
+  const timing::MatchOutcome outcome = timing_.on_match(m->times(), r.recv.posted);
   if (outcome == timing::MatchOutcome::discard) {
     // The iPSC/860 rule: the message arrived before its receive was posted and is lost.
-    discards_.push_back({m->source, node_, m->tag, m->bytes, m->times().first_byte, r.posted});
+    discards_.push_back({m->source, node_, m->tag, m->bytes, m->times().first_byte, r.recv.posted});
     Message::destroy(m);
     return false;
   }
-  if (m->bytes > r.buffer.size()) {
+  if (m->bytes > r.bytes) {
     const std::string what = "node " + std::to_string(node_) + ": recv: message of " + std::to_string(m->bytes) +
                              " bytes from node " + std::to_string(m->source) + " tag " + std::to_string(m->tag) +
-                             " is longer than the " + std::to_string(r.buffer.size()) +
-                             "-byte buffer posted for it";
+                             " is longer than the " + std::to_string(r.bytes) + "-byte buffer posted for it";
     Message::destroy(m);
     throw UsageError(what);
   }
@@ -108,13 +107,15 @@ bool Matcher::meet(Message* m, Slot& r) {
     arena_.charge(buffered_size(*m));
     arena_.release(buffered_size(*m));
   }
-  if (m->bytes > 0) std::memcpy(r.buffer.data(), m->payload(), m->bytes);
+  if (m->bytes > 0) std::memcpy(r.recv.data, m->payload(), m->bytes);
   r.matched = true;
   r.late = outcome == timing::MatchOutcome::deliver_late;
   r.bytes = m->bytes;
-  r.source = m->source;
-  r.message = m->number();
-  r.times = m->times();
+  r.peer = m->source;
+  r.in_port = static_cast<std::uint8_t>(m->times().in_port);
+  r.recv.message = m->number();
+  r.recv.arrival = m->times().arrival;
+  r.recv.input_hold = m->times().input_hold;
   ++messages_received_;
   bytes_received_ += m->bytes;
   Message::destroy(m);
@@ -171,11 +172,11 @@ void Matcher::collect_leftovers(std::vector<ForcedDiscard>& discards, std::vecto
     for (std::uint32_t r = entry.first_receive; r != Slot::kNoSlot && waiting != nullptr;
          waiting = waiting != entry.last_message ? waiting->match_next : nullptr) {
       const Slot& receive = requests_.at(r);
-      if (timing_.on_match(waiting->times(), receive.posted) == timing::MatchOutcome::discard) continue;
-      if (waiting->bytes > receive.buffer.size())
+      if (timing_.on_match(waiting->times(), receive.recv.posted) == timing::MatchOutcome::discard) continue;
+      if (waiting->bytes > receive.bytes)
         throw UsageError("node " + std::to_string(node_) + ": recv: message of " + std::to_string(waiting->bytes) +
-                         " bytes from node " + std::to_string(waiting->source) + " tag " + std::to_string(waiting->tag) +
-                         " is longer than the " + std::to_string(receive.buffer.size()) +
+                         " bytes from node " + std::to_string(waiting->source) + " tag " +
+                         std::to_string(waiting->tag) + " is longer than the " + std::to_string(receive.bytes) +
                          "-byte buffer posted for it (a receive never waited for)");
       r = receive.next_receive;
     }

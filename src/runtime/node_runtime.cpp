@@ -263,7 +263,6 @@ Request NodeRuntime::isend(int dest, std::span<const std::byte> data, int tag) {
   s.tag = tag;
   s.context = context_;
   s.bytes = data.size();
-  s.seq = issued_;
   m->sender = &s.send;
   if (ports_.has_output()) hold_slot_ = index;
   const bool alone = released_.load(std::memory_order_acquire) == issued_;  // none of ours is still unplaced
@@ -343,8 +342,9 @@ Request NodeRuntime::post_recv(int source, std::span<std::byte> buffer, int tag)
   s.peer = source;
   s.tag = tag;
   s.context = context_;
-  s.buffer = buffer;
-  s.posted = clock_.now();
+  s.bytes = buffer.size();
+  s.recv.data = buffer.data();
+  s.recv.posted = clock_.now();
   drain();  // so that what has arrived meets this receive in arrival order
   if (source != kAnySource) matcher_.post(index);
   return r;
@@ -352,25 +352,25 @@ Request NodeRuntime::post_recv(int source, std::span<std::byte> buffer, int tag)
 
 Time NodeRuntime::complete_receive(Slot& s) {
   if (ports_.input_shares_output()) place_own_transfers();
-  const Time completion = run_.timing.take_receive(ports_, s.times, s.bytes, s.posted, s.late);
-  record("recv", completion - s.times.input_hold, completion, s.source, s.bytes, s.tag, s.message);
+  const Time completion = run_.timing.take_receive(ports_, s.arrival_times(), s.bytes, s.recv.posted, s.late);
+  record("recv", completion - s.recv.input_hold, completion, s.peer, s.bytes, s.tag, s.recv.message);
   return completion;
 }
 
 Time NodeRuntime::peek_receive(const Slot& s) const {
-  return run_.timing.peek_receive(ports_, s.times, s.bytes, s.posted, s.late);
+  return run_.timing.peek_receive(ports_, s.arrival_times(), s.bytes, s.recv.posted, s.late);
 }
 
 // A receive from any source takes, among the first waiting message of every source, the one that completes first;
 // ties by lower source id. Under FORCED a message that arrived before the receive was posted is lost to it.
 Message* NodeRuntime::best_for_any_source(const Slot& r, Time* completion) {
-  matcher_.discard_lost(r.context, r.tag, r.posted);
+  matcher_.discard_lost(r.context, r.tag, r.recv.posted);
   Message* best = nullptr;
   Time best_time = kNever;
   matcher_.for_each_first_waiting(r.context, r.tag, [&](Message& m) {
-    const auto outcome = run_.timing.on_match(m.times(), r.posted);
+    const auto outcome = run_.timing.on_match(m.times(), r.recv.posted);
     if (outcome == timing::MatchOutcome::discard) return;
-    const Time t = run_.timing.peek_receive(ports_, m.times(), m.bytes, r.posted,
+    const Time t = run_.timing.peek_receive(ports_, m.times(), m.bytes, r.recv.posted,
                                             outcome == timing::MatchOutcome::deliver_late);
     if (best == nullptr || t < best_time || (t == best_time && m.source < best->source)) best = &m, best_time = t;
   });
@@ -453,7 +453,7 @@ Status NodeRuntime::wait(Request& request, const char* operation) {
       Wait w{ready, describe, {}, false, true};
       block_until(w);
     }
-    status = Status{s.source, s.tag, s.bytes, std::max(before, complete_receive(s))};
+    status = Status{s.peer, s.tag, s.bytes, std::max(before, complete_receive(s))};
   }
   advance_clock(status.completed);
   if (status.completed > before) {
@@ -533,7 +533,7 @@ void NodeRuntime::wait_all(std::span<Request> requests) {
   // MODEL.md section 4: inside one wait, arrivals take the input resource in order of arrival, ties by source.
   std::sort(receives.begin(), receives.end(), [&](std::uint32_t a, std::uint32_t b) {
     const Slot &x = requests_.at(a), &y = requests_.at(b);
-    return timing::TimingModel::takes_input_before(x.times, x.source, y.times, y.source);
+    return timing::TimingModel::takes_input_before(x.arrival_times(), x.peer, y.arrival_times(), y.peer);
   });
   for (std::uint32_t i : receives) done = std::max(done, complete_receive(requests_.at(i)));
   advance_clock(done);
@@ -579,7 +579,7 @@ std::size_t NodeRuntime::wait_any(std::span<Request> requests, Status* status) {
         c.source = id_;
       } else if (s.matched) {
         c.completion = peek_receive(s);
-        c.source = s.source;
+        c.source = s.peer;
       } else if (s.peer == kAnySource) {
         c.message = best_for_any_source(s, &c.completion);
         if (c.message == nullptr) continue;
@@ -621,7 +621,7 @@ std::size_t NodeRuntime::wait_any(std::span<Request> requests, Status* status) {
         complete_send(index);
         st = Status{id_, s.tag, s.bytes, std::max(before, s.send.done)};
       } else {
-        st = Status{s.source, s.tag, s.bytes, std::max(before, complete_receive(s))};
+        st = Status{s.peer, s.tag, s.bytes, std::max(before, complete_receive(s))};
       }
       advance_clock(st.completed);
       if (st.completed > before)

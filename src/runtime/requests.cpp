@@ -17,23 +17,17 @@ Request RequestTable::add(Slot::Kind kind) {
   }
   Slot& s = at(index);
   s.kind = kind;
+  s.in_wait = s.matched = s.late = false;
+  s.in_port = 0;
   s.peer = -1;
   s.tag = 0;
   s.context = 0;
-  s.bytes = 0;
-  if (kind == Slot::Kind::send) {
-    new (&s.send) SendSlot();  // the send's part of the shared space begins here
-    s.seq = 0;
-  } else {
-    new (&s.times) timing::TransferTimes();
-    s.message = 0;
-  }
-  s.buffer = {};
-  s.posted = 0;
-  s.matched = false;
-  s.late = false;
   s.next_receive = Slot::kNoSlot;
-  s.source = -1;
+  s.bytes = 0;
+  if (kind == Slot::Kind::send)
+    new (&s.send) SendSlot();  // the part of its kind begins here
+  else
+    new (&s.recv) RecvSlot();
   return RequestAccess::make(index, s.generation);
 }
 

@@ -22,42 +22,60 @@ struct Message;
 // What a sender learns about its transfer once it has been placed in model time.
 struct SendSlot {
   std::atomic<bool> released{false};  // set last, with release ordering
+  int channel = -1;                   // the output channel it held
   Time start = 0;                     // when the transfer started
   Time done = 0;                      // when the transfer has left the sender (a blocking send returns)
-  int channel = -1;                   // the output channel it held
 };
 
-struct Slot {
+// A receive's own part.
+struct RecvSlot {
+  union {
+    std::byte* data = nullptr;  // the buffer, of Slot::bytes bytes, until the receive is matched
+    std::uint64_t message;      // then the matched message's number (for traces)
+  };
+  Time posted = 0;
+  // Of the matched message: what completing the receive needs of its timing::TransferTimes.
+  Time arrival = 0;
+  Time input_hold = 0;
+};
+
+// One cache line: the Direct exchange keeps 2^d of them live per node, each touched again only after every other
+// node has run.
+struct alignas(64) Slot {
   enum class Kind : std::uint8_t { free, send, recv };
   Slot() : send() {}
 
   std::uint32_t generation = 0;
   Kind kind = Kind::free;
-  bool in_wait = false;  // named by the wait_all being gathered (so that naming it twice is caught)
-  bool matched = false;  // a receive: it has met its message
-  bool late = false;     // a receive, UNFORCED, arrived before the post: comes out of the system buffer
-  int peer = -1;  // the destination of a send, the source of a receive (kAnySource for any)
+  bool in_wait : 1 = false;  // named by the wait_all being gathered (so that naming it twice is caught)
+  bool matched : 1 = false;  // a receive: it has met its message
+  bool late : 1 = false;     // a receive, UNFORCED, arrived before the post: comes out of the system buffer
+  std::uint8_t in_port = 0;  // a matched receive: the input port its message arrived on
+  // The destination of a send; the source of a receive (kAnySource for any until it is matched, then who sent it).
+  int peer = -1;
   int tag = 0;
   std::uint32_t context = 0;
   std::uint32_t next_receive = kNoSlot;  // a receive: the next receive posted for the same key
-  int source = -1;                       // a receive: who sent the matched message
+  // A send: its length. A receive: its buffer's capacity until it is matched, then the message's length.
   std::size_t bytes = 0;
+  // The part of its kind, started by RequestTable::add.
+  union {
+    SendSlot send;
+    RecvSlot recv;
+  };
 
-  // What only a send or only a receive needs shares its space: RequestTable::add starts the part of its kind.
-  // 120 bytes in all rather than 168: the Direct exchange keeps 2^d of them live per node.
-  union {
-    SendSlot send;                // a send
-    timing::TransferTimes times;  // a receive: of the matched message
-  };
-  union {
-    std::uint64_t seq = 0;  // a send: its issue order at this node
-    std::uint64_t message;  // a receive: the matched message's number (for traces)
-  };
-  std::span<std::byte> buffer;  // a receive
-  Time posted = 0;              // a receive
+  // A matched receive's arrival, as the timing model reads it.
+  timing::TransferTimes arrival_times() const {
+    timing::TransferTimes t;
+    t.arrival = recv.arrival;
+    t.input_hold = recv.input_hold;
+    t.in_port = in_port;
+    return t;
+  }
 
   static constexpr std::uint32_t kNoSlot = 0xffffffffu;
 };
+static_assert(sizeof(Slot) == 64);
 
 class RequestTable {
  public:
