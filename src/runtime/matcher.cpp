@@ -135,7 +135,7 @@ void Matcher::discard_lost(std::uint32_t context, int tag, Time posted) {
   if (!forced_) return;
   for (std::size_t e = 0; e < size_; ++e) {
     Entry& entry = table_[e];
-    if (entry.key.source == kEmpty || entry.key.context != context || entry.key.tag != tag) continue;
+    if (!in_use(entry) || entry.key.context != context || entry.key.tag != tag) continue;
     while (entry.last_message != nullptr &&
            timing_.on_match(entry.first_message()->times(), posted) == timing::MatchOutcome::discard) {
       Message* m = pop_first(entry);
@@ -166,7 +166,7 @@ void Matcher::arrive_after_end(Message* m) {
 void Matcher::collect_leftovers(std::vector<ForcedDiscard>& discards, std::vector<std::string>& unreceived) {
   for (std::size_t e = 0; e < size_; ++e) {
     Entry& entry = table_[e];
-    if (entry.key.source == kEmpty || entry.last_message == nullptr) continue;
+    if (!in_use(entry) || entry.last_message == nullptr) continue;
     // The messages that the receives still posted would have taken, in order: only their lengths are looked at.
     Message* waiting = entry.first_message();
     for (std::uint32_t r = entry.first_receive; r != Slot::kNoSlot && waiting != nullptr;
@@ -199,7 +199,7 @@ void Matcher::clear() {
     while (entry.last_message != nullptr) Message::destroy(pop_first(entry));
     entry = Entry{};
   }
-  count_ = 0;
+  count_ = erased_ = 0;
   discards_.clear();
   messages_received_ = bytes_received_ = 0;
 }
@@ -214,10 +214,17 @@ std::size_t Matcher::find(const MatchKey& key) const {
 }
 
 std::size_t Matcher::find_or_insert(const MatchKey& key) {
-  if (2 * (count_ + 1) > size_) grow();
+  if (2 * (count_ + erased_ + 1) > size_) grow();
+  std::size_t free = size_;  // the first tombstone on the way
   for (std::size_t i = home(key);; i = (i + 1) & (size_ - 1)) {
     if (table_[i].key == key) return i;
-    if (table_[i].key.source == kEmpty) {
+    if (table_[i].key.source == kErased) {
+      if (free == size_) free = i;
+    } else if (table_[i].key.source == kEmpty) {
+      if (free != size_) {
+        i = free;
+        --erased_;
+      }
       table_[i] = Entry{};
       table_[i].key = key;
       ++count_;
@@ -226,29 +233,31 @@ std::size_t Matcher::find_or_insert(const MatchKey& key) {
   }
 }
 
+// A tombstone rather than moving the entries behind it back, which would look at every entry up to the next empty
+// slot, cache lines that lookups would not otherwise touch. An entry whose successor shares its cache line and is
+// empty ends no probe and becomes empty itself; grow() clears the other tombstones.
 void Matcher::erase(std::size_t i) {
-  const std::size_t mask = size_ - 1;
-  for (std::size_t j = (i + 1) & mask; table_[j].key.source != kEmpty; j = (j + 1) & mask) {
-    const std::size_t h = home(table_[j].key);
-    // Move entry j back into the hole at i if its home does not lie cyclically in (i, j].
-    const bool stays = i <= j ? (i < h && h <= j) : (i < h || h <= j);
-    if (!stays) {
-      table_[i] = table_[j];
-      i = j;
-    }
-  }
-  table_[i] = Entry{};
   --count_;
+  const bool ends_probes = (i & 1) == 0 && table_[i + 1].key.source == kEmpty;
+  table_[i] = Entry{};
+  if (!ends_probes) {
+    table_[i].key.source = kErased;
+    ++erased_;
+  }
 }
 
 void Matcher::grow() {
-  std::unique_ptr<Entry[], FreeTable> old = make_table(size_ * 2);
-  old.swap(table_);
   const std::size_t old_size = size_;
-  size_ *= 2;
-  --shift_;
+  // Doubles when the entries in use fill a quarter of the table or more; otherwise the tombstones are the excess.
+  if (4 * (count_ + 1) > size_) {
+    size_ *= 2;
+    --shift_;
+  }
+  std::unique_ptr<Entry[], FreeTable> old = make_table(size_);
+  old.swap(table_);
+  erased_ = 0;
   for (std::size_t e = 0; e < old_size; ++e) {
-    if (old[e].key.source == kEmpty) continue;
+    if (!in_use(old[e])) continue;
     std::size_t i = home(old[e].key);
     while (table_[i].key.source != kEmpty) i = (i + 1) & (size_ - 1);
     table_[i] = old[e];

@@ -39,7 +39,7 @@ class Matcher {
   void for_each_first_waiting(std::uint32_t context, int tag, Visit&& visit) const {
     for (std::size_t i = 0; i < size_; ++i) {
       const Entry& e = table_[i];
-      if (e.key.source != kEmpty && e.key.context == context && e.key.tag == tag && e.last_message != nullptr)
+      if (in_use(e) && e.key.context == context && e.key.tag == tag && e.last_message != nullptr)
         visit(*e.first_message());
     }
   }
@@ -66,6 +66,7 @@ class Matcher {
 
  private:
   static constexpr int kEmpty = -2147483647 - 1;
+  static constexpr int kErased = kEmpty + 1;  // a tombstone: lookups go on past it, an insertion may take it
   // 32 bytes, aligned: two to a cache line, none across two. The waiting messages of a key form a ring through
   // match_next, held by its last (the first follows it); the waiting receives a list through Slot::next_receive.
   struct alignas(32) Entry {
@@ -86,25 +87,27 @@ class Matcher {
   static void append(Entry& entry, Message* m);
   static Message* pop_first(Entry& entry);  // the entry has a waiting message
 
-  // An open-addressing table (linear probing, backward-shift deletion): no allocation per key, and the common
-  // pattern — a receive and its message meet, the key goes away — leaves it small. Fibonacci hashing: one multiply
-  // per field, and sources in arithmetic progression (a row, a column, the partners of a dimension) spread out.
-  // Eight consecutive sources share a run of eight entries (four cache lines), each at its own place in the run:
-  // a kernel that posts receives for many partners meets their messages in about that order (the Direct exchange's
-  // partners id ^ j go through each aligned group of eight in turn), and finds the next one's entry on a line it
-  // has just touched instead of at a random line of a table long evicted.
+  // An open-addressing table (linear probing, tombstones): no allocation per key, and the common pattern — a receive
+  // and its message meet, the key goes away — leaves it small. Fibonacci hashing: one multiply per field, and
+  // sources in arithmetic progression (a row, a column, the partners of a dimension) spread out.
+  // Two consecutive sources (2k, 2k + 1) share a cache line of the table, each at its own place in it: a kernel that
+  // posts receives for many partners meets their messages in about that order (the Direct exchange's partners id ^ j
+  // go through each pair in turn), and finds the second entry on a line it has just touched instead of at a random
+  // line of a table long evicted. Longer runs of sources cluster the table, and their probes cost more than the
+  // lines they save.
   std::size_t find(const MatchKey& key) const;  // index, or table size when absent
   std::size_t find_or_insert(const MatchKey& key);
   void erase(std::size_t index);
   std::size_t home(const MatchKey& key) const {
     const std::uint64_t h =
-        static_cast<std::uint64_t>(static_cast<std::uint32_t>(key.source) >> 3) * 0x9e3779b97f4a7c15ull +
+        static_cast<std::uint64_t>(static_cast<std::uint32_t>(key.source) >> 1) * 0x9e3779b97f4a7c15ull +
         static_cast<std::uint64_t>(static_cast<std::uint32_t>(key.tag)) * 0xc2b2ae3d27d4eb4full +
         static_cast<std::uint64_t>(key.context) * 0x165667b19e3779f9ull;
-    const auto run = static_cast<std::size_t>((h ^ (h >> 29)) * 0x9e3779b97f4a7c15ull >> shift_) & ~std::size_t{7};
-    return run | (static_cast<std::uint32_t>(key.source) & 7u);
+    const auto line = static_cast<std::size_t>((h ^ (h >> 29)) * 0x9e3779b97f4a7c15ull >> shift_) & ~std::size_t{1};
+    return line | (static_cast<std::uint32_t>(key.source) & 1u);
   }
-  void grow();
+  void grow();  // or only clears the tombstones, when they are most of what is there
+  static bool in_use(const Entry& e) { return e.key.source != kEmpty && e.key.source != kErased; }
   struct FreeTable {
     void operator()(Entry* table) const { free_aligned(table); }
   };
@@ -119,6 +122,7 @@ class Matcher {
   std::size_t size_ = 0;   // a power of two
   unsigned shift_ = 0;     // 64 - log2(size_)
   std::size_t count_ = 0;  // entries in use
+  std::size_t erased_ = 0;  // tombstones
   std::vector<ForcedDiscard> discards_;
   std::uint64_t messages_received_ = 0, bytes_received_ = 0;
 };
