@@ -25,10 +25,12 @@ class Inbox {
   // How many messages have been delivered so far (any thread).
   std::uint64_t delivered() const { return pushed_.load(std::memory_order_seq_cst); }
 
-  // The consumer only: hands every message that has fully arrived to `take`.
+  // The consumer only: hands every message that has fully arrived to `take`. Stops at the first port after which
+  // everything counted as delivered when it began has been taken (a later delivery waits for the next drain).
   template <class Take>
   void drain(Take&& take) {
-    for (int p = 0; p < ports_; ++p) {
+    const std::uint64_t delivered = pushed_.load(std::memory_order_acquire);
+    for (int p = 0; p < ports_ && popped_ != delivered; ++p) {
       MpscQueue& q = queues_[static_cast<std::size_t>(p)];
       while (QueueHook* h = q.pop()) {
         ++popped_;

@@ -26,6 +26,8 @@ class BookingList {
     return it == items_.end() ? nullptr : &*it;
   }
 
+  bool empty() const { return head_ == items_.size(); }
+
   // `b` overlaps no booking already here.
   void insert(const Booking& b) {
     if (items_.empty() || items_.back().start <= b.start) {

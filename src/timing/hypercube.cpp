@@ -19,8 +19,8 @@ class Hypercube final : public Topology {
   }
   int input_ports() const override { return d_ + 1; }  // one per dimension, and oneself
 
-  Route route(int source, int destination, const model::TorusRoutePreference&) const override {
-    Route r;
+  void route(Route& r, int source, int destination, const model::TorusRoutePreference&) const override {
+    r.links.clear();
     const unsigned diff = static_cast<unsigned>(source ^ destination);
     int at = source;
     for (unsigned rest = diff; rest != 0; rest &= rest - 1) {
@@ -30,7 +30,6 @@ class Hypercube final : public Topology {
     }
     // The last hop corrects the highest differing bit: the message comes in on that dimension's link.
     r.in_port = diff == 0 ? d_ : static_cast<int>(std::bit_width(diff)) - 1;
-    return r;
   }
 
   // Link (a, k) is used by the routes whose source agrees with a on the bits from k up (the lower ones are already

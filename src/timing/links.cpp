@@ -39,6 +39,26 @@ Time LinkTable::book(std::span<const int> route, Time ready, Time duration, int 
   };
   if (route.empty() || end_of(ready) == ready) return ready;  // nothing to hold
 
+  // Mostly every link is free from `ready` on: nothing booked on it ends later, so nothing can be in the way.
+  bool free = true;
+  for (int link : route) {
+    const Link& l = links_[static_cast<std::size_t>(link)];
+    free = free && l.earlier.empty() && (l.latest.owner < 0 || l.latest.end <= ready);
+  }
+  if (free) {
+    const Time end = end_of(ready);
+    for (int link : route) {
+      const auto i = static_cast<std::size_t>(link);
+      insert(links_[i], Booking{ready, end, owner}, forget_before);
+      links_[i].busy += end - ready;
+      if (record_) {
+        const LinkEnds e = topology_.ends(link);
+        history_[i].push_back(LinkSpan{e.from, e.to, e.label, ready, end, owner, 0});
+      }
+    }
+    return ready;
+  }
+
   // The earliest start at which every link is free for the whole booking: move past whatever overlaps until
   // nothing does. Each move goes to the end of a booking, so this ends.
   boost::container::small_vector<Time, 16> delay_by(route.size(), 0);

@@ -28,8 +28,9 @@ class Topology {
   virtual int input_ports() const = 0;
   int self_port() const { return input_ports() - 1; }
 
-  // On a torus, `ways` says which way round its ring each leg goes (a cube ignores it).
-  virtual Route route(int source, int destination, const model::TorusRoutePreference& ways = {}) const = 0;
+  // On a torus, `ways` says which way round its ring each leg goes (a cube ignores it). Written into `r`, whose
+  // storage a message in flight reuses, rather than returned.
+  virtual void route(Route& r, int source, int destination, const model::TorusRoutePreference& ways = {}) const = 0;
   // True when no source but `source` can ever route a message over `link`: a booking on it need not wait for
   // the other nodes' clocks (MODEL.md section 7 orders only what can contend).
   virtual bool private_to(int link, int source) const = 0;

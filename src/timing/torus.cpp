@@ -19,13 +19,11 @@ class Torus final : public Topology {
   // A port per direction a message can arrive travelling in, and one for messages to oneself.
   int input_ports() const override { return model::kTorusDirections + 1; }
 
-  Route route(int source, int destination, const model::TorusRoutePreference& ways) const override {
-    Route r;
+  void route(Route& r, int source, int destination, const model::TorusRoutePreference& ways) const override {
+    r.links.clear();
     const model::TorusRoute path = model::torus_route(shape_, source, destination, ways);
     path.for_each_link([&](const model::TorusLink& link) { r.links.push_back(model::torus_link_index(link)); });
-    r.in_port = path.hops() == 0 ? model::kTorusDirections
-                                 : static_cast<int>(path.link(path.hops() - 1).direction);
-    return r;
+    r.in_port = path.hops() == 0 ? model::kTorusDirections : static_cast<int>(path.link(path.hops() - 1).direction);
   }
 
   // Every link of a ring carries the legs of routes from the other nodes of its row or column.

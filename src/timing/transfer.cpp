@@ -12,12 +12,18 @@ TransferModel::TransferModel(const CostTable& cost, Switching switching, const T
 
 void TransferModel::prepare(Transfer& t, int source, int destination, std::size_t bytes, Time ready, int channel,
                             std::uint64_t seq, const model::TorusRoutePreference& ways) const {
-  prepare_routed(t, source, destination, bytes, ready, channel, seq, topology_.route(source, destination, ways));
+  topology_.route(t.route, source, destination, ways);
+  prepare_on_route(t, source, destination, bytes, ready, channel, seq);
 }
 
 void TransferModel::prepare_routed(Transfer& t, int source, int destination, std::size_t bytes, Time ready,
                                    int channel, std::uint64_t seq, Route route) const {
   t.route = std::move(route);
+  prepare_on_route(t, source, destination, bytes, ready, channel, seq);
+}
+
+void TransferModel::prepare_on_route(Transfer& t, int source, int destination, std::size_t bytes, Time ready,
+                                     int channel, std::uint64_t seq) const {
   // Bound the transfer's duration before anything multiplies: (packets + hops) whole-packet hops over the route,
   // which is at least its time under either switching.
   const std::size_t packets = cost_.packet_count(bytes);
@@ -35,6 +41,9 @@ void TransferModel::prepare_routed(Transfer& t, int source, int destination, std
   t.channel = channel;
   t.times = TransferTimes{};
   t.times.in_port = t.route.in_port;
+  // Here, on the sender's thread, rather than when the transfer is placed, one at a time.
+  t.duration =
+      switching_ == Switching::circuit && hops > 0 ? model::message_time(cost_, Switching::circuit, bytes, hops) : 0;
   t.forwarding.reset();
   if (switching_ == Switching::store_and_forward && hops > 0) {
     t.forwarding = std::make_unique<Forwarding>();
@@ -56,7 +65,7 @@ CommitStep TransferModel::commit(Transfer& t, LinkTable& links, Time forget_befo
 // MODEL.md section 3, circuit: the packets go back to back and the whole route is held for all of them.
 CommitStep TransferModel::commit_circuit(Transfer& t, LinkTable& links, Time forget_before) const {
   const int hops = t.route.hops();
-  const Time duration = model::message_time(cost_, Switching::circuit, t.bytes, hops);
+  const Time duration = t.duration;
   TransferTimes& x = t.times;
   x.start = links.book({t.route.links.data(), t.route.links.size()}, t.key.ready, duration, t.source, forget_before);
   x.sender_done = x.arrival = x.start + duration;

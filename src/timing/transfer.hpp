@@ -44,6 +44,7 @@ struct Transfer {
   std::size_t bytes = 0;
   int channel = -1;  // the sender's output channel (PortState::Slot), -1 when the model has none
   Route route;
+  Time duration = 0;  // circuit: how long it holds its route (MODEL.md section 3), known once routed
   TransferTimes times;
   std::unique_ptr<Forwarding> forwarding;  // store-and-forward over links
 };
@@ -75,6 +76,9 @@ class TransferModel {
   CommitStep commit(Transfer& t, LinkTable& links, Time forget_before) const;
 
  private:
+  // What prepare and prepare_routed share, once t.route is set: the times, and the checks on the model's range.
+  void prepare_on_route(Transfer& t, int source, int destination, std::size_t bytes, Time ready, int channel,
+                        std::uint64_t seq) const;
   CommitStep commit_circuit(Transfer& t, LinkTable& links, Time forget_before) const;
   CommitStep commit_local(Transfer& t) const;
   CommitStep commit_hop(Transfer& t, LinkTable& links, Time forget_before) const;
