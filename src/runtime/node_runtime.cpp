@@ -16,6 +16,7 @@ NodeRuntime::NodeRuntime(RunState& run, int id)
     : run_(run),
       id_(id),
       slot_(id - run.first_node),
+      nodes_(run.config.nodes()),
       inbox_(run.timing.topology().input_ports()),
       arena_(id, run.settings.arena_bytes),
       matcher_(id, run.timing, requests_, arena_, run.config.protocol == Protocol::forced),
@@ -230,10 +231,9 @@ void NodeRuntime::advance_clock(Time target) {
   }
 }
 
-void NodeRuntime::check_peer(int peer, const char* operation) const {
-  if (peer < 0 || peer >= size())
-    throw UsageError(where(operation) + "node " + std::to_string(peer) + " does not exist in a " +
-                     std::to_string(size()) + "-node machine");
+void NodeRuntime::no_such_peer(int peer, const char* operation) const {
+  throw UsageError(where(operation) + "node " + std::to_string(peer) + " does not exist in a " +
+                   std::to_string(size()) + "-node machine");
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -111,7 +111,10 @@ class NodeRuntime final : public NodeBackend {
   void advance_clock(Time target);
   void charge(Time cost, const char* kind);  // local work
   void drain_leftovers_quietly();            // frees what a run left in the inbox and the matcher
-  void check_peer(int peer, const char* operation) const;
+  void check_peer(int peer, const char* operation) const {
+    if (peer < 0 || peer >= nodes_) no_such_peer(peer, operation);
+  }
+  [[noreturn]] void no_such_peer(int peer, const char* operation) const;
   model::TorusShape grid(const char* operation) const;  // throws UsageError on a cube
 
   // Sending.
@@ -139,6 +142,7 @@ class NodeRuntime final : public NodeBackend {
   RunState& run_;
   int id_;
   int slot_;  // the engine's index of this node: its place among this process's nodes
+  int nodes_;                                 // in the whole machine
   int rows_ = 1, cols_ = 1;                   // the grid (1 x 2^d on a cube)
   model::TorusRoutePreference ways_;
   // What others touch to deliver, release or wake, together on the first cache lines.

@@ -20,11 +20,9 @@ void NodeClock::start(RealClock::time_point origin) {
   resume();
 }
 
-void NodeClock::resume() {
-  if (timing_ == Timing::wall) cpu_mark_ns_ = thread_cpu_ns();
-}
+void NodeClock::mark_cpu() { cpu_mark_ns_ = thread_cpu_ns(); }
 
-Time NodeClock::now() {
+Time NodeClock::read_host() {
   switch (timing_) {
     case Timing::virtual_time:
       break;

@@ -27,14 +27,16 @@ class NodeClock {
   void start(RealClock::time_point origin);
 
   // The clock now: under wall and native timing, time has moved on while the kernel computed.
-  Time now();
+  Time now() { return timing_ == Timing::virtual_time ? t_ : read_host(); }
   Time value() const { return t_; }  // without looking at the host's clocks
 
   // Wall timing: the node stops running (it parks or yields), and runs again, perhaps on another host thread.
   void pause() {
     if (timing_ == Timing::wall) now();
   }
-  void resume();
+  void resume() {
+    if (timing_ == Timing::wall) mark_cpu();
+  }
 
   // The node's operation ends at `target` (model time). Virtual sets the clock and native reads real time; wall
   // returns the real moment to wait until, after which the runtime calls reached(target).
@@ -47,6 +49,8 @@ class NodeClock {
   Time host_time() const { return host_time_; }
 
  private:
+  Time read_host();  // wall and native: brings the clock up to the host's
+  void mark_cpu();
   Timing timing_;
   double scale_;
   RealClock::time_point origin_{};

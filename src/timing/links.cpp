@@ -20,18 +20,6 @@ const Booking* LinkTable::overlapping(const Link& link, Time t, Time end) {
   return nullptr;
 }
 
-void LinkTable::insert(Link& link, const Booking& b, Time forget_before) {
-  link.earlier.drop_ending_by(forget_before);
-  if (link.latest.owner < 0 || link.latest.end <= forget_before) {  // nothing in place that can still matter
-    link.latest = b;
-  } else if (b.start >= link.latest.start) {  // the one that starts last stays in place
-    link.earlier.insert(link.latest);
-    link.latest = b;
-  } else {
-    link.earlier.insert(b);
-  }
-}
-
 Time LinkTable::book(std::span<const int> route, Time ready, Time duration, int owner, Time forget_before,
                      Time finish_at_least) {
   const auto end_of = [&](Time start) {

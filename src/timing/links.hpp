@@ -54,7 +54,17 @@ class LinkTable {
   };
   // The first booking on `link` that ends after `t` and starts before `end`, or nullptr.
   static const Booking* overlapping(const Link& link, Time t, Time end);
-  static void insert(Link& link, const Booking& b, Time forget_before);
+  static void insert(Link& link, const Booking& b, Time forget_before) {
+    if (!link.earlier.empty()) link.earlier.drop_ending_by(forget_before);
+    if (link.latest.owner < 0 || link.latest.end <= forget_before) {  // nothing in place that can still matter
+      link.latest = b;
+    } else if (b.start >= link.latest.start) {  // the one that starts last stays in place
+      link.earlier.insert(link.latest);
+      link.latest = b;
+    } else {
+      link.earlier.insert(b);
+    }
+  }
 
   const Topology& topology_;
   std::vector<Link> links_;
