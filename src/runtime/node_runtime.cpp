@@ -42,6 +42,7 @@ std::string NodeRuntime::where(const char* operation) const {
   return "node " + std::to_string(id_) + ": " + operation + ": ";
 }
 
+static_assert(Inbox::kMaxPorts <= 256, "a matched receive keeps its message's input port in one byte (Slot::in_port)");
 static_assert(static_cast<int>(Direction::minus_y) == static_cast<int>(model::TorusDirection::minus_y));
 static_assert(static_cast<int>(Way::minus) == static_cast<int>(model::LegWay::minus));
 

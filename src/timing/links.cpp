@@ -27,53 +27,42 @@ Time LinkTable::book(std::span<const int> route, Time ready, Time duration, int 
   };
   if (route.empty() || end_of(ready) == ready) return ready;  // nothing to hold
 
-  // Mostly every link is free from `ready` on: nothing booked on it ends later, so nothing can be in the way.
-  bool free = true;
-  for (int link : route) {
-    const Link& l = links_[static_cast<std::size_t>(link)];
-    free = free && l.earlier.empty() && (l.latest.owner < 0 || l.latest.end <= ready);
-  }
-  if (free) {
-    const Time end = end_of(ready);
-    for (int link : route) {
-      const auto i = static_cast<std::size_t>(link);
-      insert(links_[i], Booking{ready, end, owner}, forget_before);
-      links_[i].busy += end - ready;
-      if (record_) {
-        const LinkEnds e = topology_.ends(link);
-        history_[i].push_back(LinkSpan{e.from, e.to, e.label, ready, end, owner, 0});
-      }
-    }
-    return ready;
-  }
-
   // The earliest start at which every link is free for the whole booking: move past whatever overlaps until
-  // nothing does. Each move goes to the end of a booking, so this ends.
-  boost::container::small_vector<Time, 16> delay_by(route.size(), 0);
+  // nothing does. Each move goes to the end of a booking, so this ends. Mostly nothing booked on the route ends
+  // after `ready`, and then nothing can be in the way: no search, no delays.
   Time start = ready;
-  for (bool moved = true; moved;) {
-    moved = false;
-    for (std::size_t r = 0; r < route.size(); ++r) {
-      const Booking* it = overlapping(links_[static_cast<std::size_t>(route[r])], start, end_of(start));
-      if (it != nullptr) {
-        if (it->owner != owner) delay_by[r] += it->end - start;
-        start = it->end;
-        moved = true;
+  boost::container::small_vector<Time, 16> delay_by;  // per hop, waiting for another owner's booking
+  const auto free_from_ready = [&](int link) {
+    const Link& l = links_[static_cast<std::size_t>(link)];
+    return l.earlier.empty() && (l.latest.owner < 0 || l.latest.end <= ready);
+  };
+  if (!std::all_of(route.begin(), route.end(), free_from_ready)) {
+    delay_by.assign(route.size(), 0);
+    for (bool moved = true; moved;) {
+      moved = false;
+      for (std::size_t r = 0; r < route.size(); ++r) {
+        const Booking* it = overlapping(links_[static_cast<std::size_t>(route[r])], start, end_of(start));
+        if (it != nullptr) {
+          if (it->owner != owner) delay_by[r] += it->end - start;
+          start = it->end;
+          moved = true;
+        }
       }
     }
   }
   const Time end = end_of(start);
   for (std::size_t r = 0; r < route.size(); ++r) {
     const auto i = static_cast<std::size_t>(route[r]);
+    const Time delay = delay_by.empty() ? 0 : delay_by[r];
     insert(links_[i], Booking{start, end, owner}, forget_before);
     links_[i].busy += end - start;
     if (record_) {
       const LinkEnds e = topology_.ends(route[r]);
-      history_[i].push_back(LinkSpan{e.from, e.to, e.label, start, end, owner, delay_by[r]});
+      history_[i].push_back(LinkSpan{e.from, e.to, e.label, start, end, owner, delay});
     }
-    if (delay_by[r] > 0) {
+    if (delay > 0) {
       ++contention_[i].events;
-      contention_[i].delay += delay_by[r];
+      contention_[i].delay += delay;
     }
   }
   return start;
