@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <new>
 #include <stdexcept>
 #include <thread>
 
@@ -90,6 +91,21 @@ TEST(Exceptions, ReachTheCallerWithTheNodeAndEveryThreadEnds) {
     EXPECT_EQ(e.node, 5);
     EXPECT_NE(std::string(e.what()).find("boom"), std::string::npos);
     EXPECT_THROW(std::rethrow_exception(e.cause), std::runtime_error);
+  }
+}
+
+// The host running out of memory inside a node (a machine too big for it) is an error that says so, not a crash.
+TEST(Exceptions, RunningOutOfHostMemoryIsAnErrorThatSaysSo) {
+  Machine machine(quick(2));
+  try {
+    machine.run([](Node& node) {
+      if (node.id() == 1) throw std::bad_alloc();
+    });
+    FAIL() << "expected the kernel's exception";
+  } catch (const KernelError& e) {
+    EXPECT_EQ(e.node, 1);
+    EXPECT_NE(std::string(e.what()).find("out of host memory"), std::string::npos) << e.what();
+    EXPECT_THROW(std::rethrow_exception(e.cause), std::bad_alloc);
   }
 }
 

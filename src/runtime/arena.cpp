@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <new>
 #include <string>
 
 #include "common/allocation.hpp"
@@ -21,9 +22,9 @@ void* Arena::allocate(std::size_t bytes, std::size_t alignment) {
                      std::to_string(alignment));
   charge(bytes);
   void* p = allocate_aligned(std::max<std::size_t>(bytes, 1), alignment);
-  if (p == nullptr) {
+  if (p == nullptr) {  // the host is out of memory, not the node: its arena has room
     release(bytes);
-    throw ArenaExhausted(node_, capacity_, in_use_, bytes);
+    throw std::bad_alloc();
   }
   live_.emplace(p, bytes);
   freed_.erase(p);

@@ -249,12 +249,13 @@ void Matcher::erase(std::size_t i) {
 void Matcher::grow() {
   const std::size_t old_size = size_;
   // Doubles when the entries in use fill a quarter of the table or more; otherwise the tombstones are the excess.
-  if (4 * (count_ + 1) > size_) {
+  const bool doubles = 4 * (count_ + 1) > size_;
+  std::unique_ptr<Entry[], FreeTable> old = make_table(doubles ? 2 * size_ : size_);  // may throw: nothing changed yet
+  old.swap(table_);
+  if (doubles) {
     size_ *= 2;
     --shift_;
   }
-  std::unique_ptr<Entry[], FreeTable> old = make_table(size_);
-  old.swap(table_);
   erased_ = 0;
   for (std::size_t e = 0; e < old_size; ++e) {
     if (!in_use(old[e])) continue;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <string_view>
 #include <thread>
 #include <tuple>
@@ -110,6 +111,10 @@ void NodeRuntime::run_kernel() {
     check_running();
     (*run_.kernel)(node());
   } catch (const Aborted&) {
+  } catch (const std::bad_alloc&) {
+    run_.fail(id_, std::current_exception(),
+              "out of host memory: the nodes' buffers and the emulator's requests and messages in flight need more "
+              "than this process can have (lower d or the message size, or spread the machine over MPI ranks)");
   } catch (const std::exception& e) {
     run_.fail(id_, std::current_exception(), e.what());
   } catch (...) {
