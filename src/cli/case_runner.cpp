@@ -135,6 +135,12 @@ std::vector<KernelCase> select_cases(const KernelFamily& family, const MachineCo
       throw UsageError(kernel + " takes no --partition");
     }
   }
+  if (request.root_given && !family.rooted) {
+    std::string rooted;
+    for (const KernelFamily& f : harness::families())
+      if (f.rooted) rooted += (rooted.empty() ? "" : ", ") + std::string(f.name);
+    throw UsageError(kernel + " takes no --root (" + rooted + " take one)");
+  }
   if (request.root < 0 || request.root >= config.nodes())
     throw UsageError("--root " + std::to_string(request.root) + " is not a node of a cube of " +
                      std::to_string(config.nodes()) + " nodes");

@@ -23,6 +23,7 @@ struct CaseRequest {
   std::size_t m = 64;
   Sync sync = Sync::none;
   int root = 0;
+  bool root_given = false;  // --root: only a rooted kernel takes one
   std::uint64_t seed = 1;
   std::map<std::string, std::uint64_t, std::less<>> numbers;  // algorithm parameters given by name (--groups 5)
   std::map<std::string, std::string, std::less<>> texts;      // words given by name (--perm shuffle); empty: not given

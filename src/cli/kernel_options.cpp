@@ -103,7 +103,7 @@ void KernelOptions::add_to(CLI::App& app, bool several) {
     algo->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
     partition->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   }
-  app.add_option("--root", root, "Root node (broadcast, scatter, gather)")->capture_default_str();
+  app.add_option("--root", root, "Root node of broadcast, scatter, gather and reduce (default 0)")->type_name("NODE");
   for (const auto& [name, flag] : parameter_flags()) {
     const std::string help = flag.takers + ": " + std::string(flag.spec->doc);
     if (flag.spec->kind == harness::ParamKind::text) {
@@ -132,7 +132,8 @@ CaseRequest KernelOptions::request(const std::string& algo, const std::string& p
   if (!partition.empty()) request.partition = parse_partition(partition);
   request.m = m;
   request.sync = sync;
-  request.root = root;
+  request.root = root.value_or(0);
+  request.root_given = root.has_value();
   request.seed = seed;
   request.numbers = numbers;
   request.texts = texts;

@@ -4,6 +4,7 @@
 // any algorithm (--groups, --chunk, --packets: read off the algorithms' rows), and the older --pieces (hidden).
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,7 +17,7 @@ class App;
 namespace hcemu::cli {
 
 struct KernelOptions {
-  int root = 0;
+  std::optional<int> root;  // the root of a rooted kernel (broadcast, scatter, gather, reduce); node 0 when not given
   std::uint64_t seed = 1;
   std::map<std::string, std::uint64_t, std::less<>> numbers;  // parameter -> value given; 0: not given
   std::map<std::string, std::string, std::less<>> texts;      // a word (--perm); empty: not given

@@ -130,6 +130,7 @@ struct KernelFamily {
   // What every algorithm of the family does to a case before its own resolve (the transpose's block side, the
   // broadcast's root check). Empty: nothing.
   std::function<KernelCase(const MachineConfig&, KernelCase)> resolve;
+  bool rooted = false;  // its algorithms start from or end at KernelCase::root (broadcast, scatter, gather, reduce)
 
   // The row of that name; throws UsageError naming the nearest and every algorithm.
   const Algorithm& algorithm(std::string_view algo) const;

@@ -261,6 +261,7 @@ KernelFamily broadcast_family() {
                                std::to_string(config.nodes()) + "-node machine");
             return c;
           },
+      .rooted = true,
   };
 }
 

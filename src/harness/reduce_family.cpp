@@ -157,6 +157,7 @@ KernelFamily reduce_family() {
                                std::to_string(config.nodes()) + "-node machine");
             return c;
           },
+      .rooted = true,
   };
 }
 

@@ -142,6 +142,7 @@ KernelFamily scatter_family() {
                [](const MachineConfig& config, const KernelCase& c) { return model::sbnt_scatter_time(config, c.m); },
                scatter_bound)},
       .resolve = [](const MachineConfig& config, KernelCase c) { return checked_root(config, "scatter", c); },
+      .rooted = true,
   };
 }
 
@@ -174,6 +175,7 @@ KernelFamily gather_family() {
                },
                gather_bound)},
       .resolve = [](const MachineConfig& config, KernelCase c) { return checked_root(config, "gather", c); },
+      .rooted = true,
   };
 }
 

@@ -229,6 +229,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadUsage{"run broadcast --algo bcast4 --partition 5", 2, "its g is --pieces"},
         BadUsage{"run broadcast --algo sbt --pieces 5", 2, "takes no --pieces"},
         BadUsage{"run exchange --pieces 5", 2, "takes no --pieces"},
+        BadUsage{"run exchange --root 3", 2, "takes no --root (broadcast, reduce, scatter, gather take one)"},
         BadUsage{"run transpose --algo stout-wagar -d 4 --ports all --pieces 3", 2, "at least d = 4"},
         BadUsage{"sweep exchange --algo direct --m 8 --pieces 5", 2, "none of the requested curves"},
         BadUsage{"run exchange --config ipsc86", 2, "did you mean 'ipsc860'"},
