@@ -3,16 +3,19 @@
 // however the table grows, keeps tombstones and clears them. The reference is a pair of queues per key.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <deque>
 #include <map>
+#include <numeric>
 #include <random>
 #include <string>
 #include <tuple>
 #include <utility>
 #include <vector>
 
+#include "hcemu/errors.hpp"
 #include "runtime/arena.hpp"
 #include "runtime/matcher.hpp"
 #include "runtime/message.hpp"
@@ -136,6 +139,72 @@ TEST_F(MatcherTest, RandomPostsAndArrivalsMeetInOrderPerKey) {
     matcher.clear();
     requests_.clear();
   }
+}
+
+// After the node finished, a message meets nothing but is checked against the receive it would have met: the second
+// of three messages is longer than the second receive posted for its key, which is an error however the run ended.
+TEST_F(MatcherTest, AMessageAfterTheEndIsCheckedAgainstTheReceiveItWouldHaveMet) {
+  Matcher matcher(0, timing_, requests_, arena_, /*forced=*/false);
+  const Key key{3, 0, 5};
+  std::vector<std::byte> first(8), second(4);
+  post(matcher, key, first);
+  post(matcher, key, second);
+  matcher.arrive_after_end(message(key, 1));  // 8 bytes: fits the first
+  matcher.arrive_after_end(message(key, 2));  // 8 bytes: longer than the second
+  matcher.arrive_after_end(message(key, 3));
+  std::vector<ForcedDiscard> discards;
+  std::vector<std::string> unreceived;
+  try {
+    matcher.collect_leftovers(discards, unreceived);
+    FAIL() << "no error";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("longer than the 4-byte buffer"), std::string::npos) << e.what();
+  }
+  matcher.clear();
+  requests_.clear();
+}
+
+// Under FORCED a receive from any source loses what arrived before it was posted (discard_lost), and sees the first
+// waiting message of every source that is left; whatever still waits at the end is a discard, reported once each.
+TEST_F(MatcherTest, ForcedAnySourceSeesOnlyWhatArrivedAfterItsPost) {
+  MachineConfig c = config();
+  c.protocol = Protocol::forced;
+  const timing::TimingModel forced(c, Timing::virtual_time);
+  Matcher matcher(0, forced, requests_, arena_, /*forced=*/true);
+  auto at = [](Message* m, Time t) {
+    m->transfer.times.first_byte = m->transfer.times.arrival = t;
+    return m;
+  };
+  for (int source = 0; source < 40; ++source) {
+    matcher.arrive(at(message(Key{source, 0, 1}, 2 * source), 100));  // before the post at 500
+    matcher.arrive(at(message(Key{source, 0, 1}, 2 * source + 1), source < 20 ? 100 : 900));
+    matcher.arrive(at(message(Key{source, 0, 2}, 1000 + source), 100));  // another tag
+  }
+  matcher.discard_lost(0, 1, 500);
+  EXPECT_EQ(matcher.discards().size(), 60u);  // every early message of tag 1: both of sources 0-19, one of 20-39
+  std::vector<int> seen;
+  matcher.for_each_first_waiting(0, 1, [&](Message& m) {
+    EXPECT_EQ(m.transfer.key.seq, static_cast<std::uint64_t>(2 * m.source + 1));
+    seen.push_back(m.source);
+  });
+  std::sort(seen.begin(), seen.end());
+  std::vector<int> expected(20);
+  std::iota(expected.begin(), expected.end(), 20);
+  EXPECT_EQ(seen, expected);
+  // A receive from source 25 posted now meets its waiting message, which arrived after it.
+  std::vector<std::byte> buffer(8);
+  const std::uint32_t index = post(matcher, Key{25, 0, 1}, buffer);
+  requests_.at(index).recv.posted = 500;
+  EXPECT_TRUE(requests_.at(index).matched);
+  std::vector<ForcedDiscard> discards;
+  std::vector<std::string> unreceived;
+  matcher.collect_leftovers(discards, unreceived);
+  EXPECT_EQ(discards.size(), 19u + 40u);  // the rest of tag 1, and all of tag 2
+  EXPECT_TRUE(std::is_sorted(discards.begin(), discards.end(), [](const ForcedDiscard& a, const ForcedDiscard& b) {
+    return std::tie(a.source, a.tag) < std::tie(b.source, b.tag);
+  }));
+  matcher.clear();
+  requests_.clear();
 }
 
 }  // namespace

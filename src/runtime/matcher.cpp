@@ -1,8 +1,11 @@
 #include "runtime/matcher.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <new>
+#include <string>
+#include <tuple>
 
 #include "hcemu/errors.hpp"
 
@@ -31,60 +34,119 @@ std::unique_ptr<Matcher::Entry[], Matcher::FreeTable> Matcher::make_table(std::s
   return std::unique_ptr<Entry[], FreeTable>(table);
 }
 
-void Matcher::append(Entry& entry, Message* m) {
-  if (entry.last_message == nullptr) {
+void Matcher::append(Message*& last, Message* m) {
+  if (last == nullptr) {
     m->match_next = m;
   } else {
-    m->match_next = entry.last_message->match_next;
-    entry.last_message->match_next = m;
+    m->match_next = last->match_next;
+    last->match_next = m;
   }
-  entry.last_message = m;
+  last = m;
 }
 
-Message* Matcher::pop_first(Entry& entry) {
-  Message* m = entry.last_message->match_next;
-  if (m == entry.last_message)
-    entry.last_message = nullptr;
+Message* Matcher::pop_first(Message*& last) {
+  Message* m = last->match_next;
+  if (m == last)
+    last = nullptr;
   else
-    entry.last_message->match_next = m->match_next;
+    last->match_next = m->match_next;
   m->match_next = nullptr;
   return m;
 }
 
+std::uint32_t Matcher::new_ring(Message* m) {
+  std::uint32_t i;
+  if (!free_rings_.empty()) {
+    i = free_rings_.back();
+    free_rings_.pop_back();
+  } else {
+    i = static_cast<std::uint32_t>(rings_.size());
+    rings_.push_back(nullptr);
+  }
+  append(rings_[i], m);
+  return i | kRing;
+}
+
+void Matcher::free_ring(std::uint32_t head) {
+  rings_[head & ~kRing] = nullptr;
+  free_rings_.push_back(head & ~kRing);
+}
+
+MatchKey Matcher::key_of(std::uint32_t head) const {
+  if (is_ring(head)) {
+    const Message& m = *rings_[head & ~kRing]->match_next;
+    return MatchKey{m.source, m.context, m.tag};
+  }
+  const Slot& r = requests_.at(head);
+  return MatchKey{r.peer, r.context, r.tag};
+}
+
 void Matcher::arrive(Message* m) {
-  const std::size_t e = find_or_insert(MatchKey{m->source, m->context, m->tag});
-  Entry& entry = table_[e];
-  append(entry, m);
-  if (entry.first_receive == Slot::kNoSlot) {
+  const MatchKey key{m->source, m->context, m->tag};
+  const std::uint32_t check = check_of(key);
+  reserve_one();
+  bool found = false;
+  const std::size_t e = locate(key, check, found);
+  if (!found) {
+    take(e, check, new_ring(m));
     buffer(m);  // nobody waits for it yet
     return;
   }
-  match(e);
+  if (is_ring(table_[e].head)) {
+    append(ring(table_[e]), m);
+    buffer(m);
+    return;
+  }
+  Slot& r = requests_.at(table_[e].head);
+  const std::uint32_t next = r.next_receive, last = r.recv.last_receive;  // before meeting overwrites the latter
+  if (meet(m, r)) advance_receives(e, next, last);  // else discarded: the receive waits for a later message
+}
+
+void Matcher::advance_receives(std::size_t e, std::uint32_t next, std::uint32_t last) {
+  if (next == Slot::kNoSlot) {
+    erase(e);
+    return;
+  }
+  requests_.at(next).recv.last_receive = last;
+  table_[e].head = next;
 }
 
 void Matcher::post(std::uint32_t index) {
   Slot& r = requests_.at(index);
-  const std::size_t e = find_or_insert(MatchKey{r.peer, r.context, r.tag});
-  Entry& entry = table_[e];
-  (entry.last_receive != Slot::kNoSlot ? requests_.at(entry.last_receive).next_receive : entry.first_receive) = index;
-  entry.last_receive = index;
+  const MatchKey key{r.peer, r.context, r.tag};
+  const std::uint32_t check = check_of(key);
   r.next_receive = Slot::kNoSlot;
-  match(e);
-}
-
-void Matcher::match(std::size_t e) {
-  for (;;) {
-    Entry& entry = table_[e];
-    if (entry.first_receive == Slot::kNoSlot || entry.last_message == nullptr) break;
-    Slot& r = requests_.at(entry.first_receive);
-    Message* m = pop_first(entry);
-    unbuffer(m);
-    if (!meet(m, r)) continue;  // discarded: the receive waits for a later message
-    entry.first_receive = r.next_receive;
-    if (entry.first_receive == Slot::kNoSlot) entry.last_receive = Slot::kNoSlot;
+  r.recv.last_receive = index;
+  reserve_one();
+  bool found = false;
+  const std::size_t e = locate(key, check, found);
+  if (!found) {
+    take(e, check, index);
+    return;
   }
-  const Entry& entry = table_[e];
-  if (entry.first_receive == Slot::kNoSlot && entry.last_message == nullptr) erase(e);
+  Entry& entry = table_[e];
+  if (!is_ring(entry.head)) {  // receives wait already: this one goes last
+    Slot& first = requests_.at(entry.head);
+    requests_.at(first.recv.last_receive).next_receive = index;
+    first.recv.last_receive = index;
+    return;
+  }
+  // Messages wait: the first that is not discarded meets the receive.
+  for (;;) {
+    Message*& last = ring(entry);
+    Message* m = pop_first(last);
+    const bool emptied = last == nullptr;
+    if (emptied) {
+      free_ring(entry.head);
+      entry.head = index;  // the receive waits, unless it meets m
+    }
+    unbuffer(m);
+    if (meet(m, r)) {
+      if (emptied) erase(e);
+      return;
+    }
+    if (emptied) return;
+  }
 }
 
 bool Matcher::meet(Message* m, Slot& r) {
@@ -123,27 +185,33 @@ bool Matcher::meet(Message* m, Slot& r) {
 }
 
 bool Matcher::take_for(std::uint32_t index, Message* m) {
-  const std::size_t e = find(MatchKey{m->source, m->context, m->tag});
-  Entry& entry = table_[e];  // m is the first waiting message of its key
-  pop_first(entry);
-  if (entry.first_receive == Slot::kNoSlot && entry.last_message == nullptr) erase(e);
+  const std::size_t e = find(MatchKey{m->source, m->context, m->tag});  // m is the first waiting message of its key
+  Message*& last = ring(table_[e]);
+  pop_first(last);
+  if (last == nullptr) {
+    free_ring(table_[e].head);
+    erase(e);
+  }
   unbuffer(m);
   return meet(m, requests_.at(index));
 }
 
 void Matcher::discard_lost(std::uint32_t context, int tag, Time posted) {
   if (!forced_) return;
-  for (std::size_t e = 0; e < size_; ++e) {
-    Entry& entry = table_[e];
-    if (!in_use(entry) || entry.key.context != context || entry.key.tag != tag) continue;
-    while (entry.last_message != nullptr &&
-           timing_.on_match(entry.first_message()->times(), posted) == timing::MatchOutcome::discard) {
-      Message* m = pop_first(entry);
+  for (std::size_t i = 0; i < rings_.size(); ++i) {
+    Message*& last = rings_[i];
+    if (last == nullptr || last->match_next->context != context || last->match_next->tag != tag) continue;
+    const Message& first = *last->match_next;
+    const std::size_t e = find(MatchKey{first.source, first.context, first.tag});
+    while (last != nullptr && timing_.on_match(last->match_next->times(), posted) == timing::MatchOutcome::discard) {
+      Message* m = pop_first(last);
       discards_.push_back({m->source, node_, m->tag, m->bytes, m->times().first_byte, posted});
       Message::destroy(m);
     }
-    // An emptied entry stays until a later post or arrival of its key removes it: erasing here would move entries
-    // under this loop.
+    if (last == nullptr) {  // erasing leaves the other entries where they are
+      free_ring(table_[e].head);
+      erase(e);
+    }
   }
 }
 
@@ -160,45 +228,66 @@ void Matcher::unbuffer(Message* m) {
 }
 
 void Matcher::arrive_after_end(Message* m) {
-  append(table_[find_or_insert(MatchKey{m->source, m->context, m->tag})], m);
+  const MatchKey key{m->source, m->context, m->tag};
+  const std::uint32_t check = check_of(key);
+  reserve_one();
+  bool found = false;
+  const std::size_t e = locate(key, check, found);
+  if (!found) {
+    take(e, check, new_ring(m));
+  } else if (is_ring(table_[e].head)) {
+    append(ring(table_[e]), m);
+  } else {
+    // It meets nothing, but is checked against the receive it would have met, so that an oversize is an error
+    // however the run ends; that receive then stands for it, and the next message of the key meets the next one.
+    const Slot& r = requests_.at(table_[e].head);
+    if (timing_.on_match(m->times(), r.recv.posted) != timing::MatchOutcome::discard) {
+      if (m->bytes > r.bytes && leftover_error_.empty())
+        leftover_error_ = "node " + std::to_string(node_) + ": recv: message of " + std::to_string(m->bytes) +
+                          " bytes from node " + std::to_string(m->source) + " tag " + std::to_string(m->tag) +
+                          " is longer than the " + std::to_string(r.bytes) +
+                          "-byte buffer posted for it (a receive never waited for)";
+      advance_receives(e, r.next_receive, r.recv.last_receive);
+    }
+    after_end_.push_back(m);
+  }
 }
 
 void Matcher::collect_leftovers(std::vector<ForcedDiscard>& discards, std::vector<std::string>& unreceived) {
-  for (std::size_t e = 0; e < size_; ++e) {
-    Entry& entry = table_[e];
-    if (!in_use(entry) || entry.last_message == nullptr) continue;
-    // The messages that the receives still posted would have taken, in order: only their lengths are looked at.
-    Message* waiting = entry.first_message();
-    for (std::uint32_t r = entry.first_receive; r != Slot::kNoSlot && waiting != nullptr;
-         waiting = waiting != entry.last_message ? waiting->match_next : nullptr) {
-      const Slot& receive = requests_.at(r);
-      if (timing_.on_match(waiting->times(), receive.recv.posted) == timing::MatchOutcome::discard) continue;
-      if (waiting->bytes > receive.bytes)
-        throw UsageError("node " + std::to_string(node_) + ": recv: message of " + std::to_string(waiting->bytes) +
-                         " bytes from node " + std::to_string(waiting->source) + " tag " +
-                         std::to_string(waiting->tag) + " is longer than the " + std::to_string(receive.bytes) +
-                         "-byte buffer posted for it (a receive never waited for)");
-      r = receive.next_receive;
-    }
-    while (entry.last_message != nullptr) {
-      Message* m = pop_first(entry);
-      if (forced_)
-        discards.push_back({m->source, node_, m->tag, m->bytes, m->times().first_byte, std::nullopt});
-      else
-        unreceived.push_back("node " + std::to_string(node_) + " never received " + std::to_string(m->bytes) +
-                             " bytes from node " + std::to_string(m->source) + " tag " + std::to_string(m->tag));
-      unbuffer(m);
-      Message::destroy(m);
-    }
+  if (!leftover_error_.empty()) throw UsageError(leftover_error_);
+  // Every message still waiting, in arrival order per key and by key across keys.
+  std::vector<Message*> left;
+  for (Message*& last : rings_)
+    while (last != nullptr) left.push_back(pop_first(last));
+  rings_.clear();
+  free_rings_.clear();
+  left.insert(left.end(), after_end_.begin(), after_end_.end());
+  after_end_.clear();
+  std::stable_sort(left.begin(), left.end(), [](const Message* a, const Message* b) {
+    return std::tie(a->source, a->context, a->tag) < std::tie(b->source, b->context, b->tag);
+  });
+  for (Message* m : left) {
+    if (forced_)
+      discards.push_back({m->source, node_, m->tag, m->bytes, m->times().first_byte, std::nullopt});
+    else
+      unreceived.push_back("node " + std::to_string(node_) + " never received " + std::to_string(m->bytes) +
+                           " bytes from node " + std::to_string(m->source) + " tag " + std::to_string(m->tag));
+    unbuffer(m);
+    Message::destroy(m);
   }
+  for (std::size_t e = 0; e < size_; ++e) table_[e] = Entry{};
+  count_ = erased_ = 0;
 }
 
 void Matcher::clear() {
-  for (std::size_t e = 0; e < size_; ++e) {
-    Entry& entry = table_[e];
-    while (entry.last_message != nullptr) Message::destroy(pop_first(entry));
-    entry = Entry{};
-  }
+  for (Message*& last : rings_)
+    while (last != nullptr) Message::destroy(pop_first(last));
+  rings_.clear();
+  free_rings_.clear();
+  for (Message* m : after_end_) Message::destroy(m);
+  after_end_.clear();
+  leftover_error_.clear();
+  for (std::size_t e = 0; e < size_; ++e) table_[e] = Entry{};
   count_ = erased_ = 0;
   discards_.clear();
   messages_received_ = bytes_received_ = 0;
@@ -206,47 +295,49 @@ void Matcher::clear() {
 
 // --- the table -------------------------------------------------------------------------------------------------
 
-std::size_t Matcher::find(const MatchKey& key) const {
-  for (std::size_t i = home(key);; i = (i + 1) & (size_ - 1)) {
-    if (table_[i].key == key) return i;
-    if (table_[i].key.source == kEmpty) return size_;
-  }
-}
-
-std::size_t Matcher::find_or_insert(const MatchKey& key) {
-  if (2 * (count_ + erased_ + 1) > size_) grow();
+std::size_t Matcher::locate(const MatchKey& key, std::uint32_t check, bool& found) const {
   std::size_t free = size_;  // the first tombstone on the way
-  for (std::size_t i = home(key);; i = (i + 1) & (size_ - 1)) {
-    if (table_[i].key == key) return i;
-    if (table_[i].key.source == kErased) {
+  for (std::size_t i = home_of(check);; i = (i + 1) & (size_ - 1)) {
+    const Entry& e = table_[i];
+    if (e.head == kEmpty) {
+      found = false;
+      return free != size_ ? free : i;
+    }
+    if (e.head == kErased) {
       if (free == size_) free = i;
-    } else if (table_[i].key.source == kEmpty) {
-      if (free != size_) {
-        i = free;
-        --erased_;
-      }
-      table_[i] = Entry{};
-      table_[i].key = key;
-      ++count_;
+    } else if (e.check == check && key_of(e.head) == key) {
+      found = true;
       return i;
     }
   }
 }
 
+std::size_t Matcher::find(const MatchKey& key) const {
+  bool found = false;
+  return locate(key, check_of(key), found);  // callers look up only keys with something waiting
+}
+
+void Matcher::take(std::size_t e, std::uint32_t check, std::uint32_t head) {
+  if (table_[e].head == kErased) --erased_;
+  table_[e] = Entry{check, head};
+  ++count_;
+}
+
 // A tombstone rather than moving the entries behind it back, which would look at every entry up to the next empty
-// slot, cache lines that lookups would not otherwise touch. An entry whose successor shares its cache line and is
-// empty ends no probe and becomes empty itself; grow() clears the other tombstones.
+// one, cache lines that lookups would not otherwise touch. An entry whose successor on its cache line is empty ends
+// no probe and becomes empty itself; reserve_one() clears the other tombstones.
 void Matcher::erase(std::size_t i) {
   --count_;
-  const bool ends_probes = (i & 1) == 0 && table_[i + 1].key.source == kEmpty;
+  const bool ends_probes = ((i + 1) & 7) != 0 && table_[i + 1].head == kEmpty;
   table_[i] = Entry{};
   if (!ends_probes) {
-    table_[i].key.source = kErased;
+    table_[i].head = kErased;
     ++erased_;
   }
 }
 
-void Matcher::grow() {
+void Matcher::reserve_one() {
+  if (2 * (count_ + erased_ + 1) <= size_) return;
   const std::size_t old_size = size_;
   // Doubles when the entries in use fill a quarter of the table or more; otherwise the tombstones are the excess.
   const bool doubles = 4 * (count_ + 1) > size_;
@@ -259,8 +350,8 @@ void Matcher::grow() {
   erased_ = 0;
   for (std::size_t e = 0; e < old_size; ++e) {
     if (!in_use(old[e])) continue;
-    std::size_t i = home(old[e].key);
-    while (table_[i].key.source != kEmpty) i = (i + 1) & (size_ - 1);
+    std::size_t i = home_of(old[e].check);
+    while (table_[i].head != kEmpty) i = (i + 1) & (size_ - 1);
     table_[i] = old[e];
   }
 }

@@ -37,10 +37,10 @@ class Matcher {
   // The first waiting message from each source with this context and tag, for a receive from any source.
   template <class Visit>
   void for_each_first_waiting(std::uint32_t context, int tag, Visit&& visit) const {
-    for (std::size_t i = 0; i < size_; ++i) {
-      const Entry& e = table_[i];
-      if (in_use(e) && e.key.context == context && e.key.tag == tag && e.last_message != nullptr)
-        visit(*e.first_message());
+    for (Message* last : rings_) {
+      if (last == nullptr) continue;
+      Message& first = *last->match_next;
+      if (first.context == context && first.tag == tag) visit(first);
     }
   }
   // A receive from any source (slot `index`) takes `m`, the first waiting message of its source; under FORCED a
@@ -65,49 +65,62 @@ class Matcher {
   std::uint64_t bytes_received() const { return bytes_received_; }
 
  private:
-  static constexpr int kEmpty = -2147483647 - 1;
-  static constexpr int kErased = kEmpty + 1;  // a tombstone: lookups go on past it, an insertion may take it
-  // 32 bytes, aligned: two to a cache line, none across two. The waiting messages of a key form a ring through
-  // match_next, held by its last (the first follows it); the waiting receives a list through Slot::next_receive.
-  struct alignas(32) Entry {
-    MatchKey key{kEmpty, 0, 0};
-    std::uint32_t first_receive = Slot::kNoSlot;
-    std::uint32_t last_receive = Slot::kNoSlot;
-    Message* last_message = nullptr;
-    Message* first_message() const { return last_message != nullptr ? last_message->match_next : nullptr; }
+  // 8 bytes: eight to a cache line. `head` names what waits for the key: the first receive posted for it (a slot
+  // index; the rest follow through Slot::next_receive, and the first keeps the last in RecvSlot::last_receive), or
+  // with kRing set the ring of waiting messages in rings_. Never both: a receive and a message of one key meet. The
+  // key itself is read from that receive or message; `check` holds 30 bits of the key's hash and the source's low
+  // two bits, enough to tell keys apart without reading it but once in a billion, and to find the entry's home
+  // again when the table grows (home_of), so that growing touches nothing but the table.
+  struct Entry {
+    std::uint32_t check = 0;
+    std::uint32_t head = kEmpty;
   };
-  static_assert(sizeof(Entry) == 32);
+  static_assert(sizeof(Entry) == 8);
+  static constexpr std::uint32_t kEmpty = 0xffffffffu;
+  static constexpr std::uint32_t kErased = 0xfffffffeu;  // a tombstone: lookups go on past it, an insertion may take it
+  static constexpr std::uint32_t kRing = 0x80000000u;    // slot indices stay below it (RequestTable::add)
+  static bool in_use(const Entry& e) { return e.head < kErased; }
+  static bool is_ring(std::uint32_t head) { return (head & kRing) != 0; }
 
-  // Pairs waiting messages with waiting receives of one key, in order; erases the entry once both are empty.
-  void match(std::size_t entry);
+  MatchKey key_of(std::uint32_t head) const;
+  Message*& ring(const Entry& e) { return rings_[e.head & ~kRing]; }
+  std::uint32_t new_ring(Message* m);  // a ring of one message; returns its head
+  void free_ring(std::uint32_t head);
   // What meeting does: discard, or copy into the receive. Returns false when the message was discarded.
   bool meet(Message* m, Slot& receive);
   void buffer(Message* m);  // UNFORCED: charge the system buffer (the arena)
   void unbuffer(Message* m);
-  static void append(Entry& entry, Message* m);
-  static Message* pop_first(Entry& entry);  // the entry has a waiting message
+  static void append(Message*& last, Message* m);
+  static Message* pop_first(Message*& last);  // the ring is not empty
+  // The first receive of entry `e` has met its message: the next one (if any) becomes the first and keeps the last.
+  void advance_receives(std::size_t e, std::uint32_t next, std::uint32_t last);
 
   // An open-addressing table (linear probing, tombstones): no allocation per key, and the common pattern — a receive
   // and its message meet, the key goes away — leaves it small. Fibonacci hashing: one multiply per field, and
   // sources in arithmetic progression (a row, a column, the partners of a dimension) spread out.
-  // Two consecutive sources (2k, 2k + 1) share a cache line of the table, each at its own place in it: a kernel that
-  // posts receives for many partners meets their messages in about that order (the Direct exchange's partners id ^ j
-  // go through each pair in turn), and finds the second entry on a line it has just touched instead of at a random
-  // line of a table long evicted. Longer runs of sources cluster the table, and their probes cost more than the
-  // lines they save.
-  std::size_t find(const MatchKey& key) const;  // index, or table size when absent
-  std::size_t find_or_insert(const MatchKey& key);
-  void erase(std::size_t index);
-  std::size_t home(const MatchKey& key) const {
+  // Four consecutive sources (4k ... 4k + 3) share a cache line of the table, every other entry of it, so that a
+  // key homed on the same line by chance probes to the entry beside its home: a kernel that posts receives for many
+  // partners meets their messages in about that order (the Direct exchange's partners id ^ j go through each group
+  // in turn), and finds the next entries on a line it has just touched instead of at a random line of a table long
+  // evicted.
+  static std::uint32_t check_of(const MatchKey& key) {
     const std::uint64_t h =
-        static_cast<std::uint64_t>(static_cast<std::uint32_t>(key.source) >> 1) * 0x9e3779b97f4a7c15ull +
+        static_cast<std::uint64_t>(static_cast<std::uint32_t>(key.source) >> 2) * 0x9e3779b97f4a7c15ull +
         static_cast<std::uint64_t>(static_cast<std::uint32_t>(key.tag)) * 0xc2b2ae3d27d4eb4full +
         static_cast<std::uint64_t>(key.context) * 0x165667b19e3779f9ull;
-    const auto line = static_cast<std::size_t>((h ^ (h >> 29)) * 0x9e3779b97f4a7c15ull >> shift_) & ~std::size_t{1};
-    return line | (static_cast<std::uint32_t>(key.source) & 1u);
+    const auto high = static_cast<std::uint32_t>(((h ^ (h >> 29)) * 0x9e3779b97f4a7c15ull) >> 32);
+    return (high & ~3u) | (static_cast<std::uint32_t>(key.source) & 3u);
   }
-  void grow();  // or only clears the tombstones, when they are most of what is there
-  static bool in_use(const Entry& e) { return e.key.source != kEmpty && e.key.source != kErased; }
+  std::size_t home_of(std::uint32_t check) const {  // the table has at most 2^32 entries
+    return (static_cast<std::size_t>(check >> (shift_ - 32)) & ~std::size_t{7}) | (check & 3u) * 2;
+  }
+  // The entry of `key`, or where to insert it (the first tombstone on the way, else the empty entry that ends the
+  // probe), with `found` false.
+  std::size_t locate(const MatchKey& key, std::uint32_t check, bool& found) const;
+  std::size_t find(const MatchKey& key) const;                        // the entry of a key that has one
+  void take(std::size_t e, std::uint32_t check, std::uint32_t head);  // fills the position locate() gave
+  void erase(std::size_t index);
+  void reserve_one();  // room for one more key: grows, or only clears the tombstones when they are most of the table
   struct FreeTable {
     void operator()(Entry* table) const { free_aligned(table); }
   };
@@ -121,6 +134,10 @@ class Matcher {
   std::unique_ptr<Entry[], FreeTable> table_;
   std::size_t size_ = 0;   // a power of two
   unsigned shift_ = 0;     // 64 - log2(size_)
+  std::vector<Message*> rings_;  // the last message of each ring of waiting messages (the first follows it); free: null
+  std::vector<std::uint32_t> free_rings_;
+  std::vector<Message*> after_end_;  // arrived after the node finished, for a key that receives still wait for
+  std::string leftover_error_;       // the first of those longer than the receive it would have met
   std::size_t count_ = 0;  // entries in use
   std::size_t erased_ = 0;  // tombstones
   std::vector<ForcedDiscard> discards_;

@@ -1,6 +1,7 @@
 #include "runtime/requests.hpp"
 
 #include <new>
+#include <stdexcept>
 
 #include "hcemu/errors.hpp"
 
@@ -12,6 +13,8 @@ Request RequestTable::add(Slot::Kind kind) {
     index = free_.back();
     free_.pop_back();
   } else {
+    // Slot indices stay below 2^31: the matcher marks its own indices with the top bit (runtime/matcher.hpp).
+    if (size_ >= 0x80000000u - kChunk) throw std::length_error("more than 2^31 pending requests on one node");
     index = size_++;
     if ((index >> kChunkBits) == chunks_.size()) chunks_.push_back(std::make_unique<Slot[]>(kChunk));
   }

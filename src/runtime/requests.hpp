@@ -33,8 +33,12 @@ struct RecvSlot {
     std::uint64_t message;      // then the matched message's number (for traces)
   };
   Time posted = 0;
-  // Of the matched message: what completing the receive needs of its timing::TransferTimes.
-  Time arrival = 0;
+  union {
+    // Of the matched message: what completing the receive needs of its timing::TransferTimes (and input_hold).
+    Time arrival = 0;
+    // Until then, of the first receive waiting for its key: the last one (runtime/matcher.hpp).
+    std::uint32_t last_receive;
+  };
   Time input_hold = 0;
 };
 
