@@ -8,17 +8,13 @@
 
 namespace hcemu::detail {
 
-namespace {
-bool later(const Pending* a, const Pending* b) { return b->key < a->key; }
-}  // namespace
-
 void Coordinator::start(int nodes) {
   running_.store(nodes, std::memory_order_relaxed);
   unfinished_.store(nodes, std::memory_order_relaxed);
   submissions_.store(nullptr, std::memory_order_relaxed);
   placing_.store(false, std::memory_order_relaxed);
   recheck_.store(false, std::memory_order_relaxed);
-  heap_.clear();
+  queue_.clear();
   stopped_ = false;
   rounds_ = 0;
   native_sent_.store(0, std::memory_order_relaxed);
@@ -77,8 +73,8 @@ void Coordinator::place_in_order() {
   const auto event = [&](bool woke, Time t, int node) {
     if (woke) horizon = std::min(horizon, timing::OrderKey::floor_of(t, node));
   };
-  while (!heap_.empty() && heap_.front()->key < horizon && !run_.aborted()) {
-    Pending* p = pop();
+  while (!queue_.empty() && queue_.top_key() < horizon && !run_.aborted()) {
+    Pending* p = queue_.pop();
     if (p->kind == Pending::Kind::horizon) {
       event(run_.nodes[static_cast<std::size_t>(p->owner)]->horizon_reached(*p), p->key.ready, p->owner);
       continue;
@@ -101,10 +97,10 @@ void Coordinator::place_in_order() {
       event(run_.nodes[static_cast<std::size_t>(receiver)]->deliver(m), arrival, receiver);  // m is the receiver's now
     } else if (step.more) {
       m->key = m->transfer.key;
-      push(m);
+      queue_.push(m);
     }
   }
-  if (heap_.empty() && submissions_.load(std::memory_order_seq_cst) == nullptr &&
+  if (queue_.empty() && submissions_.load(std::memory_order_seq_cst) == nullptr &&
       running_.load(std::memory_order_seq_cst) == 0 && unfinished_.load(std::memory_order_seq_cst) > 0 &&
       !run_.aborted()) {
     // Every unfinished node is parked and nothing is left that could wake one.
@@ -115,35 +111,19 @@ void Coordinator::place_in_order() {
   }
 }
 
-void Coordinator::take_submissions() {
-  Pending* p = submissions_.exchange(nullptr, std::memory_order_acquire);
-  while (p != nullptr) {
-    Pending* next = p->submit_next;
-    push(p);
-    p = next;
-  }
-}
-
-void Coordinator::push(Pending* p) {
-  heap_.push_back(p);
-  std::push_heap(heap_.begin(), heap_.end(), later);
-}
-
-Pending* Coordinator::pop() {
-  std::pop_heap(heap_.begin(), heap_.end(), later);
-  Pending* p = heap_.back();
-  heap_.pop_back();
-  return p;
-}
+void Coordinator::take_submissions() { queue_.push_batch(submissions_.exchange(nullptr, std::memory_order_acquire)); }
 
 void Coordinator::discard_pending() {
   take_submissions();
-  for (Pending* p : heap_) {
-    if (p->kind == Pending::Kind::message) Message::destroy(static_cast<Message*>(p));
-    else if (!run_.is_local(p->owner)) delete p;  // another rank's, copied here
-    else p->queued.store(false, std::memory_order_relaxed);
-  }
-  heap_.clear();
+  queue_.for_each([&](Pending* p) {
+    if (p->kind == Pending::Kind::message)
+      Message::destroy(static_cast<Message*>(p));
+    else if (!run_.is_local(p->owner))
+      delete p;  // another rank's, copied here
+    else
+      p->queued.store(false, std::memory_order_relaxed);
+  });
+  queue_.clear();
 }
 
 }  // namespace hcemu::detail

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "hcemu/time.hpp"
+#include "runtime/commit_queue.hpp"
 #include "runtime/pending.hpp"
 
 namespace hcemu::detail {
@@ -63,8 +64,6 @@ class Coordinator {
   void native_progress();
   void deliver_native(const std::vector<std::byte>& message);
   void take_submissions();
-  void push(Pending* p);
-  Pending* pop();
 
   RunState& run_;
   alignas(64) std::atomic<int> running_{0};
@@ -72,7 +71,7 @@ class Coordinator {
   alignas(64) std::atomic<Pending*> submissions_{nullptr};
   alignas(64) std::atomic<bool> placing_{false};
   std::atomic<bool> recheck_{false};
-  std::vector<Pending*> heap_;  // the one placing owns it
+  CommitQueue queue_;  // the one placing owns it
   // Spread over ranks.
   bool stopped_ = false;
   std::uint64_t rounds_ = 0;  // every rank's nodes have finished, or the run failed or deadlocked

@@ -93,7 +93,7 @@ void Coordinator::round() {
     latest_entry = std::max(latest_entry, in.get<Time>());
     const auto count = in.get<std::uint64_t>();
     if (r == transport.rank()) {  // our own, in the order we wrote them
-      for (Pending* p : mine) push(p);
+      for (Pending* p : mine) queue_.push(p);
       continue;
     }
     for (std::uint64_t i = 0; i < count; ++i) {
@@ -104,7 +104,7 @@ void Coordinator::round() {
         p->owner = in.get<int>();
         p->ticket = in.get<std::uint64_t>();
         p->key = key;
-        push(p);
+        queue_.push(p);
         continue;
       }
       const int destination = in.get<int>();
@@ -119,7 +119,7 @@ void Coordinator::round() {
       run_.timing.copy_issued(m->transfer, key.source, destination, bytes, key.ready, channel, key.seq,
                               std::move(route));
       m->key = m->transfer.key;
-      push(m);
+      queue_.push(m);
     }
   }
 
@@ -146,7 +146,7 @@ void Coordinator::round() {
     horizon = timing::OrderKey::floor_of(release, 0);  // a node it wakes issues no earlier
     released = true;
   }
-  if (heap_.empty() && !released) {
+  if (queue_.empty() && !released) {
     // Nothing to place and nobody runs anywhere: the run is over, or deadlocked.
     stopped_ = true;
     if (unfinished > 0) report_deadlock();
@@ -159,8 +159,8 @@ void Coordinator::place_round(timing::OrderKey horizon) {
   Transport& transport = *run_.transport;
   std::vector<Message*> incoming, outgoing;
   const auto node = [&](int id) { return run_.nodes[static_cast<std::size_t>(id)].get(); };
-  while (!heap_.empty() && heap_.front()->key < horizon) {
-    Pending* p = pop();
+  while (!queue_.empty() && queue_.top_key() < horizon) {
+    Pending* p = queue_.pop();
     if (p->kind == Pending::Kind::horizon) {
       horizon = std::min(horizon, timing::OrderKey::floor_of(p->key.ready, p->owner));
       if (run_.is_local(p->owner))
@@ -199,7 +199,7 @@ void Coordinator::place_round(timing::OrderKey horizon) {
       }
     } else if (step.more) {
       m->key = m->transfer.key;
-      push(m);
+      queue_.push(m);
     }
   }
   transport.finish();

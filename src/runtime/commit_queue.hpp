@@ -1,0 +1,73 @@
+#pragma once
+// The coordinator's queue of what waits to be placed (runtime/coordinator.hpp), smallest OrderKey first.
+//
+// What the nodes submit between two passes comes in as one batch (a step of a lockstep schedule: one transfer per
+// node): it is sorted once, with each key copied beside its pointer, and merged into a sorted run. What comes one
+// at a time during a pass (a store-and-forward message's next hop) goes into a small heap beside it. A binary heap
+// of pointers alone compared keys inside the messages, a cache miss per comparison once a step's messages no longer
+// fit the first-level cache.
+#include <algorithm>
+#include <vector>
+
+#include "runtime/pending.hpp"
+#include "timing/order_key.hpp"
+
+namespace hcemu::detail {
+
+class CommitQueue {
+ public:
+  bool empty() const { return sorted_.empty() && heap_.empty(); }
+  const timing::OrderKey& top_key() const { return from_heap() ? heap_.front().key : sorted_.back().key; }
+  Pending* pop() {
+    if (!from_heap()) {
+      Pending* p = sorted_.back().p;
+      sorted_.pop_back();
+      return p;
+    }
+    std::pop_heap(heap_.begin(), heap_.end(), later);
+    Pending* p = heap_.back().p;
+    heap_.pop_back();
+    return p;
+  }
+  void push(Pending* p) {
+    heap_.push_back({p->key, p});
+    std::push_heap(heap_.begin(), heap_.end(), later);
+  }
+  // A stack of submissions, linked by Pending::submit_next.
+  void push_batch(Pending* stack) {
+    if (stack == nullptr) return;
+    batch_.clear();
+    for (Pending* p = stack; p != nullptr; p = p->submit_next) batch_.push_back({p->key, p});
+    std::sort(batch_.begin(), batch_.end(), later);  // descending: the next at the back
+    if (sorted_.empty()) {
+      sorted_.swap(batch_);
+      return;
+    }
+    merged_.resize(sorted_.size() + batch_.size());
+    std::merge(sorted_.begin(), sorted_.end(), batch_.begin(), batch_.end(), merged_.begin(), later);
+    sorted_.swap(merged_);
+  }
+  template <class F>
+  void for_each(F&& f) const {
+    for (const Item& i : sorted_) f(i.p);
+    for (const Item& i : heap_) f(i.p);
+  }
+  void clear() {
+    sorted_.clear();
+    heap_.clear();
+  }
+
+ private:
+  struct Item {
+    timing::OrderKey key;
+    Pending* p;
+  };
+  static bool later(const Item& a, const Item& b) { return b.key < a.key; }
+  bool from_heap() const { return sorted_.empty() || (!heap_.empty() && heap_.front().key < sorted_.back().key); }
+
+  std::vector<Item> sorted_;  // descending
+  std::vector<Item> heap_;    // a heap by `later`: the smallest key at the front
+  std::vector<Item> batch_, merged_;
+};
+
+}  // namespace hcemu::detail
