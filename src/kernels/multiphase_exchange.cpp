@@ -79,16 +79,18 @@ void direct_phase(Node& node, std::span<const std::byte> list, std::span<std::by
   constexpr int data_tag = 0;
   constexpr int sync_tag = 1;
 
+  // A Direct exchange at d = 13 keeps 8191 of each live per node: only what the synchronisation uses is made.
+  const bool pairwise = options.sync == Sync::pairwise;
   std::vector<Request> data_recv(static_cast<std::size_t>(steps) + 1);
-  std::vector<Request> sync_recv(static_cast<std::size_t>(steps) + 1);
+  std::vector<Request> sync_recv(pairwise ? static_cast<std::size_t>(steps) + 1 : 0);
   std::vector<Request> sends;
-  sends.reserve(2 * static_cast<std::size_t>(steps));
+  sends.reserve((pairwise ? 2 : 1) * static_cast<std::size_t>(steps));
 
   for (int j = 1; j <= steps; ++j) {
     const int partner = partner_at(j);
     data_recv[static_cast<std::size_t>(j)] =
         node.post_recv(partner, incoming.subspan(segment_of(partner) * effective, effective), data_tag);
-    if (options.sync == Sync::pairwise) {
+    if (pairwise) {
       sync_recv[static_cast<std::size_t>(j)] = node.post_recv(partner, std::span<std::byte>(), sync_tag);
     }
   }
@@ -96,7 +98,7 @@ void direct_phase(Node& node, std::span<const std::byte> list, std::span<std::by
 
   for (int j = 1; j <= steps; ++j) {
     const int partner = partner_at(j);
-    if (options.sync == Sync::pairwise) {
+    if (pairwise) {
       sends.push_back(node.isend(partner, std::span<const std::byte>(), sync_tag));
       node.wait(sync_recv[static_cast<std::size_t>(j)]);
     }

@@ -9,9 +9,9 @@ namespace hcemu::detail {
 
 Request RequestTable::add(Slot::Kind kind) {
   std::uint32_t index;
-  if (!free_.empty()) {
-    index = free_.back();
-    free_.pop_back();
+  if (free_ != Slot::kNoSlot) {
+    index = free_;
+    free_ = at(index).next_receive;
   } else {
     // Slot indices stay below 2^31: the matcher marks its own indices with the top bit (runtime/matcher.hpp).
     if (size_ >= 0x80000000u - kChunk) throw std::length_error("more than 2^31 pending requests on one node");
@@ -38,7 +38,8 @@ void RequestTable::release(std::uint32_t index) {
   Slot& s = at(index);
   s.kind = Slot::Kind::free;
   ++s.generation;
-  free_.push_back(index);
+  s.next_receive = free_;
+  free_ = index;
 }
 
 Slot& RequestTable::get(const Request& r, int node, const char* operation) {
@@ -52,12 +53,13 @@ Slot& RequestTable::get(const Request& r, int node, const char* operation) {
 void RequestTable::clear() {
   // Keep the slots (their memory is reused by the next run), but make every one free; generations go on counting
   // so that a handle kept from an earlier run is still recognised as stale.
-  free_.clear();
+  free_ = Slot::kNoSlot;
   for (std::uint32_t i = size_; i-- > 0;) {
     Slot& s = at(i);
     if (s.kind != Slot::Kind::free) ++s.generation;
     s.kind = Slot::Kind::free;
-    free_.push_back(i);
+    s.next_receive = free_;
+    free_ = i;
   }
 }
 

@@ -8,7 +8,6 @@
 #include <string>
 #include <vector>
 
-#include "common/allocation.hpp"
 #include "hcemu/detail/node_backend.hpp"
 #include "hcemu/node.hpp"
 #include "hcemu/time.hpp"
@@ -58,7 +57,7 @@ struct alignas(64) Slot {
   int peer = -1;
   int tag = 0;
   std::uint32_t context = 0;
-  std::uint32_t next_receive = kNoSlot;  // a receive: the next receive posted for the same key
+  std::uint32_t next_receive = kNoSlot;  // a receive: the next receive posted for the same key; free: the next free
   // A send: its length. A receive: its buffer's capacity until it is matched, then the message's length.
   std::size_t bytes = 0;
   // The part of its kind, started by RequestTable::add.
@@ -97,7 +96,9 @@ class RequestTable {
   static constexpr std::uint32_t kChunk = 1u << kChunkBits;
   std::vector<std::unique_ptr<Slot[]>> chunks_;
   std::uint32_t size_ = 0;
-  std::vector<std::uint32_t, Allocator<std::uint32_t>> free_;
+  // The free slots, last released first, linked through Slot::next_receive: no list beside the slots to grow
+  // (8191 entries per node in a d = 13 Direct exchange), and taking one touches only the slot itself.
+  std::uint32_t free_ = Slot::kNoSlot;
 };
 
 }  // namespace hcemu::detail
