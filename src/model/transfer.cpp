@@ -7,20 +7,25 @@
 
 namespace hcemu::model {
 
+namespace {
+// The sum of `one(size)` over the packets of a message: all full but the last. The terms are not negative, so the
+// sum is within range exactly when every partial sum is; it is taken wide (at most 2^40 packets of 2^62 ps each).
+template <class PerPacket>
+Time over_packets(const CostTable& cost, std::size_t bytes, PerPacket one) {
+  const std::size_t packets = cost.packet_count(bytes);
+  const std::size_t last = cost.packet_bytes(bytes, packets - 1);
+  CostTable::Wide total = one(last);
+  if (packets > 1) total += CostTable::Wide{one(cost.packet)} * static_cast<CostTable::Wide>(packets - 1);
+  return CostTable::within_range(total);
+}
+}  // namespace
+
 Time message_time(const CostTable& cost, Switching switching, std::size_t bytes, int hops) {
   const std::size_t packets = cost.packet_count(bytes);
-  if (switching == Switching::circuit) {
-    Time total = 0;
-    for (std::size_t p = 0; p < packets; ++p)
-      total = CostTable::within_range(CostTable::Wide{total} + cost.circuit_packet(cost.packet_bytes(bytes, p), hops));
-    return total;
-  }
-  if (hops == 0) {  // a message to oneself crosses no link: one "hop" of start-up and copy
-    Time total = 0;
-    for (std::size_t p = 0; p < packets; ++p)
-      total = CostTable::within_range(CostTable::Wide{total} + cost.hop_packet(cost.packet_bytes(bytes, p)));
-    return total;
-  }
+  if (switching == Switching::circuit)
+    return over_packets(cost, bytes, [&](std::size_t size) { return cost.circuit_packet(size, hops); });
+  if (hops == 0)  // a message to oneself crosses no link: one "hop" of start-up and copy
+    return over_packets(cost, bytes, [&](std::size_t size) { return cost.hop_packet(size); });
   // end_prev[i]: when the previous packet left hop i.
   std::vector<Time> end_prev(static_cast<std::size_t>(hops), 0);
   for (std::size_t p = 0; p < packets; ++p) {
@@ -36,10 +41,7 @@ Time message_time(const CostTable& cost, Switching switching, std::size_t bytes,
 
 namespace {
 Time all_packets_one_hop(const CostTable& cost, std::size_t bytes) {
-  Time total = 0;
-  for (std::size_t p = 0; p < cost.packet_count(bytes); ++p)
-    total = CostTable::within_range(CostTable::Wide{total} + cost.hop_packet(cost.packet_bytes(bytes, p)));
-  return total;
+  return over_packets(cost, bytes, [&](std::size_t size) { return cost.hop_packet(size); });
 }
 }  // namespace
 

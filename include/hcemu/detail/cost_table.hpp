@@ -27,7 +27,8 @@ struct CostTable {
   // Size of packet `i` (0-based) of a message of `bytes`: all full but the last.
   std::size_t packet_bytes(std::size_t bytes, std::size_t i) const {
     if (packet == 0 || bytes == 0) return bytes;
-    return i + 1 < packet_count(bytes) ? packet : bytes - packet * (packet_count(bytes) - 1);
+    const std::size_t count = packet_count(bytes);
+    return i + 1 < count ? packet : bytes - packet * (count - 1);
   }
   // MODEL.md section 3, circuit: one packet over h hops holds its route for λ + δ' + δ·h + τ·L.
   Time circuit_packet(std::size_t bytes, int hops) const {
