@@ -1,7 +1,7 @@
 #pragma once
 // A node's port resources (MODEL.md section 4). Owned and touched by the node alone: its sends take the output side
 // once their start is known, its receives take the input side when its program completes them.
-#include <vector>
+#include <boost/container/small_vector.hpp>
 
 #include "hcemu/config.hpp"
 #include "hcemu/time.hpp"
@@ -35,8 +35,10 @@ class PortState {
  private:
   int input_index(int in_port, Time arrival, Time hold) const;
   Ports::Kind kind_;
-  std::vector<Time> out_free_;
-  std::vector<Time> in_free_;  // for `half` the single entry of out_free_ is used instead
+  // Inside the node's own object, not in blocks of their own: every message a node sends or receives reads one, long
+  // after the node last ran.
+  boost::container::small_vector<Time, 2> out_free_;
+  boost::container::small_vector<Time, 2> in_free_;  // for `half` the single entry of out_free_ is used instead
 };
 
 }  // namespace hcemu::timing
