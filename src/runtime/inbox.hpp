@@ -3,7 +3,9 @@
 // itself). Anyone delivers; only the node takes messages out.
 #include <array>
 #include <atomic>
+#include <bit>
 #include <cstdint>
+#include <stdexcept>
 
 #include "hcemu/config.hpp"
 #include "runtime/message.hpp"
@@ -15,23 +17,27 @@ class Inbox {
  public:
   // The most input ports a node has: d + 1 on the largest cube (hcemu/config.hpp), five on a torus.
   static constexpr int kMaxPorts = kMaxSpreadDimension + 1;
-  explicit Inbox(int ports) : ports_(ports) {}
+  explicit Inbox(int ports) {
+    if (ports > kMaxPorts) throw std::logic_error("a node with more input ports than an inbox has queues");
+  }
 
   // Any thread. Returns how many messages have been delivered so far, this one included.
   std::uint64_t push(int port, Message* m) {
     queues_[static_cast<std::size_t>(port)].push(m);
+    // After the push: whenever a message becomes reachable (its own push, or an earlier one on the port that was
+    // half done), its port's mark is set afterwards, so a drain that clears the mark first misses nothing for good.
+    marked_.fetch_or(1u << port, std::memory_order_release);
     return pushed_.fetch_add(1, std::memory_order_seq_cst) + 1;
   }
   // How many messages have been delivered so far (any thread).
   std::uint64_t delivered() const { return pushed_.load(std::memory_order_seq_cst); }
 
-  // The consumer only: hands every message that has fully arrived to `take`. Stops at the first port after which
-  // everything counted as delivered when it began has been taken (a later delivery waits for the next drain).
+  // The consumer only: hands every message that has fully arrived to `take`, port by port, looking only at the ports
+  // marked since the last drain (a node with d + 1 ports would otherwise read a cache line per few ports it passes).
   template <class Take>
   void drain(Take&& take) {
-    const std::uint64_t delivered = pushed_.load(std::memory_order_acquire);
-    for (int p = 0; p < ports_ && popped_ != delivered; ++p) {
-      MpscQueue& q = queues_[static_cast<std::size_t>(p)];
+    for (std::uint32_t marked = marked_.exchange(0, std::memory_order_acquire); marked != 0; marked &= marked - 1) {
+      MpscQueue& q = queues_[static_cast<std::size_t>(std::countr_zero(marked))];
       while (QueueHook* h = q.pop()) {
         ++popped_;
         take(static_cast<Message*>(h));
@@ -43,12 +49,17 @@ class Inbox {
   std::uint64_t taken() const { return popped_; }
   // The consumer only: whether something was delivered that it has not taken yet (a delivery half done counts).
   bool maybe_nonempty() const { return pushed_.load(std::memory_order_acquire) != popped_; }
-  void reset() { pushed_.store(0, std::memory_order_relaxed), popped_ = 0; }
+  void reset() {
+    pushed_.store(0, std::memory_order_relaxed);
+    marked_.store(0, std::memory_order_relaxed);
+    popped_ = 0;
+  }
 
  private:
-  // Deliverers touch the count and a queue's head: both in place, next to the node's other shared words.
+  static_assert(kMaxPorts <= 32, "a port's mark is a bit of marked_");
+  // Deliverers touch the count, the marks and a queue's head: in place, next to the node's other shared words.
   std::atomic<std::uint64_t> pushed_{0};
-  int ports_;
+  std::atomic<std::uint32_t> marked_{0};  // the ports pushed to since the last drain
   std::uint64_t popped_ = 0;  // the consumer's
   std::array<MpscQueue, kMaxPorts> queues_;
 };
