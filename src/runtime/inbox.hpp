@@ -1,10 +1,10 @@
 #pragma once
 // A node's inbox: one lock-free queue per input port (a link that ends at the node, and one for messages to
 // itself). Anyone delivers; only the node takes messages out.
-#include <array>
 #include <atomic>
 #include <bit>
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 
 #include "hcemu/config.hpp"
@@ -17,8 +17,8 @@ class Inbox {
  public:
   // The most input ports a node has: d + 1 on the largest cube (hcemu/config.hpp), five on a torus.
   static constexpr int kMaxPorts = kMaxSpreadDimension + 1;
-  explicit Inbox(int ports) {
-    if (ports > kMaxPorts) throw std::logic_error("a node with more input ports than an inbox has queues");
+  explicit Inbox(int ports) : queues_(new MpscQueue[static_cast<std::size_t>(ports)]) {
+    if (ports > kMaxPorts) throw std::logic_error("a node with more input ports than an inbox can mark");
   }
 
   // Any thread. Returns how many messages have been delivered so far, this one included.
@@ -57,11 +57,13 @@ class Inbox {
 
  private:
   static_assert(kMaxPorts <= 32, "a port's mark is a bit of marked_");
-  // Deliverers touch the count, the marks and a queue's head: in place, next to the node's other shared words.
+  // Deliverers touch the count and the marks, in place next to the node's other shared words, and a queue's head.
+  // The queues live apart (d + 1 of them, three pointers each): a node touches the line of each port it is
+  // delivered to, and the words it touches on every message stay close together.
   std::atomic<std::uint64_t> pushed_{0};
   std::atomic<std::uint32_t> marked_{0};  // the ports pushed to since the last drain
   std::uint64_t popped_ = 0;  // the consumer's
-  std::array<MpscQueue, kMaxPorts> queues_;
+  std::unique_ptr<MpscQueue[]> queues_;
 };
 
 }  // namespace hcemu::detail

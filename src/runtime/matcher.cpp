@@ -18,13 +18,13 @@ std::size_t buffered_size(const Message& m) { return sizeof(Message) + m.bytes; 
 
 Matcher::Matcher(int node, const timing::TimingModel& timing, RequestTable& requests, Arena& arena, bool forced)
     : node_(node),
+      forced_(forced),
+      shift_(64 - 4),
       timing_(timing),
       requests_(requests),
       arena_(arena),
-      forced_(forced),
       table_(make_table(16)),
-      size_(16),
-      shift_(64 - 4) {}
+      size_(16) {}
 
 std::unique_ptr<Matcher::Entry[], Matcher::FreeTable> Matcher::make_table(std::size_t size) {
   void* memory = allocate_aligned(size * sizeof(Entry), 64);

@@ -19,10 +19,10 @@ NodeRuntime::NodeRuntime(RunState& run, int id)
       slot_(id - run.first_node),
       nodes_(run.config.nodes()),
       inbox_(run.timing.topology().input_ports()),
-      arena_(id, run.settings.arena_bytes),
-      matcher_(id, run.timing, requests_, arena_, run.config.protocol == Protocol::forced),
       clock_(run.settings.timing, run.settings.time_scale),
-      ports_(run.timing.make_ports()) {
+      ports_(run.timing.make_ports()),
+      matcher_(id, run.timing, requests_, arena_, run.config.protocol == Protocol::forced),
+      arena_(id, run.settings.arena_bytes) {
   std::tie(rows_, cols_) = run.config.topology.sides(run.config.d);
 }
 

@@ -153,25 +153,24 @@ class NodeRuntime final : public NodeBackend {
   std::atomic<std::uint64_t> horizon_reached_{0};
   Inbox inbox_;
 
-  Arena arena_;
+  // What the node itself touches on every message, right after: a node's runtime is cold again each time it runs
+  // (every other node has run since), and each cache line of it is a miss.
   RequestTable requests_;
-  Matcher matcher_;
   timing::NodeClock clock_;
   timing::PortState ports_;
-
   Wait* wait_ = nullptr;
-
   // This node's transfers: issued (owner), released by whoever places them.
   std::uint64_t issued_ = 0;
   std::uint32_t hold_slot_ = Slot::kNoSlot;  // the send whose output hold is still to apply
+  std::uint32_t context_ = 0;                // the collective scope this node is in (0: none)
+  std::uint32_t contexts_entered_ = 0;       // scopes entered so far: the next one's context
+  std::uint64_t messages_sent_ = 0, bytes_sent_ = 0;
+  Matcher matcher_;  // its own hot words first
 
+  Arena arena_;
   // Waiting for the horizon: requests in the coordinator's queue (a newer request may leave an older one there).
   std::vector<std::unique_ptr<Pending>> horizon_requests_;
   std::uint64_t horizon_ticket_ = 0;
-
-  std::uint32_t context_ = 0;           // the collective scope this node is in (0: none)
-  std::uint32_t contexts_entered_ = 0;  // scopes entered so far: the next one's context
-  std::uint64_t messages_sent_ = 0, bytes_sent_ = 0;
   Time final_clock_ = 0;
   std::vector<TraceSpan> trace_;
   std::vector<TraceSpan> sent_;  // send spans, recorded by whoever places the transfer
