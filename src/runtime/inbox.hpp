@@ -34,13 +34,20 @@ class Inbox {
 
   // The consumer only: hands every message that has fully arrived to `take`, port by port, looking only at the ports
   // marked since the last drain (a node with d + 1 ports would otherwise read a cache line per few ports it passes).
+  // If `take` throws, the ports not drained yet stay marked, so that a later drain (the one that frees what a failed
+  // run left) still finds their messages.
   template <class Take>
   void drain(Take&& take) {
     for (std::uint32_t marked = marked_.exchange(0, std::memory_order_acquire); marked != 0; marked &= marked - 1) {
       MpscQueue& q = queues_[static_cast<std::size_t>(std::countr_zero(marked))];
-      while (QueueHook* h = q.pop()) {
-        ++popped_;
-        take(static_cast<Message*>(h));
+      try {
+        while (QueueHook* h = q.pop()) {
+          ++popped_;
+          take(static_cast<Message*>(h));
+        }
+      } catch (...) {
+        marked_.fetch_or(marked, std::memory_order_relaxed);
+        throw;
       }
     }
   }
