@@ -255,14 +255,14 @@ void Matcher::arrive_after_end(Message* m) {
 
 void Matcher::collect_leftovers(std::vector<ForcedDiscard>& discards, std::vector<std::string>& unreceived) {
   if (!leftover_error_.empty()) throw UsageError(leftover_error_);
-  // Every message still waiting, in arrival order per key and by key across keys.
+  // Every message still waiting, in arrival order per key and by key across keys. Of one key, those that arrived
+  // after the end while receives waited came before any that wait in a ring (its receives were used up first).
   std::vector<Message*> left;
+  left.swap(after_end_);
   for (Message*& last : rings_)
     while (last != nullptr) left.push_back(pop_first(last));
   rings_.clear();
   free_rings_.clear();
-  left.insert(left.end(), after_end_.begin(), after_end_.end());
-  after_end_.clear();
   std::stable_sort(left.begin(), left.end(), [](const Message* a, const Message* b) {
     return std::tie(a->source, a->context, a->tag) < std::tie(b->source, b->context, b->tag);
   });
