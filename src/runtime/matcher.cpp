@@ -81,7 +81,7 @@ MatchKey Matcher::key_of(std::uint32_t head) const {
   return MatchKey{r.peer, r.context, r.tag};
 }
 
-void Matcher::arrive(Message* m) {
+std::size_t Matcher::wait_or_find_receives(Message* m) {
   const MatchKey key{m->source, m->context, m->tag};
   const std::uint32_t check = check_of(key);
   reserve_one();
@@ -89,12 +89,19 @@ void Matcher::arrive(Message* m) {
   const std::size_t e = locate(key, check, found);
   if (!found) {
     take(e, check, new_ring(m));
-    buffer(m);  // nobody waits for it yet
-    return;
+    return size_;
   }
   if (is_ring(table_[e].head)) {
     append(ring(table_[e]), m);
-    buffer(m);
+    return size_;
+  }
+  return e;
+}
+
+void Matcher::arrive(Message* m) {
+  const std::size_t e = wait_or_find_receives(m);
+  if (e == size_) {
+    buffer(m);  // nobody waits for it yet
     return;
   }
   Slot& r = requests_.at(table_[e].head);
@@ -228,29 +235,20 @@ void Matcher::unbuffer(Message* m) {
 }
 
 void Matcher::arrive_after_end(Message* m) {
-  const MatchKey key{m->source, m->context, m->tag};
-  const std::uint32_t check = check_of(key);
-  reserve_one();
-  bool found = false;
-  const std::size_t e = locate(key, check, found);
-  if (!found) {
-    take(e, check, new_ring(m));
-  } else if (is_ring(table_[e].head)) {
-    append(ring(table_[e]), m);
-  } else {
-    // It meets nothing, but is checked against the receive it would have met, so that an oversize is an error
-    // however the run ends; that receive then stands for it, and the next message of the key meets the next one.
-    const Slot& r = requests_.at(table_[e].head);
-    if (timing_.on_match(m->times(), r.recv.posted) != timing::MatchOutcome::discard) {
-      if (m->bytes > r.bytes && leftover_error_.empty())
-        leftover_error_ = "node " + std::to_string(node_) + ": recv: message of " + std::to_string(m->bytes) +
-                          " bytes from node " + std::to_string(m->source) + " tag " + std::to_string(m->tag) +
-                          " is longer than the " + std::to_string(r.bytes) +
-                          "-byte buffer posted for it (a receive never waited for)";
-      advance_receives(e, r.next_receive, r.recv.last_receive);
-    }
-    after_end_.push_back(m);
+  const std::size_t e = wait_or_find_receives(m);
+  if (e == size_) return;
+  // It meets nothing, but is checked against the receive it would have met, so that an oversize is an error however
+  // the run ends; that receive then stands for it, and the next message of the key meets the next one.
+  const Slot& r = requests_.at(table_[e].head);
+  if (timing_.on_match(m->times(), r.recv.posted) != timing::MatchOutcome::discard) {
+    if (m->bytes > r.bytes && leftover_error_.empty())
+      leftover_error_ = "node " + std::to_string(node_) + ": recv: message of " + std::to_string(m->bytes) +
+                        " bytes from node " + std::to_string(m->source) + " tag " + std::to_string(m->tag) +
+                        " is longer than the " + std::to_string(r.bytes) +
+                        "-byte buffer posted for it (a receive never waited for)";
+    advance_receives(e, r.next_receive, r.recv.last_receive);
   }
+  after_end_.push_back(m);
 }
 
 void Matcher::collect_leftovers(std::vector<ForcedDiscard>& discards, std::vector<std::string>& unreceived) {

@@ -92,6 +92,9 @@ class Matcher {
   void unbuffer(Message* m);
   static void append(Message*& last, Message* m);
   static Message* pop_first(Message*& last);  // the ring is not empty
+  // `m` waits in its key's ring (a new one if need be), and size_ is returned; unless receives wait for its key:
+  // then their entry is returned, and `m` is the caller's still.
+  std::size_t wait_or_find_receives(Message* m);
   // The first receive of entry `e` has met its message: the next one (if any) becomes the first and keeps the last.
   void advance_receives(std::size_t e, std::uint32_t next, std::uint32_t last);
 
