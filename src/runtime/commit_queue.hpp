@@ -62,7 +62,12 @@ class CommitQueue {
     timing::OrderKey key;
     Pending* p;
   };
-  static bool later(const Item& a, const Item& b) { return b.key < a.key; }
+  // A function object, not a function: std::sort and the heap algorithms inline it then, where through a function
+  // pointer every comparison was a call (3% of the d = 9 exchange's instructions).
+  struct Later {
+    bool operator()(const Item& a, const Item& b) const { return b.key < a.key; }
+  };
+  static constexpr Later later{};
   bool from_heap() const { return sorted_.empty() || (!heap_.empty() && heap_.front().key < sorted_.back().key); }
 
   std::vector<Item> sorted_;  // descending
