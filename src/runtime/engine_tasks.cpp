@@ -2,10 +2,11 @@
 // and runs until it must wait; then it suspends (runtime/fiber.hpp) and its worker runs another node, and whoever
 // satisfies the wait makes it runnable again. oneTBB provides the workers: one long-running task each, in a task
 // arena of the configured size. Under virtual and native timing each worker keeps its own queue of runnable nodes,
-// first in, first out, and an idle worker takes half of another's queue at once; a node made runnable goes on the
-// queue of the worker that made it so. Measured against one oneTBB task per resumption (its allocation, its
-// spawn and the task group's shared reference count, a cache line both workers write on every message), the d = 10
-// Direct exchange ran 1.2 times faster (docs/engine.md). Wall timing runs the nodes in order of their wake-up
+// first in, first out, and an idle worker takes half of another's queue at once. Each node has a home worker (the
+// nodes in blocks of consecutive ids), and a node made runnable goes on its home's queue, so that what it touches
+// stays in one core's cache unless a worker runs out of work. Measured against one oneTBB task per resumption (its
+// allocation, its spawn and the task group's shared reference count, a cache line both workers write on every
+// message), the Direct exchange ran 1.2 to 1.3 times faster (docs/engine.md). Wall timing runs the nodes in order of their wake-up
 // time on the same workers, which spin through the last stretch before a wake-up instead of leaving it to the
 // operating system's timer slack: that is what keeps an emulated wall-clock run close to the model.
 #include <oneapi/tbb/info.h>
@@ -281,8 +282,7 @@ class TaskEngine final : public Engine {
     } else {
       queues_.reset(workers_, nodes);
       // In blocks of consecutive nodes: neighbours in the low dimensions start on one worker.
-      for (int i = 0; i < nodes; ++i)
-        queues_.push(static_cast<int>(static_cast<std::int64_t>(i) * workers_ / nodes), i);
+      for (int i = 0; i < nodes; ++i) queues_.push(home_of(i), i);
     }
     arena_.execute([&] {
       tbb::task_group workers;
@@ -438,12 +438,17 @@ class TaskEngine final : public Engine {
   }
 
   // Not inlined: it reads current_worker, and must not do so through an address cached before a stack switch.
+  int home_of(int node) const {
+    return static_cast<int>(static_cast<std::int64_t>(node) * workers_ / static_cast<int>(fibers_.size()));
+  }
+
   __attribute__((noinline)) void schedule(int i) {
     if (!options_.wall) {
       // A sleeping worker is woken only for a second node in the queue: the worker that queued this one takes it up
       // itself once its own node waits (a ping-pong stays on one worker, RunQueues::idle).
-      const bool worker = current_worker >= 0 && current_worker < workers_;
-      if (queues_.push(worker ? current_worker : 0, i) >= 2 || !worker) queues_.wake_one_if_sleeping();
+      const int home = home_of(i);
+      const bool local = current_worker == home;
+      if (queues_.push(home, i) >= 2 || !local) queues_.wake_one_if_sleeping();
       return;
     }
     {
