@@ -2,7 +2,8 @@
 // (src/runtime/fiber.hpp): the same all-to-all of 2^d tasks, each suspending whenever its partner's message has not
 // come and resumed by the partner, once with oneapi::tbb::task::suspend/resume (ucontext underneath, a system call
 // per switch, and three memory mappings per suspended stack) and once with fcontext switches scheduled as oneTBB
-// tasks (the task engine's way). No timing model: only the cost of suspending and resuming.
+// tasks (the task engine's first way; it now keeps its own run queue per worker). No timing model: only the cost
+// of suspending and resuming.
 #include <benchmark/benchmark.h>
 
 #include <oneapi/tbb/task.h>
