@@ -132,6 +132,11 @@ std::vector<Runner> runners() {
                      s});
     }
   }
+  // More workers than the development machine's two cores: they take turns on the cores.
+  EmulatorSettings many;
+  many.engine = EngineKind::tasks;
+  many.workers = 5;
+  out.push_back({"tasks, 5 workers", many});
   EmulatorSettings os;
   os.engine = EngineKind::os_threads;
   out.push_back({"os_threads", os});

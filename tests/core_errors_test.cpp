@@ -33,6 +33,30 @@ TEST(Deadlock, MutualReceiveIsReportedWithEachBlockedOperation) {
   }
 }
 
+// Workers that outnumber the cores take turns on them; when every node waits, the run still ends, reported.
+TEST(Deadlock, WithMoreWorkersThanCoresIsReported) {
+  EmulatorSettings s;
+  s.engine = EngineKind::tasks;
+  s.workers = 5;
+  Machine machine(quick(6), s);
+  try {
+    machine.run([](Node& node) {
+      std::vector<std::byte> buf(4);
+      if (node.id() % 3 == 0) node.compute(1000);
+      node.recv(node.neighbor(0), buf, 5);
+    });
+    FAIL() << "expected a deadlock";
+  } catch (const DeadlockError& e) {
+    EXPECT_EQ(e.blocked.size(), 64u);
+  }
+  EXPECT_THROW(machine.run([](Node& node) {
+    if (node.id() == 5) throw std::runtime_error("boom");
+    std::vector<std::byte> buf(4);
+    node.recv(node.neighbor(0), buf, 5);
+  }),
+               KernelError);
+}
+
 TEST(Deadlock, BarrierMissedByOneNodeIsReported) {
   Machine machine(quick(2));
   try {
