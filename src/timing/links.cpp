@@ -30,13 +30,24 @@ Time LinkTable::book(std::span<const int> route, Time ready, Time duration, int 
   // The earliest start at which every link is free for the whole booking: move past whatever overlaps until
   // nothing does. Each move goes to the end of a booking, so this ends. Mostly nothing booked on the route ends
   // after `ready`, and then nothing can be in the way: no search, no delays.
-  Time start = ready;
-  boost::container::small_vector<Time, 16> delay_by;  // per hop, waiting for another owner's booking
   const auto free_from_ready = [&](int link) {
     const Link& l = links_[static_cast<std::size_t>(link)];
     return l.earlier.empty() && (l.latest.owner < 0 || l.latest.end <= ready);
   };
-  if (!std::all_of(route.begin(), route.end(), free_from_ready)) {
+  const bool free = std::all_of(route.begin(), route.end(), free_from_ready);
+  if (free && !record_) {  // the booking starts after the one in place on every link: it takes its place
+    const Time end = end_of(ready);
+    for (int link : route) {
+      Link& l = links_[static_cast<std::size_t>(link)];
+      if (l.latest.owner >= 0 && l.latest.end > forget_before) l.earlier.insert(l.latest);  // insert(), in short
+      l.latest = Booking{ready, end, owner};
+      l.busy += end - ready;
+    }
+    return ready;
+  }
+  Time start = ready;
+  boost::container::small_vector<Time, 16> delay_by;  // per hop, waiting for another owner's booking
+  if (!free) {
     delay_by.assign(route.size(), 0);
     for (bool moved = true; moved;) {
       moved = false;
