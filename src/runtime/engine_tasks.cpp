@@ -290,6 +290,7 @@ class TaskEngine final : public Engine {
       NodeFiber& f = fibers_[static_cast<std::size_t>(i)];
       f.engine = this;
       f.id = i;
+      f.home = home_of(i, nodes);
       f.state.store(kRunning, std::memory_order_relaxed);
       f.finished = f.yielding = false;
       f.prepare(stacks_.bottom(i), stacks_.size(), &entry);
@@ -305,7 +306,7 @@ class TaskEngine final : public Engine {
     } else {
       queues_.reset(workers_, nodes, parallelism_ != nullptr);
       // In blocks of consecutive nodes: neighbours in the low dimensions start on one worker.
-      for (int i = 0; i < nodes; ++i) queues_.push(home_of(i), i);
+      for (int i = 0; i < nodes; ++i) queues_.push(fibers_[static_cast<std::size_t>(i)].home, i);
     }
     arena_.execute([&] {
       tbb::task_group workers;
@@ -381,6 +382,7 @@ class TaskEngine final : public Engine {
   struct NodeFiber : Fiber {
     TaskEngine* engine = nullptr;
     int id = 0;
+    int home = 0;  // the worker whose queue it goes on when made runnable (virtual and native timing)
     std::atomic<int> state{kRunning};
     bool finished = false;  // written by the fiber before its last switch, read by its worker after it
     bool yielding = false;
@@ -461,15 +463,15 @@ class TaskEngine final : public Engine {
   }
 
   // Not inlined: it reads current_worker, and must not do so through an address cached before a stack switch.
-  int home_of(int node) const {
-    return static_cast<int>(static_cast<std::int64_t>(node) * workers_ / static_cast<int>(fibers_.size()));
+  int home_of(int node, int nodes) const {
+    return static_cast<int>(static_cast<std::int64_t>(node) * workers_ / nodes);
   }
 
   __attribute__((noinline)) void schedule(int i) {
     if (!options_.wall) {
       // A sleeping worker is woken only for a second node in the queue: the worker that queued this one takes it up
       // itself once its own node waits (a ping-pong stays on one worker, RunQueues::idle).
-      const int home = home_of(i);
+      const int home = fibers_[static_cast<std::size_t>(i)].home;
       const bool local = current_worker == home;
       if (queues_.push(home, i) >= 2 || !local) queues_.wake_one_if_sleeping();
       return;

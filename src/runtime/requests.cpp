@@ -14,7 +14,7 @@ Request RequestTable::add(Slot::Kind kind) {
     free_ = at(index).next_receive;
   } else {
     // Slot indices stay below 2^31: the matcher marks its own indices with the top bit (runtime/matcher.hpp).
-    if (size_ >= 0x80000000u - kChunk) throw std::length_error("more than 2^31 pending requests on one node");
+    if (size_ >= 0x80000000u - kChunk) too_many();
     index = size_++;
     if ((index >> kChunkBits) == chunks_.size()) chunks_.push_back(std::make_unique<Slot[]>(kChunk));
   }
@@ -45,9 +45,16 @@ void RequestTable::release(std::uint32_t index) {
 Slot& RequestTable::get(const Request& r, int node, const char* operation) {
   const std::uint32_t index = RequestAccess::slot(r);
   if (index >= size_ || at(index).generation != RequestAccess::generation(r) || at(index).kind == Slot::Kind::free)
-    throw UsageError("node " + std::to_string(node) + ": " + operation +
-                     ": the request is not pending (never issued, or already completed)");
+    not_pending(node, operation);
   return at(index);
+}
+
+// Out of line and cold, so that add() and get() set up no frame for building the message.
+void RequestTable::too_many() { throw std::length_error("more than 2^31 pending requests on one node"); }
+
+void RequestTable::not_pending(int node, const char* operation) {
+  throw UsageError("node " + std::to_string(node) + ": " + operation +
+                   ": the request is not pending (never issued, or already completed)");
 }
 
 void RequestTable::clear() {

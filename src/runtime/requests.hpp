@@ -92,6 +92,9 @@ class RequestTable {
  private:
   // Slots never move as the table grows: they live in chunks of kChunk, one allocation each, consecutive slots
   // side by side (std::deque's blocks hold three slots each).
+  [[noreturn, gnu::cold, gnu::noinline]] static void too_many();
+  [[noreturn, gnu::cold, gnu::noinline]] static void not_pending(int node, const char* operation);
+
   static constexpr unsigned kChunkBits = 6;
   static constexpr std::uint32_t kChunk = 1u << kChunkBits;
   std::vector<std::unique_ptr<Slot[]>> chunks_;
