@@ -20,6 +20,15 @@ class Engine {
   // origin there). A body must not throw. Throws hcemu::Error, having run no body, when the threads cannot be made.
   virtual void run(int nodes, const std::function<void(int)>& body, const std::function<void()>& started) = 0;
 
+  // What an engine may call, from a worker, shortly before it resumes node i (`stage` 0 two nodes ahead, 1 the node
+  // next): the node's runtime starts loading what it will touch first, while the worker runs another node.
+  using Warm = void (*)(void* context, int node, int stage);
+  void set_warm(Warm warm, void* context) {
+    warm_ = warm;
+    warm_context_ = context;
+  }
+
+
   // From node i's own thread: suspends it until unpark(i). A permit, as in java.util.concurrent's LockSupport: an
   // unpark that comes first makes the next park return at once. May return spuriously.
   virtual void park(int node) = 0;
@@ -34,6 +43,10 @@ class Engine {
 
   // How many host threads run nodes at once.
   virtual int workers() const = 0;
+
+ protected:
+  Warm warm_ = nullptr;
+  void* warm_context_ = nullptr;
 };
 
 struct EngineOptions {

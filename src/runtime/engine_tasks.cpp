@@ -96,8 +96,9 @@ class RunQueues {
     return size + 1;
   }
 
-  // The oldest of worker w's own queue, or -1.
-  int pop(int w) {
+  // The oldest of worker w's own queue, or -1; `next` gets the two behind it (-1 where there are fewer).
+  int pop(int w, int (&next)[2]) {
+    next[0] = next[1] = -1;
     Queue& q = queues_[static_cast<std::size_t>(w)];
     if (q.size_hint() == 0) return -1;
     Lock lock(q);
@@ -106,7 +107,13 @@ class RunQueues {
     const int node = q.ring[q.head];
     q.head = (q.head + 1) % capacity_;
     q.size.store(size - 1, std::memory_order_relaxed);
+    if (size > 1) next[0] = q.ring[q.head];
+    if (size > 2) next[1] = q.ring[(q.head + 1) % capacity_];
     return node;
+  }
+  int pop(int w) {
+    int next[2];
+    return pop(w, next);
   }
 
   // Moves the newer half of another worker's queue that holds at least `least` onto w's, and returns the first of
@@ -453,13 +460,29 @@ class TaskEngine final : public Engine {
     queues_.worker_started();
     const int nodes = static_cast<int>(fibers_.size());
     for (;;) {
-      int i = queues_.pop(w);
+      int next[2];
+      int i = queues_.pop(w, next);
+      if (i >= 0) warm(next);
       if (i < 0) i = queues_.steal(w, 2);
       if (i < 0) i = queues_.idle(w, [&] { return finished_.load(std::memory_order_acquire) == nodes; });
       if (i == RunQueues::kStop) break;
       if (i >= 0) slice(i);
     }
     current_worker = -1;
+  }
+
+  // The nodes to run after the next one: a node's state is cold by the time it runs again (every other node has run
+  // since), so the one two places ahead starts loading its first lines and the one next its stack and what those
+  // lines point to, while this worker runs the node before them.
+  void warm(const int (&next)[2]) {
+    if (next[1] >= 0) {
+      __builtin_prefetch(&fibers_[static_cast<std::size_t>(next[1])], 1);
+      if (warm_ != nullptr) warm_(warm_context_, next[1], 0);
+    }
+    if (next[0] >= 0) {
+      fibers_[static_cast<std::size_t>(next[0])].prefetch_stack();
+      if (warm_ != nullptr) warm_(warm_context_, next[0], 1);
+    }
   }
 
   // Not inlined: it reads current_worker, and must not do so through an address cached before a stack switch.

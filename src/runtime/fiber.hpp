@@ -9,6 +9,7 @@
 // switch to them.
 #include <boost/context/detail/fcontext.hpp>
 
+#include <atomic>
 #include <cstddef>
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -55,7 +56,15 @@ class Fiber {
 #if defined(__SANITIZE_ADDRESS__)
     __sanitizer_finish_switch_fiber(fake, nullptr, nullptr);
 #endif
-    self_ = t.fctx;
+    std::atomic_ref(self_).store(t.fctx, std::memory_order_relaxed);  // prefetch_stack() may read it meanwhile
+  }
+
+  // Starts loading the top of the suspended fiber's stack, where resume() goes on: the saved registers and the
+  // frames above them (1 KiB: from jump_fcontext up to a kernel's wait). Any thread: the fiber may be running on
+  // another worker meanwhile, so its place is read atomically, and only prefetched.
+  void prefetch_stack() const {
+    const auto* top = static_cast<const char*>(std::atomic_ref(self_).load(std::memory_order_relaxed));
+    for (int line = 0; line < 16; ++line) __builtin_prefetch(top + 64 * line, 1);
   }
 
   // From the fiber itself: back to the worker that resumed it; returns when some worker resumes it again.
@@ -89,7 +98,7 @@ class Fiber {
   }
 
   Entry entry_ = nullptr;
-  boost::context::detail::fcontext_t self_ = nullptr;    // where the fiber goes on
+  mutable boost::context::detail::fcontext_t self_ = nullptr;  // where the fiber goes on (mutable: atomic_ref)
   boost::context::detail::fcontext_t worker_ = nullptr;  // the worker that last resumed it
   void* stack_bottom_ = nullptr;
   std::size_t stack_size_ = 0;

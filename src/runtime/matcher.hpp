@@ -51,6 +51,9 @@ class Matcher {
   // source posted at `posted`.
   void discard_lost(std::uint32_t context, int tag, Time posted);
 
+  // Where the entry of `key` starts its probe: a hint of what a message of that key will touch (runtime/engine.hpp).
+  const void* home_address(const MatchKey& key) const { return &table_[home_of(check_of(key))]; }
+
   // After the node finished: a message that arrived since waits with the others, and meets nothing (the buffers
   // of receives never waited for may be gone with the kernel).
   void arrive_after_end(Message* m);

@@ -1,6 +1,7 @@
 #include "runtime/node_runtime.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <memory>
 #include <new>
@@ -189,6 +190,22 @@ bool NodeRuntime::notify() {
   run_.coordinator.node_woken();
   run_.engine->unpark(slot_);
   return true;
+}
+
+void NodeRuntime::warm(int stage) const {
+  if (stage == 0) {
+    const auto* self = reinterpret_cast<const char*>(this);
+    for (std::size_t line = 0; line < std::min<std::size_t>(sizeof(NodeRuntime), 640); line += 64)
+      __builtin_prefetch(self + line, 1);
+    return;
+  }
+  inbox_.prefetch(run_.timing.topology().input_ports());
+  for (const auto& hint : resume_hints_)
+    if (const void* h = hint.load(std::memory_order_relaxed)) __builtin_prefetch(h, 1);
+}
+
+void NodeRuntime::set_resume_hints(const std::array<const void*, kResumeHints>& hints) {
+  for (int i = 0; i < kResumeHints; ++i) resume_hints_[i].store(hints[i], std::memory_order_relaxed);
 }
 
 bool NodeRuntime::deliver(Message* m) {
@@ -457,7 +474,10 @@ Status NodeRuntime::wait(Request& request, const char* operation) {
       const auto ready = [&] { return s.matched; };
       const auto describe = [&] { return BlockedOperation{id_, operation, s.peer, s.tag, {}}; };
       Wait w{ready, describe, {}, false, true};
+      set_resume_hints({&s, requests_.chunk_entry(index), s.recv.data,
+                        matcher_.home_address(MatchKey{s.peer, s.context, s.tag})});
       block_until(w);
+      set_resume_hints({});
     }
     status = Status{s.peer, s.tag, s.bytes, std::max(before, complete_receive(s))};
   }

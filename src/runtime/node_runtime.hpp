@@ -6,6 +6,7 @@
 // transfers, a horizon, anything) and parks. Whoever brings such an event (a sender, the coordinator placing
 // transfers, the last node into a barrier) wakes it; the node then drains its own inbox and looks again, parking
 // anew if the wait is not over. Only the node ever touches its inbox's consuming end, its matcher and its requests.
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <exception>
@@ -93,6 +94,9 @@ class NodeRuntime final : public NodeBackend {
   bool horizon_reached(Pending& p);
   // Whatever the node waits for may have come (a barrier released, the run aborted): wakes it if it is parked.
   bool notify();
+  // Shortly before the engine resumes it (runtime/engine.hpp): stage 0 starts loading the node's own first lines,
+  // stage 1 what they point to that the node touches first when it goes on.
+  void warm(int stage) const;
 
   // --- for the deadlock report (the node is parked: its data is quiescent) ---
   bool parked() const { return park_state_.load(std::memory_order_acquire) == kParked; }
@@ -102,11 +106,13 @@ class NodeRuntime final : public NodeBackend {
 
  private:
   static constexpr int kRunning = 0, kParked = 1, kDone = 2;
+  static constexpr int kResumeHints = 4;
 
   // Waits until w.ready(), parking when it must.
   void block_until(Wait& w);
   void drain();  // inbox -> matcher
   void check_running();
+  void set_resume_hints(const std::array<const void*, kResumeHints>& hints);
   void maybe_yield();
   void advance_clock(Time target);
   void charge(Time cost, const char* kind);  // local work
@@ -159,6 +165,10 @@ class NodeRuntime final : public NodeBackend {
   timing::NodeClock clock_;
   timing::PortState ports_;
   Wait* wait_ = nullptr;
+  // Set by a wait before the node parks: what it will touch first when it resumes (a slot and where the request
+  // table finds it, the buffer, the matching entry), for warm(1), which a worker may call while the node runs
+  // elsewhere (it was taken from the worker's queue meanwhile): hence atomic, and only ever prefetched. Null: none.
+  std::atomic<const void*> resume_hints_[kResumeHints] = {};
   // This node's transfers: issued (owner), released by whoever places them.
   std::uint64_t issued_ = 0;
   std::uint32_t hold_slot_ = Slot::kNoSlot;  // the send whose output hold is still to apply

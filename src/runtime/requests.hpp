@@ -87,6 +87,8 @@ class RequestTable {
   Slot& get(const Request& r, int node, const char* operation);
   Slot& at(std::uint32_t index) { return chunks_[index >> kChunkBits][index & (kChunk - 1)]; }
   std::size_t size() const { return size_; }
+  // What at(index) reads first: the chunk's entry in the list of chunks (a hint; index may be past the end).
+  const void* chunk_entry(std::uint32_t index) const { return chunks_.data() + (index >> kChunkBits); }
   void clear();  // for the next run
 
  private:

@@ -68,6 +68,12 @@ RunState::RunState(const MachineConfig& config_, const EmulatorSettings& setting
   nodes.resize(static_cast<std::size_t>(config.nodes()));
   for (int i = first_node; i < first_node + local_nodes; ++i)
     nodes[static_cast<std::size_t>(i)] = std::make_unique<NodeRuntime>(*this, i);
+  engine->set_warm(
+      [](void* context, int i, int stage) {
+        auto& run = *static_cast<RunState*>(context);
+        run.nodes[static_cast<std::size_t>(run.first_node + i)]->warm(stage);
+      },
+      this);
 }
 
 int RunState::rank_of(int id) const {
