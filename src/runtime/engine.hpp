@@ -28,7 +28,6 @@ class Engine {
     warm_context_ = context;
   }
 
-
   // From node i's own thread: suspends it until unpark(i). A permit, as in java.util.concurrent's LockSupport: an
   // unpark that comes first makes the next park return at once. May return spuriously.
   virtual void park(int node) = 0;
