@@ -126,6 +126,7 @@ class Matcher {
   std::size_t find(const MatchKey& key) const;                        // the entry of a key that has one
   void take(std::size_t e, std::uint32_t check, std::uint32_t head);  // fills the position locate() gave
   void erase(std::size_t index);
+  void empty_table();  // every entry empty again, unless it is so already
   void reserve_one();  // room for one more key: grows, or only clears the tombstones when they are most of the table
   struct FreeTable {
     void operator()(Entry* table) const { free_aligned(table); }
