@@ -165,6 +165,10 @@ class Node {
 
   Time clock() const;  // the node's clock, exact; to_us(node.clock()) in microseconds
 
+  // A hint for the host, not the model: this node will read `p` first when it runs next. The engine starts loading
+  // that cache line shortly before it resumes the node (a kernel's next send block, say). Costs no model time.
+  void will_read(const void* p);
+
   // Memory from this node's arena; exhausting it is an ArenaExhausted error naming the node.
   template <class T>
   Buffer<T> allocate(std::size_t count) {

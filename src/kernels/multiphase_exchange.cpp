@@ -103,10 +103,11 @@ void direct_phase(Node& node, std::span<const std::byte> list, std::span<std::by
       node.wait(sync_recv[static_cast<std::size_t>(j)]);
     }
     sends.push_back(node.isend(partner, list.subspan(segment_of(partner) * effective, effective), data_tag));
-    // The next step's block starts loading now, while every other node takes its turn: by the time this node sends
-    // it, it is no longer the cold miss that made the sender's copy the largest cost of a d = 10 exchange. A hint to
-    // the host's cache only: it moves nothing and costs nothing in model time.
-    if (j < steps) __builtin_prefetch(list.data() + segment_of(partner_at(j + 1)) * effective);
+    // The next step's block is named to the engine, which loads it shortly before this node runs again: it was the
+    // cold miss that made the sender's copy the largest cost of a d = 10 exchange (a prefetch here, before the wait,
+    // is mostly evicted again by the time every other node has had its turn). A hint to the host's cache only: it
+    // moves nothing and costs nothing in model time.
+    if (j < steps) node.will_read(list.data() + segment_of(partner_at(j + 1)) * effective);
     node.wait(data_recv[static_cast<std::size_t>(j)]);
   }
   node.wait_all(sends);

@@ -95,6 +95,7 @@ void NodeRuntime::start_run() {
   issued_ = 0;
   released_.store(0, std::memory_order_relaxed);
   hold_slot_ = Slot::kNoSlot;
+  read_hint_.store(nullptr, std::memory_order_relaxed);
   horizon_ticket_ = 0;
   horizon_reached_.store(0, std::memory_order_relaxed);
   context_ = contexts_entered_ = 0;
@@ -201,6 +202,9 @@ void NodeRuntime::warm(int stage) const {
       __builtin_prefetch(self + line, 1);
     return;
   }
+  // The line its kernel said it reads first (Node::will_read): data the runtime cannot foresee, such as the block
+  // a kernel sends next.
+  if (const void* h = read_hint_.load(std::memory_order_relaxed)) __builtin_prefetch(h);
   inbox_.prefetch(run_.timing.topology().input_ports());
   for (const auto& hint : resume_hints_)
     if (const void* h = hint.load(std::memory_order_relaxed)) __builtin_prefetch(h, 1);

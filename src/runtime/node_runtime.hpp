@@ -80,6 +80,7 @@ class NodeRuntime final : public NodeBackend {
                std::span<const std::uint32_t> order) override;
   void compute(std::uint64_t flops) override;
   void elapse(Time t) override;
+  void will_read(const void* p) override { read_hint_.store(p, std::memory_order_relaxed); }
   Time clock() override { return clock_.now(); }
   void* allocate(std::size_t bytes, std::size_t alignment) override { return arena_.allocate(bytes, alignment); }
   void deallocate(void* p, std::size_t bytes) override { arena_.deallocate(p, bytes); }
@@ -169,6 +170,7 @@ class NodeRuntime final : public NodeBackend {
   // table finds it, the buffer, the matching entry), for warm(1), which a worker may call while the node runs
   // elsewhere (it was taken from the worker's queue meanwhile): hence atomic, and only ever prefetched. Null: none.
   std::atomic<const void*> resume_hints_[kResumeHints] = {};
+  std::atomic<const void*> read_hint_{nullptr};  // Node::will_read
   // This node's transfers: issued (owner), released by whoever places them.
   std::uint64_t issued_ = 0;
   std::uint32_t hold_slot_ = Slot::kNoSlot;  // the send whose output hold is still to apply
