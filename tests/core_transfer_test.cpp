@@ -177,8 +177,8 @@ TEST(LocalWork, CopyPermuteAndComputeChargeTheirRates) {
   EXPECT_EQ(report.makespan, us(33));
 }
 
-// Node::will_read is a hint to the host's cache: a ring of exchanges that names its next block, null, and memory
-// that is freed before the node runs again takes exactly the model time of the same ring without hints.
+// Node::will_read is a hint to the host's cache: a ring of exchanges that names its next block, then null, and last
+// memory freed right after takes exactly the model time of the same ring without hints.
 TEST(LocalWork, ReadHintsCostNoModelTime) {
   constexpr int d = 3;
   constexpr std::size_t m = 48;
