@@ -96,9 +96,13 @@ BENCHMARK(BM_DirectExchangeWaitPerStep)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
-// The same exchange with every receive posted up front, then every send, then one wait_all.
+// The same exchange with every receive posted up front, then every send, then one wait_all. On n-port nodes
+// (`all_port`) every send is placed at once, so each link holds a queue of hundreds of bookings back to back, and
+// each new one on it is placed after all of them: how the placing scales with a long queue per link.
 void BM_DirectExchangePostedUpFront(benchmark::State& state) {
-  Machine machine(ipsc(static_cast<int>(state.range(0))), on(engine_of(state)));
+  MachineConfig config = ipsc(static_cast<int>(state.range(0)));
+  if (state.range(2) != 0) config.ports.kind = hcemu::Ports::Kind::all;
+  Machine machine(config, on(engine_of(state)));
   std::uint64_t messages = 0;
   for (auto _ : state) {
     const auto report = machine.run([](Node& node) {
@@ -118,9 +122,10 @@ void BM_DirectExchangePostedUpFront(benchmark::State& state) {
   count_messages(state, messages);
 }
 BENCHMARK(BM_DirectExchangePostedUpFront)
-    ->ArgsProduct({{8, 10, 12}, {0}})
-    ->ArgsProduct({{8, 10}, {1}})
-    ->ArgNames({"d", "os_threads"})
+    ->ArgsProduct({{8, 10, 12}, {0}, {0}})
+    ->ArgsProduct({{8, 10}, {1}, {0}})
+    ->ArgsProduct({{8, 10}, {0}, {1}})
+    ->ArgNames({"d", "os_threads", "all_port"})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 

@@ -27,6 +27,9 @@ class BookingList {
   }
 
   bool empty() const { return head_ == items_.size(); }
+  // The live bookings, in order of time.
+  const Booking* begin() const { return items_.data() + head_; }
+  const Booking* end() const { return items_.data() + items_.size(); }
 
   // `b` overlaps no booking already here.
   void insert(const Booking& b) {

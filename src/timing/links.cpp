@@ -14,12 +14,6 @@ LinkTable::LinkTable(const Topology& topology)
       links_(static_cast<std::size_t>(topology.link_count())),
       contention_(static_cast<std::size_t>(topology.link_count())) {}
 
-const Booking* LinkTable::overlapping(const Link& link, Time t, Time end) {
-  if (const Booking* b = link.earlier.first_ending_after(t); b != nullptr && b->start < end) return b;
-  if (link.latest.owner >= 0 && link.latest.end > t && link.latest.start < end) return &link.latest;
-  return nullptr;
-}
-
 Time LinkTable::book(std::span<const int> route, Time ready, Time duration, int owner, Time forget_before,
                      Time finish_at_least) {
   const auto end_of = [&](Time start) {
@@ -49,10 +43,15 @@ Time LinkTable::book(std::span<const int> route, Time ready, Time duration, int 
   boost::container::small_vector<Time, 16> delay_by;  // per hop, waiting for another owner's booking
   if (!free) {
     delay_by.assign(route.size(), 0);
+    // A cursor per link, since `start` only grows: each booking passed is one step, where a search from the front
+    // for each made a link with hundreds of bookings queued back to back (every node's sends issued at once on
+    // n-port nodes) cost a binary search per booking passed.
+    boost::container::small_vector<Cursor, 16> cursors;
+    for (int link : route) cursors.emplace_back(links_[static_cast<std::size_t>(link)], ready);
     for (bool moved = true; moved;) {
       moved = false;
       for (std::size_t r = 0; r < route.size(); ++r) {
-        const Booking* it = overlapping(links_[static_cast<std::size_t>(route[r])], start, end_of(start));
+        const Booking* it = cursors[r].overlapping(start, end_of(start));
         if (it != nullptr) {
           if (it->owner != owner) delay_by[r] += it->end - start;
           start = it->end;

@@ -52,8 +52,28 @@ class LinkTable {
     std::uint64_t events = 0;
     Time delay = 0;
   };
-  // The first booking on `link` that ends after `t` and starts before `end`, or nullptr.
-  static const Booking* overlapping(const Link& link, Time t, Time end);
+  // A link's bookings in order of time, read from the first that ends after some time on: the search for a start
+  // only moves forward, and so does the cursor.
+  class Cursor {
+   public:
+    Cursor(const Link& link, Time from)
+        : next_(link.earlier.empty() ? nullptr : link.earlier.first_ending_after(from)),
+          end_(link.earlier.end()),
+          latest_(link.latest.owner >= 0 ? &link.latest : nullptr) {
+      if (next_ == nullptr) next_ = end_;
+    }
+    // The first booking that ends after `t` and starts before `end`, or nullptr; `t` never less than before.
+    const Booking* overlapping(Time t, Time end) {
+      while (next_ != end_ && next_->end <= t) ++next_;
+      if (next_ != end_) return next_->start < end ? next_ : nullptr;  // the latest starts later still
+      return latest_ != nullptr && latest_->end > t && latest_->start < end ? latest_ : nullptr;
+    }
+
+   private:
+    const Booking* next_;
+    const Booking* end_;
+    const Booking* latest_;
+  };
   static void insert(Link& link, const Booking& b, Time forget_before) {
     if (!link.earlier.empty()) link.earlier.drop_ending_by(forget_before);
     if (link.latest.owner < 0 || link.latest.end <= forget_before) {  // nothing in place that can still matter
