@@ -19,16 +19,13 @@ struct Booking {
 
 class BookingList {
  public:
-  // The first booking that ends after `t`, or nullptr. Bookings are disjoint, so their ends are sorted too.
+  // The first booking that ends after `t`, or end(). Bookings are disjoint, so their ends are sorted too.
   const Booking* first_ending_after(Time t) const {
-    auto it = std::upper_bound(items_.begin() + static_cast<std::ptrdiff_t>(head_), items_.end(), t,
-                               [](Time x, const Booking& b) { return x < b.end; });
-    return it == items_.end() ? nullptr : &*it;
+    return std::upper_bound(items_.data() + head_, end(), t, [](Time x, const Booking& b) { return x < b.end; });
   }
 
   bool empty() const { return head_ == items_.size(); }
-  // The live bookings, in order of time.
-  const Booking* begin() const { return items_.data() + head_; }
+  // Just past the last booking.
   const Booking* end() const { return items_.data() + items_.size(); }
 
   // `b` overlaps no booking already here.

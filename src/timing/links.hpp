@@ -57,11 +57,9 @@ class LinkTable {
   class Cursor {
    public:
     Cursor(const Link& link, Time from)
-        : next_(link.earlier.empty() ? nullptr : link.earlier.first_ending_after(from)),
+        : next_(link.earlier.first_ending_after(from)),
           end_(link.earlier.end()),
-          latest_(link.latest.owner >= 0 ? &link.latest : nullptr) {
-      if (next_ == nullptr) next_ = end_;
-    }
+          latest_(link.latest.owner >= 0 ? &link.latest : nullptr) {}
     // The first booking that ends after `t` and starts before `end`, or nullptr; `t` never less than before.
     const Booking* overlapping(Time t, Time end) {
       while (next_ != end_ && next_->end <= t) ++next_;
