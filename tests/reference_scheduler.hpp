@@ -102,6 +102,56 @@ inline std::map<std::pair<int, int>, std::pair<std::uint64_t, Time>> contention_
   return out;
 }
 
+// The links' bookings, each link's searched from the front for every move: MODEL.md section 7 as plainly as it
+// reads. A transfer takes the earliest start >= ready at which every link of its route is free until its end, found
+// by passes over the route; a delay is put on the link whose booking (another owner's) moved the start.
+class ReferenceLinks {
+ public:
+  Time book(const std::vector<int>& links, Time ready, Time duration, Time finish_at_least, int owner) {
+    const auto end_of = [&](Time s) { return std::max(s + duration, finish_at_least); };
+    if (links.empty() || end_of(ready) == ready) return ready;
+    std::vector<Time> delay_by(links.size(), 0);
+    Time start = ready;
+    for (bool moved = true; moved;) {
+      moved = false;
+      for (std::size_t r = 0; r < links.size(); ++r) {
+        const Interval* hit = nullptr;
+        for (const Interval& b : bookings_[links[r]])  // sorted by start, disjoint: the first ending after start
+          if (b.end > start) {
+            hit = &b;
+            break;
+          }
+        if (hit != nullptr && hit->start < end_of(start)) {
+          if (hit->owner != owner) delay_by[r] += hit->end - start;
+          start = hit->end;
+          moved = true;
+        }
+      }
+    }
+    for (std::size_t r = 0; r < links.size(); ++r) {
+      auto& list = bookings_[links[r]];
+      list.push_back({start, end_of(start), owner});
+      std::sort(list.begin(), list.end(), [](const Interval& a, const Interval& b) { return a.start < b.start; });
+      busy[links[r]] += end_of(start) - start;
+      if (delay_by[r] > 0) {
+        ++contention[links[r]].first;
+        contention[links[r]].second += delay_by[r];
+      }
+    }
+    return start;
+  }
+
+  std::map<int, std::pair<std::uint64_t, Time>> contention;  // link -> (events, delay)
+  std::map<int, Time> busy;                                  // link -> time held
+
+ private:
+  struct Interval {
+    Time start, end;
+    int owner;
+  };
+  std::map<int, std::vector<Interval>> bookings_;
+};
+
 class ReferenceScheduler {
  public:
   ReferenceScheduler(const MachineConfig& config, const Program& program)
@@ -128,7 +178,7 @@ class ReferenceScheduler {
       }
       ReferenceResult result;
       for (const auto& node : nodes_) result.clocks.push_back(node.clock);
-      for (const auto& [link, c] : contention_)
+      for (const auto& [link, c] : links_.contention)
         if (c.first > 0) result.contention[{link / std::max(d_, 1), link % std::max(d_, 1)}] = c;
       result.discards = discards_;
       for (const auto& node : nodes_)
@@ -182,11 +232,6 @@ class ReferenceScheduler {
       return std::tie(ready, source, seq, hop) < std::tie(o.ready, o.source, o.seq, o.hop);
     }
   };
-  struct Interval {
-    Time start, end;
-    int owner;
-  };
-
   bool all_port() const { return config_.ports.kind == Ports::Kind::all; }
   bool half() const { return config_.ports.kind == Ports::Kind::half; }
 
@@ -201,41 +246,6 @@ class ReferenceScheduler {
     return links;
   }
 
-  // MODEL.md section 7: the earliest start >= ready at which every link is free until the end; the same fixed-point
-  // search as the emulator, so that contention delays are attributed to the same links.
-  Time book(const std::vector<int>& links, Time ready, Time duration, Time finish_at_least, int owner) {
-    const auto end_of = [&](Time s) { return std::max(s + duration, finish_at_least); };
-    if (links.empty() || end_of(ready) == ready) return ready;
-    std::vector<Time> delay_by(links.size(), 0);
-    Time start = ready;
-    for (bool moved = true; moved;) {
-      moved = false;
-      for (std::size_t r = 0; r < links.size(); ++r) {
-        const Interval* hit = nullptr;
-        for (const Interval& b : bookings_[links[r]])  // sorted by start, disjoint: the first ending after start
-          if (b.end > start) {
-            hit = &b;
-            break;
-          }
-        if (hit != nullptr && hit->start < end_of(start)) {
-          if (hit->owner != owner) delay_by[r] += hit->end - start;
-          start = hit->end;
-          moved = true;
-        }
-      }
-    }
-    for (std::size_t r = 0; r < links.size(); ++r) {
-      auto& list = bookings_[links[r]];
-      list.push_back({start, end_of(start), owner});
-      std::sort(list.begin(), list.end(), [](const Interval& a, const Interval& b) { return a.start < b.start; });
-      if (delay_by[r] > 0) {
-        ++contention_[links[r]].first;
-        contention_[links[r]].second += delay_by[r];
-      }
-    }
-    return start;
-  }
-
   void place(const Transfer& t) {
     const std::vector<int> links = route(t.source, t.dest);
     Message m{t.source, t.dest, t.tag, t.bytes};
@@ -244,7 +254,7 @@ class ReferenceScheduler {
     Time sender_done = 0;
     if (config_.switching == Switching::circuit || hops == 0) {
       const Time duration = model::message_time(cost_, config_.switching, t.bytes, hops);
-      const Time start = book(links, t.ready, duration, 0, t.source);
+      const Time start = links_.book(links, t.ready, duration, 0, t.source);
       const std::size_t first = cost_.packet_bytes(t.bytes, 0);
       m.first_byte = start + (config_.switching == Switching::circuit ? cost_.circuit_first_byte(first, hops)
                                                                       : cost_.startup(first));
@@ -258,7 +268,7 @@ class ReferenceScheduler {
         total += cost_.hop_packet(cost_.packet_bytes(t.bytes, p));
         if (p > 0) tail = std::max(tail, t.packet_arrival[p] + total);
       }
-      const Time start = book({links[t.hop]}, t.packet_arrival[0], total, tail, t.source);
+      const Time start = links_.book({links[t.hop]}, t.packet_arrival[0], total, tail, t.source);
       std::vector<Time> ends(packets);
       Time end = start;
       for (std::size_t p = 0; p < packets; ++p) {
@@ -429,8 +439,7 @@ class ReferenceScheduler {
   int d_, n_;
   std::vector<NodeState> nodes_;
   std::set<Transfer> pending_;
-  std::map<int, std::vector<Interval>> bookings_;
-  std::map<int, std::pair<std::uint64_t, Time>> contention_;
+  ReferenceLinks links_;
   std::size_t discards_ = 0;
   int in_barrier_ = 0;
 };

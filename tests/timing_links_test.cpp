@@ -1,8 +1,8 @@
 // The link table alone (timing/links.hpp): bookings served in order of ready time take the earliest start at which
 // every link of their route is free (MODEL.md section 7), and each delay is put on the link whose booking caused it,
-// as passes over the route find them. The reference keeps every booking in a plain list and searches it from the
-// front for every move; the table under test keeps the latest booking in place, forgets what can no longer be in
-// the way, and reads each link's bookings with a cursor that only moves forward.
+// as passes over the route find them. The reference (ReferenceLinks, reference_scheduler.hpp) keeps every booking in
+// a plain list and searches it from the front for every move; the table under test keeps the latest booking in
+// place, forgets what can no longer be in the way, and reads each link's bookings with a cursor that only moves on.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,61 +12,12 @@
 #include <utility>
 #include <vector>
 
+#include "reference_scheduler.hpp"
 #include "timing/links.hpp"
 #include "timing/topology.hpp"
 
 namespace hcemu::timing {
 namespace {
-
-struct Interval {
-  Time start, end;
-  int owner;
-};
-
-// What passes over the route find, searching each link's bookings from the front every time.
-class Reference {
- public:
-  explicit Reference(int links) : bookings_(static_cast<std::size_t>(links)) {}
-
-  Time book(const std::vector<int>& route, Time ready, Time duration, int owner, Time finish_at_least) {
-    const auto end_of = [&](Time s) { return std::max(s + duration, finish_at_least); };
-    if (route.empty() || end_of(ready) == ready) return ready;
-    std::vector<Time> delay_by(route.size(), 0);
-    Time start = ready;
-    for (bool moved = true; moved;) {
-      moved = false;
-      for (std::size_t r = 0; r < route.size(); ++r) {
-        for (const Interval& b : bookings_[static_cast<std::size_t>(route[r])]) {  // sorted by start, disjoint
-          if (b.end <= start) continue;
-          if (b.start < end_of(start)) {
-            if (b.owner != owner) delay_by[r] += b.end - start;
-            start = b.end;
-            moved = true;
-          }
-          break;
-        }
-      }
-    }
-    for (std::size_t r = 0; r < route.size(); ++r) {
-      const auto link = static_cast<std::size_t>(route[r]);
-      auto& list = bookings_[link];
-      list.push_back({start, end_of(start), owner});
-      std::sort(list.begin(), list.end(), [](const Interval& a, const Interval& b) { return a.start < b.start; });
-      busy_[link] += end_of(start) - start;
-      if (delay_by[r] > 0) {
-        ++contention_[link].first;
-        contention_[link].second += delay_by[r];
-      }
-    }
-    return start;
-  }
-
-  std::map<std::size_t, Time> busy_;
-  std::map<std::size_t, std::pair<std::uint64_t, Time>> contention_;
-
- private:
-  std::vector<std::vector<Interval>> bookings_;
-};
 
 struct Case {
   int d;
@@ -82,7 +33,7 @@ TEST_P(LinkTableTest, EqualsSearchingEveryBookingFromTheFront) {
   const Case c = GetParam();
   const auto topology = make_hypercube(c.d);
   LinkTable table(*topology);
-  Reference reference(topology->link_count());
+  test::ReferenceLinks reference;
   std::mt19937 rng(c.seed);
   const auto uniform = [&](Time lo, Time hi) { return std::uniform_int_distribution<Time>(lo, hi)(rng); };
 
@@ -99,7 +50,7 @@ TEST_P(LinkTableTest, EqualsSearchingEveryBookingFromTheFront) {
     const Time duration = uniform(0, 5) == 0 ? uniform(1, 5) : uniform(50, 400);
     const Time finish_at_least = uniform(0, 3) == 0 ? ready + uniform(0, 600) : 0;
     const int owner = static_cast<int>(uniform(0, 7));  // few owners: many bookings wait for their own
-    const Time expected = reference.book(route, ready, duration, owner, finish_at_least);
+    const Time expected = reference.book(route, ready, duration, finish_at_least, owner);
     // Nothing will be ready before `ready` again, so whatever ends by then may be forgotten.
     const Time got = table.book(route, ready, duration, owner, ready, finish_at_least);
     ASSERT_EQ(got, expected) << "booking " << i;
@@ -107,8 +58,8 @@ TEST_P(LinkTableTest, EqualsSearchingEveryBookingFromTheFront) {
   }
   EXPECT_GT(delayed, static_cast<std::uint64_t>(c.bookings / 10)) << "the case should make queues";
 
-  std::map<std::size_t, std::pair<std::uint64_t, Time>> contention;
-  std::map<std::size_t, Time> busy;
+  std::map<int, std::pair<std::uint64_t, Time>> contention;
+  std::map<int, Time> busy;
   for (const LinkStats& s : table.stats()) {
     // Link k of node `from` on the cube: the table names links by (from, dimension).
     int index = -1;
@@ -117,12 +68,11 @@ TEST_P(LinkTableTest, EqualsSearchingEveryBookingFromTheFront) {
       if (e.from == s.from && e.label == s.dim) index = l;
     }
     ASSERT_GE(index, 0);
-    if (s.busy > 0) busy[static_cast<std::size_t>(index)] = s.busy;
-    if (s.contention_events > 0)
-      contention[static_cast<std::size_t>(index)] = {s.contention_events, s.contention_delay};
+    if (s.busy > 0) busy[index] = s.busy;
+    if (s.contention_events > 0) contention[index] = {s.contention_events, s.contention_delay};
   }
-  EXPECT_EQ(busy, reference.busy_);
-  EXPECT_EQ(contention, reference.contention_);
+  EXPECT_EQ(busy, reference.busy);
+  EXPECT_EQ(contention, reference.contention);
 }
 
 INSTANTIATE_TEST_SUITE_P(Queues, LinkTableTest,
