@@ -106,6 +106,32 @@ TEST(Ports, OnePortReceiverTakesArrivalsOneAtATime) {
   EXPECT_EQ(report.nodes[1].final_clock, circuit(1, 16));  // the sender is not held back by the receiver
 }
 
+TEST(Ports, WaitAllOnOneReceiveIsNotEndedByMessagesForOthers) {
+  // Node 0 posts a receive from each other node and waits for node 7's alone, which is sent last: the six messages
+  // matched meanwhile are for receives outside the wait, and must neither end it early nor leave it waiting for a
+  // seventh delivery that never comes.
+  constexpr int d = 3;
+  constexpr std::size_t m = 16;
+  Machine machine(round_config(d));
+  Time after_first = -1;
+  machine.run([&](Node& node) {
+    if (node.id() == 7) node.elapse(us(1000));
+    if (node.id() != 0) {
+      node.send(0, bytes_of(m, static_cast<unsigned>(node.id())));
+      return;
+    }
+    std::vector<std::vector<std::byte>> in(1 << d, std::vector<std::byte>(m));
+    std::vector<Request> others;
+    for (int s = 1; s < 7; ++s) others.push_back(node.post_recv(s, in[static_cast<std::size_t>(s)]));
+    std::array<Request, 1> last{node.post_recv(7, in[7])};
+    node.wait_all(last);
+    after_first = node.clock();
+    node.wait_all(others);
+    for (int s = 1; s < (1 << d); ++s) EXPECT_EQ(in[static_cast<std::size_t>(s)], bytes_of(m, static_cast<unsigned>(s)));
+  });
+  EXPECT_EQ(after_first, us(1000) + circuit(d, m));
+}
+
 TEST(Switching, StoreAndForwardTakesEachHopInTurn) {
   auto config = round_config(3);
   config.switching = Switching::store_and_forward;

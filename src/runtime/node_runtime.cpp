@@ -526,16 +526,33 @@ void NodeRuntime::wait_all(std::span<Request> requests) {
   for (std::uint32_t i : receives)
     if (requests_.at(i).peer == kAnySource && !requests_.at(i).matched) resolve_any_source(i, "wait_all");
 
-  const auto unmatched = [&] {
-    std::uint64_t n = 0;
-    for (std::uint32_t i : receives) n += !requests_.at(i).matched;
-    return n;
+  // A wait_all on thousands of requests may be woken once for each of them (on n-port nodes every send's placing
+  // wakes it), so what it asks after each wake-up must not read every slot again: matching and placing only ever
+  // complete requests, so each list is passed from the front once, and between two counts the unmatched receives
+  // are bounded below by the last count less the matches this node has made since (some may have been of
+  // receives outside this wait, so only a bound: it is counted again when it reaches zero).
+  std::size_t first_unmatched = 0;
+  std::size_t first_unreleased = 0;
+  std::uint64_t counted = 0;
+  std::uint64_t matches_when_counted = 0;
+  const auto count_unmatched = [&] {
+    while (first_unmatched < receives.size() && requests_.at(receives[first_unmatched]).matched) ++first_unmatched;
+    counted = 0;
+    for (std::size_t k = first_unmatched; k < receives.size(); ++k) counted += !requests_.at(receives[k]).matched;
+    matches_when_counted = matcher_.messages_received();
+    return counted;
+  };
+  const auto unmatched = [&] {  // a lower bound, exact when zero
+    const std::uint64_t since = matcher_.messages_received() - matches_when_counted;
+    return counted > since ? counted - since : count_unmatched();
   };
   const auto unreleased = [&] {
-    for (std::uint32_t i : sends)
-      if (!requests_.at(i).send.released.load(std::memory_order_acquire)) return true;
-    return false;
+    while (first_unreleased < sends.size() &&
+           requests_.at(sends[first_unreleased]).send.released.load(std::memory_order_acquire))
+      ++first_unreleased;
+    return first_unreleased < sends.size();
   };
+  count_unmatched();
   for (;;) {
     drain();
     const std::uint64_t missing = unmatched();
