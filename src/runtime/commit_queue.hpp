@@ -2,7 +2,7 @@
 // The coordinator's queue of what waits to be placed (runtime/coordinator.hpp), smallest OrderKey first.
 //
 // What the nodes submit between two passes comes in as one batch (a step of a lockstep schedule: one transfer per
-// node): it is sorted once, with each key copied beside its pointer, and merged into a sorted run. What comes one
+// node), each key copied beside its pointer by its submitter: it is sorted once and merged into a sorted run. What comes one
 // at a time during a pass (a store-and-forward message's next hop) goes into a small heap beside it. A binary heap
 // of pointers alone compared keys inside the messages, a cache miss per comparison once a step's messages no longer
 // fit the first-level cache.
@@ -33,11 +33,15 @@ class CommitQueue {
     heap_.push_back({p->key, p});
     std::push_heap(heap_.begin(), heap_.end(), later);
   }
-  // A stack of submissions, linked by Pending::submit_next.
-  void push_batch(Pending* stack) {
-    if (stack == nullptr) return;
-    batch_.clear();
-    for (Pending* p = stack; p != nullptr; p = p->submit_next) batch_.push_back({p->key, p});
+  struct Item {
+    timing::OrderKey key;
+    Pending* p;
+  };
+  // Submissions, in any order; `batch` is left empty, its capacity swapped for another's.
+  void push_batch(std::vector<Item>& batch) {
+    if (batch.empty()) return;
+    batch_.swap(batch);
+    batch.clear();
     std::sort(batch_.begin(), batch_.end(), later);  // descending: the next at the back
     if (sorted_.empty()) {
       sorted_.swap(batch_);
@@ -58,10 +62,6 @@ class CommitQueue {
   }
 
  private:
-  struct Item {
-    timing::OrderKey key;
-    Pending* p;
-  };
   // A function object, not a function: std::sort and the heap algorithms inline it then, where through a function
   // pointer every comparison was a call (3% of the d = 9 exchange's instructions).
   struct Later {

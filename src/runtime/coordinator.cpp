@@ -1,6 +1,7 @@
 #include "runtime/coordinator.hpp"
 
 #include <algorithm>
+#include <thread>
 
 #include "runtime/message.hpp"
 #include "runtime/node_runtime.hpp"
@@ -8,10 +9,31 @@
 
 namespace hcemu::detail {
 
+namespace {
+
+// The submission list of the calling host thread. Not inlined: a node may resume on another thread, and the
+// thread's list must not be read through an address computed before a stack switch.
+[[gnu::noinline]] std::size_t submission_list_of_this_thread(std::size_t lists) {
+  static std::atomic<std::size_t> threads{0};
+  thread_local const std::size_t thread = threads.fetch_add(1, std::memory_order_relaxed);
+  return thread % lists;
+}
+
+}  // namespace
+
+void Coordinator::Submissions::lock() {
+  // Held for a push_back or a swap: a thread that finds it taken spins a little, then gives way (one OS thread per
+  // node may have preempted the holder).
+  for (int spins = 0; locked.exchange(true, std::memory_order_acquire);)
+    while (locked.load(std::memory_order_relaxed))
+      if (++spins > 64) std::this_thread::yield();
+}
+
 void Coordinator::start(int nodes) {
   running_.store(nodes, std::memory_order_relaxed);
   unfinished_.store(nodes, std::memory_order_relaxed);
-  submissions_.store(nullptr, std::memory_order_relaxed);
+  for (Submissions& list : submissions_) list.items.clear();
+  taken_.clear();
   placing_.store(false, std::memory_order_relaxed);
   recheck_.store(false, std::memory_order_relaxed);
   queue_.clear();
@@ -25,10 +47,32 @@ void Coordinator::start(int nodes) {
 }
 
 void Coordinator::submit(Pending* p) {
-  Pending* head = submissions_.load(std::memory_order_relaxed);
-  do {
-    p->submit_next = head;
-  } while (!submissions_.compare_exchange_weak(head, p, std::memory_order_release, std::memory_order_relaxed));
+  Submissions& list = submissions_[submission_list_of_this_thread(submissions_.size())];
+  list.lock();
+  list.items.push_back({p->key, p});
+  list.unlock();
+}
+
+void Coordinator::take_submissions(std::vector<CommitQueue::Item>& into) {
+  for (Submissions& list : submissions_) {
+    list.lock();
+    if (into.empty())
+      into.swap(list.items);  // capacities change hands
+    else
+      into.insert(into.end(), list.items.begin(), list.items.end());
+    list.items.clear();
+    list.unlock();
+  }
+}
+
+bool Coordinator::submissions_waiting() {
+  bool waiting = false;
+  for (Submissions& list : submissions_) {
+    list.lock();
+    waiting = waiting || !list.items.empty();
+    list.unlock();
+  }
+  return waiting;
 }
 
 void Coordinator::node_parked() {
@@ -62,7 +106,8 @@ void Coordinator::on_quiescent() {
 }
 
 void Coordinator::place_in_order() {
-  take_submissions();
+  take_submissions(taken_);
+  queue_.push_batch(taken_);
   // A node parked before this pass runs again only when an event of this pass wakes it, and whatever it issues then
   // is ready no earlier than that event: a message's arrival (a wait on messages ends no earlier than the arrival
   // of the last one it needed, and a wait for the first of several asks for a horizon again whenever an earlier one
@@ -100,7 +145,7 @@ void Coordinator::place_in_order() {
       queue_.push(m);
     }
   }
-  if (queue_.empty() && submissions_.load(std::memory_order_seq_cst) == nullptr &&
+  if (queue_.empty() && !submissions_waiting() &&
       running_.load(std::memory_order_seq_cst) == 0 && unfinished_.load(std::memory_order_seq_cst) > 0 &&
       !run_.aborted()) {
     // Every unfinished node is parked and nothing is left that could wake one.
@@ -111,10 +156,10 @@ void Coordinator::place_in_order() {
   }
 }
 
-void Coordinator::take_submissions() { queue_.push_batch(submissions_.exchange(nullptr, std::memory_order_acquire)); }
 
 void Coordinator::discard_pending() {
-  take_submissions();
+  take_submissions(taken_);
+  queue_.push_batch(taken_);
   queue_.for_each([&](Pending* p) {
     if (p->kind == Pending::Kind::message)
       Message::destroy(static_cast<Message*>(p));

@@ -19,6 +19,7 @@
 // that every rank's copy of the links stays the same; each rank then releases its own senders, sends the payloads of
 // its messages to the ranks of their receivers, and delivers the messages its nodes receive. Only messages to oneself
 // skip the queue there.
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <vector>
@@ -63,12 +64,26 @@ class Coordinator {
   // others when the run is over (coordinator_ranks.cpp).
   void native_progress();
   void deliver_native(const std::vector<std::byte>& message);
-  void take_submissions();
+  // Moves every submission so far into `into`; whether any is waiting.
+  void take_submissions(std::vector<CommitQueue::Item>& into);
+  bool submissions_waiting();
+
+  // Submissions, a list per host thread (a few threads share one when there are more): each submitter copies the
+  // key beside the pointer into a list its own core holds, where one stack linked through the messages had the placer
+  // follow a pointer into a message another core had just written, a miss per submission on its critical path.
+  struct alignas(64) Submissions {
+    std::atomic<bool> locked{false};
+    std::vector<CommitQueue::Item> items;
+    void lock();
+    void unlock() { locked.store(false, std::memory_order_release); }
+  };
+  static constexpr int kSubmissionLists = 8;
 
   RunState& run_;
   alignas(64) std::atomic<int> running_{0};
   std::atomic<int> unfinished_{0};
-  alignas(64) std::atomic<Pending*> submissions_{nullptr};
+  std::array<Submissions, kSubmissionLists> submissions_;
+  std::vector<CommitQueue::Item> taken_;  // the one placing owns it
   alignas(64) std::atomic<bool> placing_{false};
   std::atomic<bool> recheck_{false};
   CommitQueue queue_;  // the one placing owns it

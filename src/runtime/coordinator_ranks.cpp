@@ -56,9 +56,10 @@ void Coordinator::local_barrier_complete(Time latest_entry) {
 void Coordinator::round() {
   Transport& transport = *run_.transport;
   ++rounds_;
+  take_submissions(taken_);
   std::vector<Pending*> mine;
-  for (Pending* p = submissions_.exchange(nullptr, std::memory_order_acquire); p != nullptr; p = p->submit_next)
-    mine.push_back(p);
+  for (const CommitQueue::Item& i : taken_) mine.push_back(i.p);
+  taken_.clear();
 
   Wire w;
   int failed_node = -1;

@@ -15,7 +15,6 @@ struct Pending {
   std::uint64_t ticket = 0;  // a horizon request: its number at that node
   std::atomic<bool> queued{false};
   timing::OrderKey key;
-  Pending* submit_next = nullptr;  // the stack of submissions not yet taken into the queue
 };
 
 }  // namespace hcemu::detail
