@@ -19,6 +19,12 @@ namespace {
   return thread % lists;
 }
 
+// Set on the thread that places, while it places: the nodes it has woken, counted as running at the end of the pass.
+thread_local int* woken_in_pass = nullptr;
+
+// Not inlined, for the same reason as above: a node that wakes another may itself have resumed on another thread.
+[[gnu::noinline]] int* woken_in_pass_of_this_thread() { return woken_in_pass; }
+
 }  // namespace
 
 void Coordinator::Submissions::lock() {
@@ -75,6 +81,13 @@ bool Coordinator::submissions_waiting() {
   return waiting;
 }
 
+void Coordinator::node_woken() {
+  if (int* count = woken_in_pass_of_this_thread())
+    ++*count;
+  else
+    running_.fetch_add(1, std::memory_order_seq_cst);
+}
+
 void Coordinator::node_parked() {
   if (running_.fetch_sub(1, std::memory_order_seq_cst) == 1) on_quiescent();
 }
@@ -106,6 +119,21 @@ void Coordinator::on_quiescent() {
 }
 
 void Coordinator::place_in_order() {
+  // The nodes this pass wakes are counted as running once, at its end, rather than one at a time on the line that
+  // every node that parks writes too. Meanwhile the count can fall below zero as they park again, and no node that
+  // parks takes it for the last: if it is zero once they are added, all have parked, and the placer looks again.
+  struct WokenInPass {
+    Coordinator& c;
+    int woken = 0;
+    explicit WokenInPass(Coordinator& coordinator) : c(coordinator) { woken_in_pass = &woken; }
+    ~WokenInPass() { count(); }
+    void count() {
+      woken_in_pass = nullptr;
+      if (woken > 0 && c.running_.fetch_add(woken, std::memory_order_seq_cst) + woken == 0)
+        c.recheck_.store(true, std::memory_order_seq_cst);
+      woken = 0;
+    }
+  } woken(*this);
   take_submissions(taken_);
   queue_.push_batch(taken_);
   // A node parked before this pass runs again only when an event of this pass wakes it, and whatever it issues then
@@ -145,6 +173,7 @@ void Coordinator::place_in_order() {
       queue_.push(m);
     }
   }
+  woken.count();
   if (queue_.empty() && !submissions_waiting() &&
       running_.load(std::memory_order_seq_cst) == 0 && unfinished_.load(std::memory_order_seq_cst) > 0 &&
       !run_.aborted()) {

@@ -41,7 +41,7 @@ class Coordinator {
   // Any thread: `p` waits for its turn.
   void submit(Pending* p);
   void node_parked();
-  void node_woken() { running_.fetch_add(1, std::memory_order_seq_cst); }
+  void node_woken();
   void node_done();
   // Spread over ranks: the last of this rank's nodes has entered the barrier, the latest at `latest_entry`; the
   // barrier is released at a round where every rank's nodes have.
