@@ -125,9 +125,14 @@ void Coordinator::place_in_order() {
   struct WokenInPass {
     Coordinator& c;
     int woken = 0;
-    explicit WokenInPass(Coordinator& coordinator) : c(coordinator) { woken_in_pass = &woken; }
+    explicit WokenInPass(Coordinator& coordinator) : c(coordinator) {
+      woken_in_pass = &woken;
+      c.run_.engine->begin_batch();
+    }
     ~WokenInPass() { count(); }
     void count() {
+      if (woken_in_pass == nullptr) return;
+      c.run_.engine->end_batch();
       woken_in_pass = nullptr;
       if (woken > 0 && c.running_.fetch_add(woken, std::memory_order_seq_cst) + woken == 0)
         c.recheck_.store(true, std::memory_order_seq_cst);

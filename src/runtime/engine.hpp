@@ -33,6 +33,10 @@ class Engine {
   virtual void park(int node) = 0;
   // From any thread.
   virtual void unpark(int node) = 0;
+  // From any thread: the unparks this thread makes until end_batch() may reach the workers in groups rather than
+  // one at a time (the coordinator's wake-ups in a pass of placing); end_batch() hands over every one still held.
+  virtual void begin_batch() {}
+  virtual void end_batch() {}
   // From node i's own thread: lets other nodes run before it goes on.
   virtual void yield(int node) = 0;
   // From node i's own thread (wall timing): suspends it until the real moment `deadline`, or until interrupt().

@@ -19,6 +19,7 @@
 #include <memory>
 #include <mutex>
 #include <queue>
+#include <span>
 #include <thread>
 #include <vector>
 
@@ -57,6 +58,15 @@ inline void take_up(const void* what) {
 // stack across a switch, so that a compiler cannot keep a stale address of it.
 thread_local int current_worker = -1;
 
+// The wake-ups this host thread holds back between Engine::begin_batch and end_batch, per home worker, or null.
+struct HeldWakeUps {
+  const void* engine = nullptr;
+  std::vector<std::vector<int>> by_home;
+};
+thread_local HeldWakeUps* held_wake_ups = nullptr;
+// Not inlined, like current_worker's readers: a node that wakes another may itself have resumed on another thread.
+[[gnu::noinline]] HeldWakeUps* held_wake_ups_of_this_thread() { return held_wake_ups; }
+
 // The runnable nodes, a queue per worker. A queue holds each node at most once, so a ring of one slot per node never
 // overflows. Its lock is a spin lock: the owner takes it on every push and pop, another worker only to steal, and
 // the two rarely meet.
@@ -86,6 +96,15 @@ class RunQueues {
   void worker_started() { started_.fetch_add(1, std::memory_order_seq_cst); }
 
   // Returns how many the queue holds now.
+  std::size_t push(int w, std::span<const int> nodes) {
+    Queue& q = queues_[static_cast<std::size_t>(w)];
+    Lock lock(q);
+    const std::size_t size = q.size.load(std::memory_order_relaxed);
+    for (std::size_t j = 0; j < nodes.size(); ++j) q.ring[(q.head + size + j) % capacity_] = nodes[j];
+    q.size.store(size + nodes.size(), std::memory_order_relaxed);
+    q.pushes.store(q.pushes.load(std::memory_order_relaxed) + nodes.size(), std::memory_order_relaxed);
+    return size + nodes.size();
+  }
   std::size_t push(int w, int node) {
     Queue& q = queues_[static_cast<std::size_t>(w)];
     Lock lock(q);
@@ -490,11 +509,31 @@ class TaskEngine final : public Engine {
     return static_cast<int>(static_cast<std::int64_t>(node) * workers_ / nodes);
   }
 
+  // The coordinator wakes most of a pass's nodes in one run of placing, where each push to another worker's queue
+  // took that queue's line from its owner: they are handed over eight at a time instead.
+  void begin_batch() override {
+    if (options_.wall) return;
+    held_.engine = this;
+    held_.by_home.resize(static_cast<std::size_t>(workers_));
+    held_wake_ups = &held_;
+  }
+  void end_batch() override {
+    if (held_wake_ups != &held_) return;
+    held_wake_ups = nullptr;
+    for (int home = 0; home < workers_; ++home) hand_over(home);
+  }
+
   __attribute__((noinline)) void schedule(int i) {
     if (!options_.wall) {
+      const int home = fibers_[static_cast<std::size_t>(i)].home;
+      if (HeldWakeUps* held = held_wake_ups_of_this_thread(); held != nullptr && held->engine == this) {
+        std::vector<int>& ids = held->by_home[static_cast<std::size_t>(home)];
+        ids.push_back(i);
+        if (ids.size() >= kHeldWakeUps) hand_over(home);
+        return;
+      }
       // A sleeping worker is woken only for a second node in the queue: the worker that queued this one takes it up
       // itself once its own node waits (a ping-pong stays on one worker, RunQueues::idle).
-      const int home = fibers_[static_cast<std::size_t>(i)].home;
       const bool local = current_worker == home;
       if (queues_.push(home, i) >= 2 || !local) queues_.wake_one_if_sleeping();
       return;
@@ -504,6 +543,13 @@ class TaskEngine final : public Engine {
       runnable_.push_back(i);
     }
     signal_workers();
+  }
+
+  void hand_over(int home) {
+    std::vector<int>& ids = held_.by_home[static_cast<std::size_t>(home)];
+    if (ids.empty()) return;
+    if (queues_.push(home, ids) >= 2 || current_worker != home) queues_.wake_one_if_sleeping();
+    ids.clear();
   }
 
   void signal_workers() {
@@ -556,6 +602,8 @@ class TaskEngine final : public Engine {
   std::unique_ptr<tbb::global_control> parallelism_;  // set when there are more workers than cores
   tbb::task_arena arena_;
   RunQueues queues_;  // virtual and native timing
+  HeldWakeUps held_;  // the coordinator's, while it places (one placer at a time)
+  static constexpr std::size_t kHeldWakeUps = 8;
   StackPool stacks_;
   std::vector<NodeFiber> fibers_;
   const std::function<void(int)>* body_ = nullptr;
