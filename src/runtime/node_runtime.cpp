@@ -480,8 +480,12 @@ Status NodeRuntime::wait(Request& request, const char* operation) {
       const auto ready = [&] { return s.matched; };
       const auto describe = [&] { return BlockedOperation{id_, operation, s.peer, s.tag, {}}; };
       Wait w{ready, describe, {}, false, true};
+      // And the slots beside its own: a kernel that posted its receives together waits for them in turn, and the
+      // handle it waits on next is checked against its slot before anything else.
       set_resume_hints({&s, requests_.chunk_entry(index), s.recv.data,
-                        matcher_.home_address(MatchKey{s.peer, s.context, s.tag})});
+                        matcher_.home_address(MatchKey{s.peer, s.context, s.tag}),
+                        index + 1 < requests_.size() ? &requests_.at(index + 1) : nullptr,
+                        index > 0 ? &requests_.at(index - 1) : nullptr});
       block_until(w);
       set_resume_hints({});
     }
