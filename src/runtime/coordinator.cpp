@@ -190,7 +190,6 @@ void Coordinator::place_in_order() {
   }
 }
 
-
 void Coordinator::discard_pending() {
   take_submissions(taken_);
   queue_.push_batch(taken_);

@@ -60,7 +60,6 @@ thread_local int current_worker = -1;
 
 // The wake-ups this host thread holds back between Engine::begin_batch and end_batch, per home worker, or null.
 struct HeldWakeUps {
-  const void* engine = nullptr;
   std::vector<std::vector<int>> by_home;
 };
 thread_local HeldWakeUps* held_wake_ups = nullptr;
@@ -105,15 +104,7 @@ class RunQueues {
     q.pushes.store(q.pushes.load(std::memory_order_relaxed) + nodes.size(), std::memory_order_relaxed);
     return size + nodes.size();
   }
-  std::size_t push(int w, int node) {
-    Queue& q = queues_[static_cast<std::size_t>(w)];
-    Lock lock(q);
-    const std::size_t size = q.size.load(std::memory_order_relaxed);
-    q.ring[(q.head + size) % capacity_] = node;
-    q.size.store(size + 1, std::memory_order_relaxed);
-    q.pushes.store(q.pushes.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-    return size + 1;
-  }
+  std::size_t push(int w, int node) { return push(w, std::span<const int>(&node, 1)); }
 
   // The oldest of worker w's own queue, or -1; `next` gets the two behind it (-1 where there are fewer).
   int pop(int w, int (&next)[2]) {
@@ -513,7 +504,6 @@ class TaskEngine final : public Engine {
   // took that queue's line from its owner: they are handed over eight at a time instead.
   void begin_batch() override {
     if (options_.wall) return;
-    held_.engine = this;
     held_.by_home.resize(static_cast<std::size_t>(workers_));
     held_wake_ups = &held_;
   }
@@ -526,8 +516,8 @@ class TaskEngine final : public Engine {
   __attribute__((noinline)) void schedule(int i) {
     if (!options_.wall) {
       const int home = fibers_[static_cast<std::size_t>(i)].home;
-      if (HeldWakeUps* held = held_wake_ups_of_this_thread(); held != nullptr && held->engine == this) {
-        std::vector<int>& ids = held->by_home[static_cast<std::size_t>(home)];
+      if (held_wake_ups_of_this_thread() == &held_) {
+        std::vector<int>& ids = held_.by_home[static_cast<std::size_t>(home)];
         ids.push_back(i);
         if (ids.size() >= kHeldWakeUps) hand_over(home);
         return;
