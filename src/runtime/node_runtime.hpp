@@ -167,8 +167,9 @@ class NodeRuntime final : public NodeBackend {
   timing::PortState ports_;
   Wait* wait_ = nullptr;
   // Set by a wait before the node parks: what it will touch first when it resumes (a slot and where the request
-  // table finds it, the buffer, the matching entry), for warm(1), which a worker may call while the node runs
-  // elsewhere (it was taken from the worker's queue meanwhile): hence atomic, and only ever prefetched. Null: none.
+  // table finds it, the buffer, the matching entry, the slots beside it), for warm(1), which a worker may call while
+  // the node runs elsewhere (it was taken from the worker's queue meanwhile): hence atomic, and only ever
+  // prefetched. Null: none.
   std::atomic<const void*> resume_hints_[kResumeHints] = {};
   std::atomic<const void*> read_hint_{nullptr};  // Node::will_read
   // This node's transfers: issued (owner), released by whoever places them.
