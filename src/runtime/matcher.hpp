@@ -63,6 +63,9 @@ class Matcher {
   void collect_leftovers(std::vector<ForcedDiscard>& discards, std::vector<std::string>& unreceived);
   void clear();  // for the next run (frees waiting messages)
 
+  // The slot of the receive the last arriving message met (Slot::kNoSlot: none yet).
+  std::uint32_t last_arrival_match() const { return last_arrival_match_; }
+
   const std::vector<ForcedDiscard>& discards() const { return discards_; }
   std::uint64_t messages_received() const { return messages_received_; }
   std::uint64_t bytes_received() const { return bytes_received_; }
@@ -146,6 +149,7 @@ class Matcher {
   std::size_t count_ = 0;   // entries in use
   std::size_t erased_ = 0;  // tombstones
   std::uint64_t messages_received_ = 0, bytes_received_ = 0;
+  std::uint32_t last_arrival_match_ = Slot::kNoSlot;
   // Then what only messages that wait, and the end of a run, touch.
   std::vector<Message*> rings_;  // the last message of each ring of waiting messages (the first follows it); free: null
   std::vector<std::uint32_t> free_rings_;

@@ -210,6 +210,18 @@ void NodeRuntime::warm(int stage) const {
     if (const void* h = hint.load(std::memory_order_relaxed)) __builtin_prefetch(h, 1);
 }
 
+bool NodeRuntime::hint_next_arrival() {
+  const std::uint32_t last = matcher_.last_arrival_match();
+  if (last == Slot::kNoSlot || last + 1 >= requests_.size()) return false;
+  const std::uint32_t index = last + 1;
+  const Slot& s = requests_.at(index);
+  if (s.kind != Slot::Kind::recv || s.matched || s.peer == kAnySource) return false;
+  set_resume_hints({&s, requests_.chunk_entry(index), s.recv.data,
+                    matcher_.home_address(MatchKey{s.peer, s.context, s.tag}),
+                    index + 1 < requests_.size() ? &requests_.at(index + 1) : nullptr, nullptr});
+  return true;
+}
+
 void NodeRuntime::set_resume_hints(const std::array<const void*, kResumeHints>& hints) {
   for (int i = 0; i < kResumeHints; ++i) resume_hints_[i].store(hints[i], std::memory_order_relaxed);
 }
@@ -341,7 +353,12 @@ void NodeRuntime::place_own_transfers() {
       return BlockedOperation{id_, "send", s ? s->peer : -1, s ? s->tag : 0, "its earlier transfer is not placed"};
     };
     Wait w{ready, describe, {}, true, false};
+    // While it waits for its last transfer to be placed, a message may come for one of its receives posted ahead:
+    // most likely the one posted after the receive the last arrival met (a kernel that posts every receive first,
+    // then sends one after another). Its slot, entry and buffer are cold by the time the node resumes.
+    const bool hinted = hint_next_arrival();
     block_until(w);
+    if (hinted) set_resume_hints({});
   }
   if (hold_slot_ != Slot::kNoSlot) {
     const SendSlot& s = requests_.at(hold_slot_).send;

@@ -114,6 +114,7 @@ class NodeRuntime final : public NodeBackend {
   void drain();  // inbox -> matcher
   void check_running();
   void set_resume_hints(const std::array<const void*, kResumeHints>& hints);
+  bool hint_next_arrival();  // sets the resume hints to the receive likeliest to meet the next arrival, if any
   void maybe_yield();
   void advance_clock(Time target);
   void charge(Time cost, const char* kind);  // local work
