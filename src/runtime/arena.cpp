@@ -6,6 +6,7 @@
 #include <string>
 
 #include "common/allocation.hpp"
+#include "runtime/block_pool.hpp"
 #include "hcemu/errors.hpp"
 
 namespace hcemu::detail {
@@ -21,12 +22,13 @@ void* Arena::allocate(std::size_t bytes, std::size_t alignment) {
     throw UsageError("node " + std::to_string(node_) + ": allocate: the alignment must be a power of two, got " +
                      std::to_string(alignment));
   charge(bytes);
-  void* p = allocate_aligned(std::max<std::size_t>(bytes, 1), alignment);
+  const bool pooled = pool_ != nullptr && BlockPool::takes(bytes, alignment);
+  void* p = pooled ? pool_->allocate(bytes, alignment) : allocate_aligned(std::max<std::size_t>(bytes, 1), alignment);
   if (p == nullptr) {  // the host is out of memory, not the node: its arena has room
     release(bytes);
     throw std::bad_alloc();
   }
-  live_.emplace(p, bytes);
+  live_.emplace(p, Block{bytes, pooled});
   freed_.erase(p);
   return p;
 }
@@ -34,20 +36,28 @@ void* Arena::allocate(std::size_t bytes, std::size_t alignment) {
 void Arena::deallocate(void* p, std::size_t bytes) {
   if (p == nullptr) return;
   const auto it = live_.find(p);
-  if (it == live_.end() || it->second != bytes)
+  if (it == live_.end() || it->second.bytes != bytes)
     throw UsageError("node " + std::to_string(node_) + ": deallocate: " +
-                     (it != live_.end() ? "the block has " + std::to_string(it->second) + " bytes, not " +
+                     (it != live_.end() ? "the block has " + std::to_string(it->second.bytes) + " bytes, not " +
                                               std::to_string(bytes)
                       : freed_.contains(p) ? std::string("the block was freed already")
                                            : std::string("the pointer is not an allocation of this node's arena")));
+  const Block block = it->second;
   live_.erase(it);
   freed_.insert(p);
-  free_aligned(p);
+  free_block(p, block);
   release(bytes);
 }
 
+void Arena::free_block(void* p, const Block& block) {
+  if (block.pooled)
+    pool_->free(p, block.bytes);
+  else
+    free_aligned(p);
+}
+
 void Arena::free_live() {
-  for (const auto& [p, bytes] : live_) free_aligned(p);
+  for (const auto& [p, block] : live_) free_block(p, block);
   live_.clear();
   freed_.clear();
 }

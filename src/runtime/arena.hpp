@@ -1,15 +1,19 @@
 #pragma once
-// A node's own memory (MODEL.md section 1): a capacity, and allocations from oneTBB's scalable allocator charged
-// against it. Only the node touches it (or a waker holding the node while it is parked).
+// A node's own memory (MODEL.md section 1): a capacity, and allocations charged against it, large ones from the
+// machine's block pool (runtime/block_pool.hpp), the others from oneTBB's scalable allocator. Only the node touches
+// it (or a waker holding the node while it is parked).
 #include <cstddef>
 #include <unordered_map>
 #include <unordered_set>
 
 namespace hcemu::detail {
 
+class BlockPool;
+
 class Arena {
  public:
-  Arena(int node, std::size_t capacity) : node_(node), capacity_(capacity) {}
+  // `pool` (nullptr: every block from oneTBB's allocator) outlives the arena.
+  Arena(int node, std::size_t capacity, BlockPool* pool = nullptr) : node_(node), capacity_(capacity), pool_(pool) {}
   ~Arena() { free_live(); }
   Arena(const Arena&) = delete;
   Arena& operator=(const Arena&) = delete;
@@ -34,15 +38,21 @@ class Arena {
  private:
   int node_;
   std::size_t capacity_;
+  BlockPool* pool_;
   std::size_t in_use_ = 0;
   std::size_t high_water_ = 0;
   // The live allocations, by the pointer handed out, and the pointers freed since (until the allocator hands the
   // address out again): a pointer that is in neither was never this arena's. Kept apart from the blocks themselves,
   // so that a check never reads memory that is not the arena's (or no longer is).
-  std::unordered_map<void*, std::size_t> live_;
+  struct Block {
+    std::size_t bytes;
+    bool pooled;  // from pool_
+  };
+  std::unordered_map<void*, Block> live_;
   std::unordered_set<void*> freed_;
 
   void free_live();
+  void free_block(void* p, const Block& block);
 };
 
 }  // namespace hcemu::detail

@@ -20,10 +20,11 @@ NodeRuntime::NodeRuntime(RunState& run, int id)
       slot_(id - run.first_node),
       nodes_(run.config.nodes()),
       inbox_(run.timing.topology().input_ports()),
+      requests_(&run.slot_chunks),
       clock_(run.settings.timing, run.settings.time_scale),
       ports_(run.timing.make_ports()),
       matcher_(id, run.timing, requests_, arena_, run.config.protocol == Protocol::forced),
-      arena_(id, run.settings.arena_bytes) {
+      arena_(id, run.settings.arena_bytes, &run.blocks) {
   std::tie(rows_, cols_) = run.config.topology.sides(run.config.d);
 }
 

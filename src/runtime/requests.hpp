@@ -79,8 +79,17 @@ struct alignas(64) Slot {
 };
 static_assert(sizeof(Slot) == 64);
 
+class BlockPool;
+
 class RequestTable {
  public:
+  // The chunks of slots come from `pool` (nullptr: the general allocator), which outlives the table, and stay until
+  // the table goes.
+  explicit RequestTable(BlockPool* pool = nullptr) : pool_(pool) {}
+  RequestTable(const RequestTable&) = delete;
+  RequestTable& operator=(const RequestTable&) = delete;
+  ~RequestTable();
+
   Request add(Slot::Kind kind);
   void release(std::uint32_t index);
   // The slot of a live request; throws UsageError naming `node` and `operation` for a stale or invalid one.
@@ -94,12 +103,14 @@ class RequestTable {
  private:
   // Slots never move as the table grows: they live in chunks of kChunk, one allocation each, consecutive slots
   // side by side (std::deque's blocks hold three slots each).
+  Slot* new_chunk();
   [[noreturn, gnu::cold, gnu::noinline]] static void too_many();
   [[noreturn, gnu::cold, gnu::noinline]] static void not_pending(int node, const char* operation);
 
   static constexpr unsigned kChunkBits = 6;
   static constexpr std::uint32_t kChunk = 1u << kChunkBits;
-  std::vector<std::unique_ptr<Slot[]>> chunks_;
+  BlockPool* pool_;
+  std::vector<Slot*> chunks_;
   std::uint32_t size_ = 0;
   // The free slots, last released first, linked through Slot::next_receive: no list beside the slots to grow
   // (8191 entries per node in a d = 13 Direct exchange), and taking one touches only the slot itself.

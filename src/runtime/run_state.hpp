@@ -14,6 +14,7 @@
 #include "hcemu/machine.hpp"
 #include "hcemu/report.hpp"
 #include "runtime/barrier.hpp"
+#include "runtime/block_pool.hpp"
 #include "runtime/coordinator.hpp"
 #include "runtime/engine.hpp"
 #include "runtime/transport.hpp"
@@ -51,6 +52,9 @@ class RunState {
   std::unique_ptr<Engine> engine;
   GlobalBarrier barrier;
   Coordinator coordinator;
+  // Before the nodes, which free into them as they go: the arenas' large blocks, and the request tables' slots.
+  BlockPool blocks;
+  BlockPool slot_chunks;
   std::vector<std::unique_ptr<NodeRuntime>> nodes;
   const Kernel* kernel = nullptr;
   std::chrono::steady_clock::time_point origin;  // of native clocks
