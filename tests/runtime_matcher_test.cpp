@@ -17,6 +17,7 @@
 
 #include "hcemu/errors.hpp"
 #include "runtime/arena.hpp"
+#include "runtime/block_pool.hpp"
 #include "runtime/matcher.hpp"
 #include "runtime/message.hpp"
 #include "runtime/requests.hpp"
@@ -64,8 +65,11 @@ class MatcherTest : public ::testing::Test {
 };
 
 TEST_F(MatcherTest, RandomPostsAndArrivalsMeetInOrderPerKey) {
-  for (const bool forced : {false, true}) {
-    Matcher matcher(0, timing_, requests_, arena_, forced);
+  // With its larger tables from a block pool too, as a machine's nodes have them (runtime/block_pool.hpp).
+  for (int variant = 0; variant < 4; ++variant) {
+    const bool forced = (variant & 1) != 0, pooled = (variant & 2) != 0;
+    BlockPool pool;
+    Matcher matcher(0, timing_, requests_, arena_, forced, pooled ? &pool : nullptr);
     std::mt19937 rng(forced ? 7 : 11);
     // Many keys at once (the table grows), a few live per key, and phases where most go away (tombstones).
     std::map<Key, std::deque<std::uint32_t>> waiting_receives;

@@ -16,22 +16,41 @@ namespace {
 std::size_t buffered_size(const Message& m) { return sizeof(Message) + m.bytes; }
 }  // namespace
 
-Matcher::Matcher(int node, const timing::TimingModel& timing, RequestTable& requests, Arena& arena, bool forced)
+Matcher::Matcher(int node, const timing::TimingModel& timing, RequestTable& requests, Arena& arena, bool forced,
+                 BlockPool* pool)
     : node_(node),
       forced_(forced),
       shift_(64 - 4),
       timing_(timing),
       requests_(requests),
       arena_(arena),
-      table_(make_table(16)),
-      size_(16) {}
+      table_(nullptr),
+      size_(16),
+      pool_(pool) {
+  table_ = make_table(size_);
+}
 
-std::unique_ptr<Matcher::Entry[], Matcher::FreeTable> Matcher::make_table(std::size_t size) {
-  void* memory = allocate_aligned(size * sizeof(Entry), 64);
+Matcher::~Matcher() { free_table(table_, size_); }
+
+// A table of thousands of entries (a Direct exchange's 2^d - 1 receives posted ahead: 128 KiB per node at d = 13)
+// from the pool's huge pages: a lookup's entry is a cache miss either way, but no longer a TLB miss too, and the
+// tables cost a few page faults instead of one per 4 KiB. A table given back when it grows serves another node's.
+Matcher::Entry* Matcher::make_table(std::size_t size) {
+  const std::size_t bytes = size * sizeof(Entry);
+  const bool pooled = pool_ != nullptr && BlockPool::takes(bytes, 64);
+  void* memory = pooled ? pool_->allocate(bytes, 64) : allocate_aligned(bytes, 64);
   if (memory == nullptr) throw std::bad_alloc();
   Entry* table = static_cast<Entry*>(memory);
   std::uninitialized_default_construct_n(table, size);
-  return std::unique_ptr<Entry[], FreeTable>(table);
+  return table;
+}
+
+void Matcher::free_table(Entry* table, std::size_t size) {
+  const std::size_t bytes = size * sizeof(Entry);
+  if (pool_ != nullptr && BlockPool::takes(bytes, 64))
+    pool_->free(table, bytes);
+  else
+    free_aligned(table);
 }
 
 void Matcher::append(Message*& last, Message* m) {
@@ -352,8 +371,8 @@ void Matcher::reserve_one() {
   const std::size_t old_size = size_;
   // Doubles when the entries in use fill a quarter of the table or more; otherwise the tombstones are the excess.
   const bool doubles = 4 * (count_ + 1) > size_;
-  std::unique_ptr<Entry[], FreeTable> old = make_table(doubles ? 2 * size_ : size_);  // may throw: nothing changed yet
-  old.swap(table_);
+  Entry* const old = table_;
+  table_ = make_table(doubles ? 2 * size_ : size_);  // may throw: nothing changed yet
   if (doubles) {
     size_ *= 2;
     --shift_;
@@ -365,6 +384,7 @@ void Matcher::reserve_one() {
     while (table_[i].head != kEmpty) i = (i + 1) & (size_ - 1);
     table_[i] = old[e];
   }
+  free_table(old, old_size);
 }
 
 }  // namespace hcemu::detail

@@ -11,6 +11,7 @@
 #include "common/allocation.hpp"
 #include "hcemu/report.hpp"
 #include "runtime/arena.hpp"
+#include "runtime/block_pool.hpp"
 #include "runtime/message.hpp"
 #include "runtime/requests.hpp"
 #include "timing/timing_model.hpp"
@@ -26,7 +27,12 @@ struct MatchKey {
 
 class Matcher {
  public:
-  Matcher(int node, const timing::TimingModel& timing, RequestTable& requests, Arena& arena, bool forced);
+  // The table's larger sizes come from `pool` (nullptr: the general allocator), which outlives the matcher.
+  Matcher(int node, const timing::TimingModel& timing, RequestTable& requests, Arena& arena, bool forced,
+          BlockPool* pool = nullptr);
+  ~Matcher();
+  Matcher(const Matcher&) = delete;
+  Matcher& operator=(const Matcher&) = delete;
 
   // A message has arrived: it meets the first receive posted for its key, or waits. Throws UsageError when it is
   // longer than that receive's buffer, ArenaExhausted when the system buffer (UNFORCED) cannot hold it.
@@ -131,10 +137,8 @@ class Matcher {
   void erase(std::size_t index);
   void empty_table();  // every entry empty again, unless it is so already
   void reserve_one();  // room for one more key: grows, or only clears the tombstones when they are most of the table
-  struct FreeTable {
-    void operator()(Entry* table) const { free_aligned(table); }
-  };
-  static std::unique_ptr<Entry[], FreeTable> make_table(std::size_t size);
+  Entry* make_table(std::size_t size);  // every entry empty
+  void free_table(Entry* table, std::size_t size);
 
   // What every post and arrival touches first, on the fewest cache lines: a node's runtime is cold again by the
   // time its next message comes.
@@ -144,7 +148,7 @@ class Matcher {
   const timing::TimingModel& timing_;
   RequestTable& requests_;
   Arena& arena_;
-  std::unique_ptr<Entry[], FreeTable> table_;
+  Entry* table_;
   std::size_t size_ = 0;    // a power of two
   std::size_t count_ = 0;   // entries in use
   std::size_t erased_ = 0;  // tombstones
@@ -156,6 +160,7 @@ class Matcher {
   std::vector<Message*> after_end_;  // arrived after the node finished, for a key that receives still wait for
   std::string leftover_error_;       // the first of those longer than the receive it would have met
   std::vector<ForcedDiscard> discards_;
+  BlockPool* pool_;
 };
 
 }  // namespace hcemu::detail

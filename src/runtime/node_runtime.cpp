@@ -20,10 +20,10 @@ NodeRuntime::NodeRuntime(RunState& run, int id)
       slot_(id - run.first_node),
       nodes_(run.config.nodes()),
       inbox_(run.timing.topology().input_ports()),
-      requests_(&run.slot_chunks),
+      requests_(&run.kept_blocks),
       clock_(run.settings.timing, run.settings.time_scale),
       ports_(run.timing.make_ports()),
-      matcher_(id, run.timing, requests_, arena_, run.config.protocol == Protocol::forced),
+      matcher_(id, run.timing, requests_, arena_, run.config.protocol == Protocol::forced, &run.kept_blocks),
       arena_(id, run.settings.arena_bytes, &run.blocks) {
   std::tie(rows_, cols_) = run.config.topology.sides(run.config.d);
 }

@@ -52,9 +52,10 @@ class RunState {
   std::unique_ptr<Engine> engine;
   GlobalBarrier barrier;
   Coordinator coordinator;
-  // Before the nodes, which free into them as they go: the arenas' large blocks, and the request tables' slots.
+  // Before the nodes, which free into them as they go: the arenas' large blocks (handed out afresh after every run),
+  // and what the nodes keep from run to run, their request slots and matching tables.
   BlockPool blocks;
-  BlockPool slot_chunks;
+  BlockPool kept_blocks;
   std::vector<std::unique_ptr<NodeRuntime>> nodes;
   const Kernel* kernel = nullptr;
   std::chrono::steady_clock::time_point origin;  // of native clocks
