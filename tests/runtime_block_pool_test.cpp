@@ -8,10 +8,13 @@
 #include <cstring>
 #include <map>
 #include <random>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "hcemu/errors.hpp"
+#include "hcemu/kernels/exchange.hpp"
+#include "hcemu/machine.hpp"
 #include "runtime/arena.hpp"
 #include "runtime/block_pool.hpp"
 #include "runtime/requests.hpp"
@@ -21,8 +24,10 @@ namespace {
 
 std::uintptr_t address(const void* p) { return reinterpret_cast<std::uintptr_t>(p); }
 
-TEST(BlockPool, BlocksAreAlignedDisjointAndKeepTheirBytes) {
-  BlockPool pool;
+class BlockPoolPages : public ::testing::TestWithParam<bool> {};  // without and with huge pages
+
+TEST_P(BlockPoolPages, BlocksAreAlignedDisjointAndKeepTheirBytes) {
+  BlockPool pool(GetParam());
   std::mt19937 rng(3);
   std::map<std::uintptr_t, std::pair<std::size_t, unsigned char>> live;  // start -> (bytes, fill)
   for (int i = 0; i < 300; ++i) {
@@ -48,6 +53,45 @@ TEST(BlockPool, BlocksAreAlignedDisjointAndKeepTheirBytes) {
     EXPECT_TRUE(std::all_of(p, p + block.first, [&](unsigned char c) { return c == block.second; }))
         << "a block's bytes changed under it";
   }
+}
+
+INSTANTIATE_TEST_SUITE_P(BothPageSizes, BlockPoolPages, ::testing::Bool());
+
+// Huge pages are the host's business: a run's clocks, counts and links are the same with them as without, and the
+// data arrives (the exchange checks nothing itself: every received block is compared here), run after run of one
+// machine, whose pools are handed out again from their front each time.
+TEST(BlockPool, HugePagesChangeNothingARunComputes) {
+  MachineConfig config;
+  config.d = 6;
+  const std::size_t m = 4096;  // blocks of 256 KiB per node: from the pool
+  auto run = [&](bool huge_pages, int runs) {
+    EmulatorSettings settings;
+    settings.huge_pages = huge_pages;
+    Machine machine(config, settings);
+    RunReport report;
+    for (int r = 0; r < runs; ++r) {
+      report = machine.run([&](Node& node) {
+        const std::size_t n = static_cast<std::size_t>(node.size());
+        Buffer<std::byte> send = node.allocate<std::byte>(n * m), recv = node.allocate<std::byte>(n * m);
+        for (std::size_t t = 0; t < n; ++t)
+          std::memset(send.data() + t * m, static_cast<int>((static_cast<std::size_t>(node.id()) + t) & 255), m);
+        kernels::direct_exchange(node, send.span(), recv.span(), m);
+        for (std::size_t t = 0; t < n; ++t)
+          for (std::size_t b = 0; b < m; b += 512)
+            if (recv[t * m + b] != static_cast<std::byte>((t + static_cast<std::size_t>(node.id())) & 255))
+              throw Error("node " + std::to_string(node.id()) + ": block from " + std::to_string(t) + " is wrong");
+      });
+    }
+    return report;
+  };
+  const RunReport small = run(false, 1), huge = run(true, 3);
+  EXPECT_EQ(huge.makespan, small.makespan);
+  ASSERT_EQ(huge.nodes.size(), small.nodes.size());
+  for (std::size_t i = 0; i < small.nodes.size(); ++i) {
+    EXPECT_EQ(huge.nodes[i].final_clock, small.nodes[i].final_clock) << "node " << i;
+    EXPECT_EQ(huge.nodes[i].messages_received, small.nodes[i].messages_received) << "node " << i;
+  }
+  EXPECT_EQ(huge.contention_events(), small.contention_events());
 }
 
 TEST(BlockPool, AFreedBlockServesTheNextOfItsSize) {

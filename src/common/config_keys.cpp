@@ -482,6 +482,10 @@ const std::vector<ConfigKey>& config_keys() {
        field(&E::workers, IntegerKind<int>{0, 1024}, "")},
       {"arena_bytes", "", "", "memory arena per node", field(&E::arena_bytes, BytesKind{4096}, "bytes")},
       {"stack_bytes", "", "", "stack per node thread", field(&E::stack_bytes, BytesKind{64u << 10}, "bytes")},
+      {"huge_pages", "", "",
+       "true: the nodes' buffers, request slots and matching tables in transparent huge pages where the kernel "
+       "allows (fewer page faults; on a VM that hands free memory back to its host, a first run can be slower)",
+       field(&E::huge_pages, BooleanKind{}, "")},
       {"yield_seed", "", "", "!= 0: random thread yields in the runtime, to shake out races",
        field(&E::yield_seed, IntegerKind<unsigned>{0, std::numeric_limits<unsigned>::max()}, "")},
       {"deadlock_seconds", "", "",

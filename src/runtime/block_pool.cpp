@@ -85,7 +85,7 @@ void* BlockPool::carve(std::size_t bytes, std::size_t alignment) {
       if (aligned != base) munmap(base, static_cast<std::size_t>(aligned - base));
       const std::size_t tail = static_cast<std::size_t>(base + size + kHugePage - (aligned + size));
       if (tail != 0) munmap(aligned + size, tail);
-      madvise(aligned, size, MADV_HUGEPAGE);  // a hint: where the kernel declines, small pages serve as before
+      if (huge_pages_) madvise(aligned, size, MADV_HUGEPAGE);  // a hint: where the kernel declines, small pages serve
       mappings_.push_back(Mapping{aligned, size});
     }
     const Mapping& m = mappings_[current_];

@@ -1,10 +1,11 @@
 #pragma once
-// Where the nodes' arenas take their large blocks from (a kernel's buffers): a few large mappings shared by all the
-// nodes of a machine, advised to the kernel for transparent huge pages, and handed out one after another. A buffer
-// from oneTBB's allocator cost a page fault (and a page cleared) per 4 KiB at its first touch, and the d = 10 Direct
-// exchange's 128 MiB of buffers took 35 000 of the run's 65 000 faults; in 2 MiB pages shared by consecutive nodes'
-// buffers they take about sixty, and the buffers' TLB misses go as well. Only where the kernel's setting allows it
-// (`madvise` or `always` in /sys/kernel/mm/transparent_hugepage/enabled; elsewhere the same mappings get small pages).
+// Where the nodes take their large blocks from (a kernel's buffers, and the request slots and matching tables they
+// keep from run to run): a few large mappings shared by all the nodes of a machine, carved one block after another.
+// With `huge_pages` (EmulatorSettings) the mappings are advised for transparent huge pages, where the kernel's setting
+// allows it (`madvise` or `always` in /sys/kernel/mm/transparent_hugepage/enabled): consecutive nodes' blocks share
+// 2 MiB pages, and the d = 10 Direct exchange takes 6 900 page faults instead of 65 000. Off by default: a virtual
+// machine that hands its free memory back to its host (virtio-balloon's free page reporting, at 2 MiB and up) gets
+// huge pages its host must back anew, and a first run there is slower, not faster (docs/engine.md).
 //
 // A freed block waits for another of its size; once no block is in use (the end of every run, when the arenas are
 // reset) the whole pool is handed out again from its start, so a machine's later runs reuse the pages its first run
@@ -24,7 +25,8 @@ class BlockPool {
   static constexpr std::size_t kMinBytes = 16 * 1024;
   static constexpr std::size_t kMaxAlignment = 4096;
 
-  BlockPool() = default;
+  // `huge_pages`: the mappings are advised for transparent huge pages (EmulatorSettings::huge_pages).
+  explicit BlockPool(bool huge_pages = false) : huge_pages_(huge_pages) {}
   BlockPool(const BlockPool&) = delete;
   BlockPool& operator=(const BlockPool&) = delete;
   ~BlockPool();
@@ -44,6 +46,7 @@ class BlockPool {
   };
   void* carve(std::size_t bytes, std::size_t alignment);  // from the mappings, after the last block handed out
 
+  bool huge_pages_;
   std::mutex mutex_;
   std::vector<Mapping> mappings_;
   std::size_t current_ = 0;  // the mapping blocks are carved from

@@ -63,7 +63,9 @@ RunState::RunState(const MachineConfig& config_, const EmulatorSettings& setting
       timing(config_, settings_.timing),
       engine(make_engine(settings_)),
       barrier(local_nodes),
-      coordinator(*this) {
+      coordinator(*this),
+      blocks(settings_.huge_pages),
+      kept_blocks(settings_.huge_pages) {
   timing.record_links(settings.trace);
   nodes.resize(static_cast<std::size_t>(config.nodes()));
   for (int i = first_node; i < first_node + local_nodes; ++i)
