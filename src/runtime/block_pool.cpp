@@ -75,10 +75,16 @@ void BlockPool::free(void* p, std::size_t bytes) {
 void* BlockPool::carve(std::size_t bytes, std::size_t alignment) {
   for (;; ++current_, used_ = 0) {
     if (current_ == mappings_.size()) {
-      const std::size_t size = std::max(kMappingBytes, round_up(bytes + alignment, kHugePage));
+      // Where the kernel counts address space against a limit (vm.overcommit_memory = 2 ignores MAP_NORESERVE, and
+      // ulimit -v), a mapping of just what this block needs may still fit.
+      const std::size_t needed = round_up(bytes + alignment, kHugePage);
+      std::size_t size = std::max(kMappingBytes, needed);
       // One huge page more than asked, so that the blocks start on a huge page's boundary.
-      void* raw = mmap(nullptr, size + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                       -1, 0);
+      const auto map = [](std::size_t n) {
+        return mmap(nullptr, n + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      };
+      void* raw = map(size);
+      if (raw == MAP_FAILED && size > needed) raw = map(size = needed);
       if (raw == MAP_FAILED) return nullptr;
       auto* base = static_cast<std::byte*>(raw);
       auto* aligned = reinterpret_cast<std::byte*>(round_up(reinterpret_cast<std::uintptr_t>(base), kHugePage));
