@@ -12,6 +12,7 @@ namespace {
 constexpr std::size_t kHugePage = std::size_t{2} << 20;
 // Address space only (MAP_NORESERVE): pages cost memory once touched.
 constexpr std::size_t kMappingBytes = std::size_t{1} << 30;
+constexpr std::size_t kFallbackBytes = std::size_t{64} << 20;
 
 std::size_t round_up(std::size_t n, std::size_t to) { return (n + to - 1) / to * to; }
 
@@ -84,7 +85,8 @@ void* BlockPool::carve(std::size_t bytes, std::size_t alignment) {
         return mmap(nullptr, n + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
       };
       void* raw = map(size);
-      if (raw == MAP_FAILED && size > needed) raw = map(size = needed);
+      for (const std::size_t smaller : {kFallbackBytes, needed})  // fewer mappings than one per block, if it can
+        if (raw == MAP_FAILED && size > smaller && smaller >= needed) raw = map(size = smaller);
       if (raw == MAP_FAILED) return nullptr;
       auto* base = static_cast<std::byte*>(raw);
       auto* aligned = reinterpret_cast<std::byte*>(round_up(reinterpret_cast<std::uintptr_t>(base), kHugePage));
