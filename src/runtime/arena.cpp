@@ -6,8 +6,8 @@
 #include <string>
 
 #include "common/allocation.hpp"
-#include "runtime/block_pool.hpp"
 #include "hcemu/errors.hpp"
+#include "runtime/block_pool.hpp"
 
 namespace hcemu::detail {
 

@@ -33,8 +33,9 @@ Matcher::Matcher(int node, const timing::TimingModel& timing, RequestTable& requ
 Matcher::~Matcher() { free_table(table_, size_); }
 
 // A table of thousands of entries (a Direct exchange's 2^d - 1 receives posted ahead: 128 KiB per node at d = 13)
-// from the pool's huge pages: a lookup's entry is a cache miss either way, but no longer a TLB miss too, and the
-// tables cost a few page faults instead of one per 4 KiB. A table given back when it grows serves another node's.
+// from the machine's pool, a table given back when it grows serving another node's. With huge pages
+// (EmulatorSettings::huge_pages) a lookup's entry is a cache miss still, but no longer a TLB miss too, and the tables
+// cost a few page faults instead of one per 4 KiB.
 Matcher::Entry* Matcher::make_table(std::size_t size) {
   const std::size_t bytes = size * sizeof(Entry);
   const bool pooled = pool_ != nullptr && BlockPool::takes(bytes, 64);
