@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "hcemu/errors.hpp"
+#include "runtime/block_pool.hpp"
 
 namespace hcemu::detail {
 

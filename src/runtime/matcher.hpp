@@ -11,7 +11,6 @@
 #include "common/allocation.hpp"
 #include "hcemu/report.hpp"
 #include "runtime/arena.hpp"
-#include "runtime/block_pool.hpp"
 #include "runtime/message.hpp"
 #include "runtime/requests.hpp"
 #include "timing/timing_model.hpp"
@@ -24,6 +23,8 @@ struct MatchKey {
   int tag;
   friend bool operator==(const MatchKey&, const MatchKey&) = default;
 };
+
+class BlockPool;
 
 class Matcher {
  public:
