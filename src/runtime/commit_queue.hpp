@@ -2,10 +2,10 @@
 // The coordinator's queue of what waits to be placed (runtime/coordinator.hpp), smallest OrderKey first.
 //
 // What the nodes submit between two passes comes in as one batch (a step of a lockstep schedule: one transfer per
-// node), each key copied beside its pointer by its submitter: it is sorted once and merged into a sorted run. What comes one
-// at a time during a pass (a store-and-forward message's next hop) goes into a small heap beside it. A binary heap
-// of pointers alone compared keys inside the messages, a cache miss per comparison once a step's messages no longer
-// fit the first-level cache.
+// node), each key copied beside its pointer by its submitter: it is sorted once and merged into a sorted run. What
+// comes one at a time during a pass (a store-and-forward message's next hop) goes into a small heap beside it. A
+// binary heap of pointers alone compared keys inside the messages, a cache miss per comparison once a step's
+// messages no longer fit the first-level cache.
 #include <algorithm>
 #include <vector>
 

@@ -71,6 +71,11 @@ void Coordinator::take_submissions(std::vector<CommitQueue::Item>& into) {
   }
 }
 
+void Coordinator::queue_submissions() {
+  take_submissions(taken_);
+  queue_.push_batch(taken_);
+}
+
 bool Coordinator::submissions_waiting() {
   bool waiting = false;
   for (Submissions& list : submissions_) {
@@ -139,8 +144,7 @@ void Coordinator::place_in_order() {
       woken = 0;
     }
   } woken(*this);
-  take_submissions(taken_);
-  queue_.push_batch(taken_);
+  queue_submissions();
   // A node parked before this pass runs again only when an event of this pass wakes it, and whatever it issues then
   // is ready no earlier than that event: a message's arrival (a wait on messages ends no earlier than the arrival
   // of the last one it needed, and a wait for the first of several asks for a horizon again whenever an earlier one
@@ -191,8 +195,7 @@ void Coordinator::place_in_order() {
 }
 
 void Coordinator::discard_pending() {
-  take_submissions(taken_);
-  queue_.push_batch(taken_);
+  queue_submissions();
   queue_.for_each([&](Pending* p) {
     if (p->kind == Pending::Kind::message)
       Message::destroy(static_cast<Message*>(p));

@@ -67,6 +67,7 @@ class Coordinator {
   void deliver_native(const std::vector<std::byte>& message);
   // Moves every submission so far into `into`; whether any is waiting.
   void take_submissions(std::vector<CommitQueue::Item>& into);
+  void queue_submissions();  // the one placing: every submission so far into its queue
   bool submissions_waiting();
 
   // Submissions, a list per host thread (a few threads share one when there are more): each submitter copies the
