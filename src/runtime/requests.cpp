@@ -33,11 +33,12 @@ Request RequestTable::add(Slot::Kind kind) {
   } else {
     // Slot indices stay below 2^31: the matcher marks its own indices with the top bit (runtime/matcher.hpp).
     if (size_ >= 0x80000000u - kChunk) too_many();
-    index = size_++;
+    index = size_;
     if ((index >> kChunkBits) == chunks_.size()) {
       chunks_.reserve(chunks_.size() + 1);  // so that the push below cannot throw and lose the chunk
       chunks_.push_back(new_chunk());
     }
+    ++size_;  // only once its chunk is there: a table whose chunk could not be made stays as it was
   }
   Slot& s = at(index);
   s.kind = kind;
