@@ -104,6 +104,7 @@ struct EmulatorSettings {
   std::size_t arena_bytes = 64u << 20;         // per node
   std::size_t stack_bytes = 256u << 10;        // per node thread
   bool huge_pages = false;                     // the nodes' large blocks in transparent huge pages (docs/engine.md)
+  std::size_t memory_limit = 0;                // bytes the process may hold; 0 = the host's available memory
   unsigned yield_seed = 0;                     // != 0: random thread yields in the runtime, to shake out races
   double deadlock_seconds = 0.25;              // ignored: a deadlock is known exactly (docs/engine.md)
   bool trace = false;                          // record spans for a Chrome trace

@@ -486,6 +486,11 @@ const std::vector<ConfigKey>& config_keys() {
        "true: the nodes' buffers, request slots and matching tables in transparent huge pages where the kernel "
        "allows (fewer page faults; on a VM that hands free memory back to its host, a first run can be slower)",
        field(&E::huge_pages, BooleanKind{}, "")},
+      {"memory_limit", "", "",
+       "the most memory the process may hold: a run whose nodes' buffers, request slots and matching tables would "
+       "take it past stops with an error instead; 0 = what the host has available before the machine's first "
+       "run, less an eighth",
+       field(&E::memory_limit, BytesKind{0}, "bytes")},
       {"yield_seed", "", "", "!= 0: random thread yields in the runtime, to shake out races",
        field(&E::yield_seed, IntegerKind<unsigned>{0, std::numeric_limits<unsigned>::max()}, "")},
       {"deadlock_seconds", "", "",

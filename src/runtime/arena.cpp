@@ -8,6 +8,7 @@
 #include "common/allocation.hpp"
 #include "hcemu/errors.hpp"
 #include "runtime/block_pool.hpp"
+#include "runtime/memory_guard.hpp"
 
 namespace hcemu::detail {
 
@@ -22,9 +23,14 @@ void* Arena::allocate(std::size_t bytes, std::size_t alignment) {
     throw UsageError("node " + std::to_string(node_) + ": allocate: the alignment must be a power of two, got " +
                      std::to_string(alignment));
   charge(bytes);
+  if (guard_ != nullptr && !guard_->reserve(bytes)) {  // the host is out of memory, not the node: its arena has room
+    release(bytes);
+    throw std::bad_alloc();
+  }
   const bool pooled = pool_ != nullptr && BlockPool::takes(bytes, alignment);
   void* p = pooled ? pool_->allocate(bytes, alignment) : allocate_aligned(std::max<std::size_t>(bytes, 1), alignment);
-  if (p == nullptr) {  // the host is out of memory, not the node: its arena has room
+  if (p == nullptr) {
+    if (guard_ != nullptr) guard_->release(bytes);
     release(bytes);
     throw std::bad_alloc();
   }
@@ -50,6 +56,7 @@ void Arena::deallocate(void* p, std::size_t bytes) {
 }
 
 void Arena::free_block(void* p, const Block& block) {
+  if (guard_ != nullptr) guard_->release(block.bytes);
   if (block.pooled)
     pool_->free(p, block.bytes);
   else

@@ -9,11 +9,14 @@
 namespace hcemu::detail {
 
 class BlockPool;
+class MemoryGuard;
 
 class Arena {
  public:
-  // `pool` (nullptr: every block from oneTBB's allocator) outlives the arena.
-  Arena(int node, std::size_t capacity, BlockPool* pool = nullptr) : node_(node), capacity_(capacity), pool_(pool) {}
+  // `pool` (nullptr: every block from oneTBB's allocator) and `guard` (nullptr: none), which counts every block
+  // against the host's memory, outlive the arena.
+  Arena(int node, std::size_t capacity, BlockPool* pool = nullptr, MemoryGuard* guard = nullptr)
+      : node_(node), capacity_(capacity), pool_(pool), guard_(guard) {}
   ~Arena() { free_live(); }
   Arena(const Arena&) = delete;
   Arena& operator=(const Arena&) = delete;
@@ -39,6 +42,7 @@ class Arena {
   int node_;
   std::size_t capacity_;
   BlockPool* pool_;
+  MemoryGuard* guard_;
   std::size_t in_use_ = 0;
   std::size_t high_water_ = 0;
   // The live allocations, by the pointer handed out, and the pointers freed since (until the allocator hands the

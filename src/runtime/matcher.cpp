@@ -9,6 +9,7 @@
 
 #include "hcemu/errors.hpp"
 #include "runtime/block_pool.hpp"
+#include "runtime/memory_guard.hpp"
 
 namespace hcemu::detail {
 
@@ -18,7 +19,7 @@ std::size_t buffered_size(const Message& m) { return sizeof(Message) + m.bytes; 
 }  // namespace
 
 Matcher::Matcher(int node, const timing::TimingModel& timing, RequestTable& requests, Arena& arena, bool forced,
-                 BlockPool* pool)
+                 BlockPool* pool, MemoryGuard* guard)
     : node_(node),
       forced_(forced),
       shift_(64 - 4),
@@ -27,7 +28,8 @@ Matcher::Matcher(int node, const timing::TimingModel& timing, RequestTable& requ
       arena_(arena),
       table_(nullptr),
       size_(16),
-      pool_(pool) {
+      pool_(pool),
+      guard_(guard) {
   table_ = make_table(size_);
 }
 
@@ -39,9 +41,13 @@ Matcher::~Matcher() { free_table(table_, size_); }
 // cost a few page faults instead of one per 4 KiB.
 Matcher::Entry* Matcher::make_table(std::size_t size) {
   const std::size_t bytes = size * sizeof(Entry);
+  if (guard_ != nullptr && !guard_->reserve(bytes)) throw std::bad_alloc();
   const bool pooled = pool_ != nullptr && BlockPool::takes(bytes, 64);
   void* memory = pooled ? pool_->allocate(bytes, 64) : allocate_aligned(bytes, 64);
-  if (memory == nullptr) throw std::bad_alloc();
+  if (memory == nullptr) {
+    if (guard_ != nullptr) guard_->release(bytes);
+    throw std::bad_alloc();
+  }
   Entry* table = static_cast<Entry*>(memory);
   std::uninitialized_default_construct_n(table, size);
   return table;
@@ -49,6 +55,7 @@ Matcher::Entry* Matcher::make_table(std::size_t size) {
 
 void Matcher::free_table(Entry* table, std::size_t size) {
   const std::size_t bytes = size * sizeof(Entry);
+  if (guard_ != nullptr) guard_->release(bytes);
   if (pool_ != nullptr && BlockPool::takes(bytes, 64))
     pool_->free(table, bytes);
   else

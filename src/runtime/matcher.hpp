@@ -25,12 +25,14 @@ struct MatchKey {
 };
 
 class BlockPool;
+class MemoryGuard;
 
 class Matcher {
  public:
-  // The table's larger sizes come from `pool` (nullptr: the general allocator), which outlives the matcher.
+  // The table's larger sizes come from `pool` (nullptr: the general allocator), and every size is counted by `guard`
+  // (nullptr: none); both outlive the matcher.
   Matcher(int node, const timing::TimingModel& timing, RequestTable& requests, Arena& arena, bool forced,
-          BlockPool* pool = nullptr);
+          BlockPool* pool = nullptr, MemoryGuard* guard = nullptr);
   ~Matcher();
   Matcher(const Matcher&) = delete;
   Matcher& operator=(const Matcher&) = delete;
@@ -162,6 +164,7 @@ class Matcher {
   std::string leftover_error_;       // the first of those longer than the receive it would have met
   std::vector<ForcedDiscard> discards_;
   BlockPool* pool_;
+  MemoryGuard* guard_;
 };
 
 }  // namespace hcemu::detail

@@ -20,11 +20,12 @@ NodeRuntime::NodeRuntime(RunState& run, int id)
       slot_(id - run.first_node),
       nodes_(run.config.nodes()),
       inbox_(run.timing.topology().input_ports()),
-      requests_(&run.kept_blocks),
+      requests_(&run.kept_blocks, &run.memory_guard),
       clock_(run.settings.timing, run.settings.time_scale),
       ports_(run.timing.make_ports()),
-      matcher_(id, run.timing, requests_, arena_, run.config.protocol == Protocol::forced, &run.kept_blocks),
-      arena_(id, run.settings.arena_bytes, &run.blocks) {
+      matcher_(id, run.timing, requests_, arena_, run.config.protocol == Protocol::forced, &run.kept_blocks,
+               &run.memory_guard),
+      arena_(id, run.settings.arena_bytes, &run.blocks, &run.memory_guard) {
   std::tie(rows_, cols_) = run.config.topology.sides(run.config.d);
 }
 
@@ -116,8 +117,11 @@ void NodeRuntime::run_kernel() {
   } catch (const Aborted&) {
   } catch (const std::bad_alloc&) {
     run_.fail(id_, std::current_exception(),
-              "out of host memory: the nodes' buffers and the emulator's requests and messages in flight need more "
-              "than this process can have (lower d or the message size, or spread the machine over MPI ranks)");
+              run_.memory_guard.refused()
+                  ? run_.memory_guard.explain()
+                  : "out of host memory: the nodes' buffers and the emulator's requests and messages in flight need "
+                    "more than this process can have (lower d or the message size, or spread the machine over MPI "
+                    "ranks)");
   } catch (const std::exception& e) {
     run_.fail(id_, std::current_exception(), e.what());
   } catch (...) {

@@ -6,6 +6,7 @@
 
 #include "hcemu/errors.hpp"
 #include "runtime/block_pool.hpp"
+#include "runtime/memory_guard.hpp"
 
 namespace hcemu::detail {
 
@@ -14,15 +15,23 @@ RequestTable::~RequestTable() {
   static_assert(std::is_trivially_destructible_v<Slot>);
   if (!BlockPool::keeps_slots(pool_))
     for (Slot* chunk : chunks_) delete[] chunk;
+  if (guard_ != nullptr) guard_->release(chunks_.size() * sizeof(Slot) * kChunk);
 }
 
 // From the machine's pool, beside every other node's chunks: with huge pages (EmulatorSettings::huge_pages) they share
 // 2 MiB pages, where a d = 10 Direct exchange's million slots (64 MiB) cost 16 000 page faults in 4 KiB ones.
 Slot* RequestTable::new_chunk() {
-  if (!BlockPool::keeps_slots(pool_)) return new Slot[kChunk];
-  void* p = pool_->allocate(sizeof(Slot) * kChunk, alignof(Slot));
-  if (p == nullptr) throw std::bad_alloc();
-  return new (p) Slot[kChunk];
+  constexpr std::size_t bytes = sizeof(Slot) * kChunk;
+  if (guard_ != nullptr && !guard_->reserve(bytes)) throw std::bad_alloc();
+  try {
+    if (!BlockPool::keeps_slots(pool_)) return new Slot[kChunk];
+    void* p = pool_->allocate(bytes, alignof(Slot));
+    if (p == nullptr) throw std::bad_alloc();
+    return new (p) Slot[kChunk];
+  } catch (...) {
+    if (guard_ != nullptr) guard_->release(bytes);
+    throw;
+  }
 }
 
 Request RequestTable::add(Slot::Kind kind) {

@@ -80,12 +80,13 @@ struct alignas(64) Slot {
 static_assert(sizeof(Slot) == 64);
 
 class BlockPool;
+class MemoryGuard;
 
 class RequestTable {
  public:
-  // The chunks of slots come from `pool` (nullptr: the general allocator), which outlives the table, and stay until
-  // the table goes.
-  explicit RequestTable(BlockPool* pool = nullptr) : pool_(pool) {}
+  // The chunks of slots come from `pool` (nullptr: the general allocator) and are counted by `guard` (nullptr:
+  // none), which outlive the table; they stay until the table goes.
+  explicit RequestTable(BlockPool* pool = nullptr, MemoryGuard* guard = nullptr) : pool_(pool), guard_(guard) {}
   RequestTable(const RequestTable&) = delete;
   RequestTable& operator=(const RequestTable&) = delete;
   ~RequestTable();
@@ -110,6 +111,7 @@ class RequestTable {
   static constexpr unsigned kChunkBits = 6;
   static constexpr std::uint32_t kChunk = 1u << kChunkBits;
   BlockPool* pool_;
+  MemoryGuard* guard_;
   std::vector<Slot*> chunks_;
   std::uint32_t size_ = 0;
   // The free slots, last released first, linked through Slot::next_receive: no list beside the slots to grow

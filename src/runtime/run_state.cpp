@@ -64,12 +64,18 @@ RunState::RunState(const MachineConfig& config_, const EmulatorSettings& setting
       engine(make_engine(settings_)),
       barrier(local_nodes),
       coordinator(*this),
+      memory_guard(settings_.memory_limit),
       blocks(settings_.huge_pages),
       kept_blocks(settings_.huge_pages) {
   timing.record_links(settings.trace);
   nodes.resize(static_cast<std::size_t>(config.nodes()));
-  for (int i = first_node; i < first_node + local_nodes; ++i)
-    nodes[static_cast<std::size_t>(i)] = std::make_unique<NodeRuntime>(*this, i);
+  try {
+    for (int i = first_node; i < first_node + local_nodes; ++i)
+      nodes[static_cast<std::size_t>(i)] = std::make_unique<NodeRuntime>(*this, i);
+  } catch (const std::bad_alloc&) {
+    if (memory_guard.refused()) throw Error(memory_guard.explain());
+    throw;
+  }
   engine->set_warm(
       [](void* context, int i, int stage) {
         auto& run = *static_cast<RunState*>(context);

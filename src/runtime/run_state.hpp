@@ -17,6 +17,7 @@
 #include "runtime/block_pool.hpp"
 #include "runtime/coordinator.hpp"
 #include "runtime/engine.hpp"
+#include "runtime/memory_guard.hpp"
 #include "runtime/transport.hpp"
 #include "timing/timing_model.hpp"
 
@@ -52,8 +53,10 @@ class RunState {
   std::unique_ptr<Engine> engine;
   GlobalBarrier barrier;
   Coordinator coordinator;
-  // Before the nodes, which free into them as they go: the arenas' large blocks (handed out afresh after every run),
-  // and what the nodes keep from run to run, their request slots and matching tables.
+  // Before the nodes, which free into them as they go: how much of the host's memory the nodes may take, the arenas'
+  // large blocks (handed out afresh after every run), and what the nodes keep from run to run, their request slots
+  // and matching tables.
+  MemoryGuard memory_guard;
   BlockPool blocks;
   BlockPool kept_blocks;
   std::vector<std::unique_ptr<NodeRuntime>> nodes;

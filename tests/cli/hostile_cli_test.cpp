@@ -68,7 +68,9 @@ INSTANTIATE_TEST_SUITE_P(
         Hostile{"run exchange extra", 2, "unexpected argument 'extra'"},
         Hostile{"run exchange -m", 2, "--bytes needs a value"}, Hostile{"run exchange -d x", 2, "'x'"},
         // Dimensions: the tasks engine runs d <= 16, one OS thread per node d <= 13.
-        Hostile{"run exchange -d 17", 2, "0..16"}, Hostile{"run exchange --engine os_threads -d 14", 2, "0..13"}));
+        Hostile{"run exchange -d 17", 2, "0..16"}, Hostile{"run exchange --engine os_threads -d 14", 2, "0..13"},
+        // A machine bigger than the memory it may have: an error naming the limit, never the host's OOM killer.
+        Hostile{"run exchange -d 6 --algo direct --set memory_limit=1000000", 1, "past memory_limit = 1.0 MiB"}));
 
 TEST(HostileCommandLines, PlanTakesTheEmulatorsWholeRange) {
   // Pure arithmetic: no engine limit below the largest cube.
