@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "hcemu/hcemu.hpp"
+#include "hcemu/kernels/exchange.hpp"
 
 namespace {
 
@@ -90,6 +91,30 @@ void BM_DirectExchangeWaitPerStep(benchmark::State& state) {
   count_messages(state, messages);
 }
 BENCHMARK(BM_DirectExchangeWaitPerStep)
+    ->ArgsProduct({{8, 10, 12}, {0}})
+    ->ArgsProduct({{8, 10}, {1}})
+    ->ArgNames({"d", "os_threads"})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// The library's Direct exchange (hcemu::kernels::direct_exchange), which `hcemu run exchange --algo direct` runs:
+// every receive of the phase posted up front and a barrier, as FORCED needs (Nicol & Bokhari 1994 §4), then per step
+// one send and a wait for that step's receive, and one wait_all for the sends at the end.
+void BM_DirectExchangeKernel(benchmark::State& state) {
+  Machine machine(ipsc(static_cast<int>(state.range(0))), on(engine_of(state)));
+  std::uint64_t messages = 0;
+  for (auto _ : state) {
+    const auto report = machine.run([](Node& node) {
+      const std::size_t bytes = 64 * static_cast<std::size_t>(node.size());
+      auto out = node.allocate<std::byte>(bytes);
+      auto in = node.allocate<std::byte>(bytes);
+      hcemu::kernels::direct_exchange(node, out.span(), in.span(), 64, {hcemu::Sync::barrier});
+    });
+    messages += report.messages();
+  }
+  count_messages(state, messages);
+}
+BENCHMARK(BM_DirectExchangeKernel)
     ->ArgsProduct({{8, 10, 12}, {0}})
     ->ArgsProduct({{8, 10}, {1}})
     ->ArgNames({"d", "os_threads"})
