@@ -99,6 +99,24 @@ TEST(MemoryLimit, ARunThatWouldPassItFailsWithAnErrorThatNamesItAndTheMachineRun
   EXPECT_EQ(report.nodes.size(), 16u);
 }
 
+TEST(MemoryLimit, ARefusalInOneRunIsNotBlamedForAnotherRunsBadAlloc) {
+  Machine machine(cube(2), limited_to(MemoryGuard::resident() + 64 * kMiB));
+  EXPECT_THROW(machine.run([](Node& node) {
+                 auto block = node.allocate<std::byte>(32 * kMiB);
+                 node.barrier();  // four blocks held at once: 128 MiB
+               }),
+               KernelError);
+  try {
+    machine.run([](Node& node) {
+      if (node.id() == 2) throw std::bad_alloc();  // the host, not the guard
+    });
+    FAIL() << "expected the kernel's exception";
+  } catch (const KernelError& e) {
+    EXPECT_NE(std::string(e.what()).find("out of host memory"), std::string::npos) << e.what();
+    EXPECT_EQ(std::string(e.what()).find("memory_limit"), std::string::npos) << e.what();
+  }
+}
+
 TEST(MemoryLimit, AMachineThatCannotBeMadeWithinItSaysSoAtItsFirstRun) {
   Machine machine(cube(6), limited_to(1));
   try {

@@ -29,6 +29,7 @@ class MemoryGuard {
   void release(std::size_t bytes) { held_.fetch_sub(bytes, std::memory_order_relaxed); }
 
   bool refused() const { return refused_.load(std::memory_order_relaxed); }
+  void forget_refusal() { refused_.store(false, std::memory_order_relaxed); }  // before a run
   // What a node that was refused says (names the limit and how to change it).
   std::string explain() const;
 

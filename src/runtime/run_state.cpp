@@ -98,6 +98,7 @@ RunReport RunState::run(const Kernel& k) {
   failed_ = false;
   failed_node_ = -1;
   failure_ = nullptr;
+  memory_guard.forget_refusal();  // a bad_alloc in this run is the guard's only if the guard refused in this run
   failure_what_.clear();
   blocked_.clear();
   kernel = &k;
