@@ -12,14 +12,14 @@
 // Several machines in one process, or several ranks on one host, each count their own.
 #include <atomic>
 #include <cstddef>
-#include <cstdint>
 #include <string>
 
 namespace hcemu::detail {
 
 class MemoryGuard {
  public:
-  // `limit` in bytes; 0: what the host has available now, read from /proc/meminfo (no limit where it cannot be read).
+  // `limit` in bytes; 0: this process's resident memory now and seven eighths of what the host has available, read
+  // from /proc/meminfo (no limit where it cannot be read).
   explicit MemoryGuard(std::size_t limit);
   MemoryGuard(const MemoryGuard&) = delete;
   MemoryGuard& operator=(const MemoryGuard&) = delete;
@@ -42,7 +42,7 @@ class MemoryGuard {
 
  private:
   bool automatic_;
-  std::size_t baseline_;  // resident when the machine was made
+  std::size_t baseline_;  // resident when the guard was made, before the machine's first run
   std::size_t limit_;     // SIZE_MAX: none
   std::atomic<std::size_t> held_{0};
   std::atomic<bool> refused_{false};
