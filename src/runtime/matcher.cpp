@@ -33,14 +33,25 @@ Matcher::Matcher(int node, const timing::TimingModel& timing, RequestTable& requ
   table_ = make_table(size_);
 }
 
-Matcher::~Matcher() { free_table(table_, size_); }
+Matcher::~Matcher() {
+  for (const auto& g : groups_)
+    if (g->live) free_block(g->memory, g->memory_bytes);
+  free_table(table_, size_);
+}
 
 // A table of thousands of entries (a Direct exchange's 2^d - 1 receives posted ahead: 128 KiB per node at d = 13)
 // from the machine's pool, a table given back when it grows serving another node's. With huge pages
 // (EmulatorSettings::huge_pages) a lookup's entry is a cache miss still, but no longer a TLB miss too, and the tables
 // cost a few page faults instead of one per 4 KiB.
 Matcher::Entry* Matcher::make_table(std::size_t size) {
-  const std::size_t bytes = size * sizeof(Entry);
+  Entry* table = static_cast<Entry*>(allocate_block(size * sizeof(Entry)));
+  std::uninitialized_default_construct_n(table, size);
+  return table;
+}
+
+void Matcher::free_table(Entry* table, std::size_t size) { free_block(table, size * sizeof(Entry)); }
+
+void* Matcher::allocate_block(std::size_t bytes) {
   if (guard_ != nullptr && !guard_->reserve(bytes)) throw std::bad_alloc();
   const bool pooled = pool_ != nullptr && BlockPool::takes(bytes, 64);
   void* memory = pooled ? pool_->allocate(bytes, 64) : allocate_aligned(bytes, 64);
@@ -48,18 +59,15 @@ Matcher::Entry* Matcher::make_table(std::size_t size) {
     if (guard_ != nullptr) guard_->release(bytes);
     throw std::bad_alloc();
   }
-  Entry* table = static_cast<Entry*>(memory);
-  std::uninitialized_default_construct_n(table, size);
-  return table;
+  return memory;
 }
 
-void Matcher::free_table(Entry* table, std::size_t size) {
-  const std::size_t bytes = size * sizeof(Entry);
+void Matcher::free_block(void* p, std::size_t bytes) {
   if (guard_ != nullptr) guard_->release(bytes);
   if (pool_ != nullptr && BlockPool::takes(bytes, 64))
-    pool_->free(table, bytes);
+    pool_->free(p, bytes);
   else
-    free_aligned(table);
+    free_aligned(p);
 }
 
 void Matcher::append(Message*& last, Message* m) {
@@ -127,6 +135,7 @@ std::size_t Matcher::wait_or_find_receives(Message* m) {
 }
 
 void Matcher::arrive(Message* m) {
+  if (!active_.empty() && arrive_in_group(m)) return;
   const std::size_t e = wait_or_find_receives(m);
   if (e == size_) {
     buffer(m);  // nobody waits for it yet
@@ -140,7 +149,24 @@ void Matcher::arrive(Message* m) {
   // Receives posted together mostly meet their messages in the order they were posted: the slot after this one is
   // the likeliest next (NodeRuntime::place_own_transfers names it to the engine before the node parks).
   last_arrival_match_ = index;
+  last_group_ = nullptr;
   if (index + 1 < requests_.size()) __builtin_prefetch(&requests_.at(index + 1));
+}
+
+bool Matcher::arrive_in_group(Message* m) {
+  for (RecvGroupState* g : active_) {  // in posting order: the first posted meets the message first
+    if (g->context != m->context || g->tag != m->tag) continue;
+    const std::uint32_t k = g->element_of(m->source);
+    if (k == RecvGroupState::kNone || g->matched(k)) continue;
+    if (meet_element(m, *g, k)) {
+      // As for requests (arrive): elements posted together mostly meet their messages in the order they were posted.
+      last_group_ = g;
+      last_group_element_ = k;
+      last_arrival_match_ = Slot::kNoSlot;
+    }
+    return true;
+  }
+  return false;
 }
 
 void Matcher::advance_receives(std::size_t e, std::uint32_t next, std::uint32_t last) {
@@ -190,39 +216,207 @@ void Matcher::post(std::uint32_t index) {
   }
 }
 
-bool Matcher::meet(Message* m, Slot& r) {
-  const timing::MatchOutcome outcome = timing_.on_match(m->times(), r.recv.posted);
+bool Matcher::accept(Message* m, Time posted, std::byte* data, std::size_t capacity, bool& late) {
+  const timing::MatchOutcome outcome = timing_.on_match(m->times(), posted);
   if (outcome == timing::MatchOutcome::discard) {
     // The iPSC/860 rule: the message arrived before its receive was posted and is lost.
-    discards_.push_back({m->source, node_, m->tag, m->bytes, m->times().first_byte, r.recv.posted});
+    discards_.push_back({m->source, node_, m->tag, m->bytes, m->times().first_byte, posted});
     Message::destroy(m);
     return false;
   }
-  if (m->bytes > r.bytes) {
+  if (m->bytes > capacity) {
     const std::string what = "node " + std::to_string(node_) + ": recv: message of " + std::to_string(m->bytes) +
                              " bytes from node " + std::to_string(m->source) + " tag " + std::to_string(m->tag) +
-                             " is longer than the " + std::to_string(r.bytes) + "-byte buffer posted for it";
+                             " is longer than the " + std::to_string(capacity) + "-byte buffer posted for it";
     Message::destroy(m);
     throw UsageError(what);
   }
-  if (outcome == timing::MatchOutcome::deliver_late) {
+  late = outcome == timing::MatchOutcome::deliver_late;
+  if (late) {
     // It waited in the system buffer in model time, even if the host delivered it after the receive was posted.
     arena_.charge(buffered_size(*m));
     arena_.release(buffered_size(*m));
   }
-  if (m->bytes > 0) std::memcpy(r.recv.data, m->payload(), m->bytes);
+  if (m->bytes > 0) std::memcpy(data, m->payload(), m->bytes);
+  ++messages_received_;
+  bytes_received_ += m->bytes;
+  return true;
+}
+
+bool Matcher::meet(Message* m, Slot& r) {
+  bool late = false;
+  if (!accept(m, r.recv.posted, r.recv.data, r.bytes, late)) return false;
   r.matched = true;
-  r.late = outcome == timing::MatchOutcome::deliver_late;
+  r.late = late;
   r.bytes = m->bytes;
   r.peer = m->source;
   r.in_port = static_cast<std::uint8_t>(m->times().in_port);
   r.recv.message = m->number();
   r.recv.arrival = m->times().arrival;
   r.recv.input_hold = m->times().input_hold;
-  ++messages_received_;
-  bytes_received_ += m->bytes;
   Message::destroy(m);
   return true;
+}
+
+bool Matcher::meet_element(Message* m, RecvGroupState& g, std::uint32_t k) {
+  bool late = false;
+  if (!accept(m, g.posted, g.data(k), g.block, late)) return false;
+  g.flags[k] |= RecvGroupState::kMatched | (late ? RecvGroupState::kLate : 0);
+  g.bytes[k] = static_cast<std::uint32_t>(m->bytes);  // at most the block, which post_recvs keeps below 2^32
+  g.ports[k] = static_cast<std::uint8_t>(m->times().in_port);
+  g.arrivals[k] = {m->times().arrival, m->times().input_hold};
+  if (g.messages != nullptr) g.messages[k] = m->number();
+  Message::destroy(m);
+  if (--g.unmatched == 0) active_.erase(std::find(active_.begin(), active_.end(), &g));
+  return true;
+}
+
+RecvGroup Matcher::post_group(std::span<const int> sources, std::byte* buffer, std::size_t block,
+                              std::uint32_t context, int tag, Time posted, int nodes, bool trace,
+                              const char* operation) {
+  if (sources.empty()) return RecvGroup{};
+  const auto count = static_cast<std::uint32_t>(sources.size());  // the caller keeps it below 2^31
+  // A table over every node costs 4 bytes per node: worth it once the group holds a quarter of them.
+  const bool dense = 4 * sources.size() >= static_cast<std::size_t>(nodes);
+  const auto lines = [](std::size_t bytes) { return (bytes + 63) & ~std::size_t{63}; };
+  const std::size_t arrivals_bytes = lines(count * sizeof(RecvGroupState::Arrival));
+  const std::size_t lookup_bytes = lines(dense ? static_cast<std::size_t>(nodes) * 4 : std::size_t{count} * 8);
+  const std::size_t messages_bytes = trace ? lines(std::size_t{count} * 8) : 0;
+  const std::size_t total = arrivals_bytes + lookup_bytes + messages_bytes + lines(std::size_t{count} * 4) * 2 +
+                            lines(count) * 2;
+  active_.reserve(active_.size() + 1);  // so that nothing below throws once messages have met elements
+  if (free_groups_.empty()) {  // a state for it, before its block: a failure leaves only an unused state behind
+    free_groups_.reserve(groups_.size() + 1);
+    groups_.push_back(std::make_unique<RecvGroupState>());
+    free_groups_.push_back(static_cast<std::uint32_t>(groups_.size() - 1));
+  }
+
+  RecvGroupState g;
+  g.memory = allocate_block(total);
+  g.memory_bytes = total;
+  auto* at = static_cast<std::byte*>(g.memory);
+  const auto carve = [&at](std::size_t bytes) {
+    std::byte* p = at;
+    at += bytes;
+    return p;
+  };
+  g.arrivals = reinterpret_cast<RecvGroupState::Arrival*>(carve(arrivals_bytes));
+  std::byte* lookup = carve(lookup_bytes);
+  if (trace) g.messages = reinterpret_cast<std::uint64_t*>(carve(messages_bytes));
+  g.bytes = reinterpret_cast<std::uint32_t*>(carve(lines(std::size_t{count} * 4)));
+  g.sources = reinterpret_cast<int*>(carve(lines(std::size_t{count} * 4)));
+  g.ports = reinterpret_cast<std::uint8_t*>(carve(lines(count)));
+  g.flags = reinterpret_cast<std::uint8_t*>(carve(lines(count)));
+  std::memcpy(g.sources, sources.data(), std::size_t{count} * sizeof(int));
+  std::memset(g.ports, 0, count);
+  for (std::uint32_t k = 0; k < count; ++k) {
+    const bool nothing = g.sources[k] == kNoSource;
+    g.flags[k] = nothing ? RecvGroupState::kNothing : 0;
+    g.receives += nothing ? 0 : 1;
+  }
+
+  const auto refuse = [&](const std::string& why) {
+    free_block(g.memory, g.memory_bytes);
+    throw UsageError("node " + std::to_string(node_) + ": " + operation + ": " + why);
+  };
+  int repeated = -1;
+  if (dense) {
+    g.index_of = reinterpret_cast<std::uint32_t*>(lookup);
+    std::memset(g.index_of, 0xff, static_cast<std::size_t>(nodes) * 4);
+    for (std::uint32_t k = 0; k < count && repeated < 0; ++k) {
+      if (g.sources[k] == kNoSource) continue;
+      std::uint32_t& slot = g.index_of[g.sources[k]];
+      if (slot != RecvGroupState::kNone) repeated = g.sources[k];
+      slot = k;
+    }
+  } else {
+    g.sorted = reinterpret_cast<std::uint64_t*>(lookup);
+    std::uint64_t* end = g.sorted;
+    for (std::uint32_t k = 0; k < count; ++k)
+      if (g.sources[k] != kNoSource) *end++ = static_cast<std::uint64_t>(static_cast<std::uint32_t>(g.sources[k])) << 32 | k;
+    std::sort(g.sorted, end);
+    for (std::uint32_t k = 1; k < g.receives && repeated < 0; ++k)
+      if ((g.sorted[k] >> 32) == (g.sorted[k - 1] >> 32)) repeated = static_cast<int>(g.sorted[k] >> 32);
+  }
+  if (repeated >= 0) refuse("node " + std::to_string(repeated) + " is named twice among the sources");
+  if (count_ > 0) {  // a receive from one of them posted earlier must meet its message first
+    for (std::uint32_t k = 0; k < count; ++k) {
+      if (g.sources[k] == kNoSource) continue;
+      const MatchKey key{g.sources[k], context, tag};
+      bool found = false;
+      const std::size_t e = locate(key, check_of(key), found);
+      if (found && !is_ring(table_[e].head))
+        refuse("a receive from node " + std::to_string(key.source) + " with tag " + std::to_string(tag) +
+               " posted earlier is still waiting for its message");
+    }
+  }
+
+  const std::uint32_t index = free_groups_.back();
+  free_groups_.pop_back();
+  RecvGroupState& state = *groups_[index];
+  g.generation = state.generation;
+  g.live = true;
+  g.context = context;
+  g.tag = tag;
+  g.posted = posted;
+  g.buffer = buffer;
+  g.block = block;
+  g.count = count;
+  g.unmatched = g.unfinished = g.receives;
+  state = g;
+  if (state.receives == 0) {  // nothing to wait for: the group is over as soon as it is made
+    free_group(index);
+    return RecvGroup{};
+  }
+  active_.push_back(&state);
+  if (count_ > 0)
+    for (std::uint32_t k = 0; k < count && state.unmatched > 0; ++k)
+      if (state.sources[k] != kNoSource) take_waiting(state, k);
+  return RequestAccess::make_group(index, state.generation);
+}
+
+void Matcher::take_waiting(RecvGroupState& g, std::uint32_t k) {
+  const MatchKey key{g.sources[k], g.context, g.tag};
+  bool found = false;
+  const std::size_t e = locate(key, check_of(key), found);
+  if (!found) return;
+  for (;;) {  // the first that is not discarded meets the element
+    Message*& last = ring(table_[e]);
+    Message* m = pop_first(last);
+    const bool emptied = last == nullptr;
+    if (emptied) {
+      free_ring(table_[e].head);
+      erase(e);
+    }
+    unbuffer(m);
+    if (meet_element(m, g, k) || emptied) return;
+  }
+}
+
+RecvGroupState& Matcher::group(const RecvGroup& h, const char* operation) {
+  const std::uint32_t index = RequestAccess::index(h);
+  if (index >= groups_.size() || !groups_[index]->live || groups_[index]->generation != RequestAccess::generation(h))
+    throw UsageError("node " + std::to_string(node_) + ": " + operation +
+                     ": the group of receives is not pending (never posted, or every element already completed)");
+  return *groups_[index];
+}
+
+void Matcher::element_done(RecvGroup& h, RecvGroupState& g, std::uint32_t k) {
+  g.flags[k] |= RecvGroupState::kDone;
+  if (--g.unfinished > 0) return;
+  free_group(RequestAccess::index(h));
+  h = RecvGroup{};
+}
+
+void Matcher::free_group(std::uint32_t index) {
+  RecvGroupState& g = *groups_[index];
+  if (g.unmatched > 0) active_.erase(std::find(active_.begin(), active_.end(), &g));
+  if (last_group_ == &g) last_group_ = nullptr;
+  free_block(g.memory, g.memory_bytes);
+  const std::uint32_t generation = g.generation + 1;
+  g = RecvGroupState{};
+  g.generation = generation;
+  free_groups_.push_back(index);  // room reserved when it was made
 }
 
 bool Matcher::take_for(std::uint32_t index, Message* m) {
@@ -269,6 +463,22 @@ void Matcher::unbuffer(Message* m) {
 }
 
 void Matcher::arrive_after_end(Message* m) {
+  for (RecvGroupState* g : active_) {  // as a receive below, for the element it would have met
+    if (g->context != m->context || g->tag != m->tag) continue;
+    const std::uint32_t k = g->element_of(m->source);
+    if (k == RecvGroupState::kNone || g->matched(k)) continue;
+    if (timing_.on_match(m->times(), g->posted) != timing::MatchOutcome::discard) {
+      if (m->bytes > g->block && leftover_error_.empty())
+        leftover_error_ = "node " + std::to_string(node_) + ": recv: message of " + std::to_string(m->bytes) +
+                          " bytes from node " + std::to_string(m->source) + " tag " + std::to_string(m->tag) +
+                          " is longer than the " + std::to_string(g->block) +
+                          "-byte buffer posted for it (a receive never waited for)";
+      g->flags[k] |= RecvGroupState::kMatched;
+      if (--g->unmatched == 0) active_.erase(std::find(active_.begin(), active_.end(), g));
+    }
+    after_end_.push_back(m);
+    return;
+  }
   const std::size_t e = wait_or_find_receives(m);
   if (e == size_) return;
   // It meets nothing, but is checked against the receive it would have met, so that an oversize is an error however
@@ -311,6 +521,10 @@ void Matcher::collect_leftovers(std::vector<ForcedDiscard>& discards, std::vecto
 }
 
 void Matcher::clear() {
+  for (std::uint32_t i = 0; i < groups_.size(); ++i)
+    if (groups_[i]->live) free_group(i);
+  active_.clear();
+  last_group_ = nullptr;
   for (Message*& last : rings_)
     while (last != nullptr) Message::destroy(pop_first(last));
   rings_.clear();

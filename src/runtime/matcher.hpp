@@ -5,6 +5,7 @@
 // node that owns it, or a waker holding that node while it is parked, calls it.
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "hcemu/report.hpp"
 #include "runtime/arena.hpp"
 #include "runtime/message.hpp"
+#include "runtime/recv_group.hpp"
 #include "runtime/requests.hpp"
 #include "timing/timing_model.hpp"
 
@@ -42,6 +44,22 @@ class Matcher {
   void arrive(Message* m);
   // A receive was posted (slot `index`, a specific source): it meets the first message waiting for its key, if any.
   void post(std::uint32_t index);
+
+  // Receives posted together (Node::post_recvs) at `posted`, from `sources` (each in range; the caller checks). A
+  // source given twice, or one from which a receive posted earlier for this context and tag still waits (it would
+  // have to meet its message first), is a UsageError naming the node and `operation`, and nothing changes. The
+  // elements meet the messages waiting for them now. No sources: an invalid handle.
+  RecvGroup post_group(std::span<const int> sources, std::byte* buffer, std::size_t block, std::uint32_t context,
+                       int tag, Time posted, int nodes, bool trace, const char* operation);
+  // The state behind a live handle; a UsageError naming `operation` for any other.
+  RecvGroupState& group(const RecvGroup& g, const char* operation);
+  // Element k has been completed: once every one has, the group is freed and `g` made invalid.
+  void element_done(RecvGroup& g, RecvGroupState& s, std::uint32_t k);
+  // The group whose element the last arriving message met, and the element (null: it met no group's).
+  const RecvGroupState* last_group_match(std::uint32_t& k) const {
+    k = last_group_element_;
+    return last_group_;
+  }
 
   // The first waiting message from each source with this context and tag, for a receive from any source.
   template <class Visit>
@@ -103,6 +121,17 @@ class Matcher {
   void free_ring(std::uint32_t head);
   // What meeting does: discard, or copy into the receive. Returns false when the message was discarded.
   bool meet(Message* m, Slot& receive);
+  bool meet_element(Message* m, RecvGroupState& g, std::uint32_t k);
+  // Both: under FORCED a message that arrived before `posted` is lost (false, and m is gone); one longer than
+  // `capacity` is a UsageError; otherwise its payload is copied to `data`, counted, and m is still the caller's.
+  bool accept(Message* m, Time posted, std::byte* data, std::size_t capacity, bool& late);
+  // A message for which a group's element waits meets it (true: m is taken, met or discarded).
+  bool arrive_in_group(Message* m);
+  // The first waiting message of the key that `k` receives, if any, meets it (post() for one element).
+  void take_waiting(RecvGroupState& g, std::uint32_t k);
+  void free_group(std::uint32_t index);
+  void* allocate_block(std::size_t bytes);  // counted by the guard, from the pool when large
+  void free_block(void* p, std::size_t bytes);
   void buffer(Message* m);  // UNFORCED: charge the system buffer (the arena)
   void unbuffer(Message* m);
   static void append(Message*& last, Message* m);
@@ -157,12 +186,17 @@ class Matcher {
   std::size_t erased_ = 0;  // tombstones
   std::uint64_t messages_received_ = 0, bytes_received_ = 0;
   std::uint32_t last_arrival_match_ = Slot::kNoSlot;
+  std::vector<RecvGroupState*> active_;  // groups with elements still waiting for their message, in posting order
+  const RecvGroupState* last_group_ = nullptr;
+  std::uint32_t last_group_element_ = 0;
   // Then what only messages that wait, and the end of a run, touch.
   std::vector<Message*> rings_;  // the last message of each ring of waiting messages (the first follows it); free: null
   std::vector<std::uint32_t> free_rings_;
   std::vector<Message*> after_end_;  // arrived after the node finished, for a key that receives still wait for
   std::string leftover_error_;       // the first of those longer than the receive it would have met
   std::vector<ForcedDiscard> discards_;
+  std::vector<std::unique_ptr<RecvGroupState>> groups_;  // by handle index; freed ones are reused
+  std::vector<std::uint32_t> free_groups_;
   BlockPool* pool_;
   MemoryGuard* guard_;
 };

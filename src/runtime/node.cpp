@@ -38,6 +38,13 @@ Status Node::wait(Request& request) { return backend_.wait(request, "wait"); }
 void Node::wait_all(std::span<Request> requests) { backend_.wait_all(requests); }
 std::size_t Node::wait_any(std::span<Request> requests, Status* status) { return backend_.wait_any(requests, status); }
 bool Node::test(Request& request) { return backend_.test(request); }
+RecvGroup Node::post_recvs(std::span<const int> sources, std::span<std::byte> buffer, std::size_t block, int tag) {
+  return backend_.post_recvs(sources, buffer, block, tag);
+}
+Status Node::wait(RecvGroup& group, std::size_t k) { return backend_.wait(group, k); }
+void Node::wait_all(RecvGroup& group) { backend_.wait_all(group); }
+void Node::post_send(int dest, std::span<const std::byte> data, int tag) { backend_.post_send(dest, data, tag); }
+void Node::wait_sends() { backend_.wait_sends(); }
 
 Status Node::exchange(int partner, std::span<const std::byte> out, std::span<std::byte> in, int tag) {
   Request r = backend_.post_recv(partner, in, tag);

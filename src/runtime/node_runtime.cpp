@@ -103,6 +103,9 @@ void NodeRuntime::start_run() {
   context_ = contexts_entered_ = 0;
   ways_ = {};
   messages_sent_ = bytes_sent_ = 0;
+  posted_sends_.clear();
+  first_posted_send_ = 0;
+  posted_sends_done_ = 0;
   final_clock_ = 0;
   trace_.clear();
   sent_.clear();
@@ -216,6 +219,14 @@ void NodeRuntime::warm(int stage) const {
 }
 
 bool NodeRuntime::hint_next_arrival() {
+  std::uint32_t k = 0;
+  if (const RecvGroupState* g = matcher_.last_group_match(k)) {
+    if (k + 1 >= g->count) return false;
+    const std::uint32_t next = k + 1;
+    set_resume_hints({&g->flags[next], &g->arrivals[next], g->data(next), g->lookup_address(g->sources[next]),
+                      nullptr, nullptr});
+    return true;
+  }
   const std::uint32_t last = matcher_.last_arrival_match();
   if (last == Slot::kNoSlot || last + 1 >= requests_.size()) return false;
   const std::uint32_t index = last + 1;
@@ -380,6 +391,64 @@ void NodeRuntime::complete_send(std::uint32_t index) {
   }
 }
 
+// A send without a handle keeps its slot only until it has been placed: a kernel that sends to every other node
+// would otherwise hold 2^d - 1 slots to the end. One whose output hold is still owed keeps it until that is taken
+// (place_own_transfers, or wait_sends), so that the hold comes when it would have come for a request.
+void NodeRuntime::post_send(int dest, std::span<const std::byte> data, int tag) {
+  posted_sends_.reserve(posted_sends_.size() + 1);  // so that the push below cannot lose an issued send
+  const Request r = isend(dest, data, tag);
+  posted_sends_.push_back(RequestAccess::slot(r));
+  reap_posted_sends();
+}
+
+void NodeRuntime::reap_posted_sends() {
+  while (first_posted_send_ < posted_sends_.size()) {
+    const std::uint32_t index = posted_sends_[first_posted_send_];
+    const Slot& s = requests_.at(index);
+    if (index == hold_slot_ || !s.send.released.load(std::memory_order_acquire)) break;
+    posted_sends_done_ = std::max(posted_sends_done_, s.send.done);
+    requests_.release(index);
+    ++first_posted_send_;
+  }
+  if (first_posted_send_ == posted_sends_.size() || first_posted_send_ >= 64) {
+    posted_sends_.erase(posted_sends_.begin(), posted_sends_.begin() + static_cast<std::ptrdiff_t>(first_posted_send_));
+    first_posted_send_ = 0;
+  }
+}
+
+void NodeRuntime::wait_sends() {
+  check_running();
+  std::size_t first_unreleased = first_posted_send_;
+  const auto unreleased = [&] {
+    while (first_unreleased < posted_sends_.size() &&
+           requests_.at(posted_sends_[first_unreleased]).send.released.load(std::memory_order_acquire))
+      ++first_unreleased;
+    return first_unreleased < posted_sends_.size();
+  };
+  if (unreleased()) {
+    const auto ready = [&] { return !unreleased(); };
+    const auto describe = [&] {
+      const Slot& s = requests_.at(posted_sends_[first_unreleased]);
+      return BlockedOperation{id_, "wait_sends", s.peer, s.tag, "a send whose transfer is not placed"};
+    };
+    Wait w{ready, describe, {}, true, false};
+    block_until(w);
+  }
+  // As wait_all on their requests: every output hold owed is taken, and the clock goes to the latest end.
+  const Time before = clock_.now();
+  Time done = std::max(before, posted_sends_done_);
+  for (std::size_t i = first_posted_send_; i < posted_sends_.size(); ++i) {
+    complete_send(posted_sends_[i]);
+    done = std::max(done, requests_.at(posted_sends_[i]).send.done);
+    requests_.release(posted_sends_[i]);
+  }
+  posted_sends_.clear();
+  first_posted_send_ = 0;
+  posted_sends_done_ = 0;
+  advance_clock(done);
+  if (done > before) record_call("wait_sends", before, done);
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Receiving
 
@@ -399,6 +468,104 @@ Request NodeRuntime::post_recv(int source, std::span<std::byte> buffer, int tag)
   drain();  // so that what has arrived meets this receive in arrival order
   if (source != kAnySource) matcher_.post(index);
   return r;
+}
+
+RecvGroup NodeRuntime::post_recvs(std::span<const int> sources, std::span<std::byte> buffer, std::size_t block,
+                                  int tag) {
+  check_running();
+  constexpr const char* op = "post_recvs";
+  if (sources.size() >= 0x80000000u) throw UsageError(where(op) + "more than 2^31 sources in one group");
+  if (block > 0xffffffffu)
+    throw UsageError(where(op) + "blocks of " + std::to_string(block) + " bytes: a group's blocks must be below 4 GiB");
+  if (block > 0 && buffer.size() / block < sources.size())
+    throw UsageError(where(op) + "a buffer of " + std::to_string(buffer.size()) + " bytes for " +
+                     std::to_string(sources.size()) + " blocks of " + std::to_string(block) + " bytes");
+  for (int source : sources) {
+    if (source == kNoSource) continue;
+    if (source == kAnySource)
+      throw UsageError(where(op) + "a group cannot receive from any source (kAnySource): use post_recv");
+    check_peer(source, op);
+  }
+  maybe_yield();
+  drain();  // so that what has arrived meets these receives in arrival order
+  return matcher_.post_group(sources, buffer.data(), block, context_, tag, clock_.now(), nodes_,
+                             run_.settings.trace, op);
+}
+
+Time NodeRuntime::complete_element(const RecvGroupState& g, std::uint32_t k) {
+  if (ports_.input_shares_output()) place_own_transfers();
+  const bool late = (g.flags[k] & RecvGroupState::kLate) != 0;
+  const Time completion = run_.timing.take_receive(ports_, g.arrival_times(k), g.bytes[k], g.posted, late);
+  record("recv", completion - g.arrivals[k].input_hold, completion, g.sources[k], g.bytes[k], g.tag,
+         g.messages != nullptr ? g.messages[k] : 0);
+  return completion;
+}
+
+Status NodeRuntime::wait(RecvGroup& group, std::size_t k) {
+  check_running();
+  RecvGroupState& g = matcher_.group(group, "wait");
+  if (k >= g.count)
+    throw UsageError(where("wait") + "element " + std::to_string(k) + " of a group of " + std::to_string(g.count) +
+                     " receives");
+  const auto e = static_cast<std::uint32_t>(k);
+  if ((g.flags[e] & RecvGroupState::kNothing) != 0)
+    throw UsageError(where("wait") + "element " + std::to_string(k) + " of the group receives nothing (kNoSource)");
+  if ((g.flags[e] & RecvGroupState::kDone) != 0)
+    throw UsageError(where("wait") + "element " + std::to_string(k) + " of the group has completed already");
+  const Time before = clock_.now();
+  if (!g.matched(e)) {
+    drain();
+    if (!g.matched(e)) {
+      const auto ready = [&] { return g.matched(e); };
+      const auto describe = [&] { return BlockedOperation{id_, "wait", g.sources[e], g.tag, {}}; };
+      Wait w{ready, describe, {}, false, true};
+      // As for a request: what completing it touches first, and the next element, which a kernel waits for next.
+      set_resume_hints({&g.flags[e], &g.arrivals[e], g.data(e), g.lookup_address(g.sources[e]),
+                        e + 1 < g.count ? &g.arrivals[e + 1] : nullptr, nullptr});
+      block_until(w);
+      set_resume_hints({});
+    }
+  }
+  const Status status{g.sources[e], g.tag, g.bytes[e], std::max(before, complete_element(g, e))};
+  advance_clock(status.completed);
+  if (status.completed > before)
+    record_call("wait recv", before, status.completed, status.source, status.bytes, status.tag);
+  matcher_.element_done(group, g, e);
+  return status;
+}
+
+void NodeRuntime::wait_all(RecvGroup& group) {
+  check_running();
+  if (!group.valid()) return;
+  RecvGroupState& g = matcher_.group(group, "wait_all");
+  if (g.unmatched > 0) {
+    const auto ready = [&] { return g.unmatched == 0; };
+    const auto describe = [&] {
+      for (std::uint32_t k = 0; k < g.count; ++k)
+        if ((g.flags[k] & (RecvGroupState::kMatched | RecvGroupState::kNothing)) == 0)
+          return BlockedOperation{id_, "wait_all", g.sources[k], g.tag, {}};
+      return BlockedOperation{id_, "wait_all", -1, g.tag, {}};
+    };
+    // Every element still unmatched needs a message of its own.
+    const auto deliveries = [&] { return static_cast<std::uint64_t>(g.unmatched); };
+    Wait w{ready, describe, deliveries, false, true};
+    block_until(w);
+  }
+  std::vector<std::uint32_t> left;
+  left.reserve(g.unfinished);
+  for (std::uint32_t k = 0; k < g.count; ++k)
+    if ((g.flags[k] & (RecvGroupState::kDone | RecvGroupState::kNothing)) == 0) left.push_back(k);
+  // MODEL.md section 4, as wait_all on requests: arrivals take the input resource in order of arrival, ties by source.
+  std::sort(left.begin(), left.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return timing::TimingModel::takes_input_before(g.arrival_times(a), g.sources[a], g.arrival_times(b),
+                                                   g.sources[b]);
+  });
+  const Time before = clock_.now();
+  Time done = before;
+  for (std::uint32_t k : left) done = std::max(done, complete_element(g, k));
+  advance_clock(done);
+  if (done > before) record_call("wait_all", before, done);
+  for (std::uint32_t k : left) matcher_.element_done(group, g, k);  // the last frees the group
 }
 
 Time NodeRuntime::complete_receive(Slot& s) {

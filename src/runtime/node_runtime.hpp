@@ -74,6 +74,12 @@ class NodeRuntime final : public NodeBackend {
   void wait_all(std::span<Request> requests) override;
   std::size_t wait_any(std::span<Request> requests, Status* status) override;
   bool test(Request& request) override;
+  RecvGroup post_recvs(std::span<const int> sources, std::span<std::byte> buffer, std::size_t block,
+                       int tag) override;
+  Status wait(RecvGroup& group, std::size_t k) override;
+  void wait_all(RecvGroup& group) override;
+  void post_send(int dest, std::span<const std::byte> data, int tag) override;
+  void wait_sends() override;
   void barrier() override;
   void copy(std::span<const std::byte> from, std::span<std::byte> to) override;
   void permute(std::span<const std::byte> from, std::span<std::byte> to, std::size_t block_bytes,
@@ -128,9 +134,11 @@ class NodeRuntime final : public NodeBackend {
   // Sending.
   void place_own_transfers();  // waits until this node's transfers have left it and applies their port holds
   void complete_send(std::uint32_t index);  // a released send: its output hold, its trace
+  void reap_posted_sends();  // frees the slots of post_send's sends that are placed and owe no output hold
   // Receiving.
   Time complete_receive(Slot& s);  // takes the input resource; returns the completion
   Time peek_receive(const Slot& s) const;
+  Time complete_element(const RecvGroupState& g, std::uint32_t k);  // complete_receive for a group's element
   // Receives from any source: the best waiting message for slot `index`, or nullptr.
   Message* best_for_any_source(const Slot& r, Time* completion = nullptr);
   void resolve_any_source(std::uint32_t index, const char* operation);
@@ -180,6 +188,10 @@ class NodeRuntime final : public NodeBackend {
   std::uint32_t contexts_entered_ = 0;       // scopes entered so far: the next one's context
   std::uint64_t messages_sent_ = 0, bytes_sent_ = 0;
   Matcher matcher_;  // its own hot words first
+  // The slots of sends made by post_send, from the first not yet freed on; the latest end among those freed.
+  std::vector<std::uint32_t> posted_sends_;
+  std::size_t first_posted_send_ = 0;
+  Time posted_sends_done_ = 0;
 
   Arena arena_;
   // Waiting for the horizon: requests in the coordinator's queue (a newer request may leave an older one there).

@@ -22,6 +22,14 @@ struct RequestAccess {
     r.generation_ = generation;
     return r;
   }
+  static std::uint32_t index(const RecvGroup& g) { return g.index_; }
+  static std::uint32_t generation(const RecvGroup& g) { return g.generation_; }
+  static RecvGroup make_group(std::uint32_t index, std::uint32_t generation) {
+    RecvGroup g;
+    g.index_ = index;
+    g.generation_ = generation;
+    return g;
+  }
 };
 
 class NodeBackend {
@@ -47,6 +55,12 @@ class NodeBackend {
   virtual void wait_all(std::span<Request> requests) = 0;
   virtual std::size_t wait_any(std::span<Request> requests, Status* status) = 0;
   virtual bool test(Request& request) = 0;
+  virtual RecvGroup post_recvs(std::span<const int> sources, std::span<std::byte> buffer, std::size_t block,
+                               int tag) = 0;
+  virtual Status wait(RecvGroup& group, std::size_t k) = 0;
+  virtual void wait_all(RecvGroup& group) = 0;
+  virtual void post_send(int dest, std::span<const std::byte> data, int tag) = 0;
+  virtual void wait_sends() = 0;
   virtual void barrier() = 0;
 
   virtual void copy(std::span<const std::byte> from, std::span<std::byte> to) = 0;
