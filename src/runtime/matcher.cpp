@@ -149,7 +149,6 @@ void Matcher::arrive(Message* m) {
   // Receives posted together mostly meet their messages in the order they were posted: the slot after this one is
   // the likeliest next (NodeRuntime::place_own_transfers names it to the engine before the node parks).
   last_arrival_match_ = index;
-  last_group_ = nullptr;
   if (index + 1 < requests_.size()) __builtin_prefetch(&requests_.at(index + 1));
 }
 
@@ -158,12 +157,7 @@ bool Matcher::arrive_in_group(Message* m) {
     if (g->context != m->context || g->tag != m->tag) continue;
     const std::uint32_t k = g->element_of(m->source);
     if (k == RecvGroupState::kNone || g->matched(k)) continue;
-    if (meet_element(m, *g, k)) {
-      // As for requests (arrive): elements posted together mostly meet their messages in the order they were posted.
-      last_group_ = g;
-      last_group_element_ = k;
-      last_arrival_match_ = Slot::kNoSlot;
-    }
+    if (meet_element(m, *g, k)) last_arrival_match_ = Slot::kNoSlot;  // no request's neighbour to hint at
     return true;
   }
   return false;
@@ -261,10 +255,11 @@ bool Matcher::meet(Message* m, Slot& r) {
 bool Matcher::meet_element(Message* m, RecvGroupState& g, std::uint32_t k) {
   bool late = false;
   if (!accept(m, g.posted, g.data(k), g.block, late)) return false;
-  g.flags[k] |= RecvGroupState::kMatched | (late ? RecvGroupState::kLate : 0);
-  g.bytes[k] = static_cast<std::uint32_t>(m->bytes);  // at most the block, which post_recvs keeps below 2^32
-  g.ports[k] = static_cast<std::uint8_t>(m->times().in_port);
-  g.arrivals[k] = {m->times().arrival, m->times().input_hold};
+  g.elements[k].flags |= RecvGroupState::kMatched | (late ? RecvGroupState::kLate : 0);
+  g.elements[k].bytes = static_cast<std::uint32_t>(m->bytes);  // at most the block, kept below 2^32 by post_recvs
+  g.elements[k].port = static_cast<std::uint8_t>(m->times().in_port);
+  g.elements[k].arrival = m->times().arrival;
+  g.elements[k].input_hold = m->times().input_hold;
   if (g.messages != nullptr) g.messages[k] = m->number();
   Message::destroy(m);
   if (--g.unmatched == 0) active_.erase(std::find(active_.begin(), active_.end(), &g));
@@ -279,11 +274,10 @@ RecvGroup Matcher::post_group(std::span<const int> sources, std::byte* buffer, s
   // A table over every node costs 4 bytes per node: worth it once the group holds a quarter of them.
   const bool dense = 4 * sources.size() >= static_cast<std::size_t>(nodes);
   const auto lines = [](std::size_t bytes) { return (bytes + 63) & ~std::size_t{63}; };
-  const std::size_t arrivals_bytes = lines(count * sizeof(RecvGroupState::Arrival));
+  const std::size_t elements_bytes = lines(count * sizeof(RecvGroupState::Element));
   const std::size_t lookup_bytes = lines(dense ? static_cast<std::size_t>(nodes) * 4 : std::size_t{count} * 8);
   const std::size_t messages_bytes = trace ? lines(std::size_t{count} * 8) : 0;
-  const std::size_t total = arrivals_bytes + lookup_bytes + messages_bytes + lines(std::size_t{count} * 4) * 2 +
-                            lines(count) * 2;
+  const std::size_t total = elements_bytes + lookup_bytes + messages_bytes;
   active_.reserve(active_.size() + 1);  // so that nothing below throws once messages have met elements
   if (free_groups_.empty()) {  // a state for it, before its block: a failure leaves only an unused state behind
     free_groups_.reserve(groups_.size() + 1);
@@ -295,23 +289,14 @@ RecvGroup Matcher::post_group(std::span<const int> sources, std::byte* buffer, s
   g.memory = allocate_block(total);
   g.memory_bytes = total;
   auto* at = static_cast<std::byte*>(g.memory);
-  const auto carve = [&at](std::size_t bytes) {
-    std::byte* p = at;
-    at += bytes;
-    return p;
-  };
-  g.arrivals = reinterpret_cast<RecvGroupState::Arrival*>(carve(arrivals_bytes));
-  std::byte* lookup = carve(lookup_bytes);
-  if (trace) g.messages = reinterpret_cast<std::uint64_t*>(carve(messages_bytes));
-  g.bytes = reinterpret_cast<std::uint32_t*>(carve(lines(std::size_t{count} * 4)));
-  g.sources = reinterpret_cast<int*>(carve(lines(std::size_t{count} * 4)));
-  g.ports = reinterpret_cast<std::uint8_t*>(carve(lines(count)));
-  g.flags = reinterpret_cast<std::uint8_t*>(carve(lines(count)));
-  std::memcpy(g.sources, sources.data(), std::size_t{count} * sizeof(int));
-  std::memset(g.ports, 0, count);
+  g.elements = reinterpret_cast<RecvGroupState::Element*>(at);
+  std::byte* lookup = at + elements_bytes;
+  if (trace) g.messages = reinterpret_cast<std::uint64_t*>(lookup + lookup_bytes);
   for (std::uint32_t k = 0; k < count; ++k) {
-    const bool nothing = g.sources[k] == kNoSource;
-    g.flags[k] = nothing ? RecvGroupState::kNothing : 0;
+    const bool nothing = sources[k] == kNoSource;
+    g.elements[k] = RecvGroupState::Element{};
+    g.elements[k].source = sources[k];
+    g.elements[k].flags = nothing ? RecvGroupState::kNothing : 0;
     g.receives += nothing ? 0 : 1;
   }
 
@@ -324,16 +309,17 @@ RecvGroup Matcher::post_group(std::span<const int> sources, std::byte* buffer, s
     g.index_of = reinterpret_cast<std::uint32_t*>(lookup);
     std::memset(g.index_of, 0xff, static_cast<std::size_t>(nodes) * 4);
     for (std::uint32_t k = 0; k < count && repeated < 0; ++k) {
-      if (g.sources[k] == kNoSource) continue;
-      std::uint32_t& slot = g.index_of[g.sources[k]];
-      if (slot != RecvGroupState::kNone) repeated = g.sources[k];
+      if (g.elements[k].source == kNoSource) continue;
+      std::uint32_t& slot = g.index_of[g.elements[k].source];
+      if (slot != RecvGroupState::kNone) repeated = g.elements[k].source;
       slot = k;
     }
   } else {
     g.sorted = reinterpret_cast<std::uint64_t*>(lookup);
     std::uint64_t* end = g.sorted;
     for (std::uint32_t k = 0; k < count; ++k)
-      if (g.sources[k] != kNoSource) *end++ = static_cast<std::uint64_t>(static_cast<std::uint32_t>(g.sources[k])) << 32 | k;
+      if (g.elements[k].source != kNoSource)
+        *end++ = static_cast<std::uint64_t>(static_cast<std::uint32_t>(g.elements[k].source)) << 32 | k;
     std::sort(g.sorted, end);
     for (std::uint32_t k = 1; k < g.receives && repeated < 0; ++k)
       if ((g.sorted[k] >> 32) == (g.sorted[k - 1] >> 32)) repeated = static_cast<int>(g.sorted[k] >> 32);
@@ -341,8 +327,8 @@ RecvGroup Matcher::post_group(std::span<const int> sources, std::byte* buffer, s
   if (repeated >= 0) refuse("node " + std::to_string(repeated) + " is named twice among the sources");
   if (count_ > 0) {  // a receive from one of them posted earlier must meet its message first
     for (std::uint32_t k = 0; k < count; ++k) {
-      if (g.sources[k] == kNoSource) continue;
-      const MatchKey key{g.sources[k], context, tag};
+      if (g.elements[k].source == kNoSource) continue;
+      const MatchKey key{g.elements[k].source, context, tag};
       bool found = false;
       const std::size_t e = locate(key, check_of(key), found);
       if (found && !is_ring(table_[e].head))
@@ -371,12 +357,12 @@ RecvGroup Matcher::post_group(std::span<const int> sources, std::byte* buffer, s
   active_.push_back(&state);
   if (count_ > 0)
     for (std::uint32_t k = 0; k < count && state.unmatched > 0; ++k)
-      if (state.sources[k] != kNoSource) take_waiting(state, k);
+      if (state.elements[k].source != kNoSource) take_waiting(state, k);
   return RequestAccess::make_group(index, state.generation);
 }
 
 void Matcher::take_waiting(RecvGroupState& g, std::uint32_t k) {
-  const MatchKey key{g.sources[k], g.context, g.tag};
+  const MatchKey key{g.elements[k].source, g.context, g.tag};
   bool found = false;
   const std::size_t e = locate(key, check_of(key), found);
   if (!found) return;
@@ -402,7 +388,7 @@ RecvGroupState& Matcher::group(const RecvGroup& h, const char* operation) {
 }
 
 void Matcher::element_done(RecvGroup& h, RecvGroupState& g, std::uint32_t k) {
-  g.flags[k] |= RecvGroupState::kDone;
+  g.elements[k].flags |= RecvGroupState::kDone;
   if (--g.unfinished > 0) return;
   free_group(RequestAccess::index(h));
   h = RecvGroup{};
@@ -411,7 +397,6 @@ void Matcher::element_done(RecvGroup& h, RecvGroupState& g, std::uint32_t k) {
 void Matcher::free_group(std::uint32_t index) {
   RecvGroupState& g = *groups_[index];
   if (g.unmatched > 0) active_.erase(std::find(active_.begin(), active_.end(), &g));
-  if (last_group_ == &g) last_group_ = nullptr;
   free_block(g.memory, g.memory_bytes);
   const std::uint32_t generation = g.generation + 1;
   g = RecvGroupState{};
@@ -473,7 +458,7 @@ void Matcher::arrive_after_end(Message* m) {
                           " bytes from node " + std::to_string(m->source) + " tag " + std::to_string(m->tag) +
                           " is longer than the " + std::to_string(g->block) +
                           "-byte buffer posted for it (a receive never waited for)";
-      g->flags[k] |= RecvGroupState::kMatched;
+      g->elements[k].flags |= RecvGroupState::kMatched;
       if (--g->unmatched == 0) active_.erase(std::find(active_.begin(), active_.end(), g));
     }
     after_end_.push_back(m);
@@ -524,7 +509,6 @@ void Matcher::clear() {
   for (std::uint32_t i = 0; i < groups_.size(); ++i)
     if (groups_[i]->live) free_group(i);
   active_.clear();
-  last_group_ = nullptr;
   for (Message*& last : rings_)
     while (last != nullptr) Message::destroy(pop_first(last));
   rings_.clear();

@@ -55,10 +55,14 @@ class Matcher {
   RecvGroupState& group(const RecvGroup& g, const char* operation);
   // Element k has been completed: once every one has, the group is freed and `g` made invalid.
   void element_done(RecvGroup& g, RecvGroupState& s, std::uint32_t k);
-  // The group whose element the last arriving message met, and the element (null: it met no group's).
-  const RecvGroupState* last_group_match(std::uint32_t& k) const {
-    k = last_group_element_;
-    return last_group_;
+  // The first group whose element k waits for a message from `source` with this context and tag (null: none).
+  const RecvGroupState* waiting_group(int source, std::uint32_t context, int tag, std::uint32_t& k) const {
+    for (const RecvGroupState* g : active_) {
+      if (g->context != context || g->tag != tag) continue;
+      k = g->element_of(source);
+      if (k != RecvGroupState::kNone && !g->matched(k)) return g;
+    }
+    return nullptr;
   }
 
   // The first waiting message from each source with this context and tag, for a receive from any source.
@@ -187,8 +191,6 @@ class Matcher {
   std::uint64_t messages_received_ = 0, bytes_received_ = 0;
   std::uint32_t last_arrival_match_ = Slot::kNoSlot;
   std::vector<RecvGroupState*> active_;  // groups with elements still waiting for their message, in posting order
-  const RecvGroupState* last_group_ = nullptr;
-  std::uint32_t last_group_element_ = 0;
   // Then what only messages that wait, and the end of a run, touch.
   std::vector<Message*> rings_;  // the last message of each ring of waiting messages (the first follows it); free: null
   std::vector<std::uint32_t> free_rings_;

@@ -218,14 +218,19 @@ void NodeRuntime::warm(int stage) const {
     if (const void* h = hint.load(std::memory_order_relaxed)) __builtin_prefetch(h, 1);
 }
 
-bool NodeRuntime::hint_next_arrival() {
+bool NodeRuntime::hint_next_arrival(int peer, int tag) {
+  // A group's elements (post_recvs): a kernel that exchanges with one partner after another mostly hears next from
+  // the node it is about to send to.
   std::uint32_t k = 0;
-  if (const RecvGroupState* g = matcher_.last_group_match(k)) {
-    if (k + 1 >= g->count) return false;
-    const std::uint32_t next = k + 1;
-    set_resume_hints({&g->flags[next], &g->arrivals[next], g->data(next), g->lookup_address(g->sources[next]),
-                      nullptr, nullptr});
-    return true;
+  if (peer >= 0) {
+    if (const RecvGroupState* g = matcher_.waiting_group(peer, context_, tag, k)) {
+      // And the slot of the send it waits for, which the placer has written: the node reads it first on resuming.
+      const bool held = hold_slot_ != Slot::kNoSlot;
+      set_resume_hints({&g->elements[k], g->data(k), g->lookup_address(peer),
+                        held ? &requests_.at(hold_slot_) : nullptr, held ? requests_.chunk_entry(hold_slot_) : nullptr,
+                        nullptr});
+      return true;
+    }
   }
   const std::uint32_t last = matcher_.last_arrival_match();
   if (last == Slot::kNoSlot || last + 1 >= requests_.size()) return false;
@@ -306,7 +311,7 @@ Request NodeRuntime::isend(int dest, std::span<const std::byte> data, int tag) {
   maybe_yield();
   // MODEL.md section 4: the transfer starts when the output resource is free, so the node's earlier transfers
   // must have been placed (with `all` ports there is no output resource to wait for).
-  if (ports_.has_output()) place_own_transfers();
+  if (ports_.has_output()) place_own_transfers(dest, tag);
   const Time issue = clock_.now();
   // Owned here until it is placed or queued: a transfer that leaves the model's range throws, and frees it.
   std::unique_ptr<Message, void (*)(Message*)> owned(Message::make(id_, dest, tag, context_, data.data(), data.size()),
@@ -361,7 +366,7 @@ bool NodeRuntime::transfer_released(const Message& m) {
   return wake_on_release_.load(std::memory_order_seq_cst) && notify();
 }
 
-void NodeRuntime::place_own_transfers() {
+void NodeRuntime::place_own_transfers(int peer, int tag) {
   if (released_.load(std::memory_order_acquire) != issued_) {
     const auto ready = [&] { return released_.load(std::memory_order_acquire) == issued_; };
     const auto describe = [&] {
@@ -372,7 +377,7 @@ void NodeRuntime::place_own_transfers() {
     // While it waits for its last transfer to be placed, a message may come for one of its receives posted ahead:
     // most likely the one posted after the receive the last arrival met (a kernel that posts every receive first,
     // then sends one after another). Its slot, entry and buffer are cold by the time the node resumes.
-    const bool hinted = hint_next_arrival();
+    const bool hinted = hint_next_arrival(peer, tag);
     block_until(w);
     if (hinted) set_resume_hints({});
   }
@@ -494,9 +499,9 @@ RecvGroup NodeRuntime::post_recvs(std::span<const int> sources, std::span<std::b
 
 Time NodeRuntime::complete_element(const RecvGroupState& g, std::uint32_t k) {
   if (ports_.input_shares_output()) place_own_transfers();
-  const bool late = (g.flags[k] & RecvGroupState::kLate) != 0;
-  const Time completion = run_.timing.take_receive(ports_, g.arrival_times(k), g.bytes[k], g.posted, late);
-  record("recv", completion - g.arrivals[k].input_hold, completion, g.sources[k], g.bytes[k], g.tag,
+  const bool late = (g.elements[k].flags & RecvGroupState::kLate) != 0;
+  const Time completion = run_.timing.take_receive(ports_, g.arrival_times(k), g.elements[k].bytes, g.posted, late);
+  record("recv", completion - g.elements[k].input_hold, completion, g.elements[k].source, g.elements[k].bytes, g.tag,
          g.messages != nullptr ? g.messages[k] : 0);
   return completion;
 }
@@ -508,25 +513,25 @@ Status NodeRuntime::wait(RecvGroup& group, std::size_t k) {
     throw UsageError(where("wait") + "element " + std::to_string(k) + " of a group of " + std::to_string(g.count) +
                      " receives");
   const auto e = static_cast<std::uint32_t>(k);
-  if ((g.flags[e] & RecvGroupState::kNothing) != 0)
+  if ((g.elements[e].flags & RecvGroupState::kNothing) != 0)
     throw UsageError(where("wait") + "element " + std::to_string(k) + " of the group receives nothing (kNoSource)");
-  if ((g.flags[e] & RecvGroupState::kDone) != 0)
+  if ((g.elements[e].flags & RecvGroupState::kDone) != 0)
     throw UsageError(where("wait") + "element " + std::to_string(k) + " of the group has completed already");
   const Time before = clock_.now();
   if (!g.matched(e)) {
     drain();
     if (!g.matched(e)) {
       const auto ready = [&] { return g.matched(e); };
-      const auto describe = [&] { return BlockedOperation{id_, "wait", g.sources[e], g.tag, {}}; };
+      const auto describe = [&] { return BlockedOperation{id_, "wait", g.elements[e].source, g.tag, {}}; };
       Wait w{ready, describe, {}, false, true};
       // As for a request: what completing it touches first, and the next element, which a kernel waits for next.
-      set_resume_hints({&g.flags[e], &g.arrivals[e], g.data(e), g.lookup_address(g.sources[e]),
-                        e + 1 < g.count ? &g.arrivals[e + 1] : nullptr, nullptr});
+      set_resume_hints({&g.elements[e], g.data(e), g.lookup_address(g.elements[e].source), nullptr, nullptr,
+                        nullptr});
       block_until(w);
       set_resume_hints({});
     }
   }
-  const Status status{g.sources[e], g.tag, g.bytes[e], std::max(before, complete_element(g, e))};
+  const Status status{g.elements[e].source, g.tag, g.elements[e].bytes, std::max(before, complete_element(g, e))};
   advance_clock(status.completed);
   if (status.completed > before)
     record_call("wait recv", before, status.completed, status.source, status.bytes, status.tag);
@@ -542,8 +547,8 @@ void NodeRuntime::wait_all(RecvGroup& group) {
     const auto ready = [&] { return g.unmatched == 0; };
     const auto describe = [&] {
       for (std::uint32_t k = 0; k < g.count; ++k)
-        if ((g.flags[k] & (RecvGroupState::kMatched | RecvGroupState::kNothing)) == 0)
-          return BlockedOperation{id_, "wait_all", g.sources[k], g.tag, {}};
+        if ((g.elements[k].flags & (RecvGroupState::kMatched | RecvGroupState::kNothing)) == 0)
+          return BlockedOperation{id_, "wait_all", g.elements[k].source, g.tag, {}};
       return BlockedOperation{id_, "wait_all", -1, g.tag, {}};
     };
     // Every element still unmatched needs a message of its own.
@@ -554,11 +559,11 @@ void NodeRuntime::wait_all(RecvGroup& group) {
   std::vector<std::uint32_t> left;
   left.reserve(g.unfinished);
   for (std::uint32_t k = 0; k < g.count; ++k)
-    if ((g.flags[k] & (RecvGroupState::kDone | RecvGroupState::kNothing)) == 0) left.push_back(k);
+    if ((g.elements[k].flags & (RecvGroupState::kDone | RecvGroupState::kNothing)) == 0) left.push_back(k);
   // MODEL.md section 4, as wait_all on requests: arrivals take the input resource in order of arrival, ties by source.
   std::sort(left.begin(), left.end(), [&](std::uint32_t a, std::uint32_t b) {
-    return timing::TimingModel::takes_input_before(g.arrival_times(a), g.sources[a], g.arrival_times(b),
-                                                   g.sources[b]);
+    return timing::TimingModel::takes_input_before(g.arrival_times(a), g.elements[a].source, g.arrival_times(b),
+                                                   g.elements[b].source);
   });
   const Time before = clock_.now();
   Time done = before;

@@ -120,7 +120,9 @@ class NodeRuntime final : public NodeBackend {
   void drain();  // inbox -> matcher
   void check_running();
   void set_resume_hints(const std::array<const void*, kResumeHints>& hints);
-  bool hint_next_arrival();  // sets the resume hints to the receive likeliest to meet the next arrival, if any
+  // Sets the resume hints to the receive likeliest to meet the next arrival, if any: a group's element from `peer`
+  // with `tag`, the node the caller is about to send to; else the receive posted after the last one met.
+  bool hint_next_arrival(int peer, int tag);
   void maybe_yield();
   void advance_clock(Time target);
   void charge(Time cost, const char* kind);  // local work
@@ -132,7 +134,9 @@ class NodeRuntime final : public NodeBackend {
   model::TorusShape grid(const char* operation) const;  // throws UsageError on a cube
 
   // Sending.
-  void place_own_transfers();  // waits until this node's transfers have left it and applies their port holds
+  // Waits until this node's transfers have left it and applies their port holds; `peer` and `tag`: of the send about
+  // to be issued, if any (a hint of what arrives meanwhile).
+  void place_own_transfers(int peer = -1, int tag = 0);
   void complete_send(std::uint32_t index);  // a released send: its output hold, its trace
   void reap_posted_sends();  // frees the slots of post_send's sends that are placed and owe no output hold
   // Receiving.
