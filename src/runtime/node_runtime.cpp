@@ -106,6 +106,7 @@ void NodeRuntime::start_run() {
   posted_sends_.clear();
   first_posted_send_ = 0;
   posted_sends_done_ = 0;
+  latest_posted_send_ = Slot::kNoSlot;
   final_clock_ = 0;
   trace_.clear();
   sent_.clear();
@@ -402,19 +403,25 @@ void NodeRuntime::complete_send(std::uint32_t index) {
 void NodeRuntime::post_send(int dest, std::span<const std::byte> data, int tag) {
   posted_sends_.reserve(posted_sends_.size() + 1);  // so that the push below cannot lose an issued send
   const Request r = isend(dest, data, tag);
-  posted_sends_.push_back(RequestAccess::slot(r));
-  reap_posted_sends();
+  // The latest stays in the node's own lines: on a one-port node, the one before it has been placed by now (isend
+  // waited for that) and is freed here, and the list, a cache miss by the time the node runs again, stays empty.
+  const std::uint32_t previous = latest_posted_send_;
+  latest_posted_send_ = RequestAccess::slot(r);
+  if (previous != Slot::kNoSlot && !reap_posted_send(previous)) posted_sends_.push_back(previous);
+  if (!posted_sends_.empty()) reap_posted_sends();
+}
+
+bool NodeRuntime::reap_posted_send(std::uint32_t index) {
+  const Slot& s = requests_.at(index);
+  if (index == hold_slot_ || !s.send.released.load(std::memory_order_acquire)) return false;
+  posted_sends_done_ = std::max(posted_sends_done_, s.send.done);
+  requests_.release(index);
+  return true;
 }
 
 void NodeRuntime::reap_posted_sends() {
-  while (first_posted_send_ < posted_sends_.size()) {
-    const std::uint32_t index = posted_sends_[first_posted_send_];
-    const Slot& s = requests_.at(index);
-    if (index == hold_slot_ || !s.send.released.load(std::memory_order_acquire)) break;
-    posted_sends_done_ = std::max(posted_sends_done_, s.send.done);
-    requests_.release(index);
+  while (first_posted_send_ < posted_sends_.size() && reap_posted_send(posted_sends_[first_posted_send_]))
     ++first_posted_send_;
-  }
   if (first_posted_send_ == posted_sends_.size() || first_posted_send_ >= 64) {
     posted_sends_.erase(posted_sends_.begin(), posted_sends_.begin() + static_cast<std::ptrdiff_t>(first_posted_send_));
     first_posted_send_ = 0;
@@ -423,6 +430,10 @@ void NodeRuntime::reap_posted_sends() {
 
 void NodeRuntime::wait_sends() {
   check_running();
+  if (latest_posted_send_ != Slot::kNoSlot) {
+    posted_sends_.push_back(latest_posted_send_);
+    latest_posted_send_ = Slot::kNoSlot;
+  }
   std::size_t first_unreleased = first_posted_send_;
   const auto unreleased = [&] {
     while (first_unreleased < posted_sends_.size() &&

@@ -138,7 +138,9 @@ class NodeRuntime final : public NodeBackend {
   // to be issued, if any (a hint of what arrives meanwhile).
   void place_own_transfers(int peer = -1, int tag = 0);
   void complete_send(std::uint32_t index);  // a released send: its output hold, its trace
-  void reap_posted_sends();  // frees the slots of post_send's sends that are placed and owe no output hold
+  // Frees the slot of a send made by post_send if it is placed and owes no output hold (true), taking its end.
+  bool reap_posted_send(std::uint32_t index);
+  void reap_posted_sends();  // of the list, from its front
   // Receiving.
   Time complete_receive(Slot& s);  // takes the input resource; returns the completion
   Time peek_receive(const Slot& s) const;
@@ -188,11 +190,13 @@ class NodeRuntime final : public NodeBackend {
   // This node's transfers: issued (owner), released by whoever places them.
   std::uint64_t issued_ = 0;
   std::uint32_t hold_slot_ = Slot::kNoSlot;  // the send whose output hold is still to apply
+  std::uint32_t latest_posted_send_ = Slot::kNoSlot;  // the slot of the latest send made by post_send, if kept
   std::uint32_t context_ = 0;                // the collective scope this node is in (0: none)
   std::uint32_t contexts_entered_ = 0;       // scopes entered so far: the next one's context
   std::uint64_t messages_sent_ = 0, bytes_sent_ = 0;
   Matcher matcher_;  // its own hot words first
-  // The slots of sends made by post_send, from the first not yet freed on; the latest end among those freed.
+  // The slots of the other sends made by post_send, from the first not yet freed on; the latest end among those
+  // freed.
   std::vector<std::uint32_t> posted_sends_;
   std::size_t first_posted_send_ = 0;
   Time posted_sends_done_ = 0;
