@@ -340,6 +340,7 @@ RecvGroup Matcher::post_group(std::span<const int> sources, std::byte* buffer, s
   const std::uint32_t index = free_groups_.back();
   free_groups_.pop_back();
   RecvGroupState& state = *groups_[index];
+  g.index = index;
   g.generation = state.generation;
   g.live = true;
   g.context = context;

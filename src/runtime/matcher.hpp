@@ -55,6 +55,10 @@ class Matcher {
   RecvGroupState& group(const RecvGroup& g, const char* operation);
   // Element k has been completed: once every one has, the group is freed and `g` made invalid.
   void element_done(RecvGroup& g, RecvGroupState& s, std::uint32_t k);
+  // Hints (runtime/engine.hpp): the list of waiting groups, which every arrival reads first, and where a group's
+  // handle is looked up.
+  const void* active_address() const { return active_.data(); }
+  const void* entry_address(const RecvGroupState& g) const { return &groups_[g.index]; }
   // The first group whose element k waits for a message from `source` with this context and tag (null: none).
   const RecvGroupState* waiting_group(int source, std::uint32_t context, int tag, std::uint32_t& k) const {
     for (const RecvGroupState* g : active_) {

@@ -225,11 +225,12 @@ bool NodeRuntime::hint_next_arrival(int peer, int tag) {
   std::uint32_t k = 0;
   if (peer >= 0) {
     if (const RecvGroupState* g = matcher_.waiting_group(peer, context_, tag, k)) {
-      // And the slot of the send it waits for, which the placer has written: the node reads it first on resuming.
       const bool held = hold_slot_ != Slot::kNoSlot;
+      // And the slot of the send it waits for, which the placer has written, and the group's own lines, which the
+      // arrival and the wait after it read first.
       set_resume_hints({&g->elements[k], g->data(k), g->lookup_address(peer),
                         held ? &requests_.at(hold_slot_) : nullptr, held ? requests_.chunk_entry(hold_slot_) : nullptr,
-                        nullptr});
+                        g, matcher_.active_address(), matcher_.entry_address(*g)});
       return true;
     }
   }
@@ -240,7 +241,7 @@ bool NodeRuntime::hint_next_arrival(int peer, int tag) {
   if (s.kind != Slot::Kind::recv || s.matched || s.peer == kAnySource) return false;
   set_resume_hints({&s, requests_.chunk_entry(index), s.recv.data,
                     matcher_.home_address(MatchKey{s.peer, s.context, s.tag}),
-                    index + 1 < requests_.size() ? &requests_.at(index + 1) : nullptr, nullptr});
+                    index + 1 < requests_.size() ? &requests_.at(index + 1) : nullptr, nullptr, nullptr, nullptr});
   return true;
 }
 
@@ -537,7 +538,7 @@ Status NodeRuntime::wait(RecvGroup& group, std::size_t k) {
       Wait w{ready, describe, {}, false, true};
       // As for a request: what completing it touches first, and the next element, which a kernel waits for next.
       set_resume_hints({&g.elements[e], g.data(e), g.lookup_address(g.elements[e].source), nullptr, nullptr,
-                        nullptr});
+                        nullptr, nullptr, nullptr});
       block_until(w);
       set_resume_hints({});
     }
@@ -690,7 +691,7 @@ Status NodeRuntime::wait(Request& request, const char* operation) {
       set_resume_hints({&s, requests_.chunk_entry(index), s.recv.data,
                         matcher_.home_address(MatchKey{s.peer, s.context, s.tag}),
                         index + 1 < requests_.size() ? &requests_.at(index + 1) : nullptr,
-                        index > 0 ? &requests_.at(index - 1) : nullptr});
+                        index > 0 ? &requests_.at(index - 1) : nullptr, nullptr, nullptr});
       block_until(w);
       set_resume_hints({});
     }

@@ -113,7 +113,7 @@ class NodeRuntime final : public NodeBackend {
 
  private:
   static constexpr int kRunning = 0, kParked = 1, kDone = 2;
-  static constexpr int kResumeHints = 6;
+  static constexpr int kResumeHints = 8;
 
   // Waits until w.ready(), parking when it must.
   void block_until(Wait& w);

@@ -34,6 +34,7 @@ struct RecvGroupState {
   };
   static_assert(sizeof(Element) == 32);
 
+  std::uint32_t index = 0;       // of the handle that names it
   std::uint32_t generation = 0;  // of the handle that names it; bumped when it is freed
   bool live = false;
   std::uint32_t context = 0;
