@@ -483,12 +483,13 @@ const std::vector<ConfigKey>& config_keys() {
       {"arena_bytes", "", "", "memory arena per node", field(&E::arena_bytes, BytesKind{4096}, "bytes")},
       {"stack_bytes", "", "", "stack per node thread", field(&E::stack_bytes, BytesKind{64u << 10}, "bytes")},
       {"huge_pages", "", "",
-       "true: the nodes' buffers, request slots and matching tables in transparent huge pages where the kernel "
+       "true: the nodes' buffers, request slots, matching tables and groups of receives in transparent huge pages "
+       "where the kernel "
        "allows (fewer page faults; on a VM that hands free memory back to its host, a first run can be slower)",
        field(&E::huge_pages, BooleanKind{}, "")},
       {"memory_limit", "", "",
-       "the most memory the process may hold: a run whose nodes' buffers, request slots and matching tables would "
-       "take it past stops with an error instead; 0 = what the host has available before the machine's first "
+       "the most memory the process may hold: a run whose nodes' buffers, request slots, matching tables and groups "
+       "of receives would take it past stops with an error instead; 0 = what the host has available before the machine's first "
        "run, less an eighth",
        field(&E::memory_limit, BytesKind{0}, "bytes")},
       {"yield_seed", "", "", "!= 0: random thread yields in the runtime, to shake out races",

@@ -1,9 +1,10 @@
 #pragma once
 // How much host memory a machine's runs may take (EmulatorSettings::memory_limit): the memory that grows with d and
-// with a kernel's requests, its nodes' arena blocks, request slots and matching tables, is counted as they allocate
-// and free it, and an allocation that would take the process past the limit is refused. The node then fails with
-// an error that names the limit, where the host's out-of-memory killer would have ended the whole process without a
-// word (a d = 14 Direct exchange on a 24 GiB host: killed after 36 s).
+// with a kernel's requests, its nodes' arena blocks, request slots, matching tables and groups of receives, is
+// counted as they allocate and free it, and an allocation that would take the process past the limit is refused. The
+// node then fails with an error that names the limit, where the host's out-of-memory killer would have ended the
+// whole process without a word (a d = 14 Direct exchange on a 24 GiB host, before its receives were posted in groups:
+// killed after 36 s).
 //
 // The limit is on what the process held before the machine's first run (when its runtime is made) plus what the
 // nodes hold now. Left at 0 it is what the host has available then (Linux's MemAvailable), less an eighth: what is
