@@ -5,8 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <functional>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <vector>
 
@@ -361,6 +363,23 @@ TEST(RecvGroup, AMessageLongerThanItsBlockIsAnError) {
     node.post_send(1 - node.id(), std::vector<std::byte>(12));
     node.wait(g, 0);
   }, "message of 12 bytes from node");
+}
+
+// Also when the message comes after its receiver has finished, its element never waited for: the run ends with the
+// error, however the threads ran.
+TEST(RecvGroup, AMessageLongerThanABlockNeverWaitedForIsAnErrorHoweverTheRunEnds) {
+  for (bool after_the_end : {false, true}) {
+    expect_usage_error(1, [after_the_end](Node& node) {
+      static std::vector<std::byte> small(10);
+      if (node.id() == 0) {
+        if (after_the_end) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        node.send(1, std::vector<std::byte>(100));
+      } else {
+        const std::vector<int> sources = {0};
+        node.post_recvs(sources, std::span(small), 10);  // never waited for; the node finishes
+      }
+    }, "longer than the 10-byte buffer posted for it");
+  }
 }
 
 // A group never completed blocks nothing, and each run starts with none: the same machine runs again.

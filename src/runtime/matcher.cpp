@@ -153,14 +153,11 @@ void Matcher::arrive(Message* m) {
 }
 
 bool Matcher::arrive_in_group(Message* m) {
-  for (RecvGroupState* g : active_) {  // in posting order: the first posted meets the message first
-    if (g->context != m->context || g->tag != m->tag) continue;
-    const std::uint32_t k = g->element_of(m->source);
-    if (k == RecvGroupState::kNone || g->matched(k)) continue;
-    if (meet_element(m, *g, k)) last_arrival_match_ = Slot::kNoSlot;  // no request's neighbour to hint at
-    return true;
-  }
-  return false;
+  std::uint32_t k = 0;
+  RecvGroupState* g = waiting_group(m->source, m->context, m->tag, k);
+  if (g == nullptr) return false;
+  if (meet_element(m, *g, k)) last_arrival_match_ = Slot::kNoSlot;  // no request's neighbour to hint at
+  return true;
 }
 
 void Matcher::advance_receives(std::size_t e, std::uint32_t next, std::uint32_t last) {
@@ -449,16 +446,10 @@ void Matcher::unbuffer(Message* m) {
 }
 
 void Matcher::arrive_after_end(Message* m) {
-  for (RecvGroupState* g : active_) {  // as a receive below, for the element it would have met
-    if (g->context != m->context || g->tag != m->tag) continue;
-    const std::uint32_t k = g->element_of(m->source);
-    if (k == RecvGroupState::kNone || g->matched(k)) continue;
+  std::uint32_t k = 0;
+  if (RecvGroupState* g = waiting_group(m->source, m->context, m->tag, k)) {  // as a receive below, for the element
     if (timing_.on_match(m->times(), g->posted) != timing::MatchOutcome::discard) {
-      if (m->bytes > g->block && leftover_error_.empty())
-        leftover_error_ = "node " + std::to_string(node_) + ": recv: message of " + std::to_string(m->bytes) +
-                          " bytes from node " + std::to_string(m->source) + " tag " + std::to_string(m->tag) +
-                          " is longer than the " + std::to_string(g->block) +
-                          "-byte buffer posted for it (a receive never waited for)";
+      check_leftover(*m, g->block);
       g->elements[k].flags |= RecvGroupState::kMatched;
       if (--g->unmatched == 0) active_.erase(std::find(active_.begin(), active_.end(), g));
     }
@@ -471,14 +462,18 @@ void Matcher::arrive_after_end(Message* m) {
   // the run ends; that receive then stands for it, and the next message of the key meets the next one.
   const Slot& r = requests_.at(table_[e].head);
   if (timing_.on_match(m->times(), r.recv.posted) != timing::MatchOutcome::discard) {
-    if (m->bytes > r.bytes && leftover_error_.empty())
-      leftover_error_ = "node " + std::to_string(node_) + ": recv: message of " + std::to_string(m->bytes) +
-                        " bytes from node " + std::to_string(m->source) + " tag " + std::to_string(m->tag) +
-                        " is longer than the " + std::to_string(r.bytes) +
-                        "-byte buffer posted for it (a receive never waited for)";
+    check_leftover(*m, r.bytes);
     advance_receives(e, r.next_receive, r.recv.last_receive);
   }
   after_end_.push_back(m);
+}
+
+void Matcher::check_leftover(const Message& m, std::size_t capacity) {
+  if (m.bytes > capacity && leftover_error_.empty())
+    leftover_error_ = "node " + std::to_string(node_) + ": recv: message of " + std::to_string(m.bytes) +
+                      " bytes from node " + std::to_string(m.source) + " tag " + std::to_string(m.tag) +
+                      " is longer than the " + std::to_string(capacity) +
+                      "-byte buffer posted for it (a receive never waited for)";
 }
 
 void Matcher::collect_leftovers(std::vector<ForcedDiscard>& discards, std::vector<std::string>& unreceived) {

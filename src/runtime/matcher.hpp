@@ -60,8 +60,8 @@ class Matcher {
   const void* active_address() const { return active_.data(); }
   const void* entry_address(const RecvGroupState& g) const { return &groups_[g.index]; }
   // The first group whose element k waits for a message from `source` with this context and tag (null: none).
-  const RecvGroupState* waiting_group(int source, std::uint32_t context, int tag, std::uint32_t& k) const {
-    for (const RecvGroupState* g : active_) {
+  RecvGroupState* waiting_group(int source, std::uint32_t context, int tag, std::uint32_t& k) {
+    for (RecvGroupState* g : active_) {  // in posting order: the first posted meets the message first
       if (g->context != context || g->tag != tag) continue;
       k = g->element_of(source);
       if (k != RecvGroupState::kNone && !g->matched(k)) return g;
@@ -138,6 +138,8 @@ class Matcher {
   // The first waiting message of the key that `k` receives, if any, meets it (post() for one element).
   void take_waiting(RecvGroupState& g, std::uint32_t k);
   void free_group(std::uint32_t index);
+  // After the end: a message longer than the receive it would have met is the run's error (the first such).
+  void check_leftover(const Message& m, std::size_t capacity);
   void* allocate_block(std::size_t bytes);  // counted by the guard, from the pool when large
   void free_block(void* p, std::size_t bytes);
   void buffer(Message* m);  // UNFORCED: charge the system buffer (the arena)

@@ -510,12 +510,9 @@ RecvGroup NodeRuntime::post_recvs(std::span<const int> sources, std::span<std::b
 }
 
 Time NodeRuntime::complete_element(const RecvGroupState& g, std::uint32_t k) {
-  if (ports_.input_shares_output()) place_own_transfers();
-  const bool late = (g.elements[k].flags & RecvGroupState::kLate) != 0;
-  const Time completion = run_.timing.take_receive(ports_, g.arrival_times(k), g.elements[k].bytes, g.posted, late);
-  record("recv", completion - g.elements[k].input_hold, completion, g.elements[k].source, g.elements[k].bytes, g.tag,
-         g.messages != nullptr ? g.messages[k] : 0);
-  return completion;
+  const RecvGroupState::Element& e = g.elements[k];
+  return take_input(g.arrival_times(k), e.bytes, g.posted, (e.flags & RecvGroupState::kLate) != 0, e.source, g.tag,
+                    g.messages != nullptr ? g.messages[k] : 0);
 }
 
 Status NodeRuntime::wait(RecvGroup& group, std::size_t k) {
@@ -536,7 +533,7 @@ Status NodeRuntime::wait(RecvGroup& group, std::size_t k) {
       const auto ready = [&] { return g.matched(e); };
       const auto describe = [&] { return BlockedOperation{id_, "wait", g.elements[e].source, g.tag, {}}; };
       Wait w{ready, describe, {}, false, true};
-      // As for a request: what completing it touches first, and the next element, which a kernel waits for next.
+      // As for a request: what the arrival and the completion touch first.
       set_resume_hints({&g.elements[e], g.data(e), g.lookup_address(g.elements[e].source), nullptr, nullptr,
                         nullptr, nullptr, nullptr});
       block_until(w);
@@ -586,9 +583,14 @@ void NodeRuntime::wait_all(RecvGroup& group) {
 }
 
 Time NodeRuntime::complete_receive(Slot& s) {
+  return take_input(s.arrival_times(), s.bytes, s.recv.posted, s.late, s.peer, s.tag, s.recv.message);
+}
+
+Time NodeRuntime::take_input(const timing::TransferTimes& arrival, std::size_t bytes, Time posted, bool late,
+                             int source, int tag, std::uint64_t message) {
   if (ports_.input_shares_output()) place_own_transfers();
-  const Time completion = run_.timing.take_receive(ports_, s.arrival_times(), s.bytes, s.recv.posted, s.late);
-  record("recv", completion - s.recv.input_hold, completion, s.peer, s.bytes, s.tag, s.recv.message);
+  const Time completion = run_.timing.take_receive(ports_, arrival, bytes, posted, late);
+  record("recv", completion - arrival.input_hold, completion, source, bytes, tag, message);
   return completion;
 }
 

@@ -145,6 +145,10 @@ class NodeRuntime final : public NodeBackend {
   Time complete_receive(Slot& s);  // takes the input resource; returns the completion
   Time peek_receive(const Slot& s) const;
   Time complete_element(const RecvGroupState& g, std::uint32_t k);  // complete_receive for a group's element
+  // Both: a matched message of `bytes` that arrived as `arrival` takes the input resource for a receive posted at
+  // `posted`; recorded for the trace; returns the completion.
+  Time take_input(const timing::TransferTimes& arrival, std::size_t bytes, Time posted, bool late, int source, int tag,
+                  std::uint64_t message);
   // Receives from any source: the best waiting message for slot `index`, or nullptr.
   Message* best_for_any_source(const Slot& r, Time* completion = nullptr);
   void resolve_any_source(std::uint32_t index, const char* operation);
