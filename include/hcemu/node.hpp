@@ -160,7 +160,7 @@ class Node {
   // Receives posted in bulk, for kernels that post one to each of thousands of partners (a complete exchange at
   // d = 13 posts 67 M): element k receives from sources[k] into buffer[k·block, (k+1)·block), or nothing where
   // sources[k] is kNoSource (a block that stays as it is, such as a node's own). The same as post_recv for each
-  // source in turn, now, with the same tag, but about 30 bytes of the host's memory per element instead of a
+  // source in turn, now, with the same tag, but about 36 bytes of the host's memory per element instead of a
   // request's 80, and no Request to keep. Each source at most once, none kAnySource, and no receive posted earlier
   // from one of them with this tag may still be waiting (UsageError: it would have to meet its message first).
   // `buffer` must stay valid until every element has completed. No sources: an invalid group.

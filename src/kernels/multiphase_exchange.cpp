@@ -80,9 +80,9 @@ void direct_phase(Node& node, std::span<const std::byte> list, std::span<std::by
   constexpr int sync_tag = 1;
 
   // Every receive of the phase posted in one group, and every send without a handle: a Direct exchange at d = 13
-  // posts 8191 receives and 8191 sends on each of 8192 nodes, and as requests they alone took 5 GiB of the host's
-  // memory (node.hpp). Element r of a group receives segment r, from the partner whose R-bits are r; the own
-  // segment receives nothing.
+  // posts 8191 receives and 8191 sends on each of 8192 nodes, and as requests and their handles they alone took
+  // 6 GiB of the host's memory (node.hpp). Element r of a group receives segment r, from the partner whose R-bits
+  // are r; the own segment receives nothing.
   const bool pairwise = options.sync == Sync::pairwise;
   const std::uint32_t own = segment_of(node.id());
   std::vector<int> sources(static_cast<std::size_t>(steps) + 1);
