@@ -98,8 +98,9 @@ BENCHMARK(BM_DirectExchangeWaitPerStep)
     ->UseRealTime();
 
 // The library's Direct exchange (hcemu::kernels::direct_exchange), which `hcemu run exchange --algo direct` runs:
-// every receive of the phase posted up front and a barrier, as FORCED needs (Nicol & Bokhari 1994 §4), then per step
-// one send and a wait for that step's receive, and one wait_all for the sends at the end.
+// every receive of the phase posted up front (in one group, Node::post_recvs) and a barrier, as FORCED needs (Nicol &
+// Bokhari 1994 §4), then per step one send (without a handle) and a wait for that step's receive, and one wait_sends
+// at the end.
 void BM_DirectExchangeKernel(benchmark::State& state) {
   Machine machine(ipsc(static_cast<int>(state.range(0))), on(engine_of(state)));
   std::uint64_t messages = 0;
