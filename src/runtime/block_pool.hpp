@@ -1,6 +1,7 @@
 #pragma once
 // Where the nodes take their large blocks from (a kernel's buffers, the request slots and matching tables they keep
-// from run to run, and groups of receives): a few large mappings shared by all the nodes of a machine, carved one block after another.
+// from run to run, and groups of receives): a few large mappings shared by all the nodes of a machine, carved one
+// block after another.
 // With `huge_pages` (EmulatorSettings) the mappings are advised for transparent huge pages, where the kernel's setting
 // allows it (`madvise` or `always` in /sys/kernel/mm/transparent_hugepage/enabled): consecutive nodes' blocks share
 // 2 MiB pages, and the d = 10 Direct exchange takes 6 900 page faults instead of 65 000. Off by default: a virtual
