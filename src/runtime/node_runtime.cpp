@@ -453,12 +453,11 @@ void NodeRuntime::wait_sends() {
   }
   // As wait_all on their requests: every output hold owed is taken, and the clock goes to the latest end.
   const Time before = clock_.now();
-  Time done = std::max(before, posted_sends_done_);
   for (std::size_t i = first_posted_send_; i < posted_sends_.size(); ++i) {
-    complete_send(posted_sends_[i]);
-    done = std::max(done, requests_.at(posted_sends_[i]).send.done);
-    requests_.release(posted_sends_[i]);
+    complete_send(posted_sends_[i]);     // takes the output hold, if this one still owes it
+    reap_posted_send(posted_sends_[i]);  // placed and owing nothing now: freed, its end taken
   }
+  const Time done = std::max(before, posted_sends_done_);
   posted_sends_.clear();
   first_posted_send_ = 0;
   posted_sends_done_ = 0;
