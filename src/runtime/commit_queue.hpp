@@ -3,9 +3,9 @@
 //
 // What the nodes submit between two passes comes in as one batch (a step of a lockstep schedule: one transfer per
 // node), each key copied beside its pointer by its submitter: it is sorted once and merged into a sorted run. What
-// comes one at a time during a pass (a store-and-forward message's next hop) goes into a small heap beside it. A
-// binary heap of pointers alone compared keys inside the messages, a cache miss per comparison once a step's
-// messages no longer fit the first-level cache.
+// comes one at a time during a pass (a store-and-forward message's next hop), and a batch far smaller than the run,
+// goes into a small heap beside it. A binary heap of pointers alone compared keys inside the messages, a cache miss
+// per comparison once a step's messages no longer fit the first-level cache.
 #include <algorithm>
 #include <vector>
 
@@ -40,6 +40,16 @@ class CommitQueue {
   // Submissions, in any order; `batch` is left empty, its capacity swapped for another's.
   void push_batch(std::vector<Item>& batch) {
     if (batch.empty()) return;
+    // A few keys into a long run (a schedule whose events tie in model time places a few transfers per pass while
+    // the rest wait): into the heap, each in log time, where a merge would copy the whole run at every pass.
+    if (batch.size() * kMergeRatio < sorted_.size()) {
+      for (const Item& i : batch) {
+        heap_.push_back(i);
+        std::push_heap(heap_.begin(), heap_.end(), later);
+      }
+      batch.clear();
+      return;
+    }
     batch_.swap(batch);
     batch.clear();
     std::sort(batch_.begin(), batch_.end(), later);  // descending: the next at the back
@@ -68,6 +78,7 @@ class CommitQueue {
     bool operator()(const Item& a, const Item& b) const { return b.key < a.key; }
   };
   static constexpr Later later{};
+  static constexpr std::size_t kMergeRatio = 16;
   bool from_heap() const { return sorted_.empty() || (!heap_.empty() && heap_.front().key < sorted_.back().key); }
 
   std::vector<Item> sorted_;  // descending

@@ -1,0 +1,103 @@
+// The coordinator's queue alone (runtime/commit_queue.hpp): whatever mix of large batches (merged into its sorted
+// run), small ones (into its heap) and single pushes comes in, and however pops interleave with them, it hands out
+// the smallest key it holds each time.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <random>
+#include <set>
+#include <vector>
+
+#include "runtime/commit_queue.hpp"
+#include "runtime/pending.hpp"
+
+namespace hcemu::detail {
+namespace {
+
+using timing::OrderKey;
+
+class Keys {
+ public:
+  // A new pending item with a key of its own: few ready times and sources, so that ties decide most comparisons.
+  Pending* make(std::mt19937& rng) {
+    Pending& p = store_.emplace_back();
+    p.key = OrderKey{static_cast<Time>(rng() % 8), static_cast<int>(rng() % 16), next_seq_++, static_cast<std::uint32_t>(rng() % 3)};
+    return &p;
+  }
+
+ private:
+  std::deque<Pending> store_;  // stable addresses
+  std::uint64_t next_seq_ = 0;
+};
+
+std::vector<CommitQueue::Item> items_of(const std::vector<Pending*>& ps) {
+  std::vector<CommitQueue::Item> items;
+  for (Pending* p : ps) items.push_back({p->key, p});
+  return items;
+}
+
+TEST(CommitQueue, PopsTheSmallestKeyWhateverWayItCameIn) {
+  std::mt19937 rng(7);
+  Keys keys;
+  CommitQueue queue;
+  std::multiset<OrderKey> held;
+  int small_batches = 0, large_batches = 0;
+  for (int round = 0; round < 2000; ++round) {
+    // Batch sizes from one to a few hundred: against a run of hundreds, most are far smaller than it.
+    const std::size_t n = (rng() % 4 == 0) ? 100 + rng() % 400 : 1 + rng() % 6;
+    std::vector<Pending*> batch;
+    for (std::size_t i = 0; i < n; ++i) batch.push_back(keys.make(rng));
+    std::shuffle(batch.begin(), batch.end(), rng);
+    (n > 50 ? large_batches : small_batches) += 1;
+    std::vector<CommitQueue::Item> items = items_of(batch);
+    queue.push_batch(items);
+    EXPECT_TRUE(items.empty());
+    for (Pending* p : batch) held.insert(p->key);
+    if (rng() % 3 == 0) {  // a store-and-forward hop pushed during a pass
+      Pending* p = keys.make(rng);
+      queue.push(p);
+      held.insert(p->key);
+    }
+    // Pop a few, or most of what is held.
+    const std::size_t pops = rng() % 5 == 0 ? held.size() - held.size() / 8 : rng() % (n + 2);
+    for (std::size_t i = 0; i < pops && !held.empty(); ++i) {
+      ASSERT_FALSE(queue.empty());
+      const OrderKey expected = *held.begin();
+      ASSERT_EQ(queue.top_key(), expected);
+      EXPECT_EQ(queue.pop()->key, expected);
+      held.erase(held.begin());
+    }
+  }
+  EXPECT_GT(small_batches, 1000);
+  EXPECT_GT(large_batches, 300);
+  while (!held.empty()) {
+    ASSERT_FALSE(queue.empty());
+    EXPECT_EQ(queue.pop()->key, *held.begin());
+    held.erase(held.begin());
+  }
+  EXPECT_TRUE(queue.empty());
+}
+
+TEST(CommitQueue, ForEachVisitsEverythingHeldAndClearEmptiesIt) {
+  std::mt19937 rng(11);
+  Keys keys;
+  CommitQueue queue;
+  std::set<Pending*> pushed;
+  for (const std::size_t n : {400, 3, 2, 1, 500, 5}) {  // large, then small ones into the heap, then both again
+    std::vector<Pending*> batch;
+    for (std::size_t i = 0; i < n; ++i) batch.push_back(keys.make(rng));
+    pushed.insert(batch.begin(), batch.end());
+    std::vector<CommitQueue::Item> items = items_of(batch);
+    queue.push_batch(items);
+  }
+  std::set<Pending*> seen;
+  queue.for_each([&](Pending* p) { EXPECT_TRUE(seen.insert(p).second); });
+  EXPECT_EQ(seen, pushed);
+  queue.clear();
+  EXPECT_TRUE(queue.empty());
+}
+
+}  // namespace
+}  // namespace hcemu::detail
