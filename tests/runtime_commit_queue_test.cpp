@@ -23,7 +23,9 @@ class Keys {
   // A new pending item with a key of its own: few ready times and sources, so that ties decide most comparisons.
   Pending* make(std::mt19937& rng) {
     Pending& p = store_.emplace_back();
-    p.key = OrderKey{static_cast<Time>(rng() % 8), static_cast<int>(rng() % 16), next_seq_++, static_cast<std::uint32_t>(rng() % 3)};
+    const auto ready = static_cast<Time>(rng() % 8);
+    const auto source = static_cast<int>(rng() % 16);
+    p.key = OrderKey{ready, source, next_seq_++, static_cast<std::uint32_t>(rng() % 3)};
     return &p;
   }
 
