@@ -98,6 +98,7 @@ void NodeRuntime::start_run() {
   released_.store(0, std::memory_order_relaxed);
   hold_slot_ = Slot::kNoSlot;
   read_hint_.store(nullptr, std::memory_order_relaxed);
+  wait_hint_.store(nullptr, std::memory_order_relaxed);
   horizon_ticket_ = 0;
   horizon_reached_.store(0, std::memory_order_relaxed);
   context_ = contexts_entered_ = 0;
@@ -214,6 +215,7 @@ void NodeRuntime::warm(int stage) const {
   // The line its kernel said it reads first (Node::will_read): data the runtime cannot foresee, such as the block
   // a kernel sends next.
   if (const void* h = read_hint_.load(std::memory_order_relaxed)) __builtin_prefetch(h);
+  if (const void* h = wait_hint_.load(std::memory_order_relaxed)) __builtin_prefetch(h, 1);
   inbox_.prefetch(run_.timing.topology().input_ports());
   for (const auto& hint : resume_hints_)
     if (const void* h = hint.load(std::memory_order_relaxed)) __builtin_prefetch(h, 1);
@@ -514,6 +516,14 @@ Time NodeRuntime::complete_element(const RecvGroupState& g, std::uint32_t k) {
                     g.messages != nullptr ? g.messages[k] : 0);
 }
 
+void NodeRuntime::will_wait(const RecvGroup& group, std::size_t k) {
+  const RecvGroupState& g = matcher_.group(group, "will_wait");
+  if (k >= g.count)
+    throw UsageError(where("will_wait") + "element " + std::to_string(k) + " of a group of " +
+                     std::to_string(g.count) + " receives");
+  wait_hint_.store(&g.elements[k], std::memory_order_relaxed);
+}
+
 Status NodeRuntime::wait(RecvGroup& group, std::size_t k) {
   check_running();
   RecvGroupState& g = matcher_.group(group, "wait");
@@ -532,8 +542,11 @@ Status NodeRuntime::wait(RecvGroup& group, std::size_t k) {
       const auto ready = [&] { return g.matched(e); };
       const auto describe = [&] { return BlockedOperation{id_, "wait", g.elements[e].source, g.tag, {}}; };
       Wait w{ready, describe, {}, false, true};
-      // As for a request: what the arrival and the completion touch first.
-      set_resume_hints({&g.elements[e], g.data(e), g.lookup_address(g.elements[e].source), nullptr, nullptr,
+      // As for a request: what the arrival and the completion touch first, and the slot of the node's last send,
+      // which the placer writes meanwhile and the kernel's next send reads first (on one-port nodes).
+      const bool held = hold_slot_ != Slot::kNoSlot;
+      set_resume_hints({&g.elements[e], g.data(e), g.lookup_address(g.elements[e].source),
+                        held ? &requests_.at(hold_slot_) : nullptr, held ? requests_.chunk_entry(hold_slot_) : nullptr,
                         nullptr, nullptr, nullptr});
       block_until(w);
       set_resume_hints({});
@@ -675,7 +688,9 @@ Status NodeRuntime::wait(Request& request, const char* operation) {
   if (s.kind == Slot::Kind::send) {
     if (!s.send.released.load(std::memory_order_acquire)) {
       const auto ready = [&] { return s.send.released.load(std::memory_order_acquire); };
-      const auto describe = [&] { return BlockedOperation{id_, operation, s.peer, s.tag, "its transfer is not placed"}; };
+      const auto describe = [&] {
+        return BlockedOperation{id_, operation, s.peer, s.tag, "its transfer is not placed"};
+      };
       Wait w{ready, describe, {}, true, false};
       block_until(w);
     }
@@ -688,11 +703,14 @@ Status NodeRuntime::wait(Request& request, const char* operation) {
       const auto describe = [&] { return BlockedOperation{id_, operation, s.peer, s.tag, {}}; };
       Wait w{ready, describe, {}, false, true};
       // And the slots beside its own: a kernel that posted its receives together waits for them in turn, and the
-      // handle it waits on next is checked against its slot before anything else.
+      // handle it waits on next is checked against its slot before anything else. And the slot of its last send, as
+      // for a group.
+      const bool held = hold_slot_ != Slot::kNoSlot && hold_slot_ != index;
       set_resume_hints({&s, requests_.chunk_entry(index), s.recv.data,
                         matcher_.home_address(MatchKey{s.peer, s.context, s.tag}),
                         index + 1 < requests_.size() ? &requests_.at(index + 1) : nullptr,
-                        index > 0 ? &requests_.at(index - 1) : nullptr, nullptr, nullptr});
+                        index > 0 ? &requests_.at(index - 1) : nullptr, held ? &requests_.at(hold_slot_) : nullptr,
+                        nullptr});
       block_until(w);
       set_resume_hints({});
     }

@@ -87,6 +87,7 @@ class NodeRuntime final : public NodeBackend {
   void compute(std::uint64_t flops) override;
   void elapse(Time t) override;
   void will_read(const void* p) override { read_hint_.store(p, std::memory_order_relaxed); }
+  void will_wait(const RecvGroup& group, std::size_t k) override;
   Time clock() override { return clock_.now(); }
   void* allocate(std::size_t bytes, std::size_t alignment) override { return arena_.allocate(bytes, alignment); }
   void deallocate(void* p, std::size_t bytes) override { arena_.deallocate(p, bytes); }
@@ -191,6 +192,7 @@ class NodeRuntime final : public NodeBackend {
   // prefetched. Null: none.
   std::atomic<const void*> resume_hints_[kResumeHints] = {};
   std::atomic<const void*> read_hint_{nullptr};  // Node::will_read
+  std::atomic<const void*> wait_hint_{nullptr};  // Node::will_wait: the element's record
   // This node's transfers: issued (owner), released by whoever places them.
   std::uint64_t issued_ = 0;
   std::uint32_t hold_slot_ = Slot::kNoSlot;  // the send whose output hold is still to apply
