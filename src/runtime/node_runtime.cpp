@@ -216,7 +216,7 @@ void NodeRuntime::warm(int stage) const {
   // a kernel sends next.
   if (const void* h = read_hint_.load(std::memory_order_relaxed)) __builtin_prefetch(h);
   if (const void* h = wait_hint_.load(std::memory_order_relaxed)) __builtin_prefetch(h, 1);
-  inbox_.prefetch(run_.timing.topology().input_ports());
+  inbox_.prefetch();
   for (const auto& hint : resume_hints_)
     if (const void* h = hint.load(std::memory_order_relaxed)) __builtin_prefetch(h, 1);
 }
