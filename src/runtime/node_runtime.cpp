@@ -91,6 +91,7 @@ void NodeRuntime::start_run() {
   requests_.clear();
   ports_.reset();
   park_state_.store(kRunning, std::memory_order_relaxed);
+  tracing_ = run_.settings.trace;
   wake_at_.store(0, std::memory_order_relaxed);
   wake_on_release_.store(false, std::memory_order_relaxed);
   wait_ = nullptr;
@@ -359,7 +360,7 @@ Request NodeRuntime::isend(int dest, std::span<const std::byte> data, int tag) {
 bool NodeRuntime::transfer_released(const Message& m) {
   SendSlot* s = m.sender;
   // Before the release: the node may place its next transfer itself (and record it) once it sees this one released.
-  if (run_.settings.trace)
+  if (tracing_)
     sent_.push_back(
         TraceSpan{id_, "send", m.times().start, m.times().sender_done, m.destination, m.bytes, m.tag, m.number(), {}});
   s->start = m.times().start;

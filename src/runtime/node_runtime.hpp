@@ -175,6 +175,7 @@ class NodeRuntime final : public NodeBackend {
   // What others touch to deliver, release or wake, together on the first cache lines.
   alignas(64) std::atomic<int> park_state_{kRunning};
   std::atomic<bool> wake_on_release_{false};
+  bool tracing_ = false;  // settings.trace, here so that a release reads no line of the node but these (start_run)
   std::atomic<std::uint64_t> wake_at_{0};     // wake when the inbox's delivery count reaches this
   std::atomic<std::uint64_t> released_{0};    // this node's transfers placed so far
   std::atomic<std::uint64_t> horizon_reached_{0};
