@@ -56,7 +56,7 @@ struct Message : QueueHook, Pending {
     const std::size_t allocated = sizeof(Message) + (with_payload ? bytes : 0);
     void* memory = allocate_recent(allocated);
     if (memory == nullptr) throw std::bad_alloc();
-    auto* m = new (memory) Message();
+    auto* m = new (memory) Message;  // every field has its initializer: no zero-fill of the route's inline storage
     m->allocated = allocated;
     m->kind = Pending::Kind::message;
     m->source = source;
