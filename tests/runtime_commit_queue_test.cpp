@@ -82,6 +82,37 @@ TEST(CommitQueue, PopsTheSmallestKeyWhateverWayItCameIn) {
   EXPECT_TRUE(queue.empty());
 }
 
+// A lockstep step: every key of a batch ready at the same time, one or a few per source (sorted by counting the
+// sources), among batches that are not (sorted by comparison).
+TEST(CommitQueue, BatchesReadyTogetherComeOutInKeyOrder) {
+  std::mt19937 rng(5);
+  std::deque<Pending> store;
+  std::uint64_t seq = 0;
+  CommitQueue queue;
+  std::multiset<OrderKey> held;
+  for (int round = 0; round < 300; ++round) {
+    const std::size_t n = 1 + rng() % 200;
+    const auto ready = static_cast<Time>(round / 3 + rng() % 2);
+    const bool spread = rng() % 4 == 0;  // sources up to 8n: too far apart to count
+    std::vector<CommitQueue::Item> items;
+    for (std::size_t i = 0; i < n; ++i) {
+      Pending& p = store.emplace_back();
+      const auto source = static_cast<int>(spread ? rng() % (8 * n) : rng() % (n / 2 + 1));  // repeats, some
+      p.key = OrderKey{ready, source, seq++, static_cast<std::uint32_t>(rng() % 2)};
+      items.push_back({p.key, &p});
+      held.insert(p.key);
+    }
+    std::shuffle(items.begin(), items.end(), rng);
+    queue.push_batch(items);
+    for (std::size_t pops = rng() % (n + 1); pops > 0; --pops) {
+      ASSERT_EQ(queue.pop()->key, *held.begin());
+      held.erase(held.begin());
+    }
+  }
+  for (; !held.empty(); held.erase(held.begin())) ASSERT_EQ(queue.pop()->key, *held.begin());
+  EXPECT_TRUE(queue.empty());
+}
+
 TEST(CommitQueue, ForEachVisitsEverythingHeldAndClearEmptiesIt) {
   std::mt19937 rng(11);
   Keys keys;
