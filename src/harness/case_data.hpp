@@ -17,12 +17,13 @@ inline std::uint64_t splitmix64(std::uint64_t x) {
   return x ^ (x >> 31);
 }
 
-// Bytes 8g .. 8g + 7 of the data of (seed, a, b) are its g-th word, lowest byte first. The pair's key takes two
-// SplitMix64 mixes, so every pair's data is its own; within a pair a word needs only to differ from the others, so
-// it is one multiply and one shift of the key plus its index (a bijection of that sum): filling and checking the
-// Direct exchange's blocks costs a few instructions per word, against a dozen for a SplitMix64 step.
+// Bytes 8g .. 8g + 7 of the data of (seed, a, b) are its g-th word, lowest byte first. The pair's key is a SplitMix64
+// mix of the pair beside the seed's own mix (a bijection of the pair: every pair's data is its own, and a loop over
+// pairs mixes the seed once); within a pair a word needs only to differ from the others, so it is one multiply and one
+// shift of the key plus its index (a bijection of that sum): filling and checking the Direct exchange's blocks costs a
+// few instructions per word, against a dozen for a SplitMix64 step.
 inline std::uint64_t data_key(std::uint64_t seed, std::uint64_t a, std::uint64_t b) {
-  return splitmix64(seed ^ splitmix64((a << 32) ^ b));
+  return splitmix64(splitmix64(seed) ^ (a << 32) ^ b);  // the seed's mix is the same for every pair: computed once
 }
 inline std::uint64_t data_word(std::uint64_t key, std::uint64_t group) {
   const std::uint64_t x = (key + group) * 0x9e3779b97f4a7c15ull;
