@@ -549,13 +549,14 @@ Status NodeRuntime::wait(RecvGroup& group, std::size_t k) {
       const auto ready = [&] { return g.matched(e); };
       const auto describe = [&] { return BlockedOperation{id_, "wait", g.elements[e].source, g.tag, {}}; };
       Wait w{ready, describe, {}, false, true};
-      // As for a request: what the arrival and the completion touch first, the group's own line and where the
-      // handle finds it, and the slot of the node's last send, which the placer writes meanwhile and the kernel's
-      // next send reads first (on one-port nodes).
+      // As for a request: what the arrival and the completion touch first (the list of waiting groups, the group's
+      // own line, its lookup by source, the element and its block), where the handle finds the group, and the slot
+      // of the node's last send, which the placer writes meanwhile and the kernel's next send reads first (on
+      // one-port nodes).
       const bool held = hold_slot_ != Slot::kNoSlot;
       set_resume_hints({&g.elements[e], g.data(e), g.lookup_address(g.elements[e].source),
                         held ? &requests_.at(hold_slot_) : nullptr, held ? requests_.chunk_entry(hold_slot_) : nullptr,
-                        &g, matcher_.entry_address(g), nullptr});
+                        &g, matcher_.entry_address(g), matcher_.active_address()});
       block_until(w);
       set_resume_hints({});
     }
