@@ -406,6 +406,15 @@ void NodeRuntime::complete_send(std::uint32_t index) {
 // (place_own_transfers, or wait_sends), so that the hold comes when it would have come for a request.
 void NodeRuntime::post_send(int dest, std::span<const std::byte> data, int tag) {
   posted_sends_.reserve(posted_sends_.size() + 1);  // so that the push below cannot lose an issued send
+  if (latest_posted_send_ != Slot::kNoSlot && ports_.has_output()) {
+    // The wait for the latest send's placement, which isend would make first, made here, so that its slot, whose
+    // line that wait has just read, goes back to the free list before the new send takes a slot: the new one
+    // reuses it, where it took the slot freed a step before, cold by now.
+    check_running();
+    check_peer(dest, "send");
+    place_own_transfers(dest, tag);
+    if (reap_posted_send(latest_posted_send_)) latest_posted_send_ = Slot::kNoSlot;
+  }
   const Request r = isend(dest, data, tag);
   // The latest stays in the node's own lines: on a one-port node, the one before it has been placed by now (isend
   // waited for that) and is freed here, and the list, a cache miss by the time the node runs again, stays empty.
