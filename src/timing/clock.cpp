@@ -43,9 +43,8 @@ Time NodeClock::read_host() {
   return t_;
 }
 
-std::optional<NodeClock::RealClock::time_point> NodeClock::advance_to(Time target) {
+std::optional<NodeClock::RealClock::time_point> NodeClock::advance_host(Time target) {
   const Time current = now();
-  if (timing_ == Timing::virtual_time) t_ = std::max(t_, target);
   if (timing_ != Timing::wall || target <= current) return std::nullopt;
   deadline_ = RealClock::now() +
               std::chrono::nanoseconds(static_cast<long long>(static_cast<double>(target - current) * scale_ / 1000.0));

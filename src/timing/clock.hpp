@@ -9,6 +9,7 @@
 // - Native: real time since the start, and no injected delay at all.
 // The clock says when to wait; the runtime does the waiting, since only it knows how a node sleeps (an OS thread,
 // or a lightweight thread that gives its worker to another node).
+#include <algorithm>
 #include <chrono>
 #include <optional>
 #include <vector>
@@ -40,7 +41,13 @@ class NodeClock {
 
   // The node's operation ends at `target` (model time). Virtual sets the clock and native reads real time; wall
   // returns the real moment to wait until, after which the runtime calls reached(target).
-  std::optional<RealClock::time_point> advance_to(Time target);
+  std::optional<RealClock::time_point> advance_to(Time target) {
+    if (timing_ == Timing::virtual_time) {  // every wait of a virtual run: inline
+      t_ = std::max(t_, target);
+      return std::nullopt;
+    }
+    return advance_host(target);
+  }
   void reached(Time target);
 
   // Wall timing: how late each injected wait woke, in real microseconds, and how much of the clock is the node's
@@ -50,6 +57,7 @@ class NodeClock {
 
  private:
   Time read_host();  // wall and native: brings the clock up to the host's
+  std::optional<RealClock::time_point> advance_host(Time target);  // advance_to under wall and native timing
   void mark_cpu();
   Timing timing_;
   double scale_;
