@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Direct complete exchange (XOR schedule, MPI_Sendrecv per step) under SimGrid SMPI, the peer hcemu measures its
 # speed against, beside the same exchange on hcemu: whole-process times and their ratio, measured in one run (SMPI
-# once, hcemu five times, its median).
+# once, hcemu five times before it and five times after, the median of the ten).
 #
 #   bench/peers/smpi_direct_exchange.sh [d] [m] [hcemu binary]      (defaults: 10, 64, build-release/hcemu)
 #
@@ -56,6 +56,21 @@ XML
 for ((i = 0; i < nodes; ++i)); do echo "node-$i"; done > "$work/hosts"
 
 now() { date +%s.%N; }
+# hcemu five times before SMPI and five after, the median of the ten against SMPI's one run: a process of a fraction
+# of a second meets a busy moment of a shared host (whose speed drifts by up to a factor of two within a minute), or
+# a first touch of memory its host had not backed yet, where SMPI's half minute averages them out; samples on both
+# sides of it average over the same stretch of time.
+runs=()
+hcemu_five() {
+  for _ in 1 2 3 4 5; do
+    local a b
+    a=$(now)
+    "$hcemu" run exchange --algo direct -d "$d" -m "$m" --set lambda=95 --set tau=0.394 >/dev/null  # as a user runs it
+    b=$(now)
+    runs+=("$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", b - a }')")
+  done
+}
+hcemu_five
 t0=$(now)
 smpirun -np "$nodes" -platform "$work/cube.xml" -hostfile "$work/hosts" --cfg=network/model:CM02 \
   --cfg=smpi/host-speed:1Gf --log=root.thres:critical "$work/direct" "$m" >/dev/null 2>"$work/smpi.log" || {
@@ -63,19 +78,13 @@ smpirun -np "$nodes" -platform "$work/cube.xml" -hostfile "$work/hosts" --cfg=ne
   exit 1
 }
 t1=$(now)
-# hcemu five times, the median against SMPI's one run: a process of a fraction of a second meets a busy moment of a
-# shared host, or a first touch of memory its host had not backed yet, where SMPI's half minute averages them out.
-runs=()
-for _ in 1 2 3 4 5; do
-  a=$(now)
-  "$hcemu" run exchange --algo direct -d "$d" -m "$m" --set lambda=95 --set tau=0.394 >/dev/null  # as a user runs it
-  b=$(now)
-  runs+=("$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", b - a }')")
-done
+hcemu_five
 sorted=$(printf '%s\n' "${runs[@]}" | sort -n | tr '\n' ' ')
 sorted="${sorted% }"
 awk -v d="$d" -v m="$m" -v a="$t0" -v b="$t1" -v runs="$sorted" 'BEGIN {
-  s = b - a; n = split(runs, h, " "); median = h[3];
+  s = b - a; n = split(runs, h, " "); median = (h[n / 2] + h[n / 2 + 1]) / 2;
   printf "direct exchange, d = %d (%d nodes), m = %d bytes, whole processes on this host:\n", d, 2^d, m;
-  printf "  SimGrid SMPI  %8.2f s\n  hcemu         %8.2f s (median of five: %s s)\n  ratio         %8.1fx\n",
-         s, median, runs, s / median }'
+  printf "  SimGrid SMPI  %8.2f s\n  hcemu         %8.2f s (median of ten, five before and five after: %s s)\n",
+         s, median, runs;
+  printf "  ratio         %8.1fx\n",
+         s / median }'
