@@ -528,28 +528,26 @@ Time NodeRuntime::complete_element(const RecvGroupState& g, std::uint32_t k) {
 
 void NodeRuntime::will_wait(const RecvGroup& group, std::size_t k) {
   const RecvGroupState& g = matcher_.group(group, "will_wait");
-  if (k >= g.count)
-    throw UsageError(where("will_wait") + "element " + std::to_string(k) + " of a group of " +
-                     std::to_string(g.count) + " receives");
+  if (k >= g.count) refuse_element(g, k, "will_wait");
   wait_hint_.store(&g.elements[k], std::memory_order_relaxed);
 }
 
 // Out of line, so that the messages' strings take no room in the frame of wait, which a node resumes through and
 // whose lines the worker loads first (Fiber::prefetch_stack).
-[[gnu::cold, gnu::noinline, noreturn]] void NodeRuntime::refuse_element(const RecvGroupState& g, std::size_t k) const {
-  if (k >= g.count)
-    throw UsageError(where("wait") + "element " + std::to_string(k) + " of a group of " + std::to_string(g.count) +
-                     " receives");
+[[gnu::cold, gnu::noinline, noreturn]] void NodeRuntime::refuse_element(const RecvGroupState& g, std::size_t k,
+                                                                         const char* operation) const {
+  const std::string element = where(operation) + "element " + std::to_string(k);
+  if (k >= g.count) throw UsageError(element + " of a group of " + std::to_string(g.count) + " receives");
   if ((g.elements[k].flags & RecvGroupState::kNothing) != 0)
-    throw UsageError(where("wait") + "element " + std::to_string(k) + " of the group receives nothing (kNoSource)");
-  throw UsageError(where("wait") + "element " + std::to_string(k) + " of the group has completed already");
+    throw UsageError(element + " of the group receives nothing (kNoSource)");
+  throw UsageError(element + " of the group has completed already");
 }
 
 Status NodeRuntime::wait(RecvGroup& group, std::size_t k) {
   check_running();
   RecvGroupState& g = matcher_.group(group, "wait");
   if (k >= g.count || (g.elements[k].flags & (RecvGroupState::kNothing | RecvGroupState::kDone)) != 0)
-    refuse_element(g, k);
+    refuse_element(g, k, "wait");
   const auto e = static_cast<std::uint32_t>(k);
   const Time before = clock_.now();
   if (!g.matched(e)) {

@@ -124,7 +124,8 @@ class NodeRuntime final : public NodeBackend {
   // Sets the resume hints to the receive likeliest to meet the next arrival, if any: a group's element from `peer`
   // with `tag`, the node the caller is about to send to; else the receive posted after the last one met.
   bool hint_next_arrival(int peer, int tag);
-  [[noreturn]] void refuse_element(const RecvGroupState& g, std::size_t k) const;  // why wait refuses element k
+  // Why `operation` (wait, will_wait) refuses element k: out of range, receiving nothing, or completed already.
+  [[noreturn]] void refuse_element(const RecvGroupState& g, std::size_t k, const char* operation) const;
   void maybe_yield();
   void advance_clock(Time target);
   void charge(Time cost, const char* kind);  // local work
