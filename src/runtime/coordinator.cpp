@@ -183,9 +183,11 @@ void Coordinator::place_in_order() {
     }
   }
   woken.count();
-  if (queue_.empty() && !submissions_waiting() &&
-      running_.load(std::memory_order_seq_cst) == 0 && unfinished_.load(std::memory_order_seq_cst) > 0 &&
-      !run_.aborted()) {
+  // The count first, then what waits: a node submits before it parks, so once the count has been read as zero every
+  // submission is in a list. Read the other way round, a node woken in this pass could submit and park between the
+  // two reads, and its transfer would be taken for never issued.
+  if (running_.load(std::memory_order_seq_cst) == 0 && queue_.empty() && !submissions_waiting() &&
+      unfinished_.load(std::memory_order_seq_cst) > 0 && !run_.aborted()) {
     // Every unfinished node is parked and nothing is left that could wake one.
     std::vector<BlockedOperation> blocked;
     for (const auto& node : run_.nodes)

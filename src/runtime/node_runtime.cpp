@@ -184,7 +184,7 @@ void NodeRuntime::block_until(Wait& w) {
                       w.ready() || run_.aborted();
     int expected = kParked;
     if (!(came && park_state_.compare_exchange_strong(expected, kRunning, std::memory_order_acq_rel))) {
-      // Parked (or woken already by a waker, who then counted this node as running again).
+      // Parked (or claimed already by a waker, who counts this node as running again before it lets it go on).
       clock_.pause();
       run_.coordinator.node_parked();  // the last node to park places transfers, here, on this stack
       while (park_state_.load(std::memory_order_acquire) != kRunning) run_.engine->park(slot_);
@@ -197,9 +197,14 @@ void NodeRuntime::block_until(Wait& w) {
 }
 
 bool NodeRuntime::notify() {
+  // Claim, count, then let go: the node may run the moment it reads kRunning (it need not have suspended yet, and a
+  // park may return spuriously), and a node that ran before it was counted could park again and bring the count of
+  // running nodes to zero while its waker still runs, so that the coordinator would place, or report a deadlock,
+  // under a node that can still issue a transfer or enter a barrier.
   int expected = kParked;
-  if (!park_state_.compare_exchange_strong(expected, kRunning, std::memory_order_acq_rel)) return false;
+  if (!park_state_.compare_exchange_strong(expected, kWaking, std::memory_order_acq_rel)) return false;
   run_.coordinator.node_woken();
+  park_state_.store(kRunning, std::memory_order_seq_cst);
   run_.engine->unpark(slot_);
   return true;
 }

@@ -113,7 +113,9 @@ class NodeRuntime final : public NodeBackend {
   const std::vector<double>& lateness_us() const;
 
  private:
-  static constexpr int kRunning = 0, kParked = 1, kDone = 2;
+  // kWaking: a waker has claimed a parked node and is counting it as running again; the node goes on only once it
+  // reads kRunning, so that it never runs while the coordinator does not count it (docs/engine.md, "Parking").
+  static constexpr int kRunning = 0, kParked = 1, kDone = 2, kWaking = 3;
   static constexpr int kResumeHints = 8;
 
   // Waits until w.ready(), parking when it must.
