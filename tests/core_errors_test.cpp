@@ -366,3 +366,141 @@ TEST(Exceptions, EndTheRunAtOnceUnderWallTiming) {
 
 }  // namespace
 }  // namespace hcemu
+
+namespace hcemu {
+namespace {
+
+// A kernel that hands its Node& to a thread of its own: that thread's calls are refused, and the node goes on.
+TEST(Misuse, TheNodeApiFromAThreadTheKernelStartedIsAUsageError) {
+  Machine machine(quick(2));
+  std::vector<std::string> refusals(4);
+  machine.run([&](Node& node) {
+    std::thread helper([&] {
+      std::vector<std::byte> data(4);
+      try {
+        node.isend(node.neighbor(0), data, 1);
+      } catch (const UsageError& e) {
+        refusals[static_cast<std::size_t>(node.id())] = e.what();
+      }
+    });
+    helper.join();
+    node.barrier();
+  });
+  for (const std::string& r : refusals) EXPECT_NE(r.find("not the node's own"), std::string::npos) << r;
+}
+
+TEST(Misuse, ANodeKeptAfterRunReturnedIsAUsageError) {
+  Machine machine(quick(1));
+  Node* kept = nullptr;
+  machine.run([&](Node& node) {
+    if (node.id() == 0) kept = &node;
+  });
+  ASSERT_NE(kept, nullptr);
+  std::vector<std::byte> data(4);
+  try {
+    kept->barrier();
+    FAIL() << "expected a UsageError";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("after the node's kernel returned"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(kept->isend(1, data, 0), UsageError);
+  // The machine is as good as before.
+  EXPECT_NO_THROW(machine.run([](Node& node) { node.barrier(); }));
+}
+
+// test() never advances the clock: polling it for a message due later in model time can never succeed.
+TEST(Misuse, PollingTestWithoutAdvancingTheClockIsReportedNotSpun) {
+  Machine machine(quick(1));
+  try {
+    machine.run([](Node& node) {
+      std::vector<std::byte> data(4);
+      if (node.id() == 0) {
+        Request r = node.post_recv(1, data, 3);
+        while (!node.test(r)) {
+        }
+      } else {
+        node.elapse(from_us(100));
+        node.send(0, data, 3);
+      }
+    });
+    FAIL() << "expected the poll to be reported";
+  } catch (const KernelError& e) {
+    EXPECT_EQ(e.node, 0);
+    EXPECT_NE(std::string(e.what()).find("livelock"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("receive from 1, tag 3"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Misuse, PollingTestWhileElapsingTimeCompletes) {
+  Machine machine(quick(1));
+  const RunReport report = machine.run([](Node& node) {
+    std::vector<std::byte> data(4);
+    if (node.id() == 0) {
+      Request r = node.post_recv(1, data, 3);
+      while (!node.test(r)) node.elapse(from_us(1));
+    } else {
+      node.elapse(from_us(100));
+      node.send(0, data, 3);
+    }
+  });
+  EXPECT_GT(report.makespan, from_us(100));
+}
+
+TEST(Deadlock, AReceiveUnderTheWrongTagNamesTheMessageThatWaits) {
+  Machine machine(quick(1));
+  try {
+    machine.run([](Node& node) {
+      std::vector<std::byte> data(4);
+      if (node.id() == 0) node.send(1, data, 7);
+      else node.recv(0, data, 8);
+    });
+    FAIL() << "expected a deadlock";
+  } catch (const DeadlockError& e) {
+    EXPECT_NE(std::string(e.what()).find("node 1: recv from 0 tag 8 (a message from 0 waits unreceived under tag 7)"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(Deadlock, ABlockedSendNamesWhereItGoes) {
+  const DeadlockError e({BlockedOperation{3, "send", 0, 9, "its transfer is not placed", true},
+                         BlockedOperation{0, "recv", 3, 9, {}}});
+  EXPECT_NE(std::string(e.what()).find("node 3: send to 0 tag 9"), std::string::npos) << e.what();
+  EXPECT_NE(std::string(e.what()).find("node 0: recv from 3 tag 9"), std::string::npos) << e.what();
+}
+
+}  // namespace
+}  // namespace hcemu
+
+namespace hcemu {
+namespace {
+
+// Deep enough to overflow any stack: each frame keeps 4 KiB the compiler cannot drop.
+[[gnu::noinline]] int recurse(int depth) {
+  volatile char frame[4096];
+  frame[depth % 4096] = static_cast<char>(depth);
+  return depth > 1'000'000 ? frame[0] : recurse(depth + 1) + frame[depth % 4096];
+}
+
+// A kernel that overflows its stack ends the process, as any overflow does, but first says which node, how large its
+// stack was, and the key to raise.
+TEST(Misuse, AKernelThatOverflowsItsStackIsNamedWithTheKeyToRaise) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "the sanitizer reports stack overflows itself";
+#else
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_DEATH(
+      {
+        EmulatorSettings s;
+        s.stack_bytes = 64 << 10;
+        Machine machine(quick(2), s);
+        machine.run([](Node& node) {
+          if (node.id() == 2) recurse(0);
+        });
+      },
+      "node 2 overflowed its stack of [0-9]+ bytes \\(the key stack_bytes\\).*stack_bytes=");
+#endif
+}
+
+}  // namespace
+}  // namespace hcemu

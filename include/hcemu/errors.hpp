@@ -40,9 +40,10 @@ struct ArenaExhausted : Error {
 struct BlockedOperation {
   int node = 0;
   std::string operation;  // "recv", "wait", "wait_all", "barrier", "exchange"...
-  int peer = -1;          // the source waited for, -1 when not one node
+  int peer = -1;          // the source waited for (the destination of a send), -1 when not one node
   int tag = 0;
   std::string detail;     // e.g. "its message was discarded under FORCED"
+  bool sending = false;   // a send waits: `peer` is where it goes
 };
 
 // Every unfinished node is blocked and nothing in flight can wake one.

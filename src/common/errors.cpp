@@ -45,7 +45,7 @@ std::string deadlock_message(const std::vector<BlockedOperation>& blocked, const
   for (std::size_t i = 0; i < blocked.size() && i < kListed; ++i) {
     const auto& b = blocked[i];
     out << "\n  node " << b.node << ": " << b.operation;
-    if (b.peer >= 0) out << " from " << b.peer;
+    if (b.peer >= 0) out << (b.sending ? " to " : " from ") << b.peer;
     if (b.operation != "barrier") out << " tag " << b.tag;
     if (!b.detail.empty()) out << " (" << b.detail << ")";
   }

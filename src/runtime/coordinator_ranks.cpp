@@ -221,6 +221,7 @@ void Coordinator::report_deadlock() {
     w.put(b.peer);
     w.put(b.tag);
     w.put_string(b.detail);
+    w.put(b.sending);
   }
   blocked.clear();
   for (const std::vector<std::byte>& part : run_.transport->all_gather(w.bytes())) {
@@ -232,6 +233,7 @@ void Coordinator::report_deadlock() {
       b.peer = in.get<int>();
       b.tag = in.get<int>();
       b.detail = in.get_string();
+      b.sending = in.get<bool>();
       blocked.push_back(std::move(b));
     }
   }

@@ -56,6 +56,7 @@ struct EngineOptions {
   int workers = 0;              // 0: one per core (tasks engine)
   std::size_t stack_bytes = 0;  // per node
   bool wall = false;            // wall timing: nodes sleep in real time, run in order of their wake-up time
+  int first_node = 0;           // the id of the node the engine numbers 0 (spread over MPI ranks: the rank's first)
 };
 
 std::unique_ptr<Engine> make_task_engine(const EngineOptions& options);

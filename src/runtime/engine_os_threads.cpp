@@ -11,6 +11,7 @@
 #include "hcemu/errors.hpp"
 #include "runtime/engine.hpp"
 #include "runtime/futex.hpp"
+#include "runtime/stack_overflow.hpp"
 
 namespace hcemu::detail {
 namespace {
@@ -91,7 +92,10 @@ class OsThreadEngine final : public Engine {
     const auto* s = static_cast<const Start*>(arg);
     OsThreadEngine& e = *s->engine;
     while (e.gate_.load(std::memory_order_acquire) == kClosed) futex_wait(e.gate_, kClosed);
-    if (e.gate_.load(std::memory_order_acquire) == kOpen) (*e.body_)(s->node);
+    if (e.gate_.load(std::memory_order_acquire) == kOpen) {
+      stack_overflow::running_on_this_thread(e.options_.first_node + s->node);
+      (*e.body_)(s->node);
+    }
     return nullptr;
   }
   static constexpr std::uint32_t kClosed = 0, kOpen = 1, kSkip = 2;

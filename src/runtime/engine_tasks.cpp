@@ -27,6 +27,7 @@
 #include "runtime/engine.hpp"
 #include "runtime/fiber.hpp"
 #include "runtime/futex.hpp"
+#include "runtime/stack_overflow.hpp"
 #include "runtime/stack_pool.hpp"
 
 #if defined(__SANITIZE_THREAD__)
@@ -422,7 +423,9 @@ class TaskEngine final : public Engine {
   void slice(int i) {
     NodeFiber& f = fibers_[static_cast<std::size_t>(i)];
     take_up(&f);
+    stack_overflow::running(options_.first_node + i, stacks_.bottom(i), stacks_.size());
     f.resume();
+    stack_overflow::running(-1, nullptr, 0);
     hand_off(&f);
     if (f.finished) {
       finished_.fetch_add(1, std::memory_order_acq_rel);

@@ -78,6 +78,12 @@ class Matcher {
       if (first.context == context && first.tag == tag) visit(first);
     }
   }
+  // The first waiting message from `source` whatever its tag and context (null: none), for a deadlock report.
+  const Message* first_waiting_from(int source) const {
+    for (Message* last : rings_)
+      if (last != nullptr && last->match_next->source == source) return last->match_next;
+    return nullptr;
+  }
   // A receive from any source (slot `index`) takes `m`, the first waiting message of its source; under FORCED a
   // message that arrived before the receive was posted is discarded instead. Returns whether it matched.
   bool take_for(std::uint32_t index, Message* m);

@@ -27,6 +27,7 @@ NodeRuntime::NodeRuntime(RunState& run, int id)
                &run.memory_guard),
       arena_(id, run.settings.arena_bytes, &run.blocks, &run.memory_guard) {
   std::tie(rows_, cols_) = run.config.topology.sides(run.config.d);
+  stack_reach_ = run.settings.stack_bytes > 0 ? run.settings.stack_bytes : std::size_t{8} << 20;  // pthread's default
 }
 
 NodeRuntime::~NodeRuntime() {
@@ -110,6 +111,7 @@ void NodeRuntime::start_run() {
   posted_sends_done_ = 0;
   latest_posted_send_ = Slot::kNoSlot;
   final_clock_ = 0;
+  fruitless_tests_ = 0;
   trace_.clear();
   sent_.clear();
   yield_rng_.seed(run_.settings.yield_seed ^ static_cast<unsigned>(id_ * 2654435761u));
@@ -117,6 +119,8 @@ void NodeRuntime::start_run() {
 
 void NodeRuntime::run_kernel() {
   clock_.start(run_.origin);
+  // Every call of the node API from the kernel has its frame below this one, within the node's stack.
+  stack_top_ = static_cast<const char*>(__builtin_frame_address(0));
   try {
     check_running();
     (*run_.kernel)(node());
@@ -134,6 +138,7 @@ void NodeRuntime::run_kernel() {
     run_.fail(id_, std::current_exception(), "unknown exception");
   }
   final_clock_ = clock_.now();
+  stack_top_ = nullptr;
   park_state_.store(kDone, std::memory_order_release);
   run_.coordinator.node_done();
 }
@@ -277,6 +282,11 @@ BlockedOperation NodeRuntime::blocked_operation() const {
   // A receive whose message was lost under FORCED can never complete: say so.
   for (const auto& d : matcher_.discards())
     if (b.peer >= 0 && d.source == b.peer && d.tag == b.tag) b.detail = "its message was discarded under FORCED";
+  // A receive that waits while a message from its source waits under another tag: a mismatch, most likely.
+  if (b.peer >= 0 && !b.sending && b.detail.empty())
+    if (const Message* m = matcher_.first_waiting_from(b.peer); m != nullptr && (m->tag != b.tag || m->context != context_))
+      b.detail = "a message from " + std::to_string(b.peer) + " waits unreceived under tag " + std::to_string(m->tag) +
+                 (m->context != context_ ? " in another collective scope" : "");
   return b;
 }
 
@@ -285,7 +295,23 @@ void NodeRuntime::drain() {
 }
 
 void NodeRuntime::check_running() {
+  // The node API belongs to the node's own thread of control, inside Machine::run: a call whose frame lies outside the
+  // node's stack comes from another thread (one the kernel started), or after the kernel returned (stack_top_ null).
+  const auto* frame = static_cast<const char*>(__builtin_frame_address(0));
+  if (frame > stack_top_ || frame + stack_reach_ < stack_top_) [[unlikely]]
+    called_from_outside();
   if (run_.aborted()) throw Aborted{};
+}
+
+void NodeRuntime::called_from_outside() const {
+  if (stack_top_ == nullptr)
+    throw UsageError("node " + std::to_string(id_) +
+                     ": the node API was called after the node's kernel returned: a Node& is valid only inside "
+                     "Machine::run, while its kernel runs");
+  throw UsageError("node " + std::to_string(id_) +
+                   ": the node API was called from a thread that is not the node's own (one the kernel started?): "
+                   "only the kernel's own thread of control may use its Node& (docs/engine.md, \"What a kernel must "
+                   "not do\")");
 }
 
 void NodeRuntime::maybe_yield() {
@@ -381,7 +407,7 @@ void NodeRuntime::place_own_transfers(int peer, int tag) {
     const auto ready = [&] { return released_.load(std::memory_order_acquire) == issued_; };
     const auto describe = [&] {
       const Slot* s = hold_slot_ != Slot::kNoSlot ? &requests_.at(hold_slot_) : nullptr;
-      return BlockedOperation{id_, "send", s ? s->peer : -1, s ? s->tag : 0, "its earlier transfer is not placed"};
+      return BlockedOperation{id_, "send", s ? s->peer : -1, s ? s->tag : 0, "its earlier transfer is not placed", true};
     };
     Wait w{ready, describe, {}, true, false};
     // While it waits for its last transfer to be placed, a message may come for one of its receives posted ahead:
@@ -463,7 +489,7 @@ void NodeRuntime::wait_sends() {
     const auto ready = [&] { return !unreleased(); };
     const auto describe = [&] {
       const Slot& s = requests_.at(posted_sends_[first_unreleased]);
-      return BlockedOperation{id_, "wait_sends", s.peer, s.tag, "a send whose transfer is not placed"};
+      return BlockedOperation{id_, "wait_sends", s.peer, s.tag, "a send whose transfer is not placed", true};
     };
     Wait w{ready, describe, {}, true, false};
     block_until(w);
@@ -710,7 +736,7 @@ Status NodeRuntime::wait(Request& request, const char* operation) {
     if (!s.send.released.load(std::memory_order_acquire)) {
       const auto ready = [&] { return s.send.released.load(std::memory_order_acquire); };
       const auto describe = [&] {
-        return BlockedOperation{id_, operation, s.peer, s.tag, "its transfer is not placed"};
+        return BlockedOperation{id_, operation, s.peer, s.tag, "its transfer is not placed", true};
       };
       Wait w{ready, describe, {}, true, false};
       block_until(w);
@@ -815,7 +841,7 @@ void NodeRuntime::wait_all(std::span<Request> requests) {
       for (std::uint32_t i : sends)
         if (!requests_.at(i).send.released.load(std::memory_order_acquire))
           return BlockedOperation{id_, "wait_all", requests_.at(i).peer, requests_.at(i).tag,
-                                  "a send whose transfer is not placed"};
+                                  "a send whose transfer is not placed", true};
       return BlockedOperation{id_, "wait_all", -1, 0, {}};
     };
     // Every receive still unmatched needs a message of its own: wake no earlier than that many deliveries.
@@ -962,7 +988,7 @@ bool NodeRuntime::test(Request& request) {
   };
   if (s.kind == Slot::Kind::send) {
     if (!s.send.released.load(std::memory_order_acquire)) settle();
-    if (!s.send.released.load(std::memory_order_acquire) || s.send.done > now) return false;
+    if (!s.send.released.load(std::memory_order_acquire) || s.send.done > now) return fruitless_test(s, now);
     complete_send(index);
   } else {
     drain();
@@ -971,15 +997,36 @@ bool NodeRuntime::test(Request& request) {
       if (s.peer == kAnySource) {
         Time t = kNever;
         Message* best = best_for_any_source(s, &t);
-        if (best == nullptr || t > now || !matcher_.take_for(index, best)) return false;
+        if (best == nullptr || t > now || !matcher_.take_for(index, best)) return fruitless_test(s, now);
       }
     }
-    if (!s.matched || peek_receive(s) > now) return false;
+    if (!s.matched || peek_receive(s) > now) return fruitless_test(s, now);
     complete_receive(s);
   }
   requests_.release(index);
   request = Request{};
+  fruitless_tests_ = 0;
   return true;
+}
+
+// Once test() has found a request incomplete at model time t, every transfer ready by t has been placed (its horizon),
+// and whatever is still to come completes after t: until the node's clock moves, every test of any request gives the
+// same answer. A kernel that polls without advancing its clock (no wait, no elapse) would spin for ever; after more
+// fruitless tests in a row than it has requests, many times over, it is told so, as a deadlock is.
+bool NodeRuntime::fruitless_test(const Slot& s, Time now) {
+  if (!run_.ordered) return false;  // native timing: real time passes, and a poll may succeed later
+  if (fruitless_tests_ == 0 || now != fruitless_clock_) {
+    fruitless_clock_ = now;
+    fruitless_tests_ = 0;
+  }
+  if (++fruitless_tests_ > 10000 + 2 * static_cast<std::uint64_t>(requests_.size()))
+    throw Error(where("test") + "livelock: polled " + std::to_string(fruitless_tests_) +
+                " times at model time " + std::to_string(now) + " ps (the " +
+                (s.kind == Slot::Kind::send ? "send to " : "receive from ") + std::to_string(s.peer) + ", tag " +
+                std::to_string(s.tag) +
+                "), and nothing can change until the node's clock moves: test() does not advance it (use wait(), or "
+                "elapse() between tests)");
+  return false;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

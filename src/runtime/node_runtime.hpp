@@ -122,6 +122,7 @@ class NodeRuntime final : public NodeBackend {
   void block_until(Wait& w);
   void drain();  // inbox -> matcher
   void check_running();
+  [[noreturn]] void called_from_outside() const;
   void set_resume_hints(const std::array<const void*, kResumeHints>& hints);
   // Sets the resume hints to the receive likeliest to meet the next arrival, if any: a group's element from `peer`
   // with `tag`, the node the caller is about to send to; else the receive posted after the last one met.
@@ -149,6 +150,7 @@ class NodeRuntime final : public NodeBackend {
   // Receiving.
   Time complete_receive(Slot& s);  // takes the input resource; returns the completion
   Time peek_receive(const Slot& s) const;
+  bool fruitless_test(const Slot& s, Time now);  // counts a test() that found `s` incomplete; false
   Time complete_element(const RecvGroupState& g, std::uint32_t k);  // complete_receive for a group's element
   // Both: a matched message of `bytes` that arrived as `arrival` takes the input resource for a receive posted at
   // `posted`; recorded for the trace; returns the completion.
@@ -191,6 +193,10 @@ class NodeRuntime final : public NodeBackend {
   timing::NodeClock clock_;
   timing::PortState ports_;
   Wait* wait_ = nullptr;
+  // The node's own stack while its kernel runs, from run_kernel's frame down: where every call of the node API comes
+  // from (null outside the run).
+  const char* stack_top_ = nullptr;
+  std::size_t stack_reach_ = 0;
   // Set by a wait before the node parks: what it will touch first when it resumes (a slot and where the request
   // table finds it, the buffer, the matching entry, the slots beside it), for warm(1), which a worker may call while
   // the node runs elsewhere (it was taken from the worker's queue meanwhile): hence atomic, and only ever
@@ -217,6 +223,8 @@ class NodeRuntime final : public NodeBackend {
   std::vector<std::unique_ptr<Pending>> horizon_requests_;
   std::uint64_t horizon_ticket_ = 0;
   Time final_clock_ = 0;
+  Time fruitless_clock_ = 0;  // the clock of the latest run of tests that found their requests incomplete
+  std::uint64_t fruitless_tests_ = 0;
   std::vector<TraceSpan> trace_;
   std::vector<TraceSpan> sent_;  // send spans, recorded by whoever places the transfer
   std::minstd_rand yield_rng_;

@@ -4,13 +4,16 @@
 
 #include "hcemu/errors.hpp"
 #include "runtime/node_runtime.hpp"
+#include "runtime/stack_overflow.hpp"
 
 namespace hcemu::detail {
 
 namespace {
 
-std::unique_ptr<Engine> make_engine(const EmulatorSettings& settings) {
+std::unique_ptr<Engine> make_engine(const EmulatorSettings& settings, int first_node) {
+  stack_overflow::install();
   EngineOptions options;
+  options.first_node = first_node;
   options.workers = settings.workers;
   options.stack_bytes = settings.stack_bytes;
   options.wall = settings.timing == Timing::wall;
@@ -61,7 +64,7 @@ RunState::RunState(const MachineConfig& config_, const EmulatorSettings& setting
                             : config_.nodes()),
       ordered(settings_.timing != Timing::native),
       timing(config_, settings_.timing),
-      engine(make_engine(settings_)),
+      engine(make_engine(settings_, first_node)),
       barrier(local_nodes),
       coordinator(*this),
       memory_guard(settings_.memory_limit),
