@@ -231,6 +231,7 @@ int sweep(const SweepOptions& options, std::ostream& out, std::ostream& err) {
       throw UsageError("--plot " + options.plot + ": the file must end in .png or .svg");
     check_writable(options.plot, "--plot");
   }
+  check_distinct_outputs({{"--csv", options.csv}, {"--plot", options.plot}});
   // Every case is checked before the first run, so that a bad --algo fails at once, not after minutes.
   std::vector<std::pair<std::size_t, harness::KernelCase>> work;
   for (std::size_t m : sizes)
