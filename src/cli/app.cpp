@@ -8,6 +8,7 @@
 #include "cli/commands.hpp"
 #include "cli/config_builder.hpp"
 #include "cli/kernel_options.hpp"
+#include "cli/output_file.hpp"
 #include "hcemu/errors.hpp"
 
 namespace hcemu::cli {
@@ -73,7 +74,9 @@ void set_process_ranks(int ranks) { ranks_here = ranks; }
 bool writes_files() { return files_here; }
 void set_writes_files(bool on) { files_here = on; }
 
-int run_main(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+namespace {
+
+int run_command(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   CLI::App app{"hcemu: an emulator of hypercube multicomputers (Intel iPSC/860, iPSC, link-bound cubes) and "
                "2-D tori.\n"
                "Started by mpirun (built with MPI), every machine is spread over the ranks: docs/mpi.md.\n"
@@ -111,6 +114,17 @@ int run_main(int argc, const char* const* argv, std::ostream& out, std::ostream&
     err << "hcemu: " << e.what() << '\n';
     return kExitRunFailed;
   }
+}
+
+}  // namespace
+
+int run_main(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  const int code = run_command(argc, argv, out, err);
+  // Output that could not be written (a full disk, /dev/full) is a failure like a file that could not be written.
+  const std::string failure = output_failure(out);
+  if (failure.empty()) return code;
+  err << "hcemu: standard output: " << failure << '\n';
+  return code == kExitOk ? kExitRunFailed : code;
 }
 
 }  // namespace hcemu::cli

@@ -33,7 +33,8 @@ void set_process_ranks(int ranks);
 const std::vector<std::string>& process_hosts();
 void set_process_hosts(std::vector<std::string> hosts);
 
-// Parses argv and runs the chosen subcommand: the whole of `hcemu`, callable from tests.
+// Parses argv and runs the chosen subcommand: the whole of `hcemu`, callable from tests. Flushes `out` at the end;
+// when it could not be written, says so ("hcemu: standard output: No space left on device") and returns 1.
 int run_main(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 
 }  // namespace hcemu::cli

@@ -12,6 +12,7 @@
 
 #include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
+#include "cli/output_file.hpp"
 #include "runtime/transport.hpp"
 
 namespace hcemu::cli {
@@ -44,8 +45,7 @@ int run_main_on_ranks(int argc, char** argv) {
   set_writes_files(rank == 0);
   set_process_ranks(session->ranks());
   set_process_hosts(session->hosts());
-  int code = run_main(argc, argv, rank == 0 ? std::cout : quiet_out, rank == 0 ? std::cerr : quiet_err);
-  std::cout.flush();
+  int code = run_main(argc, argv, rank == 0 ? standard_output() : quiet_out, rank == 0 ? std::cerr : quiet_err);
 
   // Agree on the exit code, without hanging on a rank that is still inside a run.
   MPI_Request request;

@@ -6,10 +6,9 @@
 #include <charconv>
 #include <cstddef>
 #include <cstdint>
-#include <filesystem>
-#include <fstream>
 #include <string>
 
+#include "cli/output_file.hpp"
 #include "harness/algorithm.hpp"
 #include "hcemu/errors.hpp"
 
@@ -43,17 +42,7 @@ inline CLI::Validator non_empty(const std::string& what) {
 }
 
 // Throws UsageError when `path` cannot be written, so that a long run does not find out at its end; leaves behind
-// no file that was not there.
-inline void check_writable(const std::string& path, const std::string& option) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) throw UsageError(option + " " + path + ": is a directory, not a file");
-  const bool existed = fs::exists(path, ec);
-  {
-    std::ofstream probe(path, std::ios::app);
-    if (!probe) throw UsageError(option + " " + path + ": cannot open the file for writing");
-  }
-  if (!existed) fs::remove(path, ec);
-}
+// no file that was not there, and an existing one as it was (check_output_path, cli/output_file.hpp).
+inline void check_writable(const std::string& path, const std::string& option) { check_output_path(path, option); }
 
 }  // namespace hcemu::cli

@@ -1,15 +1,19 @@
 #include "cli/plot.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
-#include <unistd.h>
+#include <sys/statvfs.h>
 
 #include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
+#include "cli/output_file.hpp"
 #include "cli/text_table.hpp"
 
 namespace hcemu::cli {
@@ -26,6 +30,26 @@ std::string quoted(const std::string& text) {
 }
 
 std::string extension(const std::string& path) { return std::filesystem::path(path).extension().string(); }
+
+// Whether gnuplot wrote the whole file: it can exit 0 having written nothing, or part, on a full disk. A PNG ends
+// with its IEND chunk, an SVG with its closing tag.
+bool drawing_complete(const std::string& path, const std::string& ext) {
+  std::ifstream in(path, std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!in.eof() && in.fail()) return false;
+  static const std::string png_end("IEND\xae\x42\x60\x82", 8);
+  if (ext == ".svg") return text.find("</svg>", text.size() < 16 ? 0 : text.size() - 16) != std::string::npos;
+  return text.size() >= png_end.size() && text.compare(text.size() - png_end.size(), png_end.size(), png_end) == 0;
+}
+
+// ": No space left on device" when the file system of `path` has no room left: the likely reason.
+std::string full_disk(const std::string& path) {
+  struct statvfs fs {};
+  const std::string folder = std::filesystem::path(path).parent_path().string();
+  if (::statvfs(folder.empty() ? "." : folder.c_str(), &fs) == 0 && fs.f_bavail == 0)
+    return std::string(": ") + std::strerror(ENOSPC);
+  return "";
+}
 
 }  // namespace
 
@@ -76,25 +100,28 @@ void draw_plot(const PlotSpec& spec, const std::string& output) {
   const std::string ext = extension(output);
   if (ext != ".png" && ext != ".svg") throw UsageError("--plot " + output + ": the file must end in .png or .svg");
   if (!writes_files()) return;  // another MPI rank than the first
-  auto script_path = std::filesystem::temp_directory_path() / ("hcemu-plot-" + std::to_string(::getpid()) + ".gp");
-  {
-    std::ofstream script(script_path);
-    if (!script) throw Error("cannot write the gnuplot script " + script_path.string());
-    script << gnuplot_script(spec, output);
-  }
-  std::string command = "gnuplot " + quoted(script_path.string()) + " 2>&1";
+  // gnuplot draws into the temporary beside the file, which is renamed over it only once gnuplot has succeeded
+  // and the drawing is complete.
+  OutputFile file(output, "--plot");
+  OutputFile script(OutputFile::Scratch{}, "--plot " + output + ": the gnuplot script", "plot", ".gp");
+  script.stream() << gnuplot_script(spec, file.writing_path());
+  script.close();
+  std::string command = "gnuplot " + quoted(script.writing_path()) + " 2>&1";
   FILE* pipe = ::popen(command.c_str(), "r");
   if (!pipe) throw Error("cannot start gnuplot");
   std::string messages;
   char buffer[256];
   while (std::fgets(buffer, sizeof buffer, pipe)) messages += buffer;
-  int status = ::pclose(pipe);
-  std::filesystem::remove(script_path);
+  const int status = ::pclose(pipe);
   if (status != 0) {
     if (messages.find("not found") != std::string::npos)
       throw Error("gnuplot is not installed (apt-get install gnuplot-nox); the plot was not drawn");
     throw Error("gnuplot failed drawing " + output + ": " + messages);
   }
+  if (!drawing_complete(file.writing_path(), extension(output)))
+    throw OutputError("--plot " + output + ": gnuplot could not write the whole file" +
+                      (messages.empty() ? "" : ": " + messages.substr(0, messages.find('\n'))) + full_disk(output));
+  file.commit();
 }
 
 }  // namespace hcemu::cli

@@ -29,8 +29,9 @@ struct PlotSpec {
 // The gnuplot script that draws `spec` into `output` (.png or .svg), reading its data inline.
 std::string gnuplot_script(const PlotSpec& spec, const std::string& output);
 
-// Runs gnuplot. Throws UsageError for an output that is neither .png nor .svg, and Error when gnuplot is missing
-// or fails.
+// Runs gnuplot, drawing into a temporary beside `output` that replaces it once complete. Throws UsageError for an
+// output that is neither .png nor .svg, Error when gnuplot is missing or fails, and OutputError when the file cannot
+// be written whole (output_file.hpp).
 void draw_plot(const PlotSpec& spec, const std::string& output);
 
 }  // namespace hcemu::cli

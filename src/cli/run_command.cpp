@@ -9,6 +9,7 @@
 #include "cli/kernel_options.hpp"
 #include "cli/machine_options.hpp"
 #include "cli/option_checks.hpp"
+#include "cli/output_file.hpp"
 #include "cli/text_table.hpp"
 #include "cli/trace_writer.hpp"
 
@@ -99,6 +100,7 @@ int run(const RunOptions& options, std::ostream& out, std::ostream& err) {
   EmulatorSettings settings = family.settings;
   if (!options.trace.empty()) {
     check_writable(options.trace, "--trace");
+    check_distinct_outputs({{"--trace", options.trace}});
     settings.trace = true;
   }
   const CaseRequest request =

@@ -2,7 +2,6 @@
 // partition, as a table, CSV, JSON and a gnuplot figure in the manner of Nicol & Bokhari (1994) Figures 2 and 3.
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -14,6 +13,7 @@
 #include "cli/kernel_options.hpp"
 #include "cli/machine_options.hpp"
 #include "cli/option_checks.hpp"
+#include "cli/output_file.hpp"
 #include "cli/plot.hpp"
 #include "cli/progress.hpp"
 #include "cli/size_range.hpp"
@@ -123,8 +123,8 @@ std::string curve_label(const harness::KernelFamily& family, const CaseOutcome& 
 
 void write_csv(const std::string& path, const std::string& kernel, const std::vector<Point>& points) {
   if (!writes_files()) return;  // another MPI rank than the first
-  std::ofstream csv(path);
-  if (!csv) throw UsageError("--csv " + path + ": cannot open the file for writing");
+  OutputFile file(path, "--csv");  // a temporary beside it until complete
+  std::ostream& csv = file.stream();
   csv << "kernel,algo,partition,params,m,predicted_us,emulated_us,verified\n";
   for (const auto& p : points) {
     const auto& c = p.outcome.result ? p.outcome.result->run_case : p.outcome.requested;
@@ -150,7 +150,7 @@ void write_csv(const std::string& path, const std::string& kernel, const std::ve
     if (p.emulated) csv << (p.outcome.ok() ? "true" : "false");
     csv << '\n';
   }
-  if (!csv) throw UsageError("--csv " + path + ": writing the file failed");
+  file.commit();
 }
 
 PlotSpec plot_spec(const harness::KernelFamily& kernel, const MachineConfig& config, Sync sync,
@@ -231,6 +231,7 @@ int sweep(const SweepOptions& options, std::ostream& out, std::ostream& err) {
       throw UsageError("--plot " + options.plot + ": the file must end in .png or .svg");
     check_writable(options.plot, "--plot");
   }
+  check_distinct_outputs({{"--csv", options.csv}, {"--plot", options.plot}});
   // Every case is checked before the first run, so that a bad --algo fails at once, not after minutes.
   std::vector<std::pair<std::size_t, harness::KernelCase>> work;
   for (std::size_t m : sizes)
