@@ -108,6 +108,7 @@ struct EmulatorSettings {
   unsigned yield_seed = 0;                     // != 0: random thread yields in the runtime, to shake out races
   double deadlock_seconds = 0.25;              // ignored: a deadlock is known exactly (docs/engine.md)
   bool trace = false;                          // record spans for a Chrome trace
+  double mpi_timeout_seconds = 60;             // spread over MPI ranks: the longest wait for the others; 0 = forever
 
   void validate() const;  // throws ConfigError naming the first key out of its range
   // What only the pair can tell: the dimension the engine supports.

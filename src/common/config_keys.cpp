@@ -499,6 +499,11 @@ const std::vector<ConfigKey>& config_keys() {
        "configs load",
        field(&E::deadlock_seconds, NumberKind{0, true, 60.0, " of seconds"}, "s")},
       {"trace", "", "", "record spans for a Chrome trace", field(&E::trace, BooleanKind{}, "")},
+      {"mpi_timeout_seconds", "", "",
+       "spread over MPI ranks: how long a rank waits in one exchange for the other ranks before it ends the job with "
+       "an error (a rank stopped, killed or far slower); a rank's nodes may compute no longer than this between two "
+       "exchanges; 0 = wait forever",
+       field(&E::mpi_timeout_seconds, NumberKind{0, false, 86400.0, " of seconds"}, "s")},
   };
   return keys;
 }

@@ -3,14 +3,21 @@
 // Every call goes through one mutex: the node threads of a rank may reach MPI from several host threads, one at a
 // time (MPI_THREAD_SERIALIZED would do; MPI_THREAD_MULTIPLE is asked for so that a user's own MPI calls may run
 // beside ours). The transport works on its own duplicate of MPI_COMM_WORLD, so a user's messages never meet ours.
+//
+// Nothing here blocks inside MPI: every wait on other ranks is a non-blocking call tested in a loop against the
+// watchdog's deadline (Transport::set_timeout, the key mpi_timeout_seconds), so that a rank stopped, killed or stuck
+// ends the job with a message instead of hanging every other rank with no word (docs/mpi.md).
 #include <mpi.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <climits>
+#include <cstdio>
 #include <cstdlib>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "hcemu/config.hpp"
@@ -26,6 +33,10 @@ constexpr int kPayloadTag = 1;  // placed messages' payloads, in placing order b
 constexpr int kNowTag = 2;      // native timing: a message, sent as it is issued
 // MPI counts in int: a payload goes in pieces of at most 1 GiB.
 constexpr std::size_t kPiece = std::size_t{1} << 30;
+// The job's exit code when the watchdog ends it: the command's for a failed run (src/cli/cli_error.hpp).
+constexpr int kWatchdogExit = 1;
+
+using Clock = std::chrono::steady_clock;
 
 void check(int rc, const char* what) {
   if (rc == MPI_SUCCESS) return;
@@ -58,7 +69,9 @@ class MpiTransport final : public detail::Transport {
       throw Error("a round of placing carries more than 2 GiB from one MPI rank: spread the machine over more ranks");
     const int size = static_cast<int>(mine.size());
     std::vector<int> sizes(static_cast<std::size_t>(ranks_));
-    check(MPI_Allgather(&size, 1, MPI_INT, sizes.data(), 1, MPI_INT, comm_), "MPI_Allgather");
+    MPI_Request request;
+    check(MPI_Iallgather(&size, 1, MPI_INT, sizes.data(), 1, MPI_INT, comm_, &request), "MPI_Iallgather");
+    wait_all(&request, 1, "an all-gather (MPI_Iallgather of sizes)");
     std::vector<int> offsets(static_cast<std::size_t>(ranks_));
     std::size_t total = 0;
     for (int r = 0; r < ranks_; ++r) {
@@ -68,8 +81,10 @@ class MpiTransport final : public detail::Transport {
       total += static_cast<std::size_t>(sizes[static_cast<std::size_t>(r)]);
     }
     std::vector<std::byte> all(total);
-    check(MPI_Allgatherv(mine.data(), size, MPI_BYTE, all.data(), sizes.data(), offsets.data(), MPI_BYTE, comm_),
-          "MPI_Allgatherv");
+    check(MPI_Iallgatherv(mine.data(), size, MPI_BYTE, all.data(), sizes.data(), offsets.data(), MPI_BYTE, comm_,
+                         &request),
+          "MPI_Iallgatherv");
+    wait_all(&request, 1, "an all-gather (MPI_Iallgatherv)");
     std::vector<std::vector<std::byte>> parts(static_cast<std::size_t>(ranks_));
     for (int r = 0; r < ranks_; ++r) {
       const auto at = all.begin() + offsets[static_cast<std::size_t>(r)];
@@ -80,7 +95,14 @@ class MpiTransport final : public detail::Transport {
 
   void barrier() override {
     std::lock_guard lock(mutex_);
-    check(MPI_Barrier(comm_), "MPI_Barrier");
+    MPI_Request r;
+    check(MPI_Ibarrier(comm_, &r), "MPI_Ibarrier");
+    wait_all(&r, 1, "a barrier (MPI_Ibarrier)");
+  }
+
+  void set_timeout(double seconds) override {
+    std::lock_guard lock(mutex_);
+    timeout_ = seconds;
   }
 
   void start_send(int rank, const std::byte* data, std::size_t bytes) override {
@@ -91,7 +113,7 @@ class MpiTransport final : public detail::Transport {
   void finish() override {
     std::lock_guard lock(mutex_);
     if (pending_.empty()) return;
-    check(MPI_Waitall(static_cast<int>(pending_.size()), pending_.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+    wait_all(pending_.data(), static_cast<int>(pending_.size()), "an exchange of payloads (MPI_Isend, MPI_Irecv)");
     pending_.clear();
   }
 
@@ -117,7 +139,11 @@ class MpiTransport final : public detail::Transport {
     int count = 0;
     MPI_Get_count(&status, MPI_BYTE, &count);
     message.resize(static_cast<std::size_t>(count));
-    check(MPI_Recv(message.data(), count, MPI_BYTE, status.MPI_SOURCE, kNowTag, comm_, MPI_STATUS_IGNORE), "MPI_Recv");
+    // Its sender may stop before a long message has come whole: the receive is watched too.
+    MPI_Request r;
+    check(MPI_Irecv(message.data(), count, MPI_BYTE, status.MPI_SOURCE, kNowTag, comm_, &r), "MPI_Irecv");
+    wait_all(&r, 1, "a native-timing receive (MPI_Irecv)");
+    sum_progress_ = Clock::now();  // another rank moves: a count that waits for it is not stuck
     return true;
   }
 
@@ -128,6 +154,7 @@ class MpiTransport final : public detail::Transport {
     check(MPI_Iallreduce(sum_in_.data(), sum_out_.data(), static_cast<int>(sum_in_.size()), MPI_INT64_T, MPI_SUM, comm_,
                          &sum_request_),
           "MPI_Iallreduce");
+    sum_progress_ = Clock::now();
   }
 
   bool sum_done(std::vector<std::int64_t>& totals) override {
@@ -135,6 +162,8 @@ class MpiTransport final : public detail::Transport {
     int done = 0;
     check(MPI_Test(&sum_request_, &done, MPI_STATUS_IGNORE), "MPI_Test");
     if (done) totals = sum_out_;
+    // Asked again and again while this rank's nodes wait: the watchdog of the native-timing progress loop.
+    if (!done && past(sum_progress_)) give_up("native timing's count of the ranks (MPI_Iallreduce)");
     return done != 0;
   }
 
@@ -151,6 +180,43 @@ class MpiTransport final : public detail::Transport {
   std::vector<std::vector<std::byte>> now_sends_;
   std::vector<std::int64_t> sum_in_, sum_out_;
   MPI_Request sum_request_ = MPI_REQUEST_NULL;
+  Clock::time_point sum_progress_;  // the count's start, or the last native message received since
+  double timeout_ = EmulatorSettings{}.mpi_timeout_seconds;  // seconds; 0 = forever
+
+  // Whether the watchdog's time has run out since `since`.
+  bool past(Clock::time_point since) const {
+    return timeout_ > 0 && Clock::now() - since > std::chrono::duration<double>(timeout_);
+  }
+
+  // MPI_Waitall, watched: ends the job when none of `requests` completes for timeout_ seconds. Each completion is
+  // progress and starts the time again, so a long exchange of many payloads is not cut short.
+  void wait_all(MPI_Request* requests, int count, const char* operation) {
+    std::vector<int> completed_at(static_cast<std::size_t>(count));
+    auto progress = Clock::now();
+    for (;;) {
+      int completed = 0;
+      check(MPI_Testsome(count, requests, &completed, completed_at.data(), MPI_STATUSES_IGNORE), "MPI_Testsome");
+      if (completed == MPI_UNDEFINED) return;  // every request has completed
+      if (completed > 0) {
+        progress = Clock::now();
+        continue;
+      }
+      if (past(progress)) give_up(operation);
+      std::this_thread::yield();
+    }
+  }
+
+  // The other ranks made no progress: a collective or a message can no longer complete, and waiting would hang
+  // this rank (and, through it, every rank waiting on it) with no word. Says so on this rank, and ends the job.
+  [[noreturn]] void give_up(const char* operation) const {
+    std::fprintf(stderr,
+                 "hcemu: rank %d: no progress from the other ranks for %g s in %s (a rank stopped, killed or far "
+                 "slower?); giving up (key mpi_timeout_seconds sets how long to wait, 0 = forever; docs/mpi.md)\n",
+                 rank_, timeout_, operation);
+    std::fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, kWatchdogExit);
+    std::abort();
+  }
 
   // A payload in pieces of at most kPiece bytes (MPI counts in int), in order.
   void start(int rank, std::byte* data, std::size_t bytes, bool send) {

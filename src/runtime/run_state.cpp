@@ -110,7 +110,10 @@ RunReport RunState::run(const Kernel& k) {
   coordinator.start(local_nodes);
   for (auto& n : nodes)
     if (n) n->start_run();
-  if (distributed()) transport->barrier();  // native clocks start together
+  if (distributed()) {
+    transport->set_timeout(settings.mpi_timeout_seconds);
+    transport->barrier();  // native clocks start together
+  }
 
   engine->run(
       local_nodes, [this](int i) { nodes[static_cast<std::size_t>(first_node + i)]->run_kernel(); },

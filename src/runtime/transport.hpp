@@ -20,6 +20,10 @@ class Transport {
   virtual int rank() const = 0;
   virtual int ranks() const = 0;
   virtual std::string host() const = 0;
+  // The watchdog: every call below that waits on other ranks ends the job (MPI_Abort, with a message naming the
+  // key mpi_timeout_seconds) when they make no progress for this long; 0 = wait forever. A run sets its machine's
+  // value; it holds until the next run sets another (docs/mpi.md).
+  virtual void set_timeout(double seconds) = 0;
 
   // Collective: every rank's bytes, in rank order.
   virtual std::vector<std::vector<std::byte>> all_gather(const std::vector<std::byte>& mine) = 0;
