@@ -127,7 +127,12 @@ INSTANTIATE_TEST_SUITE_P(
         BrokenConfig{"protocol = \"FORCED\"\n", "protocol", 1, "forced or unforced"},
         BrokenConfig{"timing = \"virtal\"\n", "timing", 1, "virtual"},
         BrokenConfig{"packet = -1\n", "packet", 1, ">= 0"}, BrokenConfig{"trace = 1\n", "trace", 1, "true or false"},
-        BrokenConfig{"time_scale = 0.5\n", "time_scale", 1, ">= 1"},
+        BrokenConfig{"time_scale = 0.5\n", "time_scale", 1, "must be in [1, 1000], got 0.5"},
+        BrokenConfig{"time_scale = 1e16\n", "time_scale", 1, "must be in [1, 1000], got 1e+16"},
+        BrokenConfig{"time_scale = 1e-300\n", "time_scale", 1, "got 1e-300"},
+        BrokenConfig{"lambda = 1e308\n", "lambda", 1, "between 0 and 1e9, got 1e+308"},
+        BrokenConfig{"d = 3.0\n", "d", 1, "must be an integer, written without a decimal point or exponent, got 3.0"},
+        BrokenConfig{"packet = 1e3\n", "packet", 1, "got 1000.0"},
         BrokenConfig{"lambda = [1, 2]\n", "lambda", 1, "single value"},
         BrokenConfig{"delta_msg = 1\ndelta_msg_per_d = 2\n", "delta_msg_per_d", 2, "not both"},
         BrokenConfig{"name = 3\n", "name", 1, "must be a string"}));
