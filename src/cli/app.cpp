@@ -2,12 +2,14 @@
 #include <cctype>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
 #include "cli/config_builder.hpp"
 #include "cli/kernel_options.hpp"
+#include "cli/option_checks.hpp"
 #include "hcemu/errors.hpp"
 
 namespace hcemu::cli {
@@ -52,6 +54,8 @@ std::string parse_error_sentence(const CLI::ParseError& e, const CLI::App& app,
                                           what.size() > 8 && what.compare(what.size() - 8, 8, " missing") == 0)
     return where + what.substr(0, colon) + " needs a value (" + help + ")";
   if (what == "kernel is required") return where + "a kernel is required: " + kernel_names() + " (" + help + ")";
+  // A hidden option's error comes without its name (": --pieces: expected ..."; decimal_integer adds it).
+  if (what.rfind(": ", 0) == 0) what = what.substr(2);
   if (!what.empty()) what.front() = static_cast<char>(std::tolower(static_cast<unsigned char>(what.front())));
   return where + what + " (" + help + ")";
 }
@@ -85,6 +89,8 @@ int run_main(int argc, const char* const* argv, std::ostream& out, std::ostream&
       {"sweep", add_sweep_command(app)}, {"fit", add_fit_command(app)},
       {"configs", add_configs_command(app)},
   };
+
+  read_integers_in_decimal(app);
 
   try {
     app.parse(argc, argv);

@@ -183,7 +183,7 @@ Action add_fit_command(CLI::App& app) {
   add_sizes_option(*sub, options->sizes);
   options->cases.add_to(*sub, false);
   sub->add_option("--reps", options->repetitions, "Repetitions per point (default 1 virtual, 5 wall/native)")
-      ->check(whole_number(1, 1000000, "a number of repetitions from 1 to 10^6"));
+      ->transform(whole_number(1, 1000000, "a number of repetitions from 1 to 10^6"));
   sub->add_flag("--json", options->json, "Print JSON");
   return [options](std::ostream& out, std::ostream&) { return fit(*options, out); };
 }
