@@ -40,9 +40,30 @@ std::string parse_error_sentence(const CLI::ParseError& e, const CLI::App& app,
   }
   const std::string where = command.empty() ? "" : command + ": ";
   if (what.rfind("The following argument", 0) == 0) {
-    const std::string words = what.substr(what.find(':') + 2);
-    return where + "unexpected argument '" + words + "' (" + help + " lists what it takes)";
+    // CLI11 lists the words last first: put them back in the order they were given.
+    std::vector<std::string> words;
+    for (const auto& word : CLI::detail::split(what.substr(what.find(':') + 2), ' ')) words.insert(words.begin(), word);
+    for (const std::string& word : words) {
+      if (word.size() < 2 || word.front() != '-' || std::isdigit(static_cast<unsigned char>(word[1]))) continue;
+      // An option this command does not take ("plan --algo"): say so, and which of its subcommands takes it.
+      const std::string option = word.substr(0, word.find('='));
+      std::string takers;
+      if (const CLI::App* sub = command.empty() ? nullptr : app.get_subcommand(command))
+        for (const CLI::App* inner : sub->get_subcommands([](const CLI::App*) { return true; }))
+          if (inner->get_option_no_throw(option) != nullptr)
+            takers += "; " + command + " " + inner->get_name() + " takes it";
+      return (command.empty() ? "hcemu" : command) + " has no option " + option + takers + " (" + help +
+             " lists its options)";
+    }
+    std::string given;
+    for (const std::string& word : words) given += (given.empty() ? "" : " ") + word;
+    return where + "unexpected argument '" + given + "' (" + help + " lists what it takes)";
   }
+  // "--dim: At Most 1 required but received 2": an option that takes one value, given twice.
+  constexpr std::string_view twice = ": At Most 1 required but received ";
+  if (const auto at = what.find(twice); at != std::string::npos)
+    return where + what.substr(0, at) + " is given " + what.substr(at + twice.size()) + " times; it takes one value (" +
+           help + ")";
   if (what.rfind("Could not convert: ", 0) == 0) {
     const std::string rest = what.substr(19);
     const auto eq = rest.find(" = ");

@@ -100,8 +100,9 @@ void KernelOptions::add_to(CLI::App& app, bool several) {
     algo->delimiter(',');
     partition->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   } else {
-    algo->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
-    partition->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+    // One algorithm and one partition: given twice is an error, as every single-valued option is.
+    algo->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::Throw);
+    partition->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::Throw);
   }
   add_integer_option(app, "--root", root, "Root node of broadcast, scatter, gather and reduce (default 0)", "NODE");
   for (const auto& [name, flag] : parameter_flags()) {
