@@ -154,6 +154,14 @@ std::vector<KernelCase> select_cases(const KernelFamily& family, const MachineCo
     bool granular = false;
     for (const Algorithm& row : family.algorithms) granular = granular || row.granularity();
     if (request.pieces != 0 && !granular) takes_no(kernel, "pieces");
+    // A machine none of the kernel's algorithms can run (a torus for a kernel made for the cube): refused up front,
+    // with the reason, as one algorithm asked for by name is.
+    std::string reason;
+    for (const Algorithm& row : family.algorithms) {
+      reason = row.cannot_run ? row.cannot_run(config) : "";
+      if (reason.empty()) break;
+    }
+    if (!reason.empty()) throw UsageError(std::string(family.name) + ": no algorithm runs on this machine: " + reason);
     // The rows that choose their cases (all_cases) see the permutation and the pair they will run with.
     give_words_and_nodes(nullptr, request, base);
     auto cases = family.expand_all(config, base);
