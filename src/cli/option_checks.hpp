@@ -1,6 +1,7 @@
 #pragma once
 // Checks of option values that CLI11's conversions let through: a negative number read into an unsigned one wraps
-// (`-m -5` would be 2^64 - 5 bytes), an empty string reads as "not given". Each check says what it expects; the
+// (`-m -5` would be 2^64 - 5 bytes), an integer is read in the base its prefix says (`010` would be eight), an empty
+// string reads as "not given". Each check says what it expects; the
 // parser's error then names the option (app.cpp prints it as one sentence after "hcemu:").
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -86,7 +87,9 @@ CLI::Option* add_integer_option(CLI::App& app, const std::string& names, T& valu
                                 const std::string& type_name) {
   using Integer = typename detail::IntegerOf<T>::type;
   static_assert(std::is_integral_v<Integer>, "add_integer_option takes an integer");
-  return app.add_option(names, value, help)->transform(decimal_integer(std::is_signed_v<Integer>))->type_name(type_name);
+  return app.add_option(names, value, help)
+      ->transform(decimal_integer(std::is_signed_v<Integer>))
+      ->type_name(type_name);
 }
 
 // Gives decimal_integer to every option of `app` and its subcommands that CLI11 reads as an integer under its own
