@@ -141,6 +141,14 @@ TEST(HostileCommandLines, LeadingZerosAreDecimal) {
   const auto pair = json_of(hcemu("run long-send -d 4 --algo direct --src 010 --dst 05 --json", 60));
   EXPECT_EQ(pair["params"]["src"], 10);
   EXPECT_EQ(pair["params"]["dst"], 5);
+  const auto matmul = json_of(hcemu("plan matmul -d 2 -m 010 --P 012 --json", 60));
+  EXPECT_EQ(matmul["P"], 12);
+  EXPECT_EQ(matmul["Q"], 10);
+  // sweep read its sizes in decimal before: the same rule everywhere.
+  const auto sweep = json_of(hcemu("sweep exchange -d 2 --algo direct -m 010,020 --predicted-only --json", 60));
+  ASSERT_EQ(sweep.size(), 2u);
+  EXPECT_EQ(sweep[0]["m"], 10);
+  EXPECT_EQ(sweep[1]["m"], 20);
 }
 
 // On a torus `--algo all` runs the algorithms that run there and leaves out the cube's, as the exchange does.
