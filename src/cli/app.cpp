@@ -60,6 +60,10 @@ std::string parse_error_sentence(const CLI::ParseError& e, const CLI::App& app,
     return where + "unexpected argument '" + given + "' (" + help + " lists what it takes)";
   }
   // "--dim: At Most 1 required but received 2": an option that takes one value, given twice.
+  // "--bytes excludes ": the option and its hidden older name (--m), which CLI11 does not name, both given.
+  if (what.size() > 10 && what.compare(what.size() - 10, 10, " excludes ") == 0)
+    return where + what.substr(0, what.size() - 10) + " is given twice, once under its older name; it takes one " +
+           "value (" + help + ")";
   constexpr std::string_view twice = ": At Most 1 required but received ";
   if (const auto at = what.find(twice); at != std::string::npos)
     return where + what.substr(0, at) + " is given " + what.substr(at + twice.size()) + " times; it takes one value (" +

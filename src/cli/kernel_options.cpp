@@ -83,8 +83,9 @@ void add_size_option(CLI::App& app, std::size_t& m) {
 
 void add_sizes_option(CLI::App& app, std::string& sizes) {
   const std::string help = "The sizes m, FROM:TO:STEP or A,B,C " + what_m_is();
-  app.add_option("-m,--bytes", sizes, help)->capture_default_str();
-  app.add_option("--m", sizes, help)->group("");
+  auto* bytes = app.add_option("-m,--bytes", sizes, help)->capture_default_str();
+  // The same option under its older name: both given is the option twice, an error as for any other.
+  app.add_option("--m", sizes, help)->group("")->excludes(bytes);
 }
 
 void KernelOptions::add_to(CLI::App& app, bool several) {

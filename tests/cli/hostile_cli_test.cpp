@@ -127,6 +127,8 @@ INSTANTIATE_TEST_SUITE_P(
         Hostile{"run exchange -d 2 --algo direct --algo standard", 2, "--algo is given 2 times"},
         Hostile{"run exchange -d 2 --partition 1,1 --partition 2", 2, "--partition is given 2 times"},
         Hostile{"run exchange -d 2 -d 3", 2, "--dim is given 2 times"},
+        Hostile{"sweep exchange -d 2 -m 8 --m 16", 2, "--bytes is given twice, once under its older name"},
+        Hostile{"fit --kernel exchange -d 2 --m 8 -m 16", 2, "--bytes is given twice, once under its older name"},
         Hostile{"fit --kernel exchange --algo direct --algo standard", 2, "--algo is given 2 times"}));
 
 // Leading zeros are decimal: 010 is ten wherever an integer is read, 08 eight.
