@@ -2,12 +2,14 @@
 #include <cctype>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
 #include "cli/config_builder.hpp"
 #include "cli/kernel_options.hpp"
+#include "cli/option_checks.hpp"
 #include "cli/output_file.hpp"
 #include "hcemu/errors.hpp"
 
@@ -39,9 +41,34 @@ std::string parse_error_sentence(const CLI::ParseError& e, const CLI::App& app,
   }
   const std::string where = command.empty() ? "" : command + ": ";
   if (what.rfind("The following argument", 0) == 0) {
-    const std::string words = what.substr(what.find(':') + 2);
-    return where + "unexpected argument '" + words + "' (" + help + " lists what it takes)";
+    // CLI11 lists the words last first: put them back in the order they were given.
+    std::vector<std::string> words;
+    for (const auto& word : CLI::detail::split(what.substr(what.find(':') + 2), ' ')) words.insert(words.begin(), word);
+    for (const std::string& word : words) {
+      if (word.size() < 2 || word.front() != '-' || std::isdigit(static_cast<unsigned char>(word[1]))) continue;
+      // An option this command does not take ("plan --algo"): say so, and which of its subcommands takes it.
+      const std::string option = word.substr(0, word.find('='));
+      std::string takers;
+      if (const CLI::App* sub = command.empty() ? nullptr : app.get_subcommand(command))
+        for (const CLI::App* inner : sub->get_subcommands([](const CLI::App*) { return true; }))
+          if (inner->get_option_no_throw(option) != nullptr)
+            takers += "; " + command + " " + inner->get_name() + " takes it";
+      return (command.empty() ? "hcemu" : command) + " has no option " + option + takers + " (" + help +
+             " lists its options)";
+    }
+    std::string given;
+    for (const std::string& word : words) given += (given.empty() ? "" : " ") + word;
+    return where + "unexpected argument '" + given + "' (" + help + " lists what it takes)";
   }
+  // "--dim: At Most 1 required but received 2": an option that takes one value, given twice.
+  // "--bytes excludes ": the option and its hidden older name (--m), which CLI11 does not name, both given.
+  if (what.size() > 10 && what.compare(what.size() - 10, 10, " excludes ") == 0)
+    return where + what.substr(0, what.size() - 10) + " is given twice, once under its older name; it takes one " +
+           "value (" + help + ")";
+  constexpr std::string_view twice = ": At Most 1 required but received ";
+  if (const auto at = what.find(twice); at != std::string::npos)
+    return where + what.substr(0, at) + " is given " + what.substr(at + twice.size()) + " times; it takes one value (" +
+           help + ")";
   if (what.rfind("Could not convert: ", 0) == 0) {
     const std::string rest = what.substr(19);
     const auto eq = rest.find(" = ");
@@ -53,6 +80,8 @@ std::string parse_error_sentence(const CLI::ParseError& e, const CLI::App& app,
                                           what.size() > 8 && what.compare(what.size() - 8, 8, " missing") == 0)
     return where + what.substr(0, colon) + " needs a value (" + help + ")";
   if (what == "kernel is required") return where + "a kernel is required: " + kernel_names() + " (" + help + ")";
+  // A hidden option's error comes without its name (": --pieces: expected ..."; decimal_integer adds it).
+  if (what.rfind(": ", 0) == 0) what = what.substr(2);
   if (!what.empty()) what.front() = static_cast<char>(std::tolower(static_cast<unsigned char>(what.front())));
   return where + what + " (" + help + ")";
 }
@@ -88,6 +117,8 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
       {"sweep", add_sweep_command(app)}, {"fit", add_fit_command(app)},
       {"configs", add_configs_command(app)},
   };
+
+  read_integers_in_decimal(app);
 
   try {
     app.parse(argc, argv);

@@ -1,5 +1,6 @@
 #include "cli/case_runner.hpp"
 
+#include <algorithm>
 #include <numeric>
 
 #include "cli/cli_error.hpp"
@@ -154,9 +155,34 @@ std::vector<KernelCase> select_cases(const KernelFamily& family, const MachineCo
     bool granular = false;
     for (const Algorithm& row : family.algorithms) granular = granular || row.granularity();
     if (request.pieces != 0 && !granular) takes_no(kernel, "pieces");
+    // A machine none of the kernel's algorithms can run (a torus for a kernel made for the cube): refused up front,
+    // with the reason, as one algorithm asked for by name is.
+    std::string reason;
+    for (const Algorithm& row : family.algorithms) {
+      reason = row.cannot_run ? row.cannot_run(config) : "";
+      if (reason.empty()) break;
+    }
+    if (!reason.empty()) throw UsageError(std::string(family.name) + ": no algorithm runs on this machine: " + reason);
     // The rows that choose their cases (all_cases) see the permutation and the pair they will run with.
     give_words_and_nodes(nullptr, request, base);
     auto cases = family.expand_all(config, base);
+    if (cases.empty()) {
+      // Nothing to run, rather than an empty table: why each algorithm was left out, the algorithms that share a
+      // reason together.
+      std::vector<std::pair<std::string, std::string>> left_out;  // reason, algorithms
+      for (const Algorithm& row : family.algorithms) {
+        std::string reason = row.cannot_run ? row.cannot_run(config) : "";
+        if (reason.empty())
+          reason = "made for another port model (--algo " + std::string(row.name) + " runs it here, without a " +
+                   "closed form)";
+        auto same = std::find_if(left_out.begin(), left_out.end(), [&](const auto& l) { return l.first == reason; });
+        if (same == left_out.end()) left_out.emplace_back(reason, std::string(row.name));
+        else same->second += ", " + std::string(row.name);
+      }
+      std::string why;
+      for (const auto& [reason, names] : left_out) why += (why.empty() ? "" : "; ") + names + ": " + reason;
+      throw UsageError(std::string(family.name) + ": --algo all leaves out every algorithm on this machine: " + why);
+    }
     for (KernelCase& c : cases) give(family.algorithm(c.algo), request, c);
     return cases;
   }

@@ -1,7 +1,12 @@
 #include "cli/config_loader.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
 #include <toml++/toml.h>
@@ -14,8 +19,76 @@ namespace hcemu::cli {
 
 namespace {
 
-// Presets and files may name a `base`; a chain longer than this is surely a cycle.
-constexpr int kMaxBaseDepth = 8;
+// Presets and files may name a `base`, and that one a base of its own: at most this many deep. A cycle is found
+// apart, by the files in the chain.
+constexpr std::size_t kMaxBaseDepth = 8;
+
+// A config file is a regular file of at most this many bytes: /dev/zero would be read until the host runs out of
+// memory, and a FIFO would block.
+constexpr std::size_t kMaxConfigBytes = std::size_t{1} << 20;
+
+// The files and presets that name each other as `base`, first the one given: where each came from, and what tells
+// a file apart from another spelling of the same path.
+struct BaseChain {
+  std::vector<std::string> shown, identity;
+  std::string text() const {
+    std::string out;
+    for (const auto& name : shown) out += (out.empty() ? "" : " -> ") + name;
+    return out;
+  }
+};
+
+std::string identity_of(const std::string& name_or_file) {
+  if (find_preset(name_or_file)) return "preset " + name_or_file;
+  std::error_code ec;
+  const auto canonical = std::filesystem::weakly_canonical(name_or_file, ec);
+  return ec ? name_or_file : canonical.string();
+}
+
+// The text of a config file, refusing anything but a regular file of at most kMaxConfigBytes. Opened without
+// blocking, so that a FIFO is refused instead of waited on; the size is checked again as it is read, in case the file
+// grows.
+std::string read_config_file(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    std::string hint = nearest_key(path, preset_names());
+    std::string presets;
+    for (const auto& n : preset_names()) presets += (presets.empty() ? "" : ", ") + n;
+    throw UsageError("no preset or readable file named '" + path + "'" +
+                     (hint.empty() ? "" : "; did you mean '" + hint + "'?") + " (presets: " + presets + ")");
+  }
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat about {};
+  if (::fstat(fd, &about) != 0) throw UsageError("'" + path + "': cannot read the file: " + std::strerror(errno));
+  if (S_ISDIR(about.st_mode)) throw UsageError("'" + path + "' is a directory, not a preset or a TOML file");
+  if (!S_ISREG(about.st_mode)) {
+    const std::string kind = S_ISFIFO(about.st_mode)   ? "a FIFO"
+                             : S_ISCHR(about.st_mode)  ? "a character device"
+                             : S_ISBLK(about.st_mode)  ? "a block device"
+                             : S_ISSOCK(about.st_mode) ? "a socket"
+                                                       : "not a regular file";
+    throw UsageError("'" + path + "' is " + kind + ": a config must be a regular TOML file");
+  }
+  const auto too_big = [&] {
+    return UsageError("'" + path + "' is larger than 1 MiB, the most a config file may be");
+  };
+  if (static_cast<std::uintmax_t>(about.st_size) > kMaxConfigBytes) throw too_big();
+  std::string text(kMaxConfigBytes + 1, '\0');
+  std::size_t got = 0;
+  while (got < text.size()) {
+    const ssize_t n = ::read(fd, text.data() + got, text.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw UsageError("'" + path + "': cannot read the file: " + std::strerror(errno));
+    if (n == 0) break;
+    got += static_cast<std::size_t>(n);
+  }
+  if (got > kMaxConfigBytes) throw too_big();
+  text.resize(got);
+  return text;
+}
 
 const std::vector<std::string>& descriptive_keys() {
   static const std::vector<std::string> keys = {"name", "source", "summary", "base"};
@@ -34,9 +107,9 @@ std::string node_kind(const toml::node& node) {
   return "a date or time";
 }
 
-void apply_config_at_depth(ConfigBuilder& builder, std::string_view name_or_file, int depth);
+void apply_config_in_chain(ConfigBuilder& builder, std::string_view name_or_file, BaseChain& chain);
 
-void apply_toml_at_depth(ConfigBuilder& builder, std::string_view text, const std::string& path, int depth) {
+void apply_toml_in_chain(ConfigBuilder& builder, std::string_view text, const std::string& path, BaseChain& chain) {
   toml::table table;
   try {
     table = toml::parse(text, path);
@@ -51,13 +124,22 @@ void apply_toml_at_depth(ConfigBuilder& builder, std::string_view text, const st
   if (const toml::node* base = table.get("base")) {
     auto name = base->value<std::string>();
     if (!name) throw ConfigError("base", "must be a string naming a preset or file", path, origin_of(*base).line);
-    if (depth >= kMaxBaseDepth)
-      throw ConfigError("base", "too many nested bases (is there a cycle?)", path, origin_of(*base).line);
     std::filesystem::path base_path = *name;
     // A relative file is relative to the file that names it; a preset name stays as it is.
     if (!find_preset(*name) && base_path.is_relative() && !path.empty())
       base_path = std::filesystem::path(path).parent_path() / base_path;
-    apply_config_at_depth(builder, find_preset(*name) ? *name : base_path.string(), depth + 1);
+    const std::string next = find_preset(*name) ? *name : base_path.string();
+    const std::string identity = identity_of(next);
+    for (const auto& seen : chain.identity)
+      if (seen == identity)
+        throw ConfigError("base", "the bases form a cycle: " + chain.text() + " -> " + next, path,
+                          origin_of(*base).line);
+    if (chain.shown.size() > kMaxBaseDepth)
+      throw ConfigError("base",
+                        "bases may nest at most " + std::to_string(kMaxBaseDepth) +
+                            " deep, and this chain goes deeper: " + chain.text() + " -> " + next,
+                        path, origin_of(*base).line);
+    apply_config_in_chain(builder, next, chain);
   }
   if (table.contains("delta_msg") && table.contains("delta_msg_per_d"))
     throw ConfigError("delta_msg_per_d", "set either delta_msg or delta_msg_per_d, not both", path,
@@ -95,35 +177,29 @@ void apply_toml_at_depth(ConfigBuilder& builder, std::string_view text, const st
   builder.set_name(name);
 }
 
-void apply_config_at_depth(ConfigBuilder& builder, std::string_view name_or_file, int depth) {
+void apply_config_in_chain(ConfigBuilder& builder, std::string_view name_or_file, BaseChain& chain) {
+  const std::string name(name_or_file);
+  chain.shown.push_back(name);
+  chain.identity.push_back(identity_of(name));
   if (const PresetFile* preset = find_preset(name_or_file)) {
-    apply_toml_at_depth(builder, preset->text, preset->path, depth);
-    return;
+    apply_toml_in_chain(builder, preset->text, preset->path, chain);
+  } else {
+    apply_toml_in_chain(builder, read_config_file(name), name, chain);
   }
-  std::error_code ec;
-  if (std::filesystem::is_directory(std::string(name_or_file), ec))
-    throw UsageError("'" + std::string(name_or_file) + "' is a directory, not a preset or a TOML file");
-  std::ifstream in{std::string(name_or_file)};
-  if (!in) {
-    std::string hint = nearest_key(name_or_file, preset_names());
-    std::string presets;
-    for (const auto& n : preset_names()) presets += (presets.empty() ? "" : ", ") + n;
-    throw UsageError("no preset or readable file named '" + std::string(name_or_file) + "'" +
-                     (hint.empty() ? "" : "; did you mean '" + hint + "'?") + " (presets: " + presets + ")");
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  apply_toml_at_depth(builder, text.str(), std::string(name_or_file), depth);
+  chain.shown.pop_back();
+  chain.identity.pop_back();
 }
 
 }  // namespace
 
 void apply_toml(ConfigBuilder& builder, std::string_view text, const std::string& path) {
-  apply_toml_at_depth(builder, text, path, 0);
+  BaseChain chain{{path}, {identity_of(path)}};
+  apply_toml_in_chain(builder, text, path, chain);
 }
 
 void apply_config(ConfigBuilder& builder, std::string_view name_or_file) {
-  apply_config_at_depth(builder, name_or_file, 0);
+  BaseChain chain;
+  apply_config_in_chain(builder, name_or_file, chain);
 }
 
 void apply_assignment(ConfigBuilder& builder, std::string_view assignment) {

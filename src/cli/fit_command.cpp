@@ -10,11 +10,13 @@
 
 #include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
+#include "cli/config_loader.hpp"
 #include "cli/kernel_fit.hpp"
 #include "cli/kernel_options.hpp"
 #include "cli/machine_fit.hpp"
 #include "cli/machine_options.hpp"
 #include "cli/option_checks.hpp"
+#include "cli/presets.hpp"
 #include "cli/size_range.hpp"
 #include "cli/text_table.hpp"
 
@@ -79,6 +81,16 @@ double worst_link_error(const std::vector<FitRow>& rows) {
 int fit(const FitOptions& options, std::ostream& out) {
   MachineFamily family = options.machine.build_family();
   const MachineConfig& config = family.config;
+  // Both fits measure cubes of several dimensions (every distance of a cube, or d = 2 up): a torus or mesh has no
+  // such family, and a square one no odd d.
+  if (config.topology.grid()) {
+    std::string cubes;
+    for (const auto& name : preset_names())
+      if (!load_config(name).topology.grid()) cubes += (cubes.empty() ? "" : ", ") + name;
+    throw UsageError("fit measures hypercubes of several dimensions, and the config '" + config.name + "' is a " +
+                     topology_name(config) + ": fit needs a hypercube (the presets " + cubes +
+                     ", a file whose topology is cube, or --topology cube)");
+  }
   nlohmann::json j = {{"config", config.name}, {"timing", std::string(to_string(family.settings.timing))}, {"d", config.d}};
   std::vector<FitRow> rows;
   std::vector<int> dimensions;
@@ -183,7 +195,7 @@ Action add_fit_command(CLI::App& app) {
   add_sizes_option(*sub, options->sizes);
   options->cases.add_to(*sub, false);
   sub->add_option("--reps", options->repetitions, "Repetitions per point (default 1 virtual, 5 wall/native)")
-      ->check(whole_number(1, 1000000, "a number of repetitions from 1 to 10^6"));
+      ->transform(whole_number(1, 1000000, "a number of repetitions from 1 to 10^6"));
   sub->add_flag("--json", options->json, "Print JSON");
   return [options](std::ostream& out, std::ostream&) { return fit(*options, out); };
 }

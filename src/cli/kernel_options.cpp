@@ -78,13 +78,14 @@ std::string what_m_is() {
 }  // namespace
 
 void add_size_option(CLI::App& app, std::size_t& m) {
-  app.add_option("-m,--bytes", m, "The size m " + what_m_is())->capture_default_str()->check(size_in_bytes());
+  app.add_option("-m,--bytes", m, "The size m " + what_m_is())->capture_default_str()->transform(size_in_bytes());
 }
 
 void add_sizes_option(CLI::App& app, std::string& sizes) {
   const std::string help = "The sizes m, FROM:TO:STEP or A,B,C " + what_m_is();
-  app.add_option("-m,--bytes", sizes, help)->capture_default_str();
-  app.add_option("--m", sizes, help)->group("");
+  auto* bytes = app.add_option("-m,--bytes", sizes, help)->capture_default_str();
+  // The same option under its older name: both given is the option twice, an error as for any other.
+  app.add_option("--m", sizes, help)->group("")->excludes(bytes);
 }
 
 void KernelOptions::add_to(CLI::App& app, bool several) {
@@ -100,29 +101,34 @@ void KernelOptions::add_to(CLI::App& app, bool several) {
     algo->delimiter(',');
     partition->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   } else {
-    algo->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
-    partition->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+    // One algorithm and one partition: given twice is an error, as every single-valued option is.
+    algo->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::Throw);
+    partition->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::Throw);
   }
-  app.add_option("--root", root, "Root node of broadcast, scatter, gather and reduce (default 0)")->type_name("NODE");
+  add_integer_option(app, "--root", root, "Root node of broadcast, scatter, gather and reduce (default 0)", "NODE");
   for (const auto& [name, flag] : parameter_flags()) {
     const std::string help = flag.takers + ": " + std::string(flag.spec->doc);
     if (flag.spec->kind == harness::ParamKind::text) {
       app.add_option("--" + name, texts[name], help)->type_name("NAME");
     } else if (flag.spec->kind == harness::ParamKind::node) {
       nodes[name] = kNodeNotGiven;
-      app.add_option("--" + name, nodes[name], help)->type_name("NODE");
+      add_integer_option(app, "--" + name, nodes[name], help, "NODE");
     } else if (flag.spec->kind == harness::ParamKind::partition) {
       app.add_option("--" + name, lists[name], help)->type_name("N1,N2");
+    } else if (flag.spec->kind == harness::ParamKind::bytes) {
+      // A number of bytes, at most what a case's m may be: a chunk past it is no chunk at all.
+      app.add_option("--" + name, numbers[name], help)
+          ->transform(whole_number(0, harness::kMaxCaseBytes, "a number of bytes from 0 to 2^40 (1 TiB)"))
+          ->type_name("BYTES");
     } else {
-      const bool bytes = flag.spec->kind == harness::ParamKind::bytes;
-      app.add_option("--" + name, numbers[name], help)->type_name(bytes ? "BYTES" : "N");
+      add_integer_option(app, "--" + name, numbers[name], help, "N");
     }
   }
   // The older spelling of every algorithm's granularity parameter: kept for scripts, not shown.
   app.add_option("--pieces", pieces, granularity_help())->group("");
   app.add_option("--seed", seed, "Seed of the random data")
       ->capture_default_str()
-      ->check(whole_number(0, UINT64_MAX, "a seed from 0 to 2^64 - 1"));
+      ->transform(whole_number(0, UINT64_MAX, "a seed from 0 to 2^64 - 1"));
 }
 
 CaseRequest KernelOptions::request(const std::string& algo, const std::string& partition, std::size_t m,

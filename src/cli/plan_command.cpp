@@ -190,7 +190,7 @@ Action add_plan_command(CLI::App& app) {
       "plan",
       "The optimal multiphase partition, every equipartition's predicted time, and the hull of optimality; on a "
       "torus (--topology torus) the fastest of Suh, Shin & An's T1, T1.x and T2 and their crossover block sizes");
-  sub->add_option("-m,--bytes", options->m, "Block size m in bytes")->capture_default_str()->check(size_in_bytes());
+  sub->add_option("-m,--bytes", options->m, "Block size m in bytes")->capture_default_str()->transform(size_in_bytes());
   options->machine.add_to(*sub);
   sub->add_flag("--json", options->json, "Print JSON: optimal, equipartitions, hull");
   Action matmul = add_plan_matmul_command(*sub);

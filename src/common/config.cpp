@@ -110,7 +110,15 @@ EngineKind parse_engine(std::string_view s) {
 EngineKind default_engine() {
   static const EngineKind engine = [] {
     const char* name = std::getenv("HCEMU_ENGINE");
-    return name == nullptr || *name == '\0' ? EngineKind::tasks : parse_engine(name);
+    if (name == nullptr || *name == '\0') return EngineKind::tasks;
+    try {
+      return parse_engine(name);
+    } catch (const ConfigError&) {
+      throw ConfigError("engine",
+                        "expected tasks or os_threads, got '" + std::string(name) +
+                            "' (unset HCEMU_ENGINE for the default, tasks)",
+                        "the environment variable HCEMU_ENGINE", 0);
+    }
   }();
   return engine;
 }

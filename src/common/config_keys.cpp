@@ -43,6 +43,13 @@ std::string shortest(double x) {
   return std::string(buffer, ec == std::errc() ? end : buffer);
 }
 
+// A number as a file writes it: 3.0 stays 3.0, so that it is not taken for the integer 3.
+std::string written(double x) {
+  std::string text = shortest(x);
+  if (std::isfinite(x) && text.find_first_of(".e") == std::string::npos) text += ".0";
+  return text;
+}
+
 std::string plain(const KeyValue& v) {
   if (auto* i = std::get_if<std::int64_t>(&v)) return std::to_string(*i);
   if (auto* x = std::get_if<double>(&v)) return shortest(*x);
@@ -56,7 +63,7 @@ std::string described(const KeyValue& v) {
     case 0:
       return "an integer " + plain(v);
     case 1:
-      return "a number " + plain(v);
+      return "a number " + written(std::get<double>(v));
     case 2:
       return "a boolean " + plain(v);
     default:
@@ -78,12 +85,6 @@ bool parse_whole(std::string_view text, double& out) {
   return !text.empty() && ec == std::errc() && end == text.data() + text.size();
 }
 
-KeyValue integer_or_text(std::string_view text) {
-  std::int64_t i = 0;
-  if (parse_whole(text, i)) return i;
-  return std::string(text);
-}
-
 KeyValue number_or_text(std::string_view text) {
   std::int64_t i = 0;
   double x = 0;
@@ -100,6 +101,9 @@ double number_of(std::string_view key, const KeyValue& v, std::string_view unit)
 
 std::int64_t integer_of(std::string_view key, const KeyValue& v) {
   if (auto* i = std::get_if<std::int64_t>(&v)) return *i;
+  // 3.0 or 3e0: a whole value, but written as a number with a fraction, which an integer key does not take.
+  if (auto* x = std::get_if<double>(&v); x && std::isfinite(*x) && *x == std::floor(*x))
+    fail(key, "must be an integer, written without a decimal point or exponent, got " + written(*x));
   fail(key, "must be an integer, got " + described(v));
 }
 
@@ -122,7 +126,7 @@ struct TimeKind {
   std::string range() const { return "0 .. " + max_text; }
   void check(std::string_view key, double x) const {
     if (!std::isfinite(x) || x < 0 || x > max)
-      fail(key, "must be a time in microseconds between 0 and " + max_text + ", got " + std::to_string(x));
+      fail(key, "must be a time in microseconds between 0 and " + max_text + ", got " + shortest(x));
   }
   double read(std::string_view key, const KeyValue& v) const {
     const double x = number_of(key, v, " of microseconds");
@@ -187,7 +191,8 @@ struct IntegerKind {
     return static_cast<T>(i);
   }
   KeyValue write(T x) const { return static_cast<std::int64_t>(x); }
-  KeyValue read_text(std::string_view text) const { return integer_or_text(text); }
+  // A number, not only an integer, so that 3.0 is refused as what it is rather than as a word.
+  KeyValue read_text(std::string_view text) const { return number_or_text(text); }
 };
 
 // A number of bytes, at least `least`.
@@ -206,7 +211,8 @@ struct BytesKind {
     return static_cast<std::size_t>(i);
   }
   KeyValue write(std::size_t x) const { return static_cast<std::int64_t>(x); }
-  KeyValue read_text(std::string_view text) const { return integer_or_text(text); }
+  // A number, not only an integer, so that 3.0 is refused as what it is rather than as a word.
+  KeyValue read_text(std::string_view text) const { return number_or_text(text); }
 };
 
 // A plain number: at least `lo` (or above it, when `lo_open`), and at most `hi` when given.
@@ -224,7 +230,7 @@ struct NumberKind {
   void check(std::string_view key, double x) const {
     const bool low = lo_open ? !(x > lo) : !(x >= lo);
     if (!std::isfinite(x) || low || (hi && x > *hi))
-      fail(key, std::string(hi ? "must be in " : "must be ") + range() + ", got " + std::to_string(x));
+      fail(key, std::string(hi ? "must be in " : "must be ") + range() + ", got " + shortest(x));
   }
   double read(std::string_view key, const KeyValue& v) const {
     const double x = number_of(key, v, unit_words);
@@ -419,6 +425,10 @@ ChoiceKind<EngineKind> engine_kind() {
           }};
 }
 
+// The largest time_scale: a wait of t model picoseconds takes t·time_scale/1000 host nanoseconds, and the longest
+// model time, 2^62 ps (docs/model.md, The range of model time), must stay within the 2^63 ns of the host's clock.
+constexpr double kMaxTimeScale = 1000;
+
 // δ' = delta_msg_per_d · d must stay a valid time on the largest cube.
 TimeKind per_dimension_time() {
   const int d = max_spread_dimension();
@@ -435,7 +445,7 @@ const std::vector<ConfigKey>& config_keys() {
   using S = MachineSetup;
   const TimeKind time;
   static const std::vector<ConfigKey> keys = {
-      // The machine of the papers: MODEL.md section 2.
+      // The machine of the papers: docs/model.md, Machine and Parameters.
       {"d", "", "-d,--dim", "dimension: 2^d nodes (a square torus or mesh: 2^(d/2) x 2^(d/2))",
        field(&M::d, IntegerKind<int>{0, max_spread_dimension()}, "")},
       {"lambda", "λ", "", "start-up of one transfer (one packet)", field(&M::lambda, time, "µs")},
@@ -469,11 +479,14 @@ const std::vector<ConfigKey>& config_keys() {
       {"protocol", "", "--protocol",
        "forced: a message that arrives before its receive is posted is lost; unforced: it waits in a buffer",
        field(&M::protocol, protocol_kind(), "")},
-      // How the emulator runs the machine: MODEL.md section 8.
+      // How the emulator runs the machine: docs/model.md, Timings.
       {"timing", "", "--timing", "virtual: model clocks; wall: real waits scaled by time_scale; native: no delay",
        field(&E::timing, timing_kind(), "")},
-      {"time_scale", "", "--time-scale", "wall timing: real seconds per model second",
-       field(&E::time_scale, NumberKind{1, false, std::nullopt, ""}, "")},
+      {"time_scale", "", "--time-scale",
+       "wall timing: real seconds per model second; at most 1000, since a wait of t model picoseconds takes "
+       "t·time_scale/1000 host nanoseconds, and the longest model time, 2^62 ps, must stay within the 2^63 ns of the "
+       "host's clock",
+       field(&E::time_scale, NumberKind{1, false, kMaxTimeScale, ""}, "")},
       {"engine", "", "--engine",
        "tasks: node threads as lightweight threads on oneTBB's worker pool; os_threads: one OS thread per node",
        field(&E::engine, engine_kind(), "", "tasks, or $HCEMU_ENGINE")},

@@ -1,6 +1,9 @@
 #include "harness/algorithm.hpp"
 
 #include <algorithm>
+#include <map>
+#include <string_view>
+#include <vector>
 
 #include "common/nearest_name.hpp"
 #include "hcemu/errors.hpp"
@@ -140,11 +143,80 @@ std::vector<KernelCase> KernelFamily::expand_all(const MachineConfig& config, co
   return cases;
 }
 
+namespace {
+
+// The algorithms of the kernels other than the exchange that run on a torus or mesh: they address their partners by
+// node id, as the machine's routes take them, where the others send along the cube's dimension links
+// (Node::neighbor(dimension)) or run the exchange's cube schedules, which a torus has not, or deadlock there (reduce
+// recursive-halving, transpose rows-auto). Measured on tori and meshes of 4 to 64 nodes, square and not, with one
+// port and all ports and m = 8, 64 and 1000; an algorithm left out of this list refuses a torus or mesh up front.
+const std::map<std::string_view, std::vector<std::string_view>>& grid_algorithms() {
+  static const std::map<std::string_view, std::vector<std::string_view>> rows = {
+      {"allgather", {"cra", "rotated-cra", "gcea", "sbnt"}},
+      {"reduce", {"sbnt"}},
+      {"matmul", {"a1-cra", "a1-sbnt", "a1-2d", "a1-2d-sbnt", "outer-product"}},
+      {"transpose", {"rows-direct"}},
+      {"long-send", {"direct", "ocs1"}},
+      {"scatter", {"sbt", "sbnt"}},
+      {"gather", {"sbt"}},
+      {"permutation", {"ecube"}},
+  };
+  return rows;
+}
+
+// What runs on a torus or mesh instead: the kernel's own algorithms that do, or else the exchange's.
+std::string on_a_grid(std::string_view kernel, const std::vector<std::string>& exchange) {
+  const auto found = grid_algorithms().find(kernel);
+  if (found == grid_algorithms().end())
+    return "no " + std::string(kernel) + " algorithm runs on a torus or mesh; the exchange's " +
+           detail::joined(exchange) + " do";
+  std::vector<std::string> names(found->second.begin(), found->second.end());
+  return "on a torus or mesh " + std::string(kernel) + " runs " + detail::joined(names);
+}
+
+// A family of kernels made for the hypercube: each algorithm not in grid_algorithms refuses a torus or mesh up front,
+// as the exchange's cube schedules do, rather than fail inside the run. `exchange` names the exchange's algorithms
+// that run there.
+KernelFamily on_the_cube(KernelFamily family, const KernelFamily& exchange) {
+  MachineConfig torus;
+  torus.d = 4;
+  torus.topology = Topology::parse("torus");
+  std::vector<std::string> grid_exchange;
+  for (const Algorithm& row : exchange.algorithms)
+    if (!row.cannot_run || row.cannot_run(torus).empty()) grid_exchange.emplace_back(row.name);
+  const auto found = grid_algorithms().find(family.name);
+  for (Algorithm& row : family.algorithms) {
+    if (found != grid_algorithms().end() &&
+        std::find(found->second.begin(), found->second.end(), row.name) != found->second.end())
+      continue;
+    const std::string elsewhere = on_a_grid(family.name, grid_exchange);
+    row.cannot_run = [own = std::move(row.cannot_run), elsewhere](const MachineConfig& config) -> std::string {
+      if (config.topology.grid())
+        return "made for the hypercube (its dimension links and e-cube routes), and this machine is a " +
+               config.topology.str() + "; " + elsewhere;
+      return own ? own(config) : std::string();
+    };
+  }
+  return family;
+}
+
+}  // namespace
+
 const std::vector<KernelFamily>& families() {
-  static const std::vector<KernelFamily> all = {exchange_family(),  transpose_family(), broadcast_family(),
-                                                allgather_family(), histogram_family(), reduce_family(),
-                                                matmul_family(),    long_send_family(), scatter_family(),
-                                                gather_family(),    permutation_family()};
+  static const std::vector<KernelFamily> all = [] {
+    const KernelFamily exchange = exchange_family();
+    return std::vector<KernelFamily>{exchange,
+                                     on_the_cube(transpose_family(), exchange),
+                                     on_the_cube(broadcast_family(), exchange),
+                                     on_the_cube(allgather_family(), exchange),
+                                     on_the_cube(histogram_family(), exchange),
+                                     on_the_cube(reduce_family(), exchange),
+                                     on_the_cube(matmul_family(), exchange),
+                                     on_the_cube(long_send_family(), exchange),
+                                     on_the_cube(scatter_family(), exchange),
+                                     on_the_cube(gather_family(), exchange),
+                                     on_the_cube(permutation_family(), exchange)};
+  }();
   return all;
 }
 

@@ -1,9 +1,11 @@
 #include "runtime/stack_pool.hpp"
 
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <string>
@@ -29,6 +31,32 @@ long mappings_in_use() {
   return lines;
 }
 
+std::string gib(std::size_t bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f GiB", static_cast<double>(bytes) / (1 << 30));
+  return text;
+}
+
+// Why the stacks could not be mapped, with the advice that fits: under an address-space limit (ulimit -v) the stacks
+// count in full although MAP_NORESERVE takes no memory for them, and what the rest of the run needs counts too, so
+// that a smaller stack_bytes alone seldom helps; without one, the host refused the mapping itself.
+std::string mapping_failure(int count, std::size_t stride, bool guarded, std::size_t mapped, int error) {
+  std::string text = "cannot map the stacks of " + std::to_string(count) + " nodes, " + gib(mapped) +
+                     " of address space (" + std::to_string(stride) + " bytes each" +
+                     (guarded ? " with its guard page" : "") + "): " + std::strerror(error);
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
+    std::ifstream statm("/proc/self/statm");
+    std::size_t pages = 0;
+    statm >> pages;
+    const std::size_t held = pages * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    return text + "; this process may map at most " + gib(limit.rlim_cur) + " (its address-space limit, ulimit -v) " +
+           "and maps " + gib(held) + " already: raise the limit (the nodes' buffers need address space of their own "
+           "beside the stacks), or lower d";
+  }
+  return text + " (lower stack_bytes or d)";
+}
+
 }  // namespace
 
 StackPool::~StackPool() {
@@ -50,9 +78,7 @@ void StackPool::reserve(int count, std::size_t bytes) {
   // MAP_NORESERVE: a stack costs memory only for the pages its node touches.
   void* p = mmap(nullptr, mapped_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK,
                  -1, 0);
-  if (p == MAP_FAILED)
-    throw Error("cannot map " + std::to_string(count) + " node stacks of " + std::to_string(stack) +
-                " bytes: " + std::strerror(errno) + " (lower stack_bytes)");
+  if (p == MAP_FAILED) throw Error(mapping_failure(count, stride_, guard != 0, mapped_, errno));
   base_ = static_cast<std::byte*>(p);
   count_ = count;
   guard_ = guard;

@@ -1,11 +1,18 @@
 // Machine configs: the presets reproduce their papers' parameters, and broken configs and overrides give errors
 // that name the file, the line and the key.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
 
 #include "cli/config_builder.hpp"
 #include "cli/config_loader.hpp"
 #include "cli/presets.hpp"
 #include "hcemu/errors.hpp"
+#include "run_hcemu.hpp"
 
 namespace hcemu::cli {
 namespace {
@@ -127,7 +134,12 @@ INSTANTIATE_TEST_SUITE_P(
         BrokenConfig{"protocol = \"FORCED\"\n", "protocol", 1, "forced or unforced"},
         BrokenConfig{"timing = \"virtal\"\n", "timing", 1, "virtual"},
         BrokenConfig{"packet = -1\n", "packet", 1, ">= 0"}, BrokenConfig{"trace = 1\n", "trace", 1, "true or false"},
-        BrokenConfig{"time_scale = 0.5\n", "time_scale", 1, ">= 1"},
+        BrokenConfig{"time_scale = 0.5\n", "time_scale", 1, "must be in [1, 1000], got 0.5"},
+        BrokenConfig{"time_scale = 1e16\n", "time_scale", 1, "must be in [1, 1000], got 1e+16"},
+        BrokenConfig{"time_scale = 1e-300\n", "time_scale", 1, "got 1e-300"},
+        BrokenConfig{"lambda = 1e308\n", "lambda", 1, "between 0 and 1e9, got 1e+308"},
+        BrokenConfig{"d = 3.0\n", "d", 1, "must be an integer, written without a decimal point or exponent, got 3.0"},
+        BrokenConfig{"packet = 1e3\n", "packet", 1, "got 1000.0"},
         BrokenConfig{"lambda = [1, 2]\n", "lambda", 1, "single value"},
         BrokenConfig{"delta_msg = 1\ndelta_msg_per_d = 2\n", "delta_msg_per_d", 2, "not both"},
         BrokenConfig{"name = 3\n", "name", 1, "must be a string"}));
@@ -170,6 +182,87 @@ TEST(ConfigLoader, BaseFileIsOverriddenByTheFileThatNamesIt) {
   EXPECT_DOUBLE_EQ(c.lambda, 100.0);
   EXPECT_DOUBLE_EQ(c.tau, 0.394);
   EXPECT_EQ(c.name, "mine");
+}
+
+// Config files that never end or never open: each refused by what it is, by name, without reading it (the command
+// runs under the timeout wrapper, so that a read that blocks fails the test instead of hanging it).
+class ConfigFiles : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir = std::filesystem::temp_directory_path() / ("hcemu-config-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir); }
+  std::string write(const std::string& name, const std::string& text) {
+    const auto path = dir / name;
+    std::ofstream(path) << text;
+    return path.string();
+  }
+  std::filesystem::path dir;
+};
+
+TEST_F(ConfigFiles, DevZeroIsRefusedAsADevice) {
+  const test::Result r = test::hcemu("run exchange -d 2 --algo direct --config /dev/zero", 30);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("'/dev/zero' is a character device"), std::string::npos) << r.err;
+}
+
+TEST_F(ConfigFiles, DevZeroAsABaseIsRefusedAsADevice) {
+  const std::string file = write("zero.toml", "base = \"/dev/zero\"\n");
+  const test::Result r = test::hcemu("run exchange -d 2 --algo direct --config " + file, 30);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("'/dev/zero' is a character device"), std::string::npos) << r.err;
+}
+
+TEST_F(ConfigFiles, FifoIsRefusedWithoutBlocking) {
+  const auto fifo = dir / "pipe.toml";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const test::Result r = test::hcemu("run exchange -d 2 --algo direct --config " + fifo.string(), 30);
+  EXPECT_EQ(r.exit_code, 2) << "a hang ends as -1: " << r.err;
+  EXPECT_NE(r.err.find("'" + fifo.string() + "' is a FIFO"), std::string::npos) << r.err;
+}
+
+TEST_F(ConfigFiles, FileOverOneMebibyteIsRefused) {
+  const std::string file = write("big.toml", "# " + std::string(2u << 20, 'x') + "\nd = 3\n");
+  ConfigBuilder builder;
+  try {
+    apply_config(builder, file);
+    FAIL() << "a 2 MiB config was read";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("'" + file + "' is larger than 1 MiB"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(ConfigFiles, ChainOfBasesDeeperThanTheLimitNamesTheLimit) {
+  // c1 names c2 as its base, c2 names c3, ..., c9 names ipsc860: nine nested bases, one more than the limit.
+  for (int i = 1; i < 10; ++i)
+    write("c" + std::to_string(i) + ".toml",
+          "base = \"" + (i < 9 ? "c" + std::to_string(i + 1) + ".toml" : std::string("ipsc860")) + "\"\n");
+  ConfigBuilder builder;
+  try {
+    apply_config(builder, (dir / "c1.toml").string());
+    FAIL() << "nine nested bases were read";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(e.key, "base");
+    EXPECT_NE(std::string(e.what()).find("bases may nest at most 8 deep"), std::string::npos) << e.what();
+    EXPECT_EQ(std::string(e.what()).find("cycle"), std::string::npos) << e.what();
+  }
+  // Eight are fine: c2 ... c9 and ipsc860.
+  ConfigBuilder eight;
+  EXPECT_NO_THROW(apply_config(eight, (dir / "c2.toml").string()));
+}
+
+TEST_F(ConfigFiles, CycleOfBasesNamesItsFiles) {
+  const std::string a = write("a.toml", "base = \"b.toml\"\n");
+  const std::string b = write("b.toml", "base = \"a.toml\"\n");
+  ConfigBuilder builder;
+  try {
+    apply_config(builder, a);
+    FAIL() << "a cycle of bases was read";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(e.key, "base");
+    EXPECT_NE(std::string(e.what()).find("cycle: " + a + " -> " + b + " -> " + a), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

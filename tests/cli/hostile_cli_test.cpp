@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -70,12 +71,132 @@ INSTANTIATE_TEST_SUITE_P(
         // Dimensions: the tasks engine runs d <= 16, one OS thread per node d <= 13.
         Hostile{"run exchange -d 17", 2, "0..16"}, Hostile{"run exchange --engine os_threads -d 14", 2, "0..13"},
         // A machine bigger than the memory it may have: an error naming the limit, never the host's OOM killer.
-        Hostile{"run exchange -d 6 --algo direct --set memory_limit=1000000", 1, "past memory_limit = 1.0 MiB"}));
+        Hostile{"run exchange -d 6 --algo direct --set memory_limit=1000000", 1, "past memory_limit = 1.0 MiB"},
+        // Every integer is decimal: leading zeros are dropped (010 is ten), another base is an error naming the option.
+        Hostile{"run broadcast -d 3 --algo sbt --root 010", 2, "--root 10 is not a node"},
+        Hostile{"run broadcast -d 3 --algo sbt --root 0x3", 2,
+                "--root: expected a whole number in decimal digits, got '0x3'"},
+        Hostile{"run exchange -d 2 --algo direct -m 0x10", 2, "--bytes: expected a size in bytes"},
+        Hostile{"run exchange -d 2 --algo direct -m +5", 2, "--bytes: expected a size in bytes"},
+        Hostile{"run exchange -d 2 --algo direct --seed 0x10", 2, "--seed: expected a seed"},
+        Hostile{"run long-send -d 3 --src 0x1", 2, "--src: expected a whole number in decimal digits"},
+        Hostile{"run broadcast -d 3 --algo bcast4 --groups 1e3", 2, "--groups: expected a whole number in decimal"},
+        Hostile{"plan matmul -d 2 --P 0x4", 2, "--P: expected a whole number in decimal digits"},
+        Hostile{"fit --reps 0x2", 2, "--reps: expected a number of repetitions"},
+        // Unsigned options take no sign: -1 is an error, never 2^64 - 1.
+        Hostile{"run broadcast -d 3 --algo gray-code --chunk -1", 2, "--chunk: expected a number of bytes from 0"},
+        Hostile{"run broadcast -d 3 --algo pipelined-sbt --chunk -1", 2, "--chunk: expected a number of bytes"},
+        Hostile{"run broadcast -d 3 --algo sbnt --chunk -1", 2, "--chunk: expected a number of bytes"},
+        Hostile{"sweep broadcast -d 3 --algo gray-code -m 64 --chunk -1 --predicted-only", 2, "--chunk: expected"},
+        Hostile{"run broadcast -d 3 --algo gray-code --chunk 18446744073709551615", 2, "2^40"},
+        Hostile{"run broadcast -d 3 --algo bcast4 --groups -1", 2, "--groups: expected a whole number >= 0"},
+        Hostile{"run exchange -d 2 --pieces -1", 2, "--pieces: expected a whole number >= 0"},
+        Hostile{"plan matmul -d 2 --P -1", 2, "--P: expected a whole number >= 0"},
+        Hostile{"plan matmul -d 2 -m -1", 2, "--side: expected a whole number >= 0"},
+        // A config that never ends: refused by what it is, before a byte is read.
+        Hostile{"run exchange --config /dev/zero", 2, "'/dev/zero' is a character device"},
+        // Wall timing's scale is bounded: a wait must stay within the host clock's 64 bits.
+        Hostile{"run exchange -d 2 --timing wall --set time_scale=1e16", 2, "must be in [1, 1000], got 1e+16"},
+        Hostile{"run exchange -d 2 --timing wall --time-scale 1e308", 2, "must be in [1, 1000], got 1e+308"},
+        // Messages that said the wrong thing: out-of-range numbers in short form, the value as written.
+        Hostile{"run exchange -d 2 --set lambda=1e308", 2, "between 0 and 1e9, got 1e+308"},
+        Hostile{"run exchange -d 2 --set time_scale=1e-300", 2, "got 1e-300"},
+        Hostile{"run exchange --set d=3.0", 2, "must be an integer, written without a decimal point or exponent, "
+                                               "got 3.0"},
+        Hostile{"plan --algo direct", 2, "plan has no option --algo; plan matmul takes it"},
+        Hostile{"fit --config torus", 2, "fit needs a hypercube"},
+        // Algorithms made for the hypercube refuse a torus up front, as the exchange's cube schedules do, naming what
+        // runs there; a kernel none of whose algorithms runs there refuses it whole.
+        Hostile{"run broadcast --topology torus -d 2", 2,
+                "no broadcast algorithm runs on a torus or mesh; the exchange's direct"},
+        Hostile{"run histogram --topology torus -d 2", 2, "no histogram algorithm runs on a torus or mesh"},
+        Hostile{"run broadcast --topology torus -d 2 --algo sbt", 2, "broadcast sbt: made for the hypercube"},
+        Hostile{"run allgather --topology torus -d 2 --algo recursive-doubling", 2,
+                "on a torus or mesh allgather runs cra, rotated-cra, gcea, sbnt"},
+        Hostile{"run reduce --topology torus -d 2 --algo sbt", 2, "on a torus or mesh reduce runs sbnt"},
+        Hostile{"run matmul --topology torus -d 2 --algo a3", 2, "on a torus or mesh matmul runs a1-cra"},
+        Hostile{"run transpose --topology torus -d 2 --algo stout-wagar", 2,
+                "on a torus or mesh transpose runs rows-direct"},
+        Hostile{"run reduce --topology mesh -d 2 --algo recursive-halving", 2, "on a torus or mesh reduce runs sbnt"},
+        // Nothing left for --algo all (reduce on a one-port torus: sbnt is made for all ports): an error, not an empty
+        // table.
+        Hostile{"run reduce --topology torus -d 2", 2,
+                "sbnt: made for another port model (--algo sbnt runs it here, without a closed form)"},
+        Hostile{"sweep histogram --topology torus -d 2 -m 8", 2, "no histogram algorithm runs on a torus"},
+        // An option that takes one value, given twice, is an error, whichever it is.
+        Hostile{"run exchange -d 2 --algo direct --algo standard", 2, "--algo is given 2 times"},
+        Hostile{"run exchange -d 2 --partition 1,1 --partition 2", 2, "--partition is given 2 times"},
+        Hostile{"run exchange -d 2 -d 3", 2, "--dim is given 2 times"},
+        Hostile{"sweep exchange -d 2 -m 8 --m 16", 2, "--bytes is given twice, once under its older name"},
+        Hostile{"fit --kernel exchange -d 2 --m 8 -m 16", 2, "--bytes is given twice, once under its older name"},
+        Hostile{"fit --kernel exchange --algo direct --algo standard", 2, "--algo is given 2 times"}));
+
+// Leading zeros are decimal: 010 is ten wherever an integer is read, 08 eight.
+TEST(HostileCommandLines, LeadingZerosAreDecimal) {
+  using hcemu::cli::test::json_of;
+  const auto run = json_of(hcemu("run exchange -d 2 --algo direct -m 010 --seed 010 --json", 60));
+  EXPECT_EQ(run["m"], 10);
+  EXPECT_EQ(run["seed"], 10);
+  EXPECT_EQ(json_of(hcemu("run exchange -d 2 --algo direct -m 08 --json", 60))["m"], 8);
+  EXPECT_EQ(json_of(hcemu("plan -d 3 -m 010 --json", 60))["m"], 10);
+  EXPECT_EQ(json_of(hcemu("run broadcast -d 4 --algo bcast4 --groups 010 --json", 60))["params"]["groups"], 10);
+  const auto pair = json_of(hcemu("run long-send -d 4 --algo direct --src 010 --dst 05 --json", 60));
+  EXPECT_EQ(pair["params"]["src"], 10);
+  EXPECT_EQ(pair["params"]["dst"], 5);
+  const auto matmul = json_of(hcemu("plan matmul -d 2 -m 010 --P 012 --json", 60));
+  EXPECT_EQ(matmul["P"], 12);
+  EXPECT_EQ(matmul["Q"], 10);
+  // sweep read its sizes in decimal before: the same rule everywhere.
+  const auto sweep = json_of(hcemu("sweep exchange -d 2 --algo direct -m 010,020 --predicted-only --json", 60));
+  ASSERT_EQ(sweep.size(), 2u);
+  EXPECT_EQ(sweep[0]["m"], 10);
+  EXPECT_EQ(sweep[1]["m"], 20);
+}
+
+// On a torus `--algo all` runs the algorithms that run there and leaves out the cube's, as the exchange does.
+TEST(HostileCommandLines, AllOnATorusRunsWhatRunsThere) {
+  using hcemu::cli::test::json_of;
+  for (const std::string kernel : {"allgather", "reduce", "matmul", "transpose"}) {
+    const auto runs = json_of(hcemu("run " + kernel + " --topology torus -d 2 --ports all -m 8 --json", 60));
+    ASSERT_TRUE(runs.is_array()) << kernel;
+    EXPECT_FALSE(runs.empty()) << kernel;
+    for (const auto& run : runs) EXPECT_TRUE(run["verified"].get<bool>()) << kernel << " " << run["algo"];
+  }
+}
+
+// An unknown HCEMU_ENGINE is an error that names the variable.
+TEST(HostileCommandLines, BadEngineVariableIsNamed) {
+  ::setenv("HCEMU_ENGINE", "bogus", 1);
+  const Result r = hcemu("run exchange -d 2 --algo direct", 60);
+  ::unsetenv("HCEMU_ENGINE");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("HCEMU_ENGINE"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("'bogus'"), std::string::npos) << r.err;
+}
 
 TEST(HostileCommandLines, PlanTakesTheEmulatorsWholeRange) {
   // Pure arithmetic: no engine limit below the largest cube.
   const Result r = hcemu("plan -d 16 -m 64", 60);
   EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+// Under an address-space limit (ulimit -v) too small for the nodes' stacks, the error says so, with the size it needed
+// and the limit, and advises raising it: a smaller stack_bytes would leave the nodes' buffers short of it all the same.
+TEST(HostileCommandLines, AddressSpaceLimitIsNamedAsTheCause) {
+  const std::string command = "ulimit -v 1572864 && timeout -s KILL 60 " + std::string(HCEMU_BINARY) +
+                              " run exchange -d 13 --algo direct -m 64 2>&1 >/dev/null";
+  FILE* pipe = ::popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string err;
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) err.append(buffer, n);
+  const int status = ::pclose(pipe);
+  // A sanitizer's shadow memory does not start under such a limit at all.
+  if (err.find("Sanitizer") != std::string::npos) GTEST_SKIP() << err;
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 1) << err;
+  EXPECT_NE(err.find("cannot map the stacks of 8192 nodes"), std::string::npos) << err;
+  EXPECT_NE(err.find("ulimit -v"), std::string::npos) << err;
+  EXPECT_EQ(err.find("lower stack_bytes"), std::string::npos) << err;
 }
 
 // Whether every line of stderr is a warning or a note, as a run that succeeded may print.
