@@ -54,6 +54,7 @@ class Engine {
 
 struct EngineOptions {
   int workers = 0;              // 0: one per core (tasks engine)
+  int nodes = 0;                // the most nodes a run has: no more workers than that start (0: no cap)
   std::size_t stack_bytes = 0;  // per node
   bool wall = false;            // wall timing: nodes sleep in real time, run in order of their wake-up time
 };

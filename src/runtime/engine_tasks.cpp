@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <queue>
@@ -287,8 +288,10 @@ class TaskEngine final : public Engine {
   explicit TaskEngine(const EngineOptions& options)
       : options_(options),
         // One per core this process may run on: oneTBB counts the cores of its affinity mask (mpirun binds each rank
-        // to its own), where std::thread::hardware_concurrency counts the host's.
-        workers_(options.workers > 0 ? options.workers : std::max(1, tbb::info::default_concurrency())),
+        // to its own), where std::thread::hardware_concurrency counts the host's. Never more than the nodes: the
+        // others would only spin and be waited for.
+        workers_(std::min(options.workers > 0 ? options.workers : std::max(1, tbb::info::default_concurrency()),
+                          options.nodes > 0 ? options.nodes : std::numeric_limits<int>::max())),
         // oneTBB starts no more threads than cores unless told: asked for more workers, it would run the extra
         // workers' loops only after others ended, and say so on stderr. Raised for as long as this engine lives (the
         // lowest of the limits alive at once applies, so a limit set elsewhere in the program still holds).

@@ -9,9 +9,12 @@ namespace hcemu::detail {
 
 namespace {
 
-std::unique_ptr<Engine> make_engine(const EmulatorSettings& settings) {
+std::unique_ptr<Engine> make_engine(const EmulatorSettings& settings, int nodes) {
   EngineOptions options;
   options.workers = settings.workers;
+  // A worker beyond the nodes would find nothing to run but still be a host thread that starts, spins and is
+  // waited for: --workers 1000 on 32 nodes took 7.3 s instead of 0.02 s.
+  options.nodes = nodes;
   options.stack_bytes = settings.stack_bytes;
   options.wall = settings.timing == Timing::wall;
   return settings.engine == EngineKind::tasks ? make_task_engine(options) : make_os_thread_engine(options);
@@ -61,7 +64,7 @@ RunState::RunState(const MachineConfig& config_, const EmulatorSettings& setting
                             : config_.nodes()),
       ordered(settings_.timing != Timing::native),
       timing(config_, settings_.timing),
-      engine(make_engine(settings_)),
+      engine(make_engine(settings_, local_nodes)),
       barrier(local_nodes),
       coordinator(*this),
       memory_guard(settings_.memory_limit),
