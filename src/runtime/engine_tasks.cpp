@@ -299,7 +299,8 @@ class TaskEngine final : public Engine {
                          ? std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism,
                                                                  static_cast<std::size_t>(workers_))
                          : nullptr),
-        arena_(workers_) {}
+        arena_(workers_),
+        stacks_(options.memory_guard) {}
   // tbb::task_group may throw from its destructor when tasks are left; none are once run() has returned.
   ~TaskEngine() noexcept override {}
 
@@ -334,6 +335,7 @@ class TaskEngine final : public Engine {
       workers.wait();
     });
     for (const NodeFiber& f : fibers_) take_up(&f);
+    stacks_.count_touched();
     if (finished_.load(std::memory_order_acquire) != nodes)
       throw Error("internal error: the task engine stopped with " + std::to_string(nodes - finished_.load()) +
                   " node(s) suspended and nothing to resume them");
