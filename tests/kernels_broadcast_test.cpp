@@ -375,6 +375,36 @@ TEST(BroadcastRegistry, EveryAlgoVerifiesAndMeetsItsPrediction) {
   }
 }
 
+TEST(BroadcastRegistry, BroadcastFourTakesNoMoreGroupsThanMakeAPacketAByte) {
+  // Packets of ⌈m/(dg)⌉ bytes: past g = ⌈m/d⌉, where the row's optimum stops too, the d·g packets outnumber the bytes
+  // and the groups beyond only add empty packets (m = 64, g = 1 000 000 sent 60 M of them, for minutes).
+  const harness::KernelFamily& info = harness::find_family("broadcast");
+  MachineConfig config = circuit_machine();
+  config.d = 5;
+  config.ports = Ports::parse("all");
+  harness::KernelCase c;
+  c.algo = "bcast4";
+  c.m = 64;
+  c.params.set("groups", 13);  // ⌈64/5⌉: 65 packets, the last of them empty
+  const harness::KernelResult r = info.run(config, {}, c);
+  EXPECT_TRUE(r.verified) << r.verify_message;
+  EXPECT_EQ(r.predicted, std::optional<Time>(r.report.makespan));
+  for (std::uint64_t g : {14, 1000000}) {
+    c.params.set("groups", g);
+    try {
+      info.resolved(config, c);
+      ADD_FAILURE() << g << " groups ran";
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find("at most ⌈m/d⌉ = 13 groups"), std::string::npos) << e.what();
+    }
+  }
+  c.m = 0;  // one group, of empty packets, as the optimum
+  c.params.set("groups", 1);
+  EXPECT_EQ(info.resolved(config, c).params.number("groups"), 1u);
+  c.params.set("groups", 2);
+  EXPECT_THROW(info.resolved(config, c), UsageError);
+}
+
 TEST(BroadcastRegistry, PiecesGiveTheGroupsOfBroadcastFour) {
   // Stout & Wagar (1990), the paper's worked values: d = 3, β = 12, τ = 1, m = 3600, g = 15: (d + g - 1)(β + τ·m/(dg))
   // = 17·(12 + 80).
