@@ -302,6 +302,19 @@ HCEMU_KERNEL_CHECKS(NesbtBroadcast, EveryDimensionAndChunkSize) {
   }
 }
 
+HCEMU_KERNEL_CHECKS(NesbtBroadcast, ThousandsOfChunksATreeTakeWorkLinearInTheirNumber) {
+  // d = 4, m = 65536 in chunks of 2 bytes: 8192 chunks a tree, 32 768 receives posted up front at every node, half a
+  // million messages. When each wait_any was over every chunk still pending, the work grew with the square of the
+  // chunks (chunk 16: 4 to 7 s, chunk 4: 70 s and, on a loaded host, over 240 s; this case four times that, past the
+  // test's time limit); over two chunks a tree it is a few seconds, and the result is still the closed form to the
+  // picosecond.
+  auto check = broadcast_check(65536, nesbt(2));
+  check.dims({4}).ports({"all"}).base(circuit_machine()).predict([](const MachineConfig& cfg) {
+    return model::nesbt_broadcast_time(cfg, 65536, 2);
+  });
+  checks.add(check);
+}
+
 HCEMU_KERNEL_CHECKS(NesbtBroadcast, TreesUseEveryDirectedLinkButThoseIntoTheRoot) {
   // Johnsson & Ho §3.4: the n trees use (N - 1)·n directed edges, none directed into the source, each once.
   auto check = broadcast_check(600, nesbt(25));
@@ -361,6 +374,36 @@ TEST(BroadcastRegistry, EveryAlgoVerifiesAndMeetsItsPrediction) {
       EXPECT_EQ(info.predict(config, r.run_case), r.predicted);
     }
   }
+}
+
+TEST(BroadcastRegistry, BroadcastFourTakesNoMoreGroupsThanMakeAPacketAByte) {
+  // Packets of ⌈m/(dg)⌉ bytes: past g = ⌈m/d⌉, where the row's optimum stops too, the d·g packets outnumber the bytes
+  // and the groups beyond only add empty packets (m = 64, g = 1 000 000 sent 60 M of them, for minutes).
+  const harness::KernelFamily& info = harness::find_family("broadcast");
+  MachineConfig config = circuit_machine();
+  config.d = 5;
+  config.ports = Ports::parse("all");
+  harness::KernelCase c;
+  c.algo = "bcast4";
+  c.m = 64;
+  c.params.set("groups", 13);  // ⌈64/5⌉: 65 packets, the last of them empty
+  const harness::KernelResult r = info.run(config, {}, c);
+  EXPECT_TRUE(r.verified) << r.verify_message;
+  EXPECT_EQ(r.predicted, std::optional<Time>(r.report.makespan));
+  for (std::uint64_t g : {14, 1000000}) {
+    c.params.set("groups", g);
+    try {
+      info.resolved(config, c);
+      ADD_FAILURE() << g << " groups ran";
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find("at most ⌈m/d⌉ = 13 groups"), std::string::npos) << e.what();
+    }
+  }
+  c.m = 0;  // one group, of empty packets, as the optimum
+  c.params.set("groups", 1);
+  EXPECT_EQ(info.resolved(config, c).params.number("groups"), 1u);
+  c.params.set("groups", 2);
+  EXPECT_THROW(info.resolved(config, c), UsageError);
 }
 
 TEST(BroadcastRegistry, PiecesGiveTheGroupsOfBroadcastFour) {

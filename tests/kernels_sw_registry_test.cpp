@@ -183,6 +183,24 @@ TEST(StoutWagarRegistry, CasesTheAlgorithmsCannotRunAreUsageErrors) {
   EXPECT_THROW(gather_family().run(c, {}, root), UsageError);
 }
 
+TEST(StoutWagarRegistry, ArbitrarySendTwoTakesNoMoreGroupsThanMakeAPacketAByte) {
+  // BROADCAST 4's packets, ⌈m/(dg)⌉ bytes: past g = ⌈m/d⌉ = 22 the groups only add empty packets.
+  const MachineConfig c = with(link_bound_machine(), 3, "all");
+  KernelCase as2;
+  as2.algo = "as2";
+  as2.m = 64;
+  as2.params.set("groups", std::uint64_t{22});
+  const KernelResult r = long_send_family().run(c, {}, as2);
+  EXPECT_TRUE(r.verified) << r.verify_message;
+  as2.params.set("groups", std::uint64_t{23});
+  try {
+    long_send_family().resolved(c, as2);
+    ADD_FAILURE() << "23 groups ran";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("at most ⌈m/d⌉ = 22 groups"), std::string::npos) << e.what();
+  }
+}
+
 TEST(StoutWagarRegistry, TheCaseAsRunCarriesThePairThePermutationAndTheGroups) {
   const MachineConfig c = with(link_bound_machine(), 5, "all");
   KernelCase k;

@@ -12,7 +12,9 @@
 #include "hcemu/machine.hpp"
 #include "runtime/arena.hpp"
 #include "runtime/memory_guard.hpp"
+#include "runtime/node_runtime.hpp"
 #include "runtime/requests.hpp"
+#include "runtime/stack_pool.hpp"
 
 namespace hcemu::detail {
 namespace {
@@ -65,6 +67,32 @@ TEST(MemoryGuard, ARequestTableWhoseChunkIsRefusedStaysAsItWas) {
   EXPECT_EQ(guard.held(), 0u);
 }
 
+TEST(MemoryGuard, StacksAreCountedAtAPageEachThenAtThePagesARunTouched) {
+  const std::size_t page = StackPool::first_touch();
+  MemoryGuard guard(MemoryGuard::resident() + 64 * kMiB);
+  {
+    StackPool stacks(&guard);
+    stacks.reserve(16, 64 * 1024);
+    EXPECT_EQ(guard.held(), 16 * page);
+    // Node 3 touches its whole stack, the others nothing: counted at what they hold.
+    auto* bottom = static_cast<volatile std::byte*>(stacks.bottom(3));
+    for (std::size_t at = 0; at < stacks.size(); at += page) bottom[at] = std::byte{1};
+    stacks.count_touched();
+    EXPECT_EQ(guard.held(), stacks.size());
+    EXPECT_EQ(stacks.counted(), stacks.size());
+    stacks.reserve(32, 64 * 1024);  // mapped anew: the old stacks are released, the new counted a page each
+    EXPECT_EQ(guard.held(), 32 * page);
+  }
+  StackPool too_many(&guard);
+  try {
+    too_many.reserve(static_cast<int>(128 * kMiB / page), 64 * 1024);  // 128 MiB at a page each: past the limit
+    FAIL() << "expected the stacks to be refused";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("the nodes' stacks"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("past memory_limit = "), std::string::npos) << e.what();
+  }
+}
+
 MachineConfig cube(int d) {
   MachineConfig config;
   config.d = d;
@@ -114,6 +142,39 @@ TEST(MemoryLimit, ARefusalInOneRunIsNotBlamedForAnotherRunsBadAlloc) {
   } catch (const KernelError& e) {
     EXPECT_NE(std::string(e.what()).find("out of host memory"), std::string::npos) << e.what();
     EXPECT_EQ(std::string(e.what()).find("memory_limit"), std::string::npos) << e.what();
+  }
+}
+
+TEST(MemoryLimit, ALimitBelowWhatTheStacksAloneNeedIsRefusedWithTheGuardsMessage) {
+  // 4096 nodes: their runtimes fit in the room given, their stacks, a page each (16 MiB with 4 KiB pages), do not.
+  // The machine says so at its first run, before any node runs, as it would have held them all at once (a d = 16
+  // broadcast under memory_limit = 300000000 held 681 MB, its stacks not counted, before it stopped).
+  const std::size_t runtimes = sizeof(NodeRuntime) * 4096;
+  const std::size_t stacks = StackPool::first_touch() * 4096;
+  Machine machine(cube(12), limited_to(MemoryGuard::resident() + runtimes + stacks / 4));
+  try {
+    machine.run([](Node&) {});
+    FAIL() << "expected the machine's stacks to be refused";
+  } catch (const KernelError& e) {
+    FAIL() << "a node ran: " << e.what();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("out of host memory: the nodes' stacks"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("past memory_limit = "), std::string::npos) << e.what();
+  }
+  // With room for both, it runs.
+  Machine roomy(cube(12), limited_to(MemoryGuard::resident() + runtimes + 2 * stacks + 64 * kMiB));
+  EXPECT_EQ(roomy.run([](Node&) {}).nodes.size(), 4096u);
+  // One OS thread per node: its stack is counted the same, while the run's threads live; refused before any starts.
+  EmulatorSettings threads = limited_to(MemoryGuard::resident() + runtimes + stacks / 4);
+  threads.engine = EngineKind::os_threads;
+  Machine threaded(cube(12), threads);
+  try {
+    threaded.run([](Node&) {});
+    FAIL() << "expected the threads' stacks to be refused";
+  } catch (const KernelError& e) {
+    FAIL() << "a node ran: " << e.what();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("past memory_limit = "), std::string::npos) << e.what();
   }
 }
 

@@ -491,7 +491,7 @@ const std::vector<ConfigKey>& config_keys() {
        "tasks: node threads as lightweight threads on oneTBB's worker pool; os_threads: one OS thread per node",
        field(&E::engine, engine_kind(), "", "tasks, or $HCEMU_ENGINE")},
       {"workers", "", "--workers",
-       "tasks engine: host threads that run the nodes; 0 = one per core (more than the cores take turns on them)",
+       "tasks engine: host threads that run the nodes, never more than the nodes; 0 = one per core (more than the cores take turns on them)",
        field(&E::workers, IntegerKind<int>{0, 1024}, "")},
       {"arena_bytes", "", "", "memory arena per node", field(&E::arena_bytes, BytesKind{4096}, "bytes")},
       {"stack_bytes", "", "", "stack per node thread", field(&E::stack_bytes, BytesKind{64u << 10}, "bytes")},
@@ -501,9 +501,12 @@ const std::vector<ConfigKey>& config_keys() {
        "allows (fewer page faults; on a VM that hands free memory back to its host, a first run can be slower)",
        field(&E::huge_pages, BooleanKind{}, "")},
       {"memory_limit", "", "",
-       "the most memory the process may hold: a run whose nodes' buffers, request slots, matching tables and groups "
-       "of receives would take it past stops with an error instead; 0 = what the host has available before the machine's first "
-       "run, less an eighth",
+       "the most memory the process may hold, as the emulator counts it: what the process held before the "
+       "machine's first run, plus its nodes' stacks (a page each, then the pages a run left them holding), runtimes, "
+       "buffers, request slots, matching tables and groups of receives; a run that would pass it stops with an error "
+       "instead (not counted: messages in flight, a kernel's own vectors, the engine's and the coordinator's per-node "
+       "state, a stack's growth within a run); 0 = what the host has available before the machine's first run, less "
+       "an eighth",
        field(&E::memory_limit, BytesKind{0}, "bytes")},
       {"yield_seed", "", "", "!= 0: random thread yields in the runtime, to shake out races",
        field(&E::yield_seed, IntegerKind<unsigned>{0, std::numeric_limits<unsigned>::max()}, "")},

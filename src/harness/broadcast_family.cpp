@@ -88,13 +88,23 @@ Algorithm bcast4() {
       .paper = "Stout & Wagar (1990) §2, BROADCAST 4: g groups of d packets in systolic waves, d + g - 1 stages",
       .ports = {Ports::Kind::all},
       .params = {{"groups", "g", ParamKind::count,
-                  "groups of d packets (Stout & Wagar 1990 §2); 0 = the paper's optimum sqrt((d-1)τm/(dβ))", true,
-                  false}},
+                  "groups of d packets (Stout & Wagar 1990 §2), at most ⌈m/d⌉; 0 = the paper's optimum "
+                  "sqrt((d-1)τm/(dβ))",
+                  true, false}},
       .resolve =
           [](const MachineConfig& config, KernelCase c) {
             const std::uint64_t g = c.params.number("groups");
+            // Packets of ⌈m/(dg)⌉ bytes: past g = ⌈m/d⌉ (where the optimum stops too) the d·g packets outnumber the
+            // bytes, and the groups beyond only add empty packets, each a message to every node (m = 64,
+            // g = 1000000: 60 M of them, minutes of work for nothing).
+            const auto d = static_cast<std::uint64_t>(std::max(config.d, 1));
+            const std::uint64_t most = std::max<std::uint64_t>((c.m + d - 1) / d, 1);
             if (g == 0)
               c.params.set("groups", static_cast<std::uint64_t>(model::optimal_broadcast_groups(config, c.m)));
+            else if (g > most)
+              throw UsageError("broadcast bcast4: " + std::to_string(g) + " groups of d = " + std::to_string(d) +
+                               " packets cut m = " + std::to_string(c.m) + " bytes into more packets than bytes: at "
+                               "most ⌈m/d⌉ = " + std::to_string(most) + " groups (more only add empty packets)");
             else if (g > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
               throw UsageError("broadcast bcast4: " + std::to_string(g) + " groups are too many");
             return c;

@@ -206,10 +206,19 @@ Algorithm as2() {
       .name = "as2",
       .paper = "Stout & Wagar (1990) §4, ARBITRARY SEND 2: BROADCAST 4 from src, stopped when dst has every packet",
       .ports = {Ports::Kind::all},
-      .params = with_pair({groups_param("groups of d packets of BROADCAST 4 (Stout & Wagar 1990 §4); 0 = the paper's "
-                                        "optimum sqrt((n + 1)τm/(dβ)), sqrt((d - 1)τm/(dβ)) for n >= d - 1")}),
+      .params = with_pair({groups_param("groups of d packets of BROADCAST 4 (Stout & Wagar 1990 §4), at most ⌈m/d⌉; "
+                                        "0 = the paper's optimum sqrt((n + 1)τm/(dβ)), sqrt((d - 1)τm/(dβ)) for "
+                                        "n >= d - 1")}),
       .resolve =
           [](const MachineConfig& config, KernelCase c) {
+            // BROADCAST 4's packets of ⌈m/(dg)⌉ bytes, as broadcast bcast4 (broadcast_family.cpp): past g = ⌈m/d⌉,
+            // where the optimum stops too, the groups only add empty packets.
+            const auto d = static_cast<std::uint64_t>(std::max(config.d, 1));
+            const std::uint64_t most = std::max<std::uint64_t>((c.m + d - 1) / d, 1);
+            if (const std::uint64_t g = c.params.number("groups"); g > most)
+              throw UsageError("long-send as2: " + std::to_string(g) + " groups of d = " + std::to_string(d) +
+                               " packets cut m = " + std::to_string(c.m) + " bytes into more packets than bytes: at "
+                               "most ⌈m/d⌉ = " + std::to_string(most) + " groups (more only add empty packets)");
             resolve_groups(c, "groups", "as2", model::optimal_arbitrary_send_2_groups(config, c.m, distance_of(c)));
             return c;
           },

@@ -13,6 +13,16 @@
 // receive up front and forwards each chunk the moment it arrives, taking its chunks with wait_any in the order in
 // which they complete in model time, whatever the port model. That order need not be the chunks' own (a short last
 // chunk can complete before a longer one that arrived first), so every chunk has a tag of its own.
+//
+// Only two chunks of a tree can be the first to complete: its earliest chunk not yet taken among those of full size,
+// and its last chunk, the only one that may be shorter. The full-size chunks of a tree come down one link from one
+// parent, which sends them in their order (the root does; every other node takes them in that order, by induction),
+// so they arrive in that order, and a receive completes at max(arrival, input_free + hold) with the same hold for
+// chunks of one size (docs/model.md "Ports and receives"): a later full-size chunk never completes before an earlier
+// one, and where they tie wait_any takes the earlier, which comes first in `receives`. So each wait_any is over those
+// two of every tree, at most 2d requests in their order in `receives`, and takes the chunk a wait over every pending
+// one would take: over all of them, each of a node's n arrivals scanned the n still pending, n² in all (d = 4,
+// m = 65536, all-port, chunk 4: 70 s, where the gray-code broadcast moves as many messages in 0.07 s).
 #include <algorithm>
 #include <tuple>
 #include <vector>
@@ -96,9 +106,16 @@ void nesbt_broadcast(Node& node, std::span<std::byte> message, int root, std::si
   std::vector<Chunk> chunks;
   std::vector<Request> receives;
   std::vector<std::vector<int>> children(static_cast<std::size_t>(d));  // per tree, the dimensions to forward on
+  // Per tree, in `receives`: its earliest full-size chunk not yet taken (from its first chunk up to `last`), and its
+  // last chunk, pending until `last_taken`.
+  std::vector<std::size_t> next(static_cast<std::size_t>(d)), last(static_cast<std::size_t>(d));
+  std::vector<char> last_taken(static_cast<std::size_t>(d), 1);
   for (int k = 0; k < d; ++k) {
     const auto& parts = trees[static_cast<std::size_t>(k)];
     if (parts.empty()) continue;
+    next[static_cast<std::size_t>(k)] = receives.size();
+    last[static_cast<std::size_t>(k)] = receives.size() + parts.size() - 1;
+    last_taken[static_cast<std::size_t>(k)] = 0;
     const std::uint32_t y = relative ^ detail::dim_bit(k);
     const int h = last_position(y, k, d);
     for (int t = h + 1; t < d; ++t)
@@ -111,8 +128,24 @@ void nesbt_broadcast(Node& node, std::span<std::byte> message, int root, std::si
     }
   }
 
+  std::vector<Request> window;
+  std::vector<std::size_t> at;  // window[w] is receives[at[w]]
   for (std::size_t left = receives.size(); left > 0; --left) {
-    const Chunk& c = chunks[node.wait_any(receives)];
+    window.clear();
+    at.clear();
+    for (std::size_t k = 0; k < static_cast<std::size_t>(d); ++k) {
+      if (next[k] < last[k]) at.push_back(next[k]);
+      if (!last_taken[k]) at.push_back(last[k]);
+    }
+    for (std::size_t i : at) window.push_back(receives[i]);
+    const std::size_t i = at[node.wait_any(window)];
+    receives[i] = Request{};
+    const Chunk& c = chunks[i];
+    const auto k = static_cast<std::size_t>(c.tree);
+    if (i == last[k])
+      last_taken[k] = 1;
+    else
+      ++next[k];
     for (int dim : children[static_cast<std::size_t>(c.tree)])
       sends.push_back(node.isend(node.neighbor(dim), std::span<const std::byte>(c.bytes), c.tag));
   }

@@ -10,6 +10,8 @@
 
 namespace hcemu::detail {
 
+class MemoryGuard;
+
 class Engine {
  public:
   using RealClock = std::chrono::steady_clock;
@@ -17,7 +19,8 @@ class Engine {
 
   // Runs body(i) for every node i in [0, nodes), each as its own thread of control, and returns when every body
   // has returned. `started` runs once every node can start, just before the first body does (wall timing takes its
-  // origin there). A body must not throw. Throws hcemu::Error, having run no body, when the threads cannot be made.
+  // origin there). A body must not throw. Throws hcemu::Error, having run no body, when the threads cannot be made
+  // or their stacks would take the process past the memory guard's limit (the guard's explanation).
   virtual void run(int nodes, const std::function<void(int)>& body, const std::function<void()>& started) = 0;
 
   // What an engine may call, from a worker, shortly before it resumes node i (`stage` 0 two nodes ahead, 1 the node
@@ -54,9 +57,12 @@ class Engine {
 
 struct EngineOptions {
   int workers = 0;              // 0: one per core (tasks engine)
+  int nodes = 0;                // the most nodes a run has: no more workers than that start (0: no cap)
   std::size_t stack_bytes = 0;  // per node
   bool wall = false;            // wall timing: nodes sleep in real time, run in order of their wake-up time
   int first_node = 0;           // the id of the node the engine numbers 0 (spread over MPI ranks: the rank's first)
+  // Counts what the nodes' stacks hold (runtime/stack_pool.hpp); nullptr: nothing is counted. Used by run() only.
+  MemoryGuard* memory_guard = nullptr;
 };
 
 std::unique_ptr<Engine> make_task_engine(const EngineOptions& options);

@@ -11,6 +11,8 @@
 #include "hcemu/errors.hpp"
 #include "runtime/engine.hpp"
 #include "runtime/futex.hpp"
+#include "runtime/memory_guard.hpp"
+#include "runtime/stack_pool.hpp"
 #include "runtime/stack_overflow.hpp"
 
 namespace hcemu::detail {
@@ -21,6 +23,18 @@ class OsThreadEngine final : public Engine {
   explicit OsThreadEngine(const EngineOptions& options) : options_(options) {}
 
   void run(int nodes, const std::function<void(int)>& body, const std::function<void()>& started) override {
+    // The threads' stacks, counted as the task engine counts its stacks before their first run
+    // (runtime/stack_pool.hpp), while the threads live.
+    MemoryGuard* const guard = options_.memory_guard;
+    const std::size_t stacks = StackPool::first_touch() * static_cast<std::size_t>(nodes);
+    if (guard != nullptr && !guard->reserve(stacks)) throw Error(guard->explain());
+    struct Release {
+      MemoryGuard* guard;
+      std::size_t bytes;
+      ~Release() {
+        if (guard != nullptr) guard->release(bytes);
+      }
+    } release{guard, stacks};
     permits_ = std::make_unique<Permit[]>(static_cast<std::size_t>(nodes));
     interrupted_.store(0, std::memory_order_relaxed);
     gate_.store(kClosed, std::memory_order_relaxed);

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <queue>
@@ -288,8 +289,10 @@ class TaskEngine final : public Engine {
   explicit TaskEngine(const EngineOptions& options)
       : options_(options),
         // One per core this process may run on: oneTBB counts the cores of its affinity mask (mpirun binds each rank
-        // to its own), where std::thread::hardware_concurrency counts the host's.
-        workers_(options.workers > 0 ? options.workers : std::max(1, tbb::info::default_concurrency())),
+        // to its own), where std::thread::hardware_concurrency counts the host's. Never more than the nodes: the
+        // others would only spin and be waited for.
+        workers_(std::min(options.workers > 0 ? options.workers : std::max(1, tbb::info::default_concurrency()),
+                          options.nodes > 0 ? options.nodes : std::numeric_limits<int>::max())),
         // oneTBB starts no more threads than cores unless told: asked for more workers, it would run the extra
         // workers' loops only after others ended, and say so on stderr. Raised for as long as this engine lives (the
         // lowest of the limits alive at once applies, so a limit set elsewhere in the program still holds).
@@ -297,7 +300,8 @@ class TaskEngine final : public Engine {
                          ? std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism,
                                                                  static_cast<std::size_t>(workers_))
                          : nullptr),
-        arena_(workers_) {}
+        arena_(workers_),
+        stacks_(options.memory_guard) {}
   // tbb::task_group may throw from its destructor when tasks are left; none are once run() has returned.
   ~TaskEngine() noexcept override {}
 
@@ -332,6 +336,7 @@ class TaskEngine final : public Engine {
       workers.wait();
     });
     for (const NodeFiber& f : fibers_) take_up(&f);
+    stacks_.count_touched();
     if (finished_.load(std::memory_order_acquire) != nodes)
       throw Error("internal error: the task engine stopped with " + std::to_string(nodes - finished_.load()) +
                   " node(s) suspended and nothing to resume them");

@@ -60,8 +60,8 @@ bool MemoryGuard::reserve(std::size_t bytes) {
 
 std::string MemoryGuard::explain() const {
   const std::string head =
-      "out of host memory: the nodes' buffers, request slots, matching tables and groups of receives would take "
-      "this process past ";
+      "out of host memory: the nodes' stacks, runtimes, buffers, request slots, matching tables and groups of "
+      "receives would take this process past ";
   if (automatic_)
     return head + in_units(limit_) + ", what it held before the machine's first run (" + in_units(baseline_) +
            ") and seven eighths of what the host had available then (memory_limit = 0); lower d or the message size, "

@@ -10,11 +10,17 @@ namespace hcemu::detail {
 
 namespace {
 
-std::unique_ptr<Engine> make_engine(const EmulatorSettings& settings, int first_node) {
+// `memory_guard`: made after the engine, and used only once a run starts.
+std::unique_ptr<Engine> make_engine(const EmulatorSettings& settings, int first_node, int nodes,
+                                    MemoryGuard* memory_guard) {
   stack_overflow::install();
   EngineOptions options;
   options.first_node = first_node;
+  options.memory_guard = memory_guard;
   options.workers = settings.workers;
+  // A worker beyond the nodes would find nothing to run but still be a host thread that starts, spins and is
+  // waited for: --workers 1000 on 32 nodes took 7.3 s instead of 0.02 s.
+  options.nodes = nodes;
   options.stack_bytes = settings.stack_bytes;
   options.wall = settings.timing == Timing::wall;
   return settings.engine == EngineKind::tasks ? make_task_engine(options) : make_os_thread_engine(options);
@@ -64,7 +70,7 @@ RunState::RunState(const MachineConfig& config_, const EmulatorSettings& setting
                             : config_.nodes()),
       ordered(settings_.timing != Timing::native),
       timing(config_, settings_.timing),
-      engine(make_engine(settings_, first_node)),
+      engine(make_engine(settings_, first_node, local_nodes, &memory_guard)),
       barrier(local_nodes),
       coordinator(*this),
       memory_guard(settings_.memory_limit),
@@ -72,6 +78,9 @@ RunState::RunState(const MachineConfig& config_, const EmulatorSettings& setting
       kept_blocks(settings_.huge_pages) {
   timing.record_links(settings.trace);
   nodes.resize(static_cast<std::size_t>(config.nodes()));
+  // The nodes' runtimes themselves, held as long as the machine; what they allocate they count as they go.
+  if (!memory_guard.reserve(sizeof(NodeRuntime) * static_cast<std::size_t>(local_nodes)))
+    throw Error(memory_guard.explain());
   try {
     for (int i = first_node; i < first_node + local_nodes; ++i)
       nodes[static_cast<std::size_t>(i)] = std::make_unique<NodeRuntime>(*this, i);

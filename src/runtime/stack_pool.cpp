@@ -9,8 +9,10 @@
 #include <cstring>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "hcemu/errors.hpp"
+#include "runtime/memory_guard.hpp"
 
 namespace hcemu::detail {
 
@@ -63,6 +65,16 @@ StackPool::~StackPool() {
   if (base_ != nullptr) munmap(base_, mapped_);
 }
 
+std::size_t StackPool::first_touch() { return static_cast<std::size_t>(sysconf(_SC_PAGESIZE)); }
+
+void StackPool::unmap() {
+  if (base_ != nullptr) munmap(base_, mapped_);
+  base_ = nullptr;
+  count_ = 0;
+  if (memory_guard_ != nullptr) memory_guard_->release(counted_);
+  counted_ = 0;
+}
+
 void StackPool::reserve(int count, std::size_t bytes) {
   const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
   const std::size_t stack = (bytes + page - 1) / page * page;
@@ -70,20 +82,43 @@ void StackPool::reserve(int count, std::size_t bytes) {
   const long headroom = read_long("/proc/sys/vm/max_map_count", 65530) - mappings_in_use() - 4096;
   const std::size_t guard = 2L * count <= headroom ? page : 0;
   if (base_ != nullptr && count <= count_ && stack == stride_ - guard_ && guard == guard_) return;
-  if (base_ != nullptr) munmap(base_, mapped_);
-  base_ = nullptr;
+  unmap();
 
+  const std::size_t first = page * static_cast<std::size_t>(count);  // first_touch() a stack
+  if (memory_guard_ != nullptr && !memory_guard_->reserve(first)) throw Error(memory_guard_->explain());
+  counted_ = memory_guard_ != nullptr ? first : 0;
   stride_ = stack + guard;
   mapped_ = stride_ * static_cast<std::size_t>(count);
   // MAP_NORESERVE: a stack costs memory only for the pages its node touches.
   void* p = mmap(nullptr, mapped_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK,
                  -1, 0);
-  if (p == MAP_FAILED) throw Error(mapping_failure(count, stride_, guard != 0, mapped_, errno));
+  if (p == MAP_FAILED) {
+    const int error = errno;
+    if (memory_guard_ != nullptr) memory_guard_->release(counted_);
+    counted_ = 0;
+    throw Error(mapping_failure(count, stride_, guard != 0, mapped_, error));
+  }
   base_ = static_cast<std::byte*>(p);
   count_ = count;
   guard_ = guard;
   if (guard_ != 0)
     for (int i = 0; i < count; ++i) mprotect(base_ + static_cast<std::size_t>(i) * stride_, guard_, PROT_NONE);
+}
+
+void StackPool::count_touched() {
+  if (memory_guard_ == nullptr || base_ == nullptr) return;
+  const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  std::vector<unsigned char> resident((mapped_ + page - 1) / page);
+  if (mincore(base_, mapped_, resident.data()) != 0) return;  // keeps what is counted
+  std::size_t pages = 0;
+  for (unsigned char r : resident) pages += r & 1u;
+  const std::size_t touched = pages * page;
+  // Held already: counted even past the limit, which what is reserved next then meets.
+  if (touched > counted_)
+    memory_guard_->count_held(touched - counted_);
+  else
+    memory_guard_->release(counted_ - touched);
+  counted_ = touched;
 }
 
 }  // namespace hcemu::detail

@@ -227,6 +227,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadUsage{"run exchange --partition 2,2", 2, "sums to 4"},
         BadUsage{"run exchange --partition 2,x", 2, "positive integers"},
         BadUsage{"run broadcast --algo bcast4 --partition 5", 2, "its g is --pieces"},
+        BadUsage{"run broadcast --algo bcast4 --groups 1000000", 2, "at most ⌈m/d⌉ = 13 groups"},
         BadUsage{"run broadcast --algo sbt --pieces 5", 2, "takes no --pieces"},
         BadUsage{"run exchange --pieces 5", 2, "takes no --pieces"},
         BadUsage{"run exchange --root 3", 2, "takes no --root (broadcast, reduce, scatter, gather take one)"},
