@@ -106,7 +106,6 @@ struct EmulatorSettings {
   bool huge_pages = false;                     // the nodes' large blocks in transparent huge pages (docs/engine.md)
   std::size_t memory_limit = 0;                // bytes the process may hold; 0 = the host's available memory
   unsigned yield_seed = 0;                     // != 0: random thread yields in the runtime, to shake out races
-  double deadlock_seconds = 0.25;              // ignored: a deadlock is known exactly (docs/engine.md)
   bool trace = false;                          // record spans for a Chrome trace
 
   void validate() const;  // throws ConfigError naming the first key out of its range

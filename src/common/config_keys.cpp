@@ -494,10 +494,6 @@ const std::vector<ConfigKey>& config_keys() {
        field(&E::memory_limit, BytesKind{0}, "bytes")},
       {"yield_seed", "", "", "!= 0: random thread yields in the runtime, to shake out races",
        field(&E::yield_seed, IntegerKind<unsigned>{0, std::numeric_limits<unsigned>::max()}, "")},
-      {"deadlock_seconds", "", "",
-       "ignored: a deadlock is known exactly, when nothing is left to place (docs/engine.md); accepted so that older "
-       "configs load",
-       field(&E::deadlock_seconds, NumberKind{0, true, 60.0, " of seconds"}, "s")},
       {"trace", "", "", "record spans for a Chrome trace", field(&E::trace, BooleanKind{}, "")},
   };
   return keys;

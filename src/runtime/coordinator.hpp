@@ -59,7 +59,6 @@ class Coordinator {
   // Spread over ranks (coordinator_ranks.cpp): one round of placing, with every rank.
   void round();
   void place_round(timing::OrderKey horizon);
-  void release_barrier(Time latest_entry);
   void report_deadlock();
   // Native timing: polls for messages from other ranks while no node of this rank runs, and finds out with the
   // others when the run is over (coordinator_ranks.cpp).
