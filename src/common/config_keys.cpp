@@ -435,7 +435,7 @@ const std::vector<ConfigKey>& config_keys() {
   using S = MachineSetup;
   const TimeKind time;
   static const std::vector<ConfigKey> keys = {
-      // The machine of the papers: MODEL.md section 2.
+      // The machine of the papers: docs/model.md §2.
       {"d", "", "-d,--dim", "dimension: 2^d nodes (a square torus or mesh: 2^(d/2) x 2^(d/2))",
        field(&M::d, IntegerKind<int>{0, max_spread_dimension()}, "")},
       {"lambda", "λ", "", "start-up of one transfer (one packet)", field(&M::lambda, time, "µs")},
@@ -469,7 +469,7 @@ const std::vector<ConfigKey>& config_keys() {
       {"protocol", "", "--protocol",
        "forced: a message that arrives before its receive is posted is lost; unforced: it waits in a buffer",
        field(&M::protocol, protocol_kind(), "")},
-      // How the emulator runs the machine: MODEL.md section 8.
+      // How the emulator runs the machine: docs/model.md §8.
       {"timing", "", "--timing", "virtual: model clocks; wall: real waits scaled by time_scale; native: no delay",
        field(&E::timing, timing_kind(), "")},
       {"time_scale", "", "--time-scale", "wall timing: real seconds per model second",
