@@ -30,7 +30,7 @@ int main() {
     }
   });
   report.print(std::cout);  // makespan, per-node clocks, messages, links, discards
-  // (2^3 - 1) transfers of λ + δ' + τ·64 after the barrier: the closed form of MODEL.md §9.
+  // (2^3 - 1) transfers of λ + δ' + τ·64 after the barrier: the closed form of docs/model.md §9.
   const double predicted = 150.0 * 3 + 7 * (95.0 + 15.45 + 0.394 * 64);
   std::cout << std::fixed << "predicted " << predicted << " us, emulated " << report.makespan_us() << " us\n";
   return report.makespan == hcemu::from_us(predicted) && report.forced_discards.empty() ? 0 : 1;

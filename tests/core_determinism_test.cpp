@@ -1,4 +1,4 @@
-// MODEL.md sections 7 and 8: transfers that contend are served in model-time order, whatever the engine, the number
+// docs/model.md §7 and §8: transfers that contend are served in model-time order, whatever the engine, the number
 // of workers or the interleaving of the host's threads. Every kernel here contends; its clocks and its per-link
 // contention must equal, exactly, those of a sequential reference that replays the same transfers in model-time order
 // with no threads at all (reference_scheduler.hpp).

@@ -1,4 +1,4 @@
-// MODEL.md section 5: receives, matching, FORCED and UNFORCED.
+// docs/model.md §5: receives, matching, FORCED and UNFORCED.
 #include <gtest/gtest.h>
 
 #include "core_support.hpp"

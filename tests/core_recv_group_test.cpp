@@ -222,7 +222,7 @@ TEST(RecvGroup, TakesTheMessagesThatCameBeforeItUnderUnforced) {
     for (int i = 0; i < 2; ++i) (group ? grouped : single)[static_cast<std::size_t>(i)] = report.nodes[i].final_clock;
   }
   EXPECT_EQ(grouped, single);
-  // MODEL.md section 5: it arrived at 17 µs; the late receive completes at max(call, completion) + sys_copy·L.
+  // docs/model.md §5: it arrived at 17 µs; the late receive completes at max(call, completion) + sys_copy·L.
   EXPECT_EQ(grouped[0], us(100 + 0.125 * 8));
 }
 

@@ -1,4 +1,4 @@
-// MODEL.md section 1: up to d = 13, 8192 node threads, within the machine's memory.
+// docs/model.md §1: up to d = 13, 8192 node threads, within the machine's memory.
 #include <gtest/gtest.h>
 
 #include "core_support.hpp"

@@ -1,4 +1,4 @@
-// MODEL.md section 8: virtual timing is deterministic; wall timing agrees with it.
+// docs/model.md §8: virtual timing is deterministic; wall timing agrees with it.
 #include <gtest/gtest.h>
 
 #include <bit>

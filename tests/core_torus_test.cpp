@@ -1,4 +1,4 @@
-// MODEL.md section 1 on a torus: routes x first, then y, each leg the shorter way round its ring, a tie going +
+// docs/model.md §1 on a torus: routes x first, then y, each leg the shorter way round its ring, a tie going +
 // unless the kernel asks; four directed links per node; links accounted like a cube's. Hand-worked on a 4 x 4 torus.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// MODEL.md sections 3 and 4 on hand-worked cases.
+// docs/model.md §3 and §4 on hand-worked cases.
 #include <gtest/gtest.h>
 
 #include <atomic>

@@ -1,4 +1,4 @@
-// MODEL.md sections 8 and 9: wall timing really waits, and agrees with virtual timing within 2% at
+// docs/model.md §8 and §9: wall timing really waits, and agrees with virtual timing within 2% at
 // time_scale >= 10. This is a tolerance check of the emulator, not a speed test: on a shared host a run can be
 // preempted for milliseconds, so the check takes the best of a few runs, and ctest runs it alone.
 #include <gtest/gtest.h>

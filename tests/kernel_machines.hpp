@@ -7,7 +7,7 @@
 
 namespace hcemu::test {
 
-// λ = 10 µs, τ = 0.01 µs/byte, δ = 2 µs per hop, δ' = 3 µs: every term of MODEL.md §9 shows.
+// λ = 10 µs, τ = 0.01 µs/byte, δ = 2 µs per hop, δ' = 3 µs: every term of docs/model.md §9 shows.
 inline MachineConfig circuit_machine() {
   MachineConfig c;
   c.lambda = 10;

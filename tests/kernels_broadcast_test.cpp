@@ -1,5 +1,5 @@
 // The one-to-all broadcasts: every node ends with the root's message, and the virtual-time makespan equals the
-// closed form (MODEL.md §9; Johnsson & Ho 1987 Table 1; Stout & Wagar 1990 §2).
+// closed form (docs/model.md §9; Johnsson & Ho 1987 Table 1; Stout & Wagar 1990 §2).
 #include <gtest/gtest.h>
 
 #include <optional>
@@ -70,7 +70,7 @@ Broadcast nesbt(std::size_t chunk) {
 // ----- Binomial spanning tree -------------------------------------------------------------------------------------
 
 HCEMU_KERNEL_CHECKS(SbtBroadcast, OnePortCircuitTakesDTransfersOfTheWholeMessage) {
-  // MODEL.md §9: d(λ + δ' + δ + τm).
+  // docs/model.md §9: d(λ + δ' + δ + τm).
   const std::size_t m = 1000;
   auto check = broadcast_check(m, sbt());
   check.dims(0, 8).ports({"one"}).base(circuit_machine()).predict([m](const MachineConfig& cfg) -> std::optional<Time> {
@@ -120,7 +120,7 @@ HCEMU_KERNEL_CHECKS(SbtBroadcast, OddSizesAndAThousandNodes) {
 // ----- BROADCAST 2 ---------------------------------------------------------------------------------------------------
 
 HCEMU_KERNEL_CHECKS(SymmetrizedBroadcast, AllPortStoreAndForwardTakesTauMPlusDLambda) {
-  // MODEL.md §9 and Stout & Wagar §2: τm + dβ. 840 = lcm(1..8), so every d from 1 to 8 divides m.
+  // docs/model.md §9 and Stout & Wagar §2: τm + dβ. 840 = lcm(1..8), so every d from 1 to 8 divides m.
   const std::size_t m = 840;
   auto check = broadcast_check(m, bcast2());
   check.dims(0, 8)

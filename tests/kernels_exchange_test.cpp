@@ -1,5 +1,5 @@
 // The complete exchange kernels: every node's result equals the sequential transpose of the block matrix, and the
-// virtual-time makespan equals the closed form (MODEL.md §9; Bokhari 1993 eq. 2; Stout & Wagar §6).
+// virtual-time makespan equals the closed form (docs/model.md §9; Bokhari 1993 eq. 2; Stout & Wagar §6).
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -46,7 +46,7 @@ KernelCheck<>::ReferenceFn transpose_of_blocks(std::size_t m) {
   };
 }
 
-// MODEL.md §9, one-port circuit, receives posted first, sync none:
+// docs/model.md §9, one-port circuit, receives posted first, sync none:
 // Σ_i [ Σ_{j=1..2^d_i-1} (λ + δ' + δ·popcount(j) + τ·m·2^(d-d_i)) + ρ·2^d·m ], no ρ term for one phase.
 Time multiphase_oracle(const MachineConfig& config, const std::vector<int>& partition, std::size_t m) {
   const CostTable cost = CostTable::from(config);
@@ -70,7 +70,7 @@ KernelCheck<>::KernelFn multiphase_kernel(std::size_t m, PartitionOf partition_o
   };
 }
 
-// The checks of a multiphase exchange over d = 0..8, one-port against the MODEL.md oracle and every port model
+// The checks of a multiphase exchange over d = 0..8, one-port against the docs/model.md §9 oracle and every port model
 // against the model's closed form, contention-free; each case a test of its own (prefixed by `label` when given).
 void add_multiphase(CheckList& checks, std::size_t m, const PartitionOf& partition_of, const std::string& label = "",
                     KernelCheck<>::KernelFn kernel = {}) {
@@ -352,7 +352,7 @@ HCEMU_KERNEL_CHECKS(MultiphaseExchange, TenDimensionsDeliverInTheOracleTime) {
   checks.add(check);
 }
 
-// Stout & Wagar §6 and MODEL.md §9: all-port, store-and-forward, δ = δ' = 0: 2^(d-1)·τm + dλ.
+// Stout & Wagar §6 and docs/model.md §9: all-port, store-and-forward, δ = δ' = 0: 2^(d-1)·τm + dλ.
 HCEMU_KERNEL_CHECKS(AllPortExchange, MatchesStoutWagarClosedForm) {
   MachineConfig base;
   base.lambda = 12;

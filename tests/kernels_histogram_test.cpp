@@ -1,5 +1,5 @@
 // The histograms: node i ends with the global counts of its block of bins, and the virtual-time makespan equals the
-// closed form (MODEL.md §9; Stout & Wagar 1990 §8). Bins are 4-byte counts, so the paper's τ per item is 4τ here.
+// closed form (docs/model.md §9; Stout & Wagar 1990 §8). Bins are 4-byte counts, so the paper's τ per item is 4τ here.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -131,7 +131,7 @@ HCEMU_KERNEL_CHECKS(RecursiveHalvingHistogram, AThousandNodes) {
 // ----- Symmetrized ---------------------------------------------------------------------------------------------------
 
 HCEMU_KERNEL_CHECKS(SymmetrizedHistogram, AllPortStoreAndForwardTakesTheStoutWagarTime) {
-  // MODEL.md §9: (1 - 2^-d)·τm/d + dλ with m = 4·bins bytes; bins = 3·d·2^d so that every sub-block is whole.
+  // docs/model.md §9: (1 - 2^-d)·τm/d + dλ with m = 4·bins bytes; bins = 3·d·2^d so that every sub-block is whole.
   auto bins_of = [](int d) { return std::size_t{3} * static_cast<std::size_t>(std::max(d, 1)) << d; };
   auto check = histogram_check(bins_of, 400, symmetrized());
   check.dims(0, 8)

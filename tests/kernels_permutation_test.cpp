@@ -143,8 +143,8 @@ HCEMU_KERNEL_CHECKS(EcubePermutation, EqualMessagesThatShareALinkInDifferentHops
   checks.add(check);
 }
 
-// ----- The e-cube baseline under contention (MODEL.md §7: contending transfers are served by ready time, ties by the
-// lower source id; a store-and-forward hop keeps its message's source) ---------------------------------------------
+// ----- The e-cube baseline under contention (docs/model.md §7: contending transfers are served by ready time, ties
+// by the lower source id; a store-and-forward hop keeps its message's source) --------------------------------------
 
 // 1 -> 4 and 2 -> 12 on 4 bits both cross link 0-4 (below); nothing else shares a link.
 model::Permutation crossing_permutation() {

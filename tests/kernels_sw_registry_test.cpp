@@ -106,7 +106,7 @@ TEST_P(StoutWagarRegistry, EveryAlgorithmVerifiesInItsClosedFormAndAboveItsBound
         }
         EXPECT_EQ(*r.lower_bound, expected_bound(name, config, r.run_case));
         EXPECT_LE(*r.lower_bound, r.report.makespan);
-        // The paper's schedules are built free of contention (MODEL.md §7); only the e-cube baseline may contend.
+        // The paper's schedules are built free of contention (docs/model.md §7); only the e-cube baseline may contend.
         if (c.algo != "ecube") {
           EXPECT_EQ(r.report.contention_events(), 0u);
         }

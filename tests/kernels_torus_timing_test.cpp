@@ -1,4 +1,4 @@
-// The torus exchanges on a machine that routes on the torus (MODEL.md §1): the emulated makespan equals
+// The torus exchanges on a machine that routes on the torus (docs/model.md §1): the emulated makespan equals
 // model::torus_exchange_time to the picosecond with δ > 0, ρ > 0, every port model, circuit and store-and-forward,
 // and no step contends; on a mesh (no wrap-around) the phase-d steps do contend, and so does the hypercube's Direct
 // exchange run on the torus.

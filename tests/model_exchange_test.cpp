@@ -1,5 +1,5 @@
 // Closed forms of the Direct, Standard and Multiphase exchanges (include/hcemu/model/exchange.hpp). Every expected
-// value is worked out by hand from MODEL.md §9 and Bokhari 1993 eq. 2 with small round numbers (microseconds).
+// value is worked out by hand from docs/model.md §9 and Bokhari 1993 eq. 2 with small round numbers (microseconds).
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -25,12 +25,12 @@ MachineConfig small_cube(int d) {
 }
 
 TEST(ModelExchange, DirectExchangeIsTheXorScheduleSumWithoutShuffle) {
-  // MODEL.md §9: sum_{k=1..7} (10 + 2 + popcount(k) + 0.5·4) = 7·14 + (1+1+2+1+2+2+3) = 110. No ρ term.
+  // docs/model.md §9: sum_{k=1..7} (10 + 2 + popcount(k) + 0.5·4) = 7·14 + (1+1+2+1+2+2+3) = 110. No ρ term.
   EXPECT_EQ(direct_exchange_time(small_cube(3), 4), from_us(110));
 }
 
 TEST(ModelExchange, StandardExchangeMatchesTheModelOracle) {
-  // MODEL.md §9: d(λ + δ' + δ + τ·m·2^(d-1)) + d·ρ·2^d·m = 3(10 + 2 + 1 + 8) + 3·0.25·8·4 = 63 + 24.
+  // docs/model.md §9: d(λ + δ' + δ + τ·m·2^(d-1)) + d·ρ·2^d·m = 3(10 + 2 + 1 + 8) + 3·0.25·8·4 = 63 + 24.
   EXPECT_EQ(standard_exchange_time(small_cube(3), 4), from_us(87));
   // d = 5, m = 2: 5(13 + 0.5·2·16) + 5·0.25·32·2 = 145 + 80.
   EXPECT_EQ(standard_exchange_time(small_cube(5), 2), from_us(225));
@@ -54,7 +54,7 @@ TEST(ModelExchange, DirectAndStandardAreTheExtremePartitions) {
 }
 
 TEST(ModelExchange, MultiphaseMatchesTheModelOracleForEveryPartition) {
-  // MODEL.md §9, summed step by step exactly as written there.
+  // docs/model.md §9, summed step by step exactly as written there.
   const MachineConfig config = small_cube(6);
   const CostTable cost = CostTable::from(config);
   const std::size_t m = 3;

@@ -24,7 +24,7 @@ struct Table3Row {
   double inverse;  // 2^-A, printed with six decimals
 };
 
-// Bokhari 1993 Table 3, "Partitions of the integer e = 7", as printed (papers/bokhari-1993-...txt). The
+// Bokhari 1993 Table 3, "Partitions of the integer e = 7", as printed (read from an OCR text). The
 // equipartition column of the OCR text is misaligned: it puts E(7,2) on {1 6}, E(7,3) on {1 2 4}, E(7,4) on
 // {1 1 2 3} and E(7,5) on {1 1 1 1 1 2}, with E(7,6) and E(7,7) below the last row. Eq. 3 gives E(7,2) = {3 4},
 // E(7,3) = {2 2 3}, E(7,4) = {1 2 2 2}, E(7,5) = {1 1 1 2 2}, E(7,6) = {1 1 1 1 1 2}, E(7,7) = {1 1 1 1 1 1 1}: one

@@ -1,5 +1,5 @@
-// The torus geometry of MODEL.md §1: ids, neighbours with wrap-around, dimension-ordered routes (x leg, then y leg,
-// each the shorter way round, ties +), and link indices node·4 + direction. Every expected value is worked by hand.
+// The torus geometry of docs/model.md §1: ids, neighbours with wrap-around, dimension-ordered routes (x leg, then y
+// leg, each the shorter way round, ties +), and link indices node·4 + direction. Every expected value is worked by hand.
 #include <array>
 #include <vector>
 

@@ -1,11 +1,11 @@
 #pragma once
 // A sequential reference for the engine (test code): it replays a kernel's transfers in model-time order with no
-// threads at all, implementing MODEL.md's rules on its own plain data structures, so that the emulator's results
+// threads at all, implementing docs/model.md's rules on its own plain data structures, so that the emulator's results
 // under any engine, worker count or thread interleaving can be compared with it exactly.
 //
 // A kernel is given as a program: per node, a list of operations on numbered requests. program_kernel() runs it on
 // the emulator through the node API; reference_run() replays it here. Each node runs until it must wait; when no
-// node can go on, the pending transfer with the smallest key (ready time, source, issue order; MODEL.md section 7)
+// node can go on, the pending transfer with the smallest key (ready time, source, issue order; docs/model.md §7)
 // takes the earliest start at which its links are free of every transfer placed before it.
 #include <algorithm>
 #include <bit>
@@ -102,7 +102,7 @@ inline std::map<std::pair<int, int>, std::pair<std::uint64_t, Time>> contention_
   return out;
 }
 
-// The links' bookings, each link's searched from the front for every move: MODEL.md section 7 as plainly as it
+// The links' bookings, each link's searched from the front for every move: docs/model.md §7 as plainly as it
 // reads. A transfer takes the earliest start >= ready at which every link of its route is free until its end, found
 // by passes over the route; a delay is put on the link whose booking (another owner's) moved the start.
 class ReferenceLinks {

@@ -307,7 +307,7 @@ TEST(ChromeTrace, ForcedDiscardIsAnInstantOnTheReceiversProgramAndHasNoArrow) {
   const auto discards = t.on("node 1", "i");
   ASSERT_EQ(discards.size(), 1u);
   const json& d = discards[0];
-  // Its first byte arrives at λ + δ' + δ·1 (MODEL.md section 3), before the post at 50 µs.
+  // Its first byte arrives at λ + δ' + δ·1 (docs/model.md §3), before the post at 50 µs.
   EXPECT_EQ(ps(d["ts"]), from_us(config.lambda + config.delta_msg + config.delta_hop));
   EXPECT_EQ(d["s"], "t");
   EXPECT_EQ(d["args"]["source"], 0);

@@ -1,5 +1,5 @@
 // The matcher alone, without threads (runtime/matcher.hpp): receives and messages of many keys, posted and arriving
-// in random order, meet as MODEL.md section 5 says (by source, context and tag, in posting order on both sides)
+// in random order, meet as docs/model.md §5 says (by source, context and tag, in posting order on both sides)
 // however the table grows, keeps tombstones and clears them. The reference is a pair of queues per key.
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // The link table alone (timing/links.hpp): bookings served in order of ready time take the earliest start at which
-// every link of their route is free (MODEL.md section 7), and each delay is put on the link whose booking caused it,
+// every link of their route is free (docs/model.md §7), and each delay is put on the link whose booking caused it,
 // as passes over the route find them. The reference (ReferenceLinks, reference_scheduler.hpp) keeps every booking in
 // a plain list and searches it from the front for every move; the table under test keeps the latest booking in
 // place, forgets what can no longer be in the way, and reads each link's bookings with a cursor that only moves on.

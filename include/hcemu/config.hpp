@@ -1,5 +1,5 @@
 #pragma once
-// One machine: its dimension and the communication parameters of MODEL.md section 2 (MachineConfig), apart from how
+// One machine: its dimension and the communication parameters of docs/model.md §2 (MachineConfig), apart from how
 // the emulator runs it (EmulatorSettings), so that a kernel's node.config() shows the machine of the papers and
 // nothing of the emulator's internals. Each field is a key of hcemu/config_keys.hpp, which holds its range, unit and
 // documentation; a field's initializer here is its default.
@@ -31,7 +31,7 @@ int spread_ranks();
 void set_spread_ranks(int ranks);
 inline constexpr int kMaxSpreadDimension = 20;
 
-// MODEL.md section 1: the 2^d-node hypercube (e-cube routing), or an R x C torus, or a mesh (the torus without its
+// docs/model.md §1: the 2^d-node hypercube (e-cube routing), or an R x C torus, or a mesh (the torus without its
 // wrap-around links), routed x first, then y (Suh, Shin & An). Spelt `cube`, `torus`, `torus:RxC`, `mesh:RxC`;
 // without sides, a torus or mesh is square: 2^(d/2) x 2^(d/2).
 struct Topology {
@@ -47,7 +47,7 @@ struct Topology {
   friend bool operator==(const Topology&, const Topology&) = default;
 };
 
-// MODEL.md section 4: `one` (full duplex), `half` (one-port half duplex), `k:N`, `all` (n-port).
+// docs/model.md §4: `one` (full duplex), `half` (one-port half duplex), `k:N`, `all` (n-port).
 struct Ports {
   enum class Kind { one, half, k, all };
   Kind kind = Kind::one;
@@ -74,7 +74,7 @@ struct MachineConfig {
   std::string name = "custom";  // preset name, for reports
   int d = 0;                    // 2^d nodes, 0..max_spread_dimension(settings.engine)
 
-  // MODEL.md section 2. Times in microseconds, sizes in bytes.
+  // docs/model.md §2. Times in microseconds, sizes in bytes.
   double lambda = 0;                // λ: start-up of one transfer (one packet)
   std::optional<double> lambda0;    // λ0: start-up of a zero-byte message; unset means λ
   double tau = 0;                   // τ: per byte on a link
@@ -95,7 +95,7 @@ struct MachineConfig {
   void validate() const;  // throws ConfigError naming the first key out of its range
 };
 
-// How the emulator runs a machine (MODEL.md section 8): none of this changes the model's results in virtual time.
+// How the emulator runs a machine (docs/model.md §8): none of this changes the model's results in virtual time.
 struct EmulatorSettings {
   Timing timing = Timing::virtual_time;
   double time_scale = 1;                       // wall timing: real seconds per model second, >= 1
@@ -106,7 +106,6 @@ struct EmulatorSettings {
   bool huge_pages = false;                     // the nodes' large blocks in transparent huge pages (docs/engine.md)
   std::size_t memory_limit = 0;                // bytes the process may hold; 0 = the host's available memory
   unsigned yield_seed = 0;                     // != 0: random thread yields in the runtime, to shake out races
-  double deadlock_seconds = 0.25;              // ignored: a deadlock is known exactly (docs/engine.md)
   bool trace = false;                          // record spans for a Chrome trace
   double mpi_timeout_seconds = 60;             // spread over MPI ranks: the longest wait for the others; 0 = forever
 

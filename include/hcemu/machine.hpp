@@ -1,5 +1,5 @@
 #pragma once
-// The emulated hypercube: 2^d node threads running one kernel (MODEL.md section 1).
+// The emulated hypercube: 2^d node threads running one kernel (docs/model.md §1).
 #include <functional>
 #include <memory>
 

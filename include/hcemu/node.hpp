@@ -1,5 +1,5 @@
 #pragma once
-// The handle a kernel receives: one node of the emulated hypercube (MODEL.md sections 1, 5 and 6).
+// The handle a kernel receives: one node of the emulated hypercube (docs/model.md §1, §5 and §6).
 // Every call advances this node's model clock by the rules of the machine's timing model.
 #include <concepts>
 #include <cstddef>
@@ -19,7 +19,7 @@ class NodeBackend;
 struct RequestAccess;
 }  // namespace detail
 
-// On a torus or mesh (MODEL.md section 1): where a node is, its neighbour in each direction, and which way round
+// On a torus or mesh (docs/model.md §1): where a node is, its neighbour in each direction, and which way round
 // its ring each leg of its messages goes. Node (x, y) has id y·C + x.
 enum class Direction : std::uint8_t { plus_x, minus_x, plus_y, minus_y };
 struct Coordinates {
@@ -74,7 +74,7 @@ struct Status {
 
 class Node;
 
-// Memory from a node's arena (MODEL.md section 1). Freed when it goes out of scope.
+// Memory from a node's arena (docs/model.md §1). Freed when it goes out of scope.
 template <class T>
 class Buffer {
   static_assert(std::is_trivially_copyable_v<T>, "arena buffers hold plain data");
@@ -148,7 +148,7 @@ class Node {
   // moment is discarded. `buffer` must stay valid until the request completes.
   Request post_recv(int source, std::span<std::byte> buffer, int tag = 0);
   Status wait(Request& request);
-  // Completes all; receives take the input port in order of arrival, ties by source id (MODEL.md section 4).
+  // Completes all; receives take the input port in order of arrival, ties by source id (docs/model.md §4).
   void wait_all(std::span<Request> requests);
   // Completes the one request among `requests` that completes first in model time (ties by lower source id, a
   // send counting as this node's), invalidates it and returns its index; the others stay pending. Invalid

@@ -1,5 +1,5 @@
 #pragma once
-// What a run did: MODEL.md sections 5, 7 and 8 made visible.
+// What a run did: docs/model.md §5, §7 and §8 made visible.
 #include <cstddef>
 #include <cstdint>
 #include <iosfwd>
@@ -32,7 +32,7 @@ struct LinkStats {
   int to() const { return destination; }
 };
 
-// A message lost under FORCED (MODEL.md section 5): its first byte arrived before a matching receive was posted.
+// A message lost under FORCED (docs/model.md §5): its first byte arrived before a matching receive was posted.
 struct ForcedDiscard {
   int source = 0, destination = 0, tag = 0;
   std::size_t bytes = 0;

@@ -1,6 +1,6 @@
 #pragma once
-// Model time. MODEL.md asks for an exact time type so that the closed-form oracles hold exactly, not
-// approximately: every time in hcemu is a whole number of picoseconds.
+// Model time. The model needs an exact time type so that the closed-form oracles (docs/model.md §9) hold exactly,
+// not approximately: every time in hcemu is a whole number of picoseconds.
 #include <cmath>
 #include <cstdint>
 #include <limits>

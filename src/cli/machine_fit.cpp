@@ -34,7 +34,7 @@ struct Samples {
 };
 
 // Message sizes: zero bytes for λ0, then a range; no more than one packet, so that every message pays one
-// start-up and the regression stays linear (MODEL.md section 3).
+// start-up and the regression stays linear (docs/model.md §3).
 std::vector<std::size_t> message_sizes(const MachineConfig& c) {
   std::vector<std::size_t> sizes;
   for (std::size_t s : {0, 1, 64, 256, 1024, 4096})
@@ -247,7 +247,7 @@ MachineFitResult fit_machine(const MachineFamily& family, const MachineFitOption
   for (const auto& p : samples.ping_pong) {
     const double nonzero = p.bytes > 0 ? 1 : 0, zero = 1 - nonzero, bytes = static_cast<double>(p.bytes);
     if (circuit) {
-      // MODEL.md section 3, circuit: λ(L) + δ' + δ·h + τ·L, with δ' = delta_msg_per_d·d.
+      // docs/model.md §3, circuit: λ(L) + δ' + δ·h + τ·L, with δ' = delta_msg_per_d·d.
       std::vector<double> row = {nonzero, zero};
       if (vary_d) row.push_back(static_cast<double>(p.d));
       if (vary_h) row.push_back(static_cast<double>(p.hops));

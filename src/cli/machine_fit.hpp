@@ -1,7 +1,7 @@
 #pragma once
 // `hcemu fit`: measure the machine as the papers measured theirs — ping-pong at every distance and a range of
 // sizes, pairwise exchange, barrier, permutation, compute — on cubes of several dimensions, and fit the model's
-// parameters (MODEL.md section 2) by least squares.
+// parameters (docs/model.md §2) by least squares.
 #include <optional>
 #include <string>
 #include <vector>

@@ -131,7 +131,7 @@ Timing parse_timing(std::string_view s) {
 }
 
 int max_dimension(EngineKind engine) {
-  // MODEL.md section 1: one OS thread per node runs up to 2^13 node threads; lightweight threads on a worker pool
+  // docs/model.md §1: one OS thread per node runs up to 2^13 node threads; lightweight threads on a worker pool
   // go to 2^16.
   return engine == EngineKind::os_threads ? 13 : 16;
 }

@@ -445,7 +445,7 @@ const std::vector<ConfigKey>& config_keys() {
   using S = MachineSetup;
   const TimeKind time;
   static const std::vector<ConfigKey> keys = {
-      // The machine of the papers: docs/model.md, Machine and Parameters.
+      // The machine of the papers: docs/model.md §2.
       {"d", "", "-d,--dim", "dimension: 2^d nodes (a square torus or mesh: 2^(d/2) x 2^(d/2))",
        field(&M::d, IntegerKind<int>{0, max_spread_dimension()}, "")},
       {"lambda", "λ", "", "start-up of one transfer (one packet)", field(&M::lambda, time, "µs")},
@@ -479,7 +479,7 @@ const std::vector<ConfigKey>& config_keys() {
       {"protocol", "", "--protocol",
        "forced: a message that arrives before its receive is posted is lost; unforced: it waits in a buffer",
        field(&M::protocol, protocol_kind(), "")},
-      // How the emulator runs the machine: docs/model.md, Timings.
+      // How the emulator runs the machine: docs/model.md §8.
       {"timing", "", "--timing", "virtual: model clocks; wall: real waits scaled by time_scale; native: no delay",
        field(&E::timing, timing_kind(), "")},
       {"time_scale", "", "--time-scale",
@@ -510,10 +510,6 @@ const std::vector<ConfigKey>& config_keys() {
        field(&E::memory_limit, BytesKind{0}, "bytes")},
       {"yield_seed", "", "", "!= 0: random thread yields in the runtime, to shake out races",
        field(&E::yield_seed, IntegerKind<unsigned>{0, std::numeric_limits<unsigned>::max()}, "")},
-      {"deadlock_seconds", "", "",
-       "ignored: a deadlock is known exactly, when nothing is left to place (docs/engine.md); accepted so that older "
-       "configs load",
-       field(&E::deadlock_seconds, NumberKind{0, true, 60.0, " of seconds"}, "s")},
       {"trace", "", "", "record spans for a Chrome trace", field(&E::trace, BooleanKind{}, "")},
       {"mpi_timeout_seconds", "", "",
        "spread over MPI ranks: how long a rank waits in one exchange for the other ranks before it ends the job with "

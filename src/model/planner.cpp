@@ -39,7 +39,7 @@ class ExactLines {
   }
 
  private:
-  // One phase: 2^a - 1 transfers of m·2^(d-a) bytes at τ per byte (2τ under half duplex, MODEL.md §4).
+  // One phase: 2^a - 1 transfers of m·2^(d-a) bytes at τ per byte (2τ under half duplex, docs/model.md §4).
   const detail::Line<Time>& phase(int part) {
     std::optional<detail::Line<Time>>& cached = phases_[static_cast<std::size_t>(part)];
     if (!cached) {

@@ -41,7 +41,7 @@ TorusLeg leg(int s, int t, int n, bool wrap, LegWay way, TorusDirection plus, To
     case LegWay::minus: return {minus, backward};
     case LegWay::shorter: break;
   }
-  // MODEL.md §1: the shorter way round; on a tie (a leg of exactly half the ring) the + direction.
+  // docs/model.md §1: the shorter way round; on a tie (a leg of exactly half the ring) the + direction.
   return backward < forward ? TorusLeg{minus, backward} : TorusLeg{plus, forward};
 }
 

@@ -57,7 +57,7 @@ Time pairwise_exchange_time(const MachineConfig& config, std::size_t bytes, int 
   const CostTable cost = CostTable::from(config);
   const Time message = message_time(cost, config.switching, bytes, hops);
   if (config.ports.kind != Ports::Kind::half) return message;
-  // MODEL.md section 4, `half`: the receive completes at max(arrival, port free + its own hold).
+  // docs/model.md §4, `half`: the receive completes at max(arrival, port free + its own hold).
   return std::max(message, sender_hold(cost, config.switching, bytes, hops) +
                                receiver_hold(cost, config.switching, bytes, hops));
 }

@@ -1,5 +1,5 @@
 #pragma once
-// A node's own memory (MODEL.md section 1): a capacity, and allocations charged against it, large ones from the
+// A node's own memory (docs/model.md §1): a capacity, and allocations charged against it, large ones from the
 // machine's block pool (runtime/block_pool.hpp), the others from oneTBB's scalable allocator. Only the node touches
 // it (or a waker holding the node while it is parked).
 #include <cstddef>

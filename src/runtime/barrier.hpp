@@ -1,5 +1,5 @@
 #pragma once
-// The global barrier of MODEL.md section 6: every node leaves at the timing model's release time for the latest entry
+// The global barrier of docs/model.md §6: every node leaves at the timing model's release time for the latest entry
 // clock. The last node in completes it; the others wait, parked, for its generation to change.
 #include <atomic>
 #include <cstdint>

@@ -1,5 +1,5 @@
 #pragma once
-// Places transfers that may contend in the order MODEL.md section 7 prescribes — by ready time in model time, ties by
+// Places transfers that may contend in the order docs/model.md §7 prescribes — by ready time in model time, ties by
 // lower source id, then issue order at the source — whatever order the host's threads ran in.
 //
 // A node's clock is a lower bound on the ready time of every transfer it will still issue, so a transfer may be
@@ -59,7 +59,6 @@ class Coordinator {
   // Spread over ranks (coordinator_ranks.cpp): one round of placing, with every rank.
   void round();
   void place_round(timing::OrderKey horizon);
-  void release_barrier(Time latest_entry);
   void report_deadlock();
   // Native timing: polls for messages from other ranks while no node of this rank runs, and finds out with the
   // others when the run is over (coordinator_ranks.cpp).

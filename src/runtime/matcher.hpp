@@ -1,5 +1,5 @@
 #pragma once
-// Matching messages with posted receives (MODEL.md section 5): by (source, collective context, tag), in posting
+// Matching messages with posted receives (docs/model.md §5): by (source, collective context, tag), in posting
 // order, never overtaking between the same pair; and what a match does to the message by the timing model's
 // verdict (delivered, delivered late from the system buffer, or discarded under FORCED). Plain data, no threads: the
 // node that owns it, or a waker holding that node while it is parked, calls it.

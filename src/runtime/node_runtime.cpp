@@ -345,7 +345,7 @@ Request NodeRuntime::isend(int dest, std::span<const std::byte> data, int tag) {
                      " bytes cannot be received by any node: arenas hold " +
                      std::to_string(run_.settings.arena_bytes) + " bytes");
   maybe_yield();
-  // MODEL.md section 4: the transfer starts when the output resource is free, so the node's earlier transfers
+  // docs/model.md §4: the transfer starts when the output resource is free, so the node's earlier transfers
   // must have been placed (with `all` ports there is no output resource to wait for).
   if (ports_.has_output()) place_own_transfers(dest, tag);
   const Time issue = clock_.now();
@@ -628,7 +628,7 @@ void NodeRuntime::wait_all(RecvGroup& group) {
   left.reserve(g.unfinished);
   for (std::uint32_t k = 0; k < g.count; ++k)
     if ((g.elements[k].flags & (RecvGroupState::kDone | RecvGroupState::kNothing)) == 0) left.push_back(k);
-  // MODEL.md section 4, as wait_all on requests: arrivals take the input resource in order of arrival, ties by source.
+  // docs/model.md §4, as wait_all on requests: arrivals take the input resource in order of arrival, ties by source.
   std::sort(left.begin(), left.end(), [&](std::uint32_t a, std::uint32_t b) {
     return timing::TimingModel::takes_input_before(g.arrival_times(a), g.elements[a].source, g.arrival_times(b),
                                                    g.elements[b].source);
@@ -676,7 +676,7 @@ Message* NodeRuntime::best_for_any_source(const Slot& r, Time* completion) {
 
 // Which message a receive from any source takes must not depend on which sender's thread ran first: it is the one
 // that completes first in model time. Once every transfer ready by the best known completion has been placed, no
-// message still unknown can complete earlier (MODEL.md section 7 places transfers by ready time), so the receive
+// message still unknown can complete earlier (docs/model.md §7 places transfers by ready time), so the receive
 // waits for that horizon, and asks again for an earlier one whenever a better message arrives meanwhile.
 void NodeRuntime::resolve_any_source(std::uint32_t index, const char* operation) {
   const auto describe = [&] {
@@ -855,7 +855,7 @@ void NodeRuntime::wait_all(std::span<Request> requests) {
     complete_send(i);
     done = std::max(done, requests_.at(i).send.done);
   }
-  // MODEL.md section 4: inside one wait, arrivals take the input resource in order of arrival, ties by source.
+  // docs/model.md §4: inside one wait, arrivals take the input resource in order of arrival, ties by source.
   std::sort(receives.begin(), receives.end(), [&](std::uint32_t a, std::uint32_t b) {
     const Slot &x = requests_.at(a), &y = requests_.at(b);
     return timing::TimingModel::takes_input_before(x.arrival_times(), x.peer, y.arrival_times(), y.peer);

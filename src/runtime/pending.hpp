@@ -1,7 +1,7 @@
 #pragma once
 // What waits in the commit queue (runtime/coordinator.hpp) for its turn in model time: a message's next booking, or a
 // node that waits until every transfer ready by some model time has been placed (a test, a wait_any, a receive from
-// any source). Both carry the key of MODEL.md section 7.
+// any source). Both carry the key of docs/model.md §7.
 #include <atomic>
 
 #include "timing/order_key.hpp"

@@ -1,5 +1,5 @@
 #pragma once
-// A node's clock under the three timings of MODEL.md section 8.
+// A node's clock under the three timings of docs/model.md §8.
 // - Virtual: the model clock; nothing waits in real time.
 // - Wall: the emulated machine gives every node a processor of its own, so a node's clock is its own time: it
 //   advances by the real time the node spends running (its host thread's CPU time, divided by time_scale), and jumps

@@ -1,4 +1,4 @@
-// The hypercube of MODEL.md section 1: link k of node i leads to i ^ 2^k; e-cube routing corrects the differing
+// The hypercube of docs/model.md §1: link k of node i leads to i ^ 2^k; e-cube routing corrects the differing
 // bits from the lowest to the highest.
 #include <bit>
 

@@ -1,9 +1,9 @@
 #pragma once
-// The directed links of the topology (MODEL.md sections 1 and 7). A multi-hop circuit or a forwarded packet holds
+// The directed links of the topology (docs/model.md §1 and §7). A multi-hop circuit or a forwarded packet holds
 // links that other nodes also send on, so each link keeps the intervals it is booked for, and a transfer takes the
 // earliest start at or after its ready time at which every link of its route is free for its whole duration.
 //
-// The table does no locking of its own: bookings are made in the order of MODEL.md section 7 by one placer at a
+// The table does no locking of its own: bookings are made in the order of docs/model.md §7 by one placer at a
 // time (runtime/coordinator), or on a link private to one node by that node alone, or under the caller's lock.
 // Because they come in order of ready time, a booking almost always goes after every other on its links, and most
 // links hold one live booking: each link keeps its latest booking in place and only the rare earlier ones that can

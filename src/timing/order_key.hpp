@@ -1,5 +1,5 @@
 #pragma once
-// The order in which contending transfers are served (MODEL.md section 7): by ready time in model time, ties by lower
+// The order in which contending transfers are served (docs/model.md §7): by ready time in model time, ties by lower
 // source id, then by issue order at that source. `step` orders the hops and packets of one store-and-forward message
 // among themselves.
 #include <compare>

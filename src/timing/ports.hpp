@@ -1,5 +1,5 @@
 #pragma once
-// A node's port resources (MODEL.md section 4). Owned and touched by the node alone: its sends take the output side
+// A node's port resources (docs/model.md §4). Owned and touched by the node alone: its sends take the output side
 // once their start is known, its receives take the input side when its program completes them.
 #include <boost/container/small_vector.hpp>
 
@@ -24,7 +24,7 @@ class PortState {
   void take_output(int channel, Time until);
   bool has_output() const { return !out_free_.empty(); }
 
-  // MODEL.md section 4: a message matched now completes at max(arrival, input_free + hold), and holds the input
+  // docs/model.md §4: a message matched now completes at max(arrival, input_free + hold), and holds the input
   // resource until then. `in_port` is the port it arrived on (Route::in_port).
   Time input_completion(Time arrival, Time hold, int in_port) const;
   Time take_input(Time arrival, Time hold, int in_port);

@@ -1,5 +1,5 @@
 #pragma once
-// The directed links a message crosses, in order (MODEL.md section 1), and the input port it arrives on.
+// The directed links a message crosses, in order (docs/model.md §1), and the input port it arrives on.
 #include <boost/container/small_vector.hpp>
 
 namespace hcemu::timing {

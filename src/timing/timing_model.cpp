@@ -27,7 +27,7 @@ void TimingModel::reset() { links_.reset(); }
 
 void TimingModel::issue(Transfer& t, const PortState& ports, int source, int destination, std::size_t bytes,
                         Time issue, std::uint64_t seq, const model::TorusRoutePreference& ways) const {
-  // MODEL.md section 4: a transfer is ready when its sender has issued it and its output resource is free.
+  // docs/model.md §4: a transfer is ready when its sender has issued it and its output resource is free.
   const PortState::Slot slot = ports.output_slot();
   transfers_.prepare(t, source, destination, bytes, std::max(issue, slot.free), slot.channel, seq, ways);
 }

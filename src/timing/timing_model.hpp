@@ -1,7 +1,7 @@
 #pragma once
-// Every "when" and "whether" of MODEL.md, in one place the runtime asks: when a message may start and when its bytes
-// arrive (sections 3, 4, 7), whether a matched message is delivered, delivered late or discarded (section 5), when a
-// receive completes and in which order a wait takes its arrivals (section 4), when a barrier releases (section 6), and
+// Every "when" and "whether" of docs/model.md, in one place the runtime asks: when a message may start and when its
+// bytes arrive (§3, §4, §7), whether a matched message is delivered, delivered late or discarded (§5), when a
+// receive completes and in which order a wait takes its arrivals (§4), when a barrier releases (§6), and
 // what local work costs. The runtime only moves bytes and parks nodes.
 #include <cstddef>
 #include <cstdint>
@@ -17,7 +17,7 @@
 
 namespace hcemu::timing {
 
-// What becomes of a message when a receive is matched with it (MODEL.md section 5).
+// What becomes of a message when a receive is matched with it (docs/model.md §5).
 enum class MatchOutcome {
   deliver,       // it arrived after the receive was posted
   deliver_late,  // UNFORCED: it arrived before and waited in the system buffer; the receive pays the copy out
@@ -32,7 +32,7 @@ class TimingModel {
   PortState make_ports() const { return PortState(ports_, topology_->input_ports()); }
   void reset();  // for the next run of the same machine
 
-  // --- sending (MODEL.md sections 3, 4, 7) ---
+  // --- sending (docs/model.md §3, §4, §7) ---
   // The transfer issued by `source` at `issue`, taking the output resource from `ports` (whose earlier transfers
   // must all be placed: their holds applied with take_output).
   void issue(Transfer& t, const PortState& ports, int source, int destination, std::size_t bytes, Time issue,
@@ -48,7 +48,7 @@ class TimingModel {
   // The sender's output resource is held until the transfer has left it.
   static void take_output(PortState& ports, const Transfer& t) { ports.take_output(t.channel, t.times.sender_done); }
 
-  // --- receiving (MODEL.md sections 4, 5) ---
+  // --- receiving (docs/model.md §4, §5) ---
   MatchOutcome on_match(const TransferTimes& message, Time posted) const;
   // The receive completes at max(posted, completion through the input resource), plus the copy out of the system
   // buffer for a late UNFORCED message. take_* holds the input resource; peek_* only looks.
@@ -60,7 +60,7 @@ class TimingModel {
     return a.arrival != b.arrival ? a.arrival < b.arrival : source_a < source_b;
   }
 
-  // --- synchronisation and local work (MODEL.md section 6) ---
+  // --- synchronisation and local work (docs/model.md §6) ---
   // These throw TimeOverflow past the model's range.
   Time barrier_release(Time latest_entry) const;
   Time copy(std::size_t bytes) const;

@@ -1,6 +1,6 @@
 #pragma once
 // How the nodes are wired: the directed links, the route of a message, and which links only one source can ever
-// book (MODEL.md section 1). One implementation per topology, one file each; the timing layer sees only this.
+// book (docs/model.md §1). One implementation per topology, one file each; the timing layer sees only this.
 #include <memory>
 #include <string>
 
@@ -32,7 +32,7 @@ class Topology {
   // storage a message in flight reuses, rather than returned.
   virtual void route(Route& r, int source, int destination, const model::TorusRoutePreference& ways = {}) const = 0;
   // True when no source but `source` can ever route a message over `link`: a booking on it need not wait for
-  // the other nodes' clocks (MODEL.md section 7 orders only what can contend).
+  // the other nodes' clocks (docs/model.md §7 orders only what can contend).
   virtual bool private_to(int link, int source) const = 0;
 };
 

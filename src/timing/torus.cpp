@@ -1,4 +1,4 @@
-// The R x C torus of Suh, Shin & An (MODEL.md section 1), or the mesh without its wrap-around: four directed links per
+// The R x C torus of Suh, Shin & An (docs/model.md §1), or the mesh without its wrap-around: four directed links per
 // node, routes x first, then y, each leg the shorter way round its ring (model/torus.hpp).
 #include "timing/topology.hpp"
 

@@ -66,7 +66,7 @@ CommitStep TransferModel::commit(Transfer& t, LinkTable& links, Time forget_befo
   return commit_hop(t, links, forget_before);
 }
 
-// MODEL.md section 3, circuit: the packets go back to back and the whole route is held for all of them.
+// docs/model.md §3, circuit: the packets go back to back and the whole route is held for all of them.
 CommitStep TransferModel::commit_circuit(Transfer& t, LinkTable& links, Time forget_before) const {
   const int hops = t.route.hops();
   const Time duration = t.duration;
@@ -91,9 +91,9 @@ CommitStep TransferModel::commit_local(Transfer& t) const {
   return {true, true, false};
 }
 
-// MODEL.md section 3, store-and-forward: every packet takes every hop as its own transfer of λ + τ·L, when it has
+// docs/model.md §3, store-and-forward: every packet takes every hop as its own transfer of λ + τ·L, when it has
 // fully arrived from the previous hop and the previous packet has left the link. The emulator does the forwarding:
-// one hop at a time, each served in the order of MODEL.md section 7.
+// one hop at a time, each served in the order of docs/model.md §7.
 CommitStep TransferModel::commit_hop(Transfer& t, LinkTable& links, Time forget_before) const {
   Forwarding& f = *t.forwarding;
   TransferTimes& x = t.times;

@@ -1,6 +1,6 @@
 #pragma once
-// When a message moves, in model time (MODEL.md sections 3 and 7). A sender fixes its message's ready time when it
-// issues it; its bookings of links are made later, in the order of MODEL.md section 7, by whoever commits them
+// When a message moves, in model time (docs/model.md §3 and §7). A sender fixes its message's ready time when it
+// issues it; its bookings of links are made later, in the order of docs/model.md §7, by whoever commits them
 // (runtime/coordinator.hpp). This layer knows λ, τ, δ, routes and links, and nothing of threads or kernels.
 #include <cstddef>
 #include <cstdint>
@@ -28,9 +28,9 @@ struct TransferTimes {
 };
 
 // The hops of a store-and-forward message still to be booked. Packet p takes hop i when it has fully arrived from hop
-// i-1 and packet p-1 has left hop i (MODEL.md section 3); a message's packets go back to back, so the message holds
+// i-1 and packet p-1 has left hop i (docs/model.md §3); a message's packets go back to back, so the message holds
 // each link from its first packet's start there to its last packet's end, and each hop is one booking, served in
-// the order of MODEL.md section 7 by the ready time of its first packet.
+// the order of docs/model.md §7 by the ready time of its first packet.
 struct Forwarding {
   std::vector<Time> packet_end;  // per packet: when it left the last booked hop (its arrival at the next)
   std::uint32_t hop = 0;         // the next hop to book
@@ -44,7 +44,7 @@ struct Transfer {
   std::size_t bytes = 0;
   int channel = -1;  // the sender's output channel (PortState::Slot), -1 when the model has none
   Route route;
-  Time duration = 0;  // circuit: how long it holds its route (MODEL.md section 3), known once routed
+  Time duration = 0;  // circuit: how long it holds its route (docs/model.md §3), known once routed
   TransferTimes times;
   std::unique_ptr<Forwarding> forwarding;  // store-and-forward over links
 };
@@ -60,7 +60,7 @@ class TransferModel {
  public:
   TransferModel(const CostTable& cost, Switching switching, const Topology& topology);
 
-  // The transfer as issued by `source` when it is ready (MODEL.md section 4: issued, and its output resource free).
+  // The transfer as issued by `source` when it is ready (docs/model.md §4: issued, and its output resource free).
   void prepare(Transfer& t, int source, int destination, std::size_t bytes, Time ready, int channel,
                std::uint64_t seq, const model::TorusRoutePreference& ways) const;
   // The same, on a route already chosen: another process's copy of a transfer its sender prepared (docs/mpi.md).

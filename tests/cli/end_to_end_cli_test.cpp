@@ -68,7 +68,7 @@ TEST(RunCommand, OneAlgorithmGivesOneObjectWithTheIssuesKeys) {
   MachineConfig c = load_config("ipsc860");
   c.d = 3;
   c.delta_msg = 5.15 * 3;
-  // MODEL.md §9, Standard exchange: d(λ + δ' + δ + τ·m·2^(d-1)) + d·ρ·2^d·m.
+  // docs/model.md §9, Standard exchange: d(λ + δ' + δ + τ·m·2^(d-1)) + d·ρ·2^d·m.
   const double expected_us = 3 * (95.0 + 5.15 * 3 + 0.394 * 16 * 4) + 3 * 0.54 * 8 * 16;
   EXPECT_NEAR(j["predicted_us"].get<double>(), expected_us, 1e-6);
   EXPECT_NEAR(j["emulated_us"].get<double>(), expected_us, 1e-6);

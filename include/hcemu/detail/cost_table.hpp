@@ -11,7 +11,7 @@
 
 namespace hcemu {
 
-// MODEL.md section 2 in exact time: every parameter rounded once to whole picoseconds. The timing layer and the
+// docs/model.md §2 in exact time: every parameter rounded once to whole picoseconds. The timing layer and the
 // closed forms both compute from this, so that the emulator and the model agree to the picosecond.
 struct CostTable {
   Time lambda = 0, lambda0 = 0, tau = 0, delta_hop = 0, delta_msg = 0, rho = 0;
@@ -30,14 +30,14 @@ struct CostTable {
     const std::size_t count = packet_count(bytes);
     return i + 1 < count ? packet : bytes - packet * (count - 1);
   }
-  // MODEL.md section 3, circuit: one packet over h hops holds its route for λ + δ' + δ·h + τ·L.
+  // docs/model.md §3, circuit: one packet over h hops holds its route for λ + δ' + δ·h + τ·L.
   Time circuit_packet(std::size_t bytes, int hops) const {
     return within_range(static_cast<Wide>(startup(bytes)) + delta_msg + static_cast<Wide>(delta_hop) * hops +
                         static_cast<Wide>(tau) * bytes);
   }
   // Until the first byte reaches the receiver: λ + δ' + δ·h.
   Time circuit_first_byte(std::size_t bytes, int hops) const { return startup(bytes) + delta_msg + delta_hop * hops; }
-  // MODEL.md section 3, store-and-forward: each hop of one packet is λ + τ·L on one link.
+  // docs/model.md §3, store-and-forward: each hop of one packet is λ + τ·L on one link.
   Time hop_packet(std::size_t bytes) const {
     return within_range(static_cast<Wide>(startup(bytes)) + static_cast<Wide>(tau) * bytes);
   }

@@ -18,7 +18,7 @@ namespace hcemu::kernels {
 using model::Permutation;
 
 // The baseline: each node sends its message straight to its image in one message, routed by the machine (e-cube,
-// MODEL.md §1). Where routes share links the transfers contend (counted in the run report), which is what the
+// docs/model.md §1). Where routes share links the transfers contend (counted in the run report), which is what the
 // paper's schedules avoid. Works on every port model.
 void ecube_permutation(Node& node, std::span<const std::byte> message, std::span<std::byte> out,
                        const Permutation& permutation);

@@ -6,7 +6,7 @@
 //
 // Buffers as for every complete exchange (kernels/exchange.hpp): `send` holds node.size() blocks of m bytes, block j
 // for node j; on return block i of `recv` is the block node i addressed to this node. Node (x, y) of the torus is
-// node id y·2^d + x (MODEL.md §1), and `shape` must be that square torus with shape.nodes() == node.size().
+// node id y·2^d + x (docs/model.md §1), and `shape` must be that square torus with shape.nodes() == node.size().
 //
 // Each step is a pairwise exchange, or a one-way send (the concentration steps and the send phase), with the
 // step's partner, carrying the blocks the data rule says in canonical order. The node keeps its blocks in a pool

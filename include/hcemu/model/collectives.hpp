@@ -21,12 +21,12 @@ namespace hcemu::model {
 // ----- One-to-all broadcast of m bytes -----------------------------------------------------------------------------
 
 // Binomial spanning tree (Johnsson & Ho §3.2, SBT-b(1,1) of Table 1; Stout & Wagar §2 BROADCAST 1): d steps, each
-// one whole-message transfer, d·T(m) = d(λ + δ' + δ + τm) (MODEL.md §9). Holds for every port model: no node
+// one whole-message transfer, d·T(m) = d(λ + δ' + δ + τm) (docs/model.md §9). Holds for every port model: no node
 // ever has more than one transfer in flight that the next step waits for.
 Time sbt_broadcast_time(const MachineConfig& config, std::size_t m);
 
 // Stout & Wagar §2 BROADCAST 2 (BROADCAST 1 symmetrized over d packets of m/d bytes): d·T(m/d), which is
-// τm + dλ with δ = δ' = 0 (MODEL.md §9). When d does not divide m the packets are ⌈m/d⌉ and ⌊m/d⌋ bytes and the
+// τm + dλ with δ = δ' = 0 (docs/model.md §9). When d does not divide m the packets are ⌈m/d⌉ and ⌊m/d⌋ bytes and the
 // time is d·max T(packet): every stage lasts as long as its longest packet and one longest packet crosses d
 // links in a row. All-port only.
 std::optional<Time> symmetrized_broadcast_time(const MachineConfig& config, std::size_t m);
@@ -85,7 +85,7 @@ Time recursive_halving_histogram_time(const MachineConfig& config, std::size_t b
 
 // Stout & Wagar §8 HISTOGRAM (recursive halving symmetrized over d groups of sub-blocks, group g taking the
 // dimensions g-1, g-2, ... in turn): stage s = 1..d sends on every link 2^(d-s) sub-blocks of c = ⌈b/d⌉ bins.
-// Σ_s [T(4c·2^(d-s)) + t_a·d·c·2^(d-s)] + t_a·items, which is (1 - 2^-d)·4τ·bins/d + dλ (MODEL.md §9) with
+// Σ_s [T(4c·2^(d-s)) + t_a·d·c·2^(d-s)] + t_a·items, which is (1 - 2^-d)·4τ·bins/d + dλ (docs/model.md §9) with
 // d·2^d | bins, δ = δ' = 0 and t_a = 0. All-port only.
 std::optional<Time> symmetrized_histogram_time(const MachineConfig& config, std::size_t bins, std::size_t items);
 

@@ -1,11 +1,11 @@
 #pragma once
 // Closed forms of the complete exchange on 2^d nodes: Direct, Standard and Multiphase (Bokhari 1993 §2-3; Nicol &
-// Bokhari 1994 §2, eq. 1-2; MODEL.md §9), for every port, switching and packet mode of the emulator and every sync
+// Bokhari 1994 §2, eq. 1-2; docs/model.md §9), for every port, switching and packet mode of the emulator and every sync
 // style. They predict, to the picosecond, the schedule the multiphase kernel runs:
 //   phase i of partition (d_1..d_k) spans bits [lo_i, lo_i + d_i), lo_i = d - (d_1 + ... + d_i); its effective block
 //   is M_i = m * 2^(d - d_i) bytes; step j = 1..2^d_i - 1 exchanges M_i bytes with id ^ (j << lo_i), at distance
 //   popcount(j); after the phase, when k > 1, a local shuffle of all 2^d * m bytes.
-// One-port circuit with sync none gives the MODEL.md §9 oracle
+// One-port circuit with sync none gives the docs/model.md §9 oracle
 //   sum_i [ sum_{j=1..2^d_i - 1} (λ + δ' + δ·popcount(j) + τ·m·2^(d - d_i)) + ρ·2^d·m ],  no ρ term when k = 1.
 #include <cstddef>
 

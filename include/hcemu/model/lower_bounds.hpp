@@ -51,7 +51,7 @@ Time allgather_lower_bound(const MachineConfig& config, std::size_t m);
 // max(NM/2·t_c, nτ) n-port).
 Time complete_exchange_lower_bound(const MachineConfig& config, std::size_t m);
 
-// The same problem on an R x C torus or mesh (config.topology a grid; MODEL.md §1): every node's ports, (R·C - 1)m
+// The same problem on an R x C torus or mesh (config.topology a grid; docs/model.md §1): every node's ports, (R·C - 1)m
 // each way over at most its 4 links (1 channel for `one` and `half`, min(N, 4) for `k:N`); the cut that halves the
 // longer side, crossed by 2·(other side) links per direction on a torus (a row's middle and its wrap-around) and
 // (other side) on a mesh, with (R·C/2)^2·m bytes to carry each way; and the diameter, R/2 + C/2 hops on a torus

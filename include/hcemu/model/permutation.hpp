@@ -36,8 +36,8 @@ const std::vector<std::string>& permutation_names();
 // The inverse: inverse[π(s)] = s. Throws UsageError if `image` is not a permutation of 0..size-1.
 std::vector<std::uint32_t> inverse_permutation(std::span<const std::uint32_t> image);
 
-// E-cube routing of the permutation (MODEL.md §1: the differing bits corrected from the lowest up): the most messages
-// that cross any one directed link.
+// E-cube routing of the permutation (docs/model.md §1: the differing bits corrected from the lowest up): the most
+// messages that cross any one directed link.
 std::size_t ecube_congestion(int d, std::span<const std::uint32_t> image);
 
 // The plain e-cube routing when no two messages compete for a link: store-and-forward, one packet per message, no

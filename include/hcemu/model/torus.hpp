@@ -1,5 +1,5 @@
 #pragma once
-// The geometry of an R x C torus (or mesh) and its dimension-ordered routes (MODEL.md §1; Suh, Shin & An §2).
+// The geometry of an R x C torus (or mesh) and its dimension-ordered routes (docs/model.md §1; Suh, Shin & An §2).
 // Pure functions: no runtime, no allocation.
 //
 // Nodes and ids: node (x, y), 0 <= x < C (columns), 0 <= y < R (rows), has id y·C + x.

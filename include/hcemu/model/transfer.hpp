@@ -1,5 +1,5 @@
 #pragma once
-// Closed-form times of single transfers (MODEL.md sections 3 and 4), the building blocks of every kernel's
+// Closed-form times of single transfers (docs/model.md §3 and §4), the building blocks of every kernel's
 // prediction. The emulator's timing layer applies the same rules transfer by transfer, so on free resources
 // the two agree to the picosecond.
 #include <cstddef>
@@ -11,7 +11,7 @@
 namespace hcemu::model {
 
 // From the start of a message of `bytes` over `hops` hops, on free resources, to the end of its arrival.
-// circuit: its packets back to back, each λ + δ' + δ·h + τ·L (MODEL.md section 3).
+// circuit: its packets back to back, each λ + δ' + δ·h + τ·L (docs/model.md §3).
 // store_and_forward: packet p takes hop i when it has fully arrived from hop i-1 and packet p-1 has left the
 // link: end[p][i] = max(end[p][i-1], end[p-1][i]) + λ + τ·L_p.
 Time message_time(const CostTable& cost, Switching switching, std::size_t bytes, int hops);

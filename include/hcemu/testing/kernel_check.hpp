@@ -210,7 +210,7 @@ class KernelCheck {
     checks_.push_back(std::move(f));
     return *this;
   }
-  // Schedules built to be contention-free (MODEL.md section 7) must report none.
+  // Schedules built to be contention-free (docs/model.md §7) must report none.
   KernelCheck& no_contention() {
     return check([](const CaseResult& r) -> std::string {
       if (r.report.contention_events() == 0) return {};
