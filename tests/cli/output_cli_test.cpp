@@ -225,16 +225,7 @@ Result on_small_tmpfs(const Folder& folder, const std::string& script) {
                             folder.path().string() + "; HCEMU=" + std::string(HCEMU_BINARY) + "; " + script;
   const std::string path = folder / "script.sh";
   put(path, inner);
-  const std::string command = "timeout -s KILL 120 " + private_mount() + " sh " + path + " 2>&1";
-  Result result;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (!pipe) return result;
-  char buffer[4096];
-  std::size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) result.out.append(buffer, n);
-  const int status = ::pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
+  return hcemu::cli::test::run_shell("timeout -s KILL 120 " + private_mount() + " sh " + path + " 2>&1");
 }
 
 // Puts "old" at $D/$NAME, fills $D, runs the command, and prints its stderr, its exit code, the folder and the file.

@@ -21,13 +21,8 @@ struct Result {
   std::string out, err;
 };
 
-// `arguments` is a shell word list; `seconds` > 0 kills the command after that long.
-inline Result hcemu(const std::string& arguments, int seconds = 0) {
-  static int counter = 0;
-  const auto err_path = std::filesystem::temp_directory_path() /
-                        ("hcemu-cli-" + std::to_string(::getpid()) + "-" + std::to_string(++counter) + ".err");
-  const std::string limit = seconds > 0 ? "timeout -s KILL " + std::to_string(seconds) + " " : "";
-  const std::string command = limit + std::string(HCEMU_BINARY) + " " + arguments + " 2>" + err_path.string();
+// Runs a shell command line: its standard output and exit code (err left empty).
+inline Result run_shell(const std::string& command) {
   Result result;
   FILE* pipe = ::popen(command.c_str(), "r");
   if (!pipe) return result;
@@ -36,6 +31,16 @@ inline Result hcemu(const std::string& arguments, int seconds = 0) {
   while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) result.out.append(buffer, n);
   const int status = ::pclose(pipe);
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+// `arguments` is a shell word list; `seconds` > 0 kills the command after that long.
+inline Result hcemu(const std::string& arguments, int seconds = 0) {
+  static int counter = 0;
+  const auto err_path = std::filesystem::temp_directory_path() /
+                        ("hcemu-cli-" + std::to_string(::getpid()) + "-" + std::to_string(++counter) + ".err");
+  const std::string limit = seconds > 0 ? "timeout -s KILL " + std::to_string(seconds) + " " : "";
+  Result result = run_shell(limit + std::string(HCEMU_BINARY) + " " + arguments + " 2>" + err_path.string());
   std::ifstream err(err_path);
   std::ostringstream text;
   text << err.rdbuf();
