@@ -109,7 +109,8 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
   CLI::App app{"hcemu: an emulator of hypercube multicomputers (Intel iPSC/860, iPSC, link-bound cubes) and "
                "2-D tori.\n"
                "Started by mpirun (built with MPI), every machine is spread over the ranks: docs/mpi.md.\n"
-               "Full usage: docs/cli.md.",
+               "Full usage: docs/cli.md; the symbols and names (λ, τ, δ, ρ, FORCED, SBT...): docs/glossary.md; the papers:\n"
+               "docs/references.md.",
                "hcemu"};
   app.require_subcommand(1);
   std::vector<std::pair<std::string, Action>> commands = {

@@ -1,6 +1,7 @@
 #include "cli/case_runner.hpp"
 
 #include <algorithm>
+#include <map>
 #include <numeric>
 
 #include "cli/cli_error.hpp"
@@ -118,6 +119,33 @@ std::string granularity_help() {
   return "--pieces sets the pipelining granularity of " + list;
 }
 
+std::vector<std::pair<std::string, std::string>> left_out_of_all(const harness::KernelFamily& family,
+                                                                  const MachineConfig& config,
+                                                                  const std::vector<harness::KernelCase>& cases) {
+  std::vector<std::pair<std::string, std::string>> left_out;  // reason, algorithms
+  for (const Algorithm& row : family.algorithms) {
+    if (std::any_of(cases.begin(), cases.end(), [&](const KernelCase& c) { return c.algo == row.name; })) continue;
+    std::string why = row.cannot_run ? row.cannot_run(config) : "";
+    if (why.empty() && !row.suits(config.ports)) {
+      std::string ports;
+      for (const Ports::Kind kind : row.ports)
+        ports += (ports.empty() ? "" : " or ") + Ports{kind, kind == Ports::Kind::k ? 2 : 1}.str();
+      why = "made for ports " + ports + ", and this machine has ports " + config.ports.str() + " (--ports " +
+            ports.substr(0, ports.find(' ')) + " runs them with their closed forms; --algo NAME runs one here, " +
+            "without)";
+    }
+    // A row that runs here but has no case among these (auto, whose case is the planner's optimum, already in the
+    // list; inversion without --perm inversion) is left out by design: named only when nothing runs.
+    if (why.empty() && !cases.empty()) continue;
+    if (why.empty()) why = "no case of it fits these options";
+    auto same = std::find_if(left_out.begin(), left_out.end(), [&](const auto& l) { return l.first == why; });
+    if (same == left_out.end()) left_out.emplace_back(why, std::string(row.name));
+    else same->second += ", " + std::string(row.name);
+  }
+  return left_out;
+}
+
+
 std::vector<KernelCase> select_cases(const KernelFamily& family, const MachineConfig& config,
                                      const CaseRequest& request) {
   KernelCase base;
@@ -169,18 +197,9 @@ std::vector<KernelCase> select_cases(const KernelFamily& family, const MachineCo
     if (cases.empty()) {
       // Nothing to run, rather than an empty table: why each algorithm was left out, the algorithms that share a
       // reason together.
-      std::vector<std::pair<std::string, std::string>> left_out;  // reason, algorithms
-      for (const Algorithm& row : family.algorithms) {
-        std::string reason = row.cannot_run ? row.cannot_run(config) : "";
-        if (reason.empty())
-          reason = "made for another port model (--algo " + std::string(row.name) + " runs it here, without a " +
-                   "closed form)";
-        auto same = std::find_if(left_out.begin(), left_out.end(), [&](const auto& l) { return l.first == reason; });
-        if (same == left_out.end()) left_out.emplace_back(reason, std::string(row.name));
-        else same->second += ", " + std::string(row.name);
-      }
+      const auto left_out = left_out_of_all(family, config, cases);
       std::string why;
-      for (const auto& [reason, names] : left_out) why += (why.empty() ? "" : "; ") + names + ": " + reason;
+      for (const auto& [because, names] : left_out) why += (why.empty() ? "" : "; ") + names + ": " + because;
       throw UsageError(std::string(family.name) + ": --algo all leaves out every algorithm on this machine: " + why);
     }
     for (KernelCase& c : cases) give(family.algorithm(c.algo), request, c);

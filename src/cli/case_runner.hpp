@@ -43,6 +43,12 @@ std::vector<harness::KernelCase> select_cases(const harness::KernelFamily& famil
 // "--pieces sets the pipelining granularity of broadcast bcast4 (g) and nesbt (B), transpose stout-wagar (P)".
 std::string granularity_help();
 
+// The algorithms `--algo all` left out of `cases` on this machine, those that share a reason together: (why,
+// "bcast2, sbnt"), in the rows' order.
+std::vector<std::pair<std::string, std::string>> left_out_of_all(const harness::KernelFamily& family,
+                                                                  const MachineConfig& config,
+                                                                  const std::vector<harness::KernelCase>& cases);
+
 struct CaseOutcome {
   harness::KernelCase requested;
   std::optional<harness::KernelResult> result;  // empty when the run threw

@@ -29,10 +29,9 @@ void MachineOptions::add_to(CLI::App& app, bool with_sync) {
     help.front() = static_cast<char>(std::toupper(static_cast<unsigned char>(help.front())));
     if (!key.unit().empty()) help += " " + key.unit();
     help += " (key " + std::string(key.name) + "; default: the config's)";
-    // On the command line -d counts a square torus's side, as Suh, Shin & An's 2^d x 2^d does (config_dimension).
+    // -d is the config's d on every topology: 2^d nodes (a square torus of 2^k x 2^k is -d 2k).
     if (key.name == "d")
-      help += ". With --topology torus or mesh, -d D means 2^D x 2^D nodes (key d = 2D, at most -d " +
-              std::to_string(max_dimension() / 2) + "); with torus:RxC the sides set d and -d is left out";
+      help += ". On a torus or mesh too: -d 6 is 8 x 8; with torus:RxC the sides give d and -d may be left out";
     std::string type = std::string(key.name);
     for (char& c : type) c = c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
     app.add_option(std::string(key.flag), flags[std::string(key.name)], help)->type_name(type);
@@ -52,30 +51,18 @@ std::string flag_text(const std::map<std::string, std::string, std::less<>>& fla
   return given == flags.end() ? std::string() : given->second;
 }
 
-// The config's d for `-d D` on a machine of this topology: D on a cube; on a square torus or mesh the paper's
-// 2^D x 2^D (Suh, Shin & An §2), d = 2D; with explicit sides R x C the sides fix d = log2(R·C), and -d may only
-// repeat a square's side. Empty text: the flag was not given (with explicit sides from --topology, d follows them).
+// The config's d for `-d D`: D, 2^D nodes, on every topology. Explicit sides R x C fix d = log2(R·C): -d may be left
+// out (the sides from --topology then set it) or must agree. Empty text: the flag was not given.
 std::string config_dimension(const Topology& topology, const std::string& text, bool sides_from_flag) {
-  if (!topology.grid()) return text;
-  if (text.empty()) {
-    if (!sides_from_flag || topology.rows == 0) return text;
-    return std::to_string(std::countr_zero(static_cast<unsigned>(topology.rows * topology.cols)));
-  }
-  int side = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), side);
-  if (ec != std::errc() || end != text.data() + text.size() || side < 0) return text;  // the key's own error
-  const std::string shape = topology.kind == Topology::Kind::torus ? "torus" : "mesh";
-  if (topology.rows != 0) {
-    if (topology.rows == topology.cols && side < 16 && topology.rows == (1 << side)) return std::to_string(2 * side);
-    throw UsageError("-d " + text + " with topology " + topology.str() + ": on a " + shape +
-                     " -d D means 2^D x 2^D, and the sides " + std::to_string(topology.rows) + " x " +
-                     std::to_string(topology.cols) + " already give the size; leave -d out");
-  }
-  if (2 * side > max_dimension())
-    throw UsageError("-d " + text + ": on a " + shape + " -d D means 2^D x 2^D nodes (2^" + std::to_string(2 * side) +
-                     "), and the engines run at most 2^" + std::to_string(max_dimension()) + " (-d " +
-                     std::to_string(max_dimension() / 2) + ")");
-  return std::to_string(2 * side);
+  if (!topology.grid() || topology.rows == 0) return text;
+  const int sides_d = std::countr_zero(static_cast<unsigned>(topology.rows * topology.cols));
+  if (text.empty()) return sides_from_flag ? std::to_string(sides_d) : text;
+  int d = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), d);
+  if (ec != std::errc() || end != text.data() + text.size() || d == sides_d) return text;  // the key's own error
+  throw UsageError("-d " + text + " with topology " + topology.str() + ": the sides " + std::to_string(topology.rows) +
+                   " x " + std::to_string(topology.cols) + " are 2^" + std::to_string(sides_d) +
+                   " nodes (d = " + std::to_string(sides_d) + "); leave -d out");
 }
 
 }  // namespace

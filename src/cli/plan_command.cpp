@@ -34,7 +34,7 @@ int plan_torus(const MachineConfig& config, Sync sync, std::size_t m, bool json,
   const auto [rows, cols] = config.topology.sides(config.d);
   if (config.topology.kind != Topology::Kind::torus || rows != cols)
     throw UsageError("plan on a " + topology_name(config) +
-                     ": Suh, Shin & An's exchanges need a square 2^k x 2^k torus (--topology torus -d k)");
+                     ": Suh, Shin & An's exchanges need a square 2^k x 2^k torus (--topology torus -d 2k)");
   const int k = std::countr_zero(static_cast<unsigned>(rows));
   const model::TorusPlan best = model::torus_plan(config, k, m, sync);
   const model::TorusEnvelope family = model::torus_envelope(config, k, sync);

@@ -32,13 +32,14 @@ std::string quoted(const std::string& text) {
 std::string extension(const std::string& path) { return std::filesystem::path(path).extension().string(); }
 
 // Whether gnuplot wrote the whole file: it can exit 0 having written nothing, or part, on a full disk. A PNG ends
-// with its IEND chunk, an SVG with its closing tag.
+// with its IEND chunk, an SVG with its closing tag, a PDF with its %%EOF marker.
 bool drawing_complete(const std::string& path, const std::string& ext) {
   std::ifstream in(path, std::ios::binary);
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (!in.eof() && in.fail()) return false;
   static const std::string png_end("IEND\xae\x42\x60\x82", 8);
   if (ext == ".svg") return text.find("</svg>", text.size() < 16 ? 0 : text.size() - 16) != std::string::npos;
+  if (ext == ".pdf") return text.find("%%EOF", text.size() < 16 ? 0 : text.size() - 16) != std::string::npos;
   return text.size() >= png_end.size() && text.compare(text.size() - png_end.size(), png_end.size(), png_end) == 0;
 }
 
@@ -53,17 +54,37 @@ std::string full_disk(const std::string& path) {
 
 }  // namespace
 
+namespace {
+
+// Twelve colours that stay apart for colour-blind readers too (Paul Tol's "bright" and "muted" schemes); past them a
+// curve keeps its colour's cycle and gets a point shape of its own, so no two curves look alike.
+constexpr const char* kPalette[] = {"#4477AA", "#EE6677", "#228833", "#CCBB44", "#66CCEE", "#AA3377",
+                                    "#332288", "#117733", "#882255", "#999933", "#44AA99", "#BBBBBB"};
+constexpr std::size_t kColours = std::size(kPalette);
+
+std::string curve_style(std::size_t c) {
+  std::string style = " lc rgb '" + std::string(kPalette[c % kColours]) + "'";
+  if (c >= kColours) style += " pt " + std::to_string(c / kColours + 4) + " pi -4 ps 0.8";
+  return style;
+}
+
+std::string terminal(const std::string& ext) {
+  if (ext == ".svg") return "svg size 1000,600 dynamic enhanced font 'sans,12'";
+  if (ext == ".pdf") return "pdfcairo size 7in,4.2in enhanced font 'sans,9'";
+  return "pngcairo size 1000,600 enhanced font 'sans,11'";
+}
+
+}  // namespace
+
 std::string gnuplot_script(const PlotSpec& spec, const std::string& output) {
   std::ostringstream s;
-  const std::string ext = extension(output);
-  if (ext == ".svg")
-    s << "set terminal svg size 900,600 dynamic enhanced font 'sans,12'\n";
-  else
-    s << "set terminal pngcairo size 900,600 enhanced font 'sans,11'\n";
+  s << "# Drawn by hcemu; edit and run again with: gnuplot THIS_FILE\n";
+  s << "set terminal " << terminal(extension(output)) << '\n';
   s << "set output " << quoted(output) << '\n';
   s << "set title " << quoted(spec.title) << " noenhanced\n";
   s << "set xlabel " << quoted(spec.x_label) << "\nset ylabel " << quoted(spec.y_label) << '\n';
-  s << "set key top left noenhanced\nset grid\nset yrange [0:*]\n";
+  // The legend stands right of the plot, where it covers no curve.
+  s << "set key outside right top vertical Left reverse noenhanced samplen 3\nset grid\nset yrange [0:*]\n";
   // Inline data blocks ($curve0 << EOD) keep the plot one self-contained script.
   for (std::size_t c = 0; c < spec.curves.size(); ++c) {
     s << "$curve" << c << " << EOD\n";
@@ -76,7 +97,8 @@ std::string gnuplot_script(const PlotSpec& spec, const std::string& output) {
   s << "plot ";
   bool first = true;
   for (std::size_t c = 0; c < spec.curves.size(); ++c) {
-    const std::string color = " lc " + std::to_string(c + 1);
+    const std::string style = curve_style(c);
+    const std::string with = c >= kColours ? " with linespoints" : " with lines";
     // A curve with nothing to draw (predicted only, and no closed form) is left out: gnuplot refuses empty plots.
     const auto& points = spec.curves[c].points;
     if (spec.predicted_only &&
@@ -85,21 +107,32 @@ std::string gnuplot_script(const PlotSpec& spec, const std::string& output) {
     if (!first) s << ", \\\n     ";
     first = false;
     if (spec.predicted_only) {
-      s << "$curve" << c << " using 1:3 with lines lw 2 dt 1" << color << " title " << quoted(spec.curves[c].label);
+      s << "$curve" << c << " using 1:3" << with << " lw 2 dt 1" << style << " title " << quoted(spec.curves[c].label);
       continue;
     }
     // Solid: emulated (the paper's "measured"); dashed: predicted by the closed form.
-    s << "$curve" << c << " using 1:2 with lines lw 2 dt 1" << color << " title " << quoted(spec.curves[c].label)
-      << ", $curve" << c << " using 1:3 with lines lw 1 dt 2" << color << " notitle";
+    s << "$curve" << c << " using 1:2" << with << " lw 2 dt 1" << style << " title " << quoted(spec.curves[c].label)
+      << ", $curve" << c << " using 1:3 with lines lw 1 dt 2" << style << " notitle";
   }
   s << '\n';
   return s.str();
 }
 
-void draw_plot(const PlotSpec& spec, const std::string& output) {
+void check_plot_name(const std::string& output) {
   const std::string ext = extension(output);
-  if (ext != ".png" && ext != ".svg") throw UsageError("--plot " + output + ": the file must end in .png or .svg");
+  if (ext != ".png" && ext != ".svg" && ext != ".pdf")
+    throw UsageError("--plot " + output + ": the file must end in .png, .svg or .pdf");
+}
+
+void draw_plot(const PlotSpec& spec, const std::string& output, const std::string& script_path) {
+  check_plot_name(output);
   if (!writes_files()) return;  // another MPI rank than the first
+  if (!script_path.empty()) {
+    // The script as the user would run it again: drawing the file itself, not the temporary.
+    OutputFile kept(script_path, "--plot-script");
+    kept.stream() << gnuplot_script(spec, output);
+    kept.commit();
+  }
   // gnuplot draws into the temporary beside the file, which is renamed over it only once gnuplot has succeeded
   // and the drawing is complete.
   OutputFile file(output, "--plot");

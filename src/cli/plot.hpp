@@ -26,12 +26,16 @@ struct PlotSpec {
   bool predicted_only = false;
 };
 
-// The gnuplot script that draws `spec` into `output` (.png or .svg), reading its data inline.
+// The gnuplot script that draws `spec` into `output` (.png, .svg or .pdf), reading its data inline.
 std::string gnuplot_script(const PlotSpec& spec, const std::string& output);
 
-// Runs gnuplot, drawing into a temporary beside `output` that replaces it once complete. Throws UsageError for an
-// output that is neither .png nor .svg, Error when gnuplot is missing or fails, and OutputError when the file cannot
-// be written whole (output_file.hpp).
-void draw_plot(const PlotSpec& spec, const std::string& output);
+// Throws UsageError unless `output` ends in .png, .svg or .pdf.
+void check_plot_name(const std::string& output);
+
+// Runs gnuplot, drawing into a temporary beside `output` that replaces it once complete; with a `script_path`, also
+// writes the script that draws `output`, to edit and run again. Throws UsageError for an output that is not .png,
+// .svg or .pdf, Error when gnuplot is missing or fails, and OutputError when a file cannot be written whole
+// (output_file.hpp).
+void draw_plot(const PlotSpec& spec, const std::string& output, const std::string& script_path = "");
 
 }  // namespace hcemu::cli

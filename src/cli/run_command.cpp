@@ -54,7 +54,8 @@ std::string difference(const CaseOutcome& o) {
 void print_table(std::ostream& out, const harness::KernelFamily& family, const std::vector<CaseOutcome>& outcomes) {
   int best = optimal_index(outcomes);
   TextTable table({"", "algorithm", "predicted µs", "emulated µs", "emulated-predicted", "lower bound µs", "verified",
-                   "messages", "contention", "discards"});
+                   "messages", "contention", "discards"},
+                  2);  // the optimal mark and the algorithm name each panel of a narrow terminal
   for (std::size_t i = 0; i < outcomes.size(); ++i) {
     const auto& o = outcomes[i];
     std::string mark = static_cast<int>(i) == best ? "*" : "";
@@ -152,6 +153,9 @@ int run(const RunOptions& options, std::ostream& out, std::ostream& err) {
                      options.machine.lambda_changed_but_not_lambda0());
   out << kernel.name << ": " << kernel.summary << "\n\n";
   print_table(out, kernel, outcomes);
+  if (options.algo() == "all" || (options.algo().empty() && options.partition().empty()))
+    for (const auto& [why, names] : left_out_of_all(kernel, config, cases))
+      out << "--algo all left out " << names << ": " << why << '\n';
   if (outcomes.size() == 1 && outcomes.front().result) {
     out << '\n';
     outcomes.front().result->report.print(out);

@@ -28,7 +28,7 @@ struct SweepOptions {
   KernelOptions cases;
   std::string kernel;
   std::string sizes{"0:400:16"};
-  std::string csv, plot;
+  std::string csv, plot, plot_script;
   bool json = false;
   bool progress = true;
   bool predicted_only = false;  // the closed forms only: nothing is emulated
@@ -224,14 +224,14 @@ int sweep(const SweepOptions& options, std::ostream& out, std::ostream& err) {
   const auto sizes = parse_size_range(options.sizes);
   if (!options.csv.empty()) check_writable(options.csv, "--csv");
   if (!options.plot.empty()) {
-    auto ext = options.plot.substr(options.plot.find_last_of('.') == std::string::npos
-                                       ? options.plot.size()
-                                       : options.plot.find_last_of('.'));
-    if (ext != ".png" && ext != ".svg")
-      throw UsageError("--plot " + options.plot + ": the file must end in .png or .svg");
+    check_plot_name(options.plot);
     check_writable(options.plot, "--plot");
   }
-  check_distinct_outputs({{"--csv", options.csv}, {"--plot", options.plot}});
+  if (!options.plot_script.empty()) {
+    if (options.plot.empty()) throw UsageError("--plot-script writes the script of the --plot figure: give --plot too");
+    check_writable(options.plot_script, "--plot-script");
+  }
+  check_distinct_outputs({{"--csv", options.csv}, {"--plot", options.plot}, {"--plot-script", options.plot_script}});
   // Every case is checked before the first run, so that a bad --algo fails at once, not after minutes.
   std::vector<std::pair<std::size_t, harness::KernelCase>> work;
   for (std::size_t m : sizes)
@@ -252,7 +252,7 @@ int sweep(const SweepOptions& options, std::ostream& out, std::ostream& err) {
   for (const auto& p : points) all_ok = all_ok && p.outcome.ok();
 
   if (!options.csv.empty()) write_csv(options.csv, std::string(kernel.name), points);
-  if (!options.plot.empty()) draw_plot(plot_spec(kernel, config, sync, points), options.plot);
+  if (!options.plot.empty()) draw_plot(plot_spec(kernel, config, sync, points), options.plot, options.plot_script);
   if (options.json) {
     nlohmann::json array = nlohmann::json::array();
     for (const auto& p : points) {
@@ -270,6 +270,7 @@ int sweep(const SweepOptions& options, std::ostream& out, std::ostream& err) {
     print_table(out, kernel, points);
     if (!options.csv.empty()) out << "CSV written to " << options.csv << '\n';
     if (!options.plot.empty()) out << "plot written to " << options.plot << '\n';
+    if (!options.plot_script.empty()) out << "gnuplot script written to " << options.plot_script << '\n';
   }
   for (const auto& p : points)
     if (!p.outcome.error.empty())
@@ -290,7 +291,11 @@ Action add_sweep_command(CLI::App& app) {
   options->machine.add_to(*sub);
   sub->add_option("--csv", options->csv, "Write the points to FILE.csv")->type_name("FILE");
   sub->add_flag("--json", options->json, "Print a JSON array, one object per point");
-  sub->add_option("--plot", options->plot, "Draw FILE.png or FILE.svg with gnuplot")->type_name("FILE");
+  sub->add_option("--plot", options->plot, "Draw the curves with gnuplot into FILE (.png, .svg or .pdf)")
+      ->type_name("FILE");
+  sub->add_option("--plot-script", options->plot_script,
+                  "Also write the gnuplot script that draws the --plot figure to FILE, to edit and run again")
+      ->type_name("FILE");
   sub->add_flag("!--no-progress", options->progress, "No progress bar");
   sub->add_flag("--predicted-only", options->predicted_only,
                 "Evaluate the closed forms only, emulating nothing: instant for any machine size (curves without "

@@ -68,8 +68,11 @@ std::pair<int, int> Topology::sides(int d) const {
   if (rows == 0) {
     if (d % 2 != 0)
       throw ConfigError("topology", "a square " + str() + " needs an even d (2^(d/2) x 2^(d/2) nodes), got d = " +
-                                        std::to_string(d) + "; give its sides, like " + str() + ":" +
-                                        std::to_string(1 << (d / 2)) + "x" + std::to_string(1 << (d - d / 2)));
+                                        std::to_string(d) + ": -d " + std::to_string(d - 1) + " is " + std::to_string(1 << (d / 2)) + " x " +
+                                        std::to_string(1 << (d / 2)) + ", -d " + std::to_string(d + 1) + " is " +
+                                        std::to_string(1 << (d / 2 + 1)) + " x " + std::to_string(1 << (d / 2 + 1)) +
+                                        "; or give its sides, like " + str() + ":" + std::to_string(1 << (d / 2)) +
+                                        "x" + std::to_string(1 << (d - d / 2)));
     return {1 << (d / 2), 1 << (d / 2)};
   }
   if (static_cast<long long>(rows) * cols != (1LL << d))

@@ -247,7 +247,7 @@ std::string needs_square_torus(const MachineConfig& config) {
     const auto [rows, cols] = config.topology.sides(config.d);
     return "made for a square 2^k x 2^k torus, and this one is " + std::to_string(rows) + " x " + std::to_string(cols);
   }
-  return "made for a 2^k x 2^k torus (--topology torus -d k), and this machine is a " + config.topology.str();
+  return "made for a 2^k x 2^k torus (--topology torus -d 2k), and this machine is a " + config.topology.str();
 }
 
 // A member of the family: its x (0 = T2, 1 = T1.1, k - 3 = T1) as a function of k, why it cannot run on a square

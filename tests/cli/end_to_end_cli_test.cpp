@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <sstream>
@@ -15,6 +16,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/config_loader.hpp"
+#include "cli/plot.hpp"
+#include "cli/text_table.hpp"
 #include "hcemu/model/collectives.hpp"
 #include "hcemu/model/exchange.hpp"
 #include "hcemu/model/planner.hpp"
@@ -167,6 +170,67 @@ TEST(SweepCommand, PlotIsDrawnWithGnuplot) {
   std::filesystem::remove(png);
 }
 
+TEST(SweepCommand, PdfPlotAndItsScript) {
+  const auto dir = std::filesystem::temp_directory_path() / ("hcemu-e2e-pdf-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto pdf = dir / "figure.pdf", script = dir / "figure.gp";
+  auto r = hcemu("sweep exchange -d 3 --m 0:64:32 --no-progress --plot " + pdf.string() + " --plot-script " +
+                 script.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream in(pdf, std::ios::binary);
+  std::string head(5, '\0');
+  in.read(head.data(), 5);
+  EXPECT_EQ(head, "%PDF-");
+  // The script draws the figure itself, not a temporary, and runs again as it is.
+  std::ifstream gp(script);
+  const std::string text((std::istreambuf_iterator<char>(gp)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("set output \"" + pdf.string() + "\""), std::string::npos) << text;
+  EXPECT_NE(text.find("pdfcairo"), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(SweepCommand, PlotScriptNeedsAPlot) {
+  auto r = hcemu("sweep exchange -d 2 --m 8 --plot-script x.gp");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("give --plot too"), std::string::npos) << r.err;
+}
+
+TEST(TextTable, WiderThanTheTerminalItPrintsPanelsThatRepeatTheName) {
+  TextTable table({"name", "first column", "second column", "third column"});
+  table.add_row({"alpha", "1.00", "2.00", "3.00"});
+  std::ostringstream narrow, wide;
+  table.print(narrow, 36);
+  table.print(wide, 0);
+  EXPECT_EQ(wide.str(),
+            "name   first column  second column  third column\n"
+            "------------------------------------------------\n"
+            "alpha          1.00           2.00          3.00\n");
+  EXPECT_EQ(narrow.str(),
+            "name   first column  second column\n"
+            "----------------------------------\n"
+            "alpha          1.00           2.00\n"
+            "\n"
+            "name   third column\n"
+            "-------------------\n"
+            "alpha          3.00\n");
+}
+
+TEST(Plot, EveryCurveLooksDifferentAndTheLegendCoversNone) {
+  PlotSpec spec;
+  for (int c = 0; c < 20; ++c) spec.curves.push_back({"curve " + std::to_string(c), {{1, 1.0, 1.0}, {2, 2.0, 2.0}}});
+  const std::string script = gnuplot_script(spec, "f.png");
+  EXPECT_NE(script.find("set key outside"), std::string::npos);
+  // Each curve's solid line carries its style: colour, and past the palette a point shape too. No two alike.
+  std::set<std::string> styles;
+  std::istringstream lines(script);
+  for (std::string line; std::getline(lines, line);) {
+    const auto at = line.find("using 1:2 ");
+    if (at == std::string::npos) continue;
+    styles.insert(line.substr(at, line.find(" title", at) - at));
+  }
+  EXPECT_EQ(styles.size(), spec.curves.size());
+}
+
 TEST(FitCommand, VirtualFitRecoversTheConfiguredValues) {
   auto j = json_of(hcemu("fit --json"));
   ASSERT_FALSE(j["parameters"].empty());
@@ -243,7 +307,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadUsage{"run exchange --sync pairwize", 2, "key 'sync'"}, BadUsage{"plan -d 0", 2, "d >= 1"},
         BadUsage{"sweep exchange --m 10:0:1", 2, "FROM must not exceed TO"},
         BadUsage{"sweep exchange --m 0:10:0", 2, "STEP"},
-        BadUsage{"sweep exchange -d 2 --m 0:8:8 --plot out.pdf", 2, ".png or .svg"},
+        BadUsage{"sweep exchange -d 2 --m 0:8:8 --plot out.eps", 2, ".png, .svg or .pdf"},
         BadUsage{"fit --algo direct", 2, "need --kernel"}, BadUsage{"configs --show nope", 2, "no preset named"},
         BadUsage{"run exchange --config " HCEMU_CLI_TEST_DATA "/unknown_key.toml", 2,
                  "unknown_key.toml:4: key 'tua': unknown key; did you mean 'tau'?"},

@@ -107,22 +107,22 @@ INSTANTIATE_TEST_SUITE_P(
         Hostile{"fit --config torus", 2, "fit needs a hypercube"},
         // Algorithms made for the hypercube refuse a torus up front, as the exchange's cube schedules do, naming what
         // runs there; a kernel none of whose algorithms runs there refuses it whole.
-        Hostile{"run broadcast --topology torus -d 2", 2,
+        Hostile{"run broadcast --topology torus -d 4", 2,
                 "no broadcast algorithm runs on a torus or mesh; the exchange's direct"},
-        Hostile{"run histogram --topology torus -d 2", 2, "no histogram algorithm runs on a torus or mesh"},
-        Hostile{"run broadcast --topology torus -d 2 --algo sbt", 2, "broadcast sbt: made for the hypercube"},
-        Hostile{"run allgather --topology torus -d 2 --algo recursive-doubling", 2,
+        Hostile{"run histogram --topology torus -d 4", 2, "no histogram algorithm runs on a torus or mesh"},
+        Hostile{"run broadcast --topology torus -d 4 --algo sbt", 2, "broadcast sbt: made for the hypercube"},
+        Hostile{"run allgather --topology torus -d 4 --algo recursive-doubling", 2,
                 "on a torus or mesh allgather runs cra, rotated-cra, gcea, sbnt"},
-        Hostile{"run reduce --topology torus -d 2 --algo sbt", 2, "on a torus or mesh reduce runs sbnt"},
-        Hostile{"run matmul --topology torus -d 2 --algo a3", 2, "on a torus or mesh matmul runs a1-cra"},
-        Hostile{"run transpose --topology torus -d 2 --algo stout-wagar", 2,
+        Hostile{"run reduce --topology torus -d 4 --algo sbt", 2, "on a torus or mesh reduce runs sbnt"},
+        Hostile{"run matmul --topology torus -d 4 --algo a3", 2, "on a torus or mesh matmul runs a1-cra"},
+        Hostile{"run transpose --topology torus -d 4 --algo stout-wagar", 2,
                 "on a torus or mesh transpose runs rows-direct"},
-        Hostile{"run reduce --topology mesh -d 2 --algo recursive-halving", 2, "on a torus or mesh reduce runs sbnt"},
+        Hostile{"run reduce --topology mesh -d 4 --algo recursive-halving", 2, "on a torus or mesh reduce runs sbnt"},
         // Nothing left for --algo all (reduce on a one-port torus: sbnt is made for all ports): an error, not an empty
         // table.
-        Hostile{"run reduce --topology torus -d 2", 2,
-                "sbnt: made for another port model (--algo sbnt runs it here, without a closed form)"},
-        Hostile{"sweep histogram --topology torus -d 2 -m 8", 2, "no histogram algorithm runs on a torus"},
+        Hostile{"run reduce --topology torus -d 4", 2,
+                "sbnt: made for ports all, and this machine has ports one (--ports all runs them"},
+        Hostile{"sweep histogram --topology torus -d 4 -m 8", 2, "no histogram algorithm runs on a torus"},
         // An option that takes one value, given twice, is an error, whichever it is.
         Hostile{"run exchange -d 2 --algo direct --algo standard", 2, "--algo is given 2 times"},
         Hostile{"run exchange -d 2 --partition 1,1 --partition 2", 2, "--partition is given 2 times"},
@@ -157,7 +157,7 @@ TEST(HostileCommandLines, LeadingZerosAreDecimal) {
 TEST(HostileCommandLines, AllOnATorusRunsWhatRunsThere) {
   using hcemu::cli::test::json_of;
   for (const std::string kernel : {"allgather", "reduce", "matmul", "transpose"}) {
-    const auto runs = json_of(hcemu("run " + kernel + " --topology torus -d 2 --ports all -m 8 --json", 60));
+    const auto runs = json_of(hcemu("run " + kernel + " --topology torus -d 4 --ports all -m 8 --json", 60));
     ASSERT_TRUE(runs.is_array()) << kernel;
     EXPECT_FALSE(runs.empty()) << kernel;
     for (const auto& run : runs) EXPECT_TRUE(run["verified"].get<bool>()) << kernel << " " << run["algo"];

@@ -1,5 +1,5 @@
 // The command on the 2-D torus end to end (Suh, Shin & An 1998): the exchange rows t1, t1.x, t2 and the baseline,
-// `-d D` as 2^D x 2^D, `plan --topology torus`, the `torus` preset, and `sweep` reproducing the claims of the paper's
+// `-d 2k` as 2^k x 2^k, `plan --topology torus`, the `torus` preset, and `sweep` reproducing the claims of the paper's
 // Figures 6 and 7 (§5). Every expected time comes from the closed forms (hcemu/model/torus_exchange_cost.hpp).
 //
 // Sizes: the emulated runs use tori of 16 x 16 and 32 x 32 (256 and 1024 nodes, a second or two each); 32 x 32 is
@@ -30,7 +30,7 @@ using test::hcemu;
 using test::Result;
 using test::json_of;
 
-// A preset on the 2^k x 2^k torus, as `--config NAME --topology torus -d k` builds it.
+// A preset on the 2^k x 2^k torus, as `--config NAME --topology torus -d 2k` builds it.
 MachineConfig torus_of(const std::string& preset, int k, double lambda = -1) {
   MachineConfig c = load_config(preset);
   c.d = 2 * k;
@@ -49,7 +49,7 @@ std::map<std::string, nlohmann::json> by_algo(const nlohmann::json& array) {
 TEST(TorusRun, AllRunsT1T2AndTheBaselineEachAtItsClosedForm) {
   // 16 x 16 (k = 4): T1 is x = 1, there is no T1.x strictly between T1 and T2. Under --sync barrier the emulated
   // time of every step is the model's, so the torus rows match their closed forms exactly, with no contention.
-  auto j = json_of(hcemu("run exchange --topology torus -d 4 --algo all --sync barrier -m 8 --json"));
+  auto j = json_of(hcemu("run exchange --topology torus -d 8 --algo all --sync barrier -m 8 --json"));
   const auto runs = by_algo(j);
   EXPECT_EQ(runs.size(), 3u);
   ASSERT_TRUE(runs.count("direct") && runs.count("t1") && runs.count("t2")) << j.dump(1);
@@ -76,7 +76,7 @@ TEST(TorusRun, AllRunsT1T2AndTheBaselineEachAtItsClosedForm) {
 TEST(TorusRun, T1DotXIsSpeltAsInTheIssue) {
   // T1.2 on 32 x 32 (k = 5), where it is T1 (x = k - 3); the torus preset's barrier costs nothing, so --sync barrier
   // runs the paper's model exactly: Σ_steps (t_s + L_k·m·t_c).
-  auto j = json_of(hcemu("run exchange --config torus -d 5 --algo t1.2 -m 2 --sync barrier --json"));
+  auto j = json_of(hcemu("run exchange --config torus -d 10 --algo t1.2 -m 2 --sync barrier --json"));
   const MachineConfig config = torus_of("torus", 5);
   const Time expected = model::torus_exchange_time(config, 5, 2, 2, Sync::barrier);
   EXPECT_EQ(j["algo"], "t1.2");
@@ -106,8 +106,8 @@ TEST(TorusRun, ExplicitSidesSetTheDimension) {
 }
 
 TEST(TorusPlan, DashDCountsTheSideAndTheFastestMemberIsThePlanners) {
-  // -d 6 on a torus is the paper's 64 x 64: 4096 nodes, the config's d = 12.
-  auto j = json_of(hcemu("plan --config torus -d 6 -m 4 --json"));
+  // -d 12 on a torus is the paper's 64 x 64: 4096 nodes.
+  auto j = json_of(hcemu("plan --config torus -d 12 -m 4 --json"));
   EXPECT_EQ(j["d"], 12);
   EXPECT_EQ(j["k"], 6);
   EXPECT_EQ(j["topology"], "torus:64x64");
@@ -160,7 +160,7 @@ TEST(TorusSweep, EmulatedRunsShowTheFiguresClaimsOn32x32) {
   // bytes for a = 5000 and at 5.86 and 35.16 for a = 10000 (model::torus_envelope), so that at m = 4 and 24 the
   // fastest is T1.1 and T2 for a = 5000, T1 and T1.1 for a = 10000: every claim, in 12 runs of 1024 nodes (about a
   // second each).
-  const std::string sweep = "sweep exchange --config torus -d 5 --algo t1,t1.1,t2 --sync barrier --m 4,24 --json";
+  const std::string sweep = "sweep exchange --config torus -d 10 --algo t1,t1.1,t2 --sync barrier --m 4,24 --json";
   auto a5000 = json_of(hcemu(sweep));
   auto a10000 = json_of(hcemu(sweep + " --set lambda=100"));
   for (const auto* points : {&a5000, &a10000}) {
@@ -189,7 +189,7 @@ TEST(TorusSweep, PredictedCurvesOfFigures6And7) {
     std::size_t previous_t2 = 0;
     for (double lambda : {50.0, 100.0}) {
       const std::string args =
-          "sweep exchange --config torus -d " + std::to_string(k) +
+          "sweep exchange --config torus -d " + std::to_string(2 * k) +
           " --algo t1,t1.1,t2 --m 0:48:1 --predicted-only --json --set lambda=" + std::to_string(lambda);
       auto points = json_of(hcemu(args));
       ASSERT_EQ(points.size(), 3u * 49u);
@@ -215,7 +215,7 @@ TEST(TorusSweep, PredictedCurvesOfFigures6And7) {
 
 TEST(TorusSweep, PredictedOnlyPlotIsDrawn) {
   auto svg = std::filesystem::temp_directory_path() / ("hcemu-torus-plot-" + std::to_string(::getpid()) + ".svg");
-  auto r = hcemu("sweep exchange --config torus -d 6 --algo all --m 0:32:4 --predicted-only --plot " + svg.string());
+  auto r = hcemu("sweep exchange --config torus -d 12 --algo all --m 0:32:4 --predicted-only --plot " + svg.string());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_GT(std::filesystem::file_size(svg), 0u);
   std::filesystem::remove(svg);
@@ -236,13 +236,13 @@ TEST_P(TorusBadArguments, GiveTheIntendedErrorAndExitTwo) {
 
 INSTANTIATE_TEST_SUITE_P(
     Cases, TorusBadArguments,
-    ::testing::Values(BadUsage{"run exchange --topology torus -d 9", "at most 2^16 (-d 8)"},
-                      BadUsage{"run exchange --topology torus:4x8 -d 3", "leave -d out"},
+    ::testing::Values(BadUsage{"run exchange --topology torus -d 7", "-d 6 is 8 x 8, -d 8 is 16 x 16"},
+                      BadUsage{"run exchange --topology torus:4x8 -d 6", "are 2^5 nodes (d = 5); leave -d out"},
                       BadUsage{"run exchange --topology torus:4x8 --algo t2", "square 2^k x 2^k torus"},
                       BadUsage{"run exchange -d 4 --algo t1", "made for a 2^k x 2^k torus"},
-                      BadUsage{"run exchange --topology torus -d 4 --algo t1.2", "k >= 5"},
-                      BadUsage{"run exchange --topology torus -d 3 --algo standard", "made for the hypercube"},
-                      BadUsage{"run exchange --topology torus -d 3 --algo t1.9", "no algorithm"}));
+                      BadUsage{"run exchange --topology torus -d 8 --algo t1.2", "k >= 5"},
+                      BadUsage{"run exchange --topology torus -d 6 --algo standard", "made for the hypercube"},
+                      BadUsage{"run exchange --topology torus -d 6 --algo t1.9", "no algorithm"}));
 
 }  // namespace
 }  // namespace hcemu::cli
