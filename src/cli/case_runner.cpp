@@ -6,6 +6,7 @@
 
 #include "cli/cli_error.hpp"
 #include "cli/machine_options.hpp"
+#include "cli/real_time.hpp"
 #include "hcemu/errors.hpp"
 #include "hcemu/report_json.hpp"
 
@@ -243,6 +244,17 @@ CaseOutcome run_case(const KernelFamily& family, const MachineConfig& config, co
   } catch (const std::exception& e) {
     outcome.error = e.what();
   }
+  const std::string fix = real_time_forced_fix(config, settings);
+  const bool lost = outcome.deadlocked ? !outcome.deadlocked->forced_discards.empty()
+                                       : outcome.result && !outcome.result->report.forced_discards.empty();
+  if (!fix.empty() && lost) {
+    if (!outcome.error.empty()) outcome.error += "\n  " + fix;
+    else outcome.warning = std::to_string(outcome.result->report.forced_discards.size()) + " message(s) lost: " + fix;
+  }
+  if (outcome.result && measures_the_host(settings)) {
+    outcome.result->predicted.reset();
+    outcome.result->lower_bound.reset();
+  }
   return outcome;
 }
 
@@ -311,6 +323,7 @@ nlohmann::json outcome_json(const KernelFamily& family, const MachineConfig& con
   j["config"] = config.name;
   j["timing"] = std::string(to_string(settings.timing));
   j["seed"] = c.seed;
+  if (measures_the_host(settings)) j["model_not_applicable"] = kNoModelUnderNativeTiming;
   if (!outcome.result) {
     j["predicted_us"] = nullptr;
     j["emulated_us"] = nullptr;

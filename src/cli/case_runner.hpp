@@ -54,9 +54,12 @@ struct CaseOutcome {
   std::optional<harness::KernelResult> result;  // empty when the run threw
   std::string error;                            // what it threw
   std::shared_ptr<const RunReport> deadlocked;  // a run that deadlocked: what it did until it stuck (its trace too)
+  std::string warning;  // a run that finished but lost FORCED messages under wall or native timing: how to avoid it
   bool ok() const { return result && result->verified && error.empty(); }
 };
 
+// Under native timing the result has no prediction and no lower bound (cli/real_time.hpp); under wall or native
+// timing a FORCED loss names the options that avoid it, in the error or the warning.
 CaseOutcome run_case(const harness::KernelFamily& family, const MachineConfig& config, const EmulatorSettings& settings,
                      const harness::KernelCase& c);
 
@@ -64,8 +67,8 @@ CaseOutcome run_case(const harness::KernelFamily& family, const MachineConfig& c
 // papers' symbols.
 std::string case_label(const harness::KernelFamily& family, const harness::KernelCase& c);
 
-// The index of the case the model says is fastest (smallest prediction; without predictions, the smallest emulated
-// time), or -1.
+// The index of the case the model says is fastest (smallest prediction; without predictions, as under native timing,
+// the smallest emulated time), or -1.
 int optimal_index(const std::vector<CaseOutcome>& outcomes);
 
 nlohmann::json outcome_json(const harness::KernelFamily& family, const MachineConfig& config,

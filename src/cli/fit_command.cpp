@@ -17,6 +17,7 @@
 #include "cli/machine_options.hpp"
 #include "cli/option_checks.hpp"
 #include "cli/presets.hpp"
+#include "cli/real_time.hpp"
 #include "cli/size_range.hpp"
 #include "cli/text_table.hpp"
 
@@ -30,6 +31,7 @@ struct FitOptions {
   std::string kernel;
   std::string sizes{"32:512:96"};
   int repetitions = 0;
+  bool compare = false;
   bool json = false;
 };
 
@@ -41,30 +43,66 @@ double relative_error(const FitRow& r) {
 // Six decimals (a picosecond is 1e-6 µs), without a "-0.000000" for a value that rounds to zero.
 std::string six_places(double x) { return fixed(std::abs(x) < 5e-7 ? 0.0 : x, 6); }
 
-nlohmann::json row_json(const FitRow& r) {
-  double rel = relative_error(r);
-  return {{"key", r.key},
-          {"measured_by", r.measured_by},
-          {"fitted", r.fitted},
-          {"configured", r.configured},
-          {"relative_error", std::isfinite(rel) ? nlohmann::json(rel) : nlohmann::json(nullptr)},
-          {"r_squared", r.r_squared},
-          {"max_residual_us", r.max_residual_us},
-          {"samples", r.samples}};
+// Every warning of the row: its regression's and its own.
+std::vector<std::string> warnings_of(const FitRow& r) {
+  std::vector<std::string> warnings = parameter_warnings(r);
+  if (std::string w = regression_warning(r); !w.empty()) warnings.insert(warnings.begin(), std::move(w));
+  return warnings;
 }
 
-void print_rows(std::ostream& out, const std::vector<FitRow>& rows) {
-  TextTable table({"parameter", "fitted", "configured", "error", "R²", "max residual µs", "samples", "from"});
+// `compare`: set each value beside the configured machine's (null otherwise).
+nlohmann::json row_json(const FitRow& r, bool compare) {
+  double rel = relative_error(r);
+  const auto no = nlohmann::json(nullptr);
+  return {{"key", r.key},
+          {"unit", r.unit},
+          {"measured_by", r.measured_by},
+          {"fitted", r.fitted},
+          {"ci_low", r.interval ? nlohmann::json(r.interval->low) : no},
+          {"ci_high", r.interval ? nlohmann::json(r.interval->high) : no},
+          {"pinned_at_zero", r.pinned},
+          {"configured", compare ? nlohmann::json(r.configured) : no},
+          {"relative_error", compare && std::isfinite(rel) ? nlohmann::json(rel) : no},
+          {"r_squared", r.r_squared},
+          {"max_residual_us", r.max_residual_us},
+          {"samples", r.samples},
+          {"warnings", warnings_of(r)}};
+}
+
+void print_rows(std::ostream& out, const std::vector<FitRow>& rows, bool compare) {
+  std::vector<std::string> headers = {"parameter", "fitted", "unit", "95% interval"};
+  if (compare) headers.insert(headers.end(), {"configured", "error"});
+  headers.insert(headers.end(), {"R²", "max residual µs", "samples", "from"});
+  TextTable table(headers);
   for (const auto& r : rows) {
-    double rel = relative_error(r);
-    // Differences at the level of rounding to whole picoseconds are shown as exact.
-    std::string error = std::abs(r.fitted - r.configured) < 1e-9 * std::max(1.0, std::abs(r.configured))
-                            ? "0"
-                            : (std::isfinite(rel) ? fixed(100 * rel, 3) + "%" : "n/a");
-    table.add_row({r.key, six_places(r.fitted), six_places(r.configured), error, fixed(r.r_squared, 9),
-                   six_places(r.max_residual_us), std::to_string(r.samples), r.measured_by});
+    std::vector<std::string> cells = {
+        r.key, six_places(r.fitted), r.unit,
+        r.interval ? "[" + six_places(r.interval->low) + ", " + six_places(r.interval->high) + "]" : "n/a"};
+    if (compare) {
+      double rel = relative_error(r);
+      // Differences at the level of rounding to whole picoseconds are shown as exact.
+      cells.push_back(six_places(r.configured));
+      cells.push_back(std::abs(r.fitted - r.configured) < 1e-9 * std::max(1.0, std::abs(r.configured))
+                          ? "0"
+                          : (std::isfinite(rel) ? fixed(100 * rel, 3) + "%" : "n/a"));
+    }
+    cells.insert(cells.end(), {fixed(r.r_squared, 9), six_places(r.max_residual_us), std::to_string(r.samples),
+                               r.measured_by});
+    table.add_row(cells);
   }
   table.print(out);
+}
+
+// The poor fits in words: each regression's once, then each parameter's own.
+void print_warnings(std::ostream& out, const std::vector<FitRow>& rows) {
+  std::vector<std::string> regressions;
+  for (const auto& r : rows)
+    if (std::string w = regression_warning(r);
+        !w.empty() && std::find(regressions.begin(), regressions.end(), w) == regressions.end())
+      regressions.push_back(std::move(w));
+  for (const auto& w : regressions) out << "warning: " << w << '\n';
+  for (const auto& r : rows)
+    for (const auto& w : parameter_warnings(r)) out << "warning: " << r.key << ": " << w << '\n';
 }
 
 // The largest relative error of the link parameters (λ, λ0, δ', δ, τ, and their sums) among the rows whose
@@ -78,7 +116,7 @@ double worst_link_error(const std::vector<FitRow>& rows) {
   return worst;
 }
 
-int fit(const FitOptions& options, std::ostream& out) {
+int fit(const FitOptions& options, std::ostream& out, std::ostream& err) {
   MachineFamily family = options.machine.build_family();
   const MachineConfig& config = family.config;
   // Both fits measure cubes of several dimensions (every distance of a cube, or d = 2 up): a torus or mesh has no
@@ -96,6 +134,7 @@ int fit(const FitOptions& options, std::ostream& out) {
   std::vector<int> dimensions;
   std::vector<std::string> notes;
   bool verified = true;
+  int repetitions = 1;
   const std::string algo = options.cases.algos().empty() ? "" : options.cases.algos().back();
   const std::string partition = options.cases.partitions().empty() ? "" : options.cases.partitions().back();
   if (options.kernel.empty()) {
@@ -117,6 +156,7 @@ int fit(const FitOptions& options, std::ostream& out) {
       fit_options.only_dimension = std::countr_zero(static_cast<unsigned>(ranks));
     }
     auto result = fit_machine(family, fit_options);
+    repetitions = result.repetitions;
     // Wall timing at the default time_scale: a node's clock includes its own running time on the host, scaled down
     // by time_scale (docs/model.md), so the fit chooses the scale itself: the smallest power of ten, up to 1000,
     // at which λ, τ and δ come within 2% of the configuration.
@@ -144,6 +184,10 @@ int fit(const FitOptions& options, std::ostream& out) {
     }
   } else {
     const harness::KernelFamily& kernel = harness::find_family(options.kernel);
+    // The kernel's own receives, unlike the microbenchmarks' (posted before a barrier), may come after their
+    // message under wall or native timing.
+    if (auto note = make_forced_safe_in_real_time(family, options.machine.given("protocol")); !note.empty())
+      err << "hcemu: note: " << note << '\n';
     KernelFitOptions fit_options;
     const std::string chosen_algo = algo.empty() && partition.empty() ? std::string(kernel.default_algo) : algo;
     if (chosen_algo == "all") throw UsageError("fit --kernel needs one algorithm, not --algo all");
@@ -151,7 +195,9 @@ int fit(const FitOptions& options, std::ostream& out) {
     const CaseRequest request = options.cases.request(chosen_algo, partition, 0, options.machine.parsed_sync());
     fit_options.base = select_cases(kernel, config, request).front();
     fit_options.sizes = parse_size_range(options.sizes);
+    fit_options.repetitions = options.repetitions;
     auto result = fit_kernel(kernel, family, fit_options);
+    repetitions = result.repetitions;
     rows = result.rows;
     dimensions = result.dimensions;
     notes = result.notes;
@@ -163,17 +209,26 @@ int fit(const FitOptions& options, std::ostream& out) {
     j["m"] = fit_options.sizes;
     j["verified"] = verified;
   }
+  // Virtual and wall timing run the configured machine, so their fit is a check against it; native timing measures
+  // the host, which has nothing to do with the configuration unless the user asks to set the two side by side.
+  const bool compare = options.compare || family.settings.timing != Timing::native;
+  if (!compare)
+    notes.push_back("native timing measures the host, so nothing is set beside the configured machine's values "
+                    "(--compare does)");
   if (options.json) {
     j["dimensions"] = dimensions;
+    j["repetitions"] = repetitions;
     j["parameters"] = nlohmann::json::array();
-    for (const auto& r : rows) j["parameters"].push_back(row_json(r));
+    for (const auto& r : rows) j["parameters"].push_back(row_json(r, compare));
     j["notes"] = notes;
     out << j.dump(2) << '\n';
   } else {
     out << "fit of " << config.name << " (" << to_string(family.settings.timing) << " timing), cubes of d =";
     for (int d : dimensions) out << ' ' << d;
+    if (repetitions > 1) out << "; each point the median of " << repetitions << " runs";
     out << "\n\n";
-    print_rows(out, rows);
+    print_rows(out, rows, compare);
+    print_warnings(out, rows);
     for (const auto& note : notes) out << "note: " << note << '\n';
     if (!verified) out << "some kernel runs did not verify\n";
   }
@@ -187,17 +242,22 @@ Action add_fit_command(CLI::App& app) {
   auto* sub = app.add_subcommand(
       "fit",
       "Measure the machine (ping-pong at every distance, exchange, barrier, permute) and fit lambda, tau, delta, "
-      "rho and the barrier by least squares; with --kernel, a kernel's effective lambda and delta");
+      "rho and the barrier by non-negative least squares, with 95% intervals; with --kernel, a kernel's effective "
+      "lambda and delta");
   options->machine.add_to(*sub);
   sub->add_option("--kernel", options->kernel,
                   "Fit the effective lambda and delta of this kernel (" + kernel_names() +
                       "; its algorithm: --algo, default the kernel's own; a --partition fixes d)");
   add_sizes_option(*sub, options->sizes);
   options->cases.add_to(*sub, false);
-  sub->add_option("--reps", options->repetitions, "Repetitions per point (default 1 virtual, 5 wall/native)")
+  sub->add_option("--reps", options->repetitions,
+                  "Repetitions per point, the median taken (default 1 under virtual timing, 5 under wall and native)")
       ->transform(whole_number(1, 1000000, "a number of repetitions from 1 to 10^6"));
+  sub->add_flag("--compare", options->compare,
+                "Set each fitted value beside the configured machine's (always under virtual and wall timing, which "
+                "run it; under native timing only with this flag)");
   sub->add_flag("--json", options->json, "Print JSON");
-  return [options](std::ostream& out, std::ostream&) { return fit(*options, out); };
+  return [options](std::ostream& out, std::ostream& err) { return fit(*options, out, err); };
 }
 
 }  // namespace hcemu::cli

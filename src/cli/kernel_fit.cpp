@@ -22,6 +22,8 @@ Time predict(const harness::KernelFamily& kernel, const MachineConfig& config, c
 KernelFitResult fit_kernel(const harness::KernelFamily& kernel, const MachineFamily& family,
                            const KernelFitOptions& options) {
   KernelFitResult result;
+  result.repetitions = options.repetitions > 0 ? options.repetitions
+                                               : (family.settings.timing == Timing::virtual_time ? 1 : 5);
   const MachineConfig& base = family.config;
   const Sync sync = options.base.sync;
   // Without a fixed partition the kernel runs on cubes of several dimensions, which is what tells a start-up
@@ -51,13 +53,22 @@ KernelFitResult fit_kernel(const harness::KernelFamily& kernel, const MachineFam
       c.m = m;
       auto measured = kernel.run(config, family.settings, c);
       if (!measured.verified) result.all_verified = false;
+      // Real time varies from run to run: the median of the repetitions.
+      std::vector<Time> makespans = {measured.report.makespan};
+      for (int r = 1; r < result.repetitions; ++r) {
+        auto again = kernel.run(config, family.settings, c);
+        if (!again.verified) result.all_verified = false;
+        makespans.push_back(again.report.makespan);
+      }
+      std::sort(makespans.begin(), makespans.end());
+      const Time makespan = makespans[makespans.size() / 2];
       // As run, with every parameter the algorithm chose (auto's partition), so that the machines with free
       // messages below predict the schedule that ran, not one planned for them.
       harness::KernelCase reference = measured.run_case;
       reference.sync = model_sync;
       const Time rest = predict(kernel, free_messages, reference);
       const double per_message_count = to_us(predict(kernel, unit_messages, reference) - rest);
-      const double excess = to_us(measured.report.makespan - rest);
+      const double excess = to_us(makespan - rest);
       if (split)
         rows.push_back({per_message_count, per_message_count * d});
       else
@@ -65,7 +76,8 @@ KernelFitResult fit_kernel(const harness::KernelFamily& kernel, const MachineFam
       y.push_back(excess);
     }
   }
-  LeastSquares fit = least_squares(rows, y);
+  // No effective cost is negative: a cost the measurements do not show is 0.
+  LeastSquares fit = non_negative_least_squares(rows, y);
 
   // What the configured machine says those effective values are: with pairwise synchronisation every transfer is
   // preceded by a zero-byte exchange, one more λ0 + δ' (Nicol & Bokhari §4).
@@ -76,22 +88,13 @@ KernelFitResult fit_kernel(const harness::KernelFamily& kernel, const MachineFam
   const double lambda_eff = base.lambda + delta_const + (pairwise ? lambda0 + delta_const : 0.0);
   const double delta_eff_per_d = per_d * (pairwise ? 2 : 1);
 
-  const auto row = [&](std::string key, double fitted, double configured) {
-    FitRow r;
-    r.key = std::move(key);
-    r.measured_by = std::string(kernel.name) + " " + options.base.algo + ", sync " + std::string(to_string(sync));
-    r.fitted = fitted;
-    r.configured = configured;
-    r.r_squared = fit.r_squared;
-    r.max_residual_us = fit.max_residual;
-    r.samples = y.size();
-    result.rows.push_back(std::move(r));
-  };
+  const std::string measured_by =
+      std::string(kernel.name) + " " + options.base.algo + ", sync " + std::string(to_string(sync));
   if (split) {
-    row("lambda_eff", fit.coefficients[0], lambda_eff);
-    row("delta_eff_per_d", fit.coefficients[1], delta_eff_per_d);
+    result.rows.push_back(fit_row(fit, 0, "lambda_eff", "µs", measured_by, lambda_eff));
+    result.rows.push_back(fit_row(fit, 1, "delta_eff_per_d", "µs/dimension", measured_by, delta_eff_per_d));
   } else {
-    row("lambda_eff+delta_eff", fit.coefficients[0], lambda_eff + delta_eff_per_d * base.d);
+    result.rows.push_back(fit_row(fit, 0, "lambda_eff+delta_eff", "µs", measured_by, lambda_eff + delta_eff_per_d * base.d));
     result.notes.push_back("a fixed partition runs on one cube only, so the start-up and the set-up are fitted as "
                            "their sum");
   }

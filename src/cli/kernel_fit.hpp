@@ -12,6 +12,7 @@ namespace hcemu::cli {
 struct KernelFitOptions {
   harness::KernelCase base;        // the algorithm and its parameters; a partition fixes the cube to one dimension
   std::vector<std::size_t> sizes;  // m values
+  int repetitions = 0;             // runs per point; 0: 1 under virtual timing, 5 otherwise (the median is used)
 };
 
 struct KernelFitResult {
@@ -19,12 +20,13 @@ struct KernelFitResult {
   std::vector<int> dimensions;
   std::vector<std::string> notes;
   bool all_verified = true;
+  int repetitions = 1;
 };
 
 // Runs the kernel at every m (and at several d unless a partition fixes d), and fits the measured times to the
 // kernel's own closed form with sync = none (barrier for pairwise, so that the barriers are not counted as
-// start-ups) in which every message pays λ_eff + δ_eff·d in place of λ + δ'. Throws UsageError when the kernel
-// has no closed form for the case.
+// start-ups) in which every message pays λ_eff + δ_eff·d in place of λ + δ', by non-negative least squares.
+// Throws UsageError when the kernel has no closed form for the case.
 KernelFitResult fit_kernel(const harness::KernelFamily& kernel, const MachineFamily& family,
                            const KernelFitOptions& options);
 

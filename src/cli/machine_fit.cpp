@@ -191,25 +191,28 @@ struct Regression {
   }
 };
 
+// A parameter of a regression: its key, its unit and its configured value.
+struct Parameter {
+  std::string key;
+  std::string unit;
+  double configured = 0;
+};
+
+// Every cost is >= 0, so the fit is non-negative: a cost the host does not show is 0, not below it.
 void add_rows(MachineFitResult& result, const Regression& regression, const char* measured_by,
-              const std::vector<std::pair<std::string, double>>& parameters, std::vector<std::size_t> report = {}) {
-  LeastSquares fit = least_squares(regression.rows, regression.y);
+              const std::vector<Parameter>& parameters, std::vector<std::size_t> report = {}) {
+  LeastSquares fit = non_negative_least_squares(regression.rows, regression.y);
   if (report.empty()) {
     report.resize(parameters.size());
     std::iota(report.begin(), report.end(), 0);
   }
-  for (std::size_t i : report) {
-    FitRow row;
-    row.key = parameters[i].first;
-    row.measured_by = measured_by;
-    row.fitted = fit.coefficients[i];
-    row.configured = parameters[i].second;
-    row.r_squared = fit.r_squared;
-    row.max_residual_us = fit.max_residual;
-    row.samples = regression.y.size();
-    result.rows.push_back(std::move(row));
-  }
+  for (std::size_t i : report)
+    result.rows.push_back(fit_row(fit, i, parameters[i].key, parameters[i].unit, measured_by, parameters[i].configured));
 }
+
+constexpr const char* kUs = "µs";
+constexpr const char* kUsPerByte = "µs/byte";
+constexpr const char* kUsPerDimension = "µs/dimension";
 
 }  // namespace
 
@@ -220,6 +223,7 @@ MachineFitResult fit_machine(const MachineFamily& family, const MachineFitOption
   int bottom = 1;
   if (options.only_dimension > 0) bottom = top = options.only_dimension;
   MachineFitResult result;
+  result.repetitions = reps;
   Samples samples;
   for (int d = bottom; d <= top; ++d) {
     result.dimensions.push_back(d);
@@ -259,18 +263,19 @@ MachineFitResult fit_machine(const MachineFamily& family, const MachineFitOption
     }
   }
   if (circuit) {
-    std::vector<std::pair<std::string, double>> parameters = {{"lambda" + suffix, base.lambda + merged},
-                                                              {"lambda0" + suffix, lambda0 + merged}};
-    if (vary_d) parameters.emplace_back("delta_msg_per_d", family.delta_msg_per_d.value_or(0.0));
-    if (vary_h) parameters.emplace_back("delta_hop", base.delta_hop);
-    parameters.emplace_back("tau", base.tau);
+    std::vector<Parameter> parameters = {{"lambda" + suffix, kUs, base.lambda + merged},
+                                         {"lambda0" + suffix, kUs, lambda0 + merged}};
+    if (vary_d) parameters.push_back({"delta_msg_per_d", kUsPerDimension, family.delta_msg_per_d.value_or(0.0)});
+    if (vary_h) parameters.push_back({"delta_hop", "µs/hop", base.delta_hop});
+    parameters.push_back({"tau", kUsPerByte, base.tau});
     add_rows(result, messages, "ping-pong", parameters);
     if (!suffix.empty())
       result.notes.push_back("lambda and " + suffix.substr(1) +
                              " are paid together by every message measured and cannot be told apart; their sum is "
                              "fitted");
   } else {
-    add_rows(result, messages, "ping-pong", {{"lambda", base.lambda}, {"lambda0", lambda0}, {"tau", base.tau}});
+    add_rows(result, messages, "ping-pong",
+             {{"lambda", kUs, base.lambda}, {"lambda0", kUs, lambda0}, {"tau", kUsPerByte, base.tau}});
     result.notes.push_back("delta_hop and delta_msg are not used under store_and_forward switching");
   }
 
@@ -283,25 +288,32 @@ MachineFitResult fit_machine(const MachineFamily& family, const MachineFitOption
   }
   LeastSquares expected_exchange = least_squares(exchange_model.rows, exchange_model.y);
   add_rows(result, exchange, "exchange",
-           {{"exchange_startup", expected_exchange.coefficients[0]},
-            {"exchange_per_byte", expected_exchange.coefficients[1]}});
+           {{"exchange_startup", kUs, expected_exchange.coefficients[0]},
+            {"exchange_per_byte", kUsPerByte, expected_exchange.coefficients[1]}});
 
   Regression barrier;
   if (vary_d) {
     for (const auto& s : samples.barrier) barrier.add({1.0, static_cast<double>(s.d)}, s.time);
-    add_rows(result, barrier, "barrier", {{"barrier_a", base.barrier_a}, {"barrier_b", base.barrier_b}});
+    add_rows(result, barrier, "barrier",
+             {{"barrier_a", kUs, base.barrier_a}, {"barrier_b", kUsPerDimension, base.barrier_b}});
   } else {  // one cube: Q(d) itself
     for (const auto& s : samples.barrier) barrier.add({1.0}, s.time);
-    add_rows(result, barrier, "barrier", {{"barrier_at_d" + std::to_string(top), base.barrier_a + base.barrier_b * top}});
+    add_rows(result, barrier, "barrier",
+             {{"barrier_at_d" + std::to_string(top), kUs, base.barrier_a + base.barrier_b * top}});
   }
 
   // Copies and arithmetic: a fixed overhead (zero in the model, not reported) plus the per-unit cost.
   Regression permute;
   for (const auto& s : samples.permute) permute.add({1.0, static_cast<double>(s.x)}, s.time);
-  add_rows(result, permute, "permute", {{"permute_overhead", 0.0}, {"rho", base.rho}}, {1});
+  add_rows(result, permute, "permute", {{"permute_overhead", kUs, 0.0}, {"rho", kUsPerByte, base.rho}}, {1});
+  if (family.settings.timing == Timing::native) {
+    result.notes.push_back("flop is not fitted under native timing: compute() charges nothing there (a kernel's own "
+                           "arithmetic takes its real time)");
+    return result;
+  }
   Regression compute;
   for (const auto& s : samples.compute) compute.add({1.0, static_cast<double>(s.x)}, s.time);
-  add_rows(result, compute, "compute", {{"compute_overhead", 0.0}, {"flop", base.flop}}, {1});
+  add_rows(result, compute, "compute", {{"compute_overhead", kUs, 0.0}, {"flop", "µs/flop", base.flop}}, {1});
   return result;
 }
 

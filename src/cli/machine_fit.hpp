@@ -1,32 +1,22 @@
 #pragma once
 // `hcemu fit`: measure the machine as the papers measured theirs — ping-pong at every distance and a range of
 // sizes, pairwise exchange, barrier, permutation, compute — on cubes of several dimensions, and fit the model's
-// parameters (docs/model.md §2) by least squares.
+// parameters (docs/model.md §2) by non-negative least squares.
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "cli/config_builder.hpp"
+#include "cli/fit_row.hpp"
 #include "hcemu/config.hpp"
 
 namespace hcemu::cli {
-
-// One fitted parameter beside its configured value.
-struct FitRow {
-  std::string key;          // "lambda", "tau", "barrier_b", ... ("lambda+delta_msg" where they cannot be split)
-  std::string measured_by;  // "ping-pong", "exchange", "barrier", "permute", "compute"
-  double fitted = 0;
-  double configured = 0;
-  double r_squared = 0;        // of the regression the parameter came from
-  double max_residual_us = 0;  // of that regression
-  std::size_t samples = 0;
-  std::string note;
-};
 
 struct MachineFitResult {
   std::vector<FitRow> rows;
   std::vector<int> dimensions;  // the cubes measured
   std::vector<std::string> notes;
+  int repetitions = 1;  // per point, the median taken
 };
 
 struct MachineFitOptions {

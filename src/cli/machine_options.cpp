@@ -124,6 +124,18 @@ bool MachineOptions::lambda_changed_but_not_lambda0() const {
   return before.lambda0.has_value() && after.lambda != before.lambda && after.lambda0 == before.lambda0;
 }
 
+bool MachineOptions::given(std::string_view key) const {
+  if (!flag_text(flags, key).empty()) return true;
+  for (const std::string& assignment : sets) {
+    std::string_view name(assignment);
+    name = name.substr(0, name.find('='));
+    while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
+    while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
+    if (name == key) return true;
+  }
+  return false;
+}
+
 Sync MachineOptions::parsed_sync() const { return parse_sync(sync); }
 
 namespace {

@@ -4,6 +4,7 @@
 // order, so a flag beats `--set`, which beats the file.
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cli/config_builder.hpp"
@@ -32,6 +33,8 @@ struct MachineOptions {
   // Whether --set or a flag changed lambda while the preset or file's own lambda0 stayed: a zero-byte message then
   // keeps the file's start-up, which the run's header says.
   bool lambda_changed_but_not_lambda0() const;
+  // Whether the command line set the key, by its flag or by --set (not only the preset or file).
+  bool given(std::string_view key) const;
   Sync parsed_sync() const;
 };
 

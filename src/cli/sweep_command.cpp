@@ -16,6 +16,7 @@
 #include "cli/output_file.hpp"
 #include "cli/plot.hpp"
 #include "cli/progress.hpp"
+#include "cli/real_time.hpp"
 #include "cli/size_range.hpp"
 #include "cli/text_table.hpp"
 
@@ -43,7 +44,7 @@ struct Point {
 // A case's closed form and lower bound without running it (--predicted-only): the result has no report.
 CaseOutcome predict_case(const harness::KernelFamily& family, const MachineConfig& config,
                          const harness::KernelCase& c) {
-  CaseOutcome outcome{c, std::nullopt, "", nullptr};
+  CaseOutcome outcome{c, std::nullopt, "", nullptr, ""};
   try {
     harness::KernelResult r;
     r.run_case = family.resolved(config, c);
@@ -217,7 +218,10 @@ void print_table(std::ostream& out, const harness::KernelFamily& kernel, const s
 
 int sweep(const SweepOptions& options, std::ostream& out, std::ostream& err) {
   const harness::KernelFamily& kernel = harness::find_family(options.kernel);
-  const MachineFamily family = options.machine.build_family();
+  MachineFamily family = options.machine.build_family();
+  if (!options.predicted_only)
+    if (auto note = make_forced_safe_in_real_time(family, options.machine.given("protocol")); !note.empty())
+      err << "hcemu: note: " << note << '\n';
   const MachineConfig& config = family.config;
   const EmulatorSettings& settings = family.settings;
   const Sync sync = options.machine.parsed_sync();
@@ -273,9 +277,9 @@ int sweep(const SweepOptions& options, std::ostream& out, std::ostream& err) {
     if (!options.plot_script.empty()) out << "gnuplot script written to " << options.plot_script << '\n';
   }
   for (const auto& p : points)
-    if (!p.outcome.error.empty())
-      err << "hcemu: " << case_label(kernel, p.outcome.requested) << " at m = " << p.m << ": " << p.outcome.error
-          << '\n';
+    if (!p.outcome.error.empty() || !p.outcome.warning.empty())
+      err << "hcemu: " << (p.outcome.error.empty() ? "warning: " : "") << case_label(kernel, p.outcome.requested)
+          << " at m = " << p.m << ": " << (p.outcome.error.empty() ? p.outcome.warning : p.outcome.error) << '\n';
   return all_ok ? kExitOk : kExitRunFailed;
 }
 

@@ -203,7 +203,8 @@ TEST(HostileCommandLines, AddressSpaceLimitIsNamedAsTheCause) {
 bool only_warnings(const std::string& err) {
   std::istringstream lines(err);
   for (std::string line; std::getline(lines, line);)
-    if (line.rfind("hcemu: warning: ", 0) != 0 && line.rfind("note: ", 0) != 0) return false;
+    if (line.rfind("hcemu: warning: ", 0) != 0 && line.rfind("hcemu: note: ", 0) != 0 && line.rfind("note: ", 0) != 0)
+      return false;
   return true;
 }
 
