@@ -71,15 +71,19 @@ std::string program_slice_name(const TraceSpan& s) {
   return call + word + std::to_string(s.peer);
 }
 
+// What the slice's name does not say already (its peer and call are in the name): a message is about 0.5 KB of
+// the file, and a run has millions.
 json span_args(const TraceSpan& s) {
   json args = json::object();
-  if (s.peer >= 0) args["peer"] = s.peer;
   if (s.bytes > 0 || s.kind != "wait") args["bytes"] = s.bytes;
   if (s.kind == "send" || s.kind == "recv" || s.kind == "wait") args["tag"] = s.tag;
   if (s.message != 0) args["message"] = s.message;
-  if (!s.call.empty()) args["call"] = s.call;
   return args;
 }
+
+// A flow's ends bind to the slices of this category: Chrome DevTools binds a flow event to the slice of its own
+// category, process, thread and timestamp, so the send and receive slices and the flow share one.
+constexpr const char* kMessageCategory = "message";
 
 // On a torus of side 2 a node reaches its neighbour by two links (+x and -x): their names then say which.
 std::string link_name(const LinkSpan& l, bool ambiguous) {
@@ -105,10 +109,12 @@ std::vector<Tracks> lay_out(const RunReport& run) {
     const auto i = static_cast<std::size_t>(s.node);
     if (s.kind == "send") {
       out[i].add(s.start, s.end,
-                 {{"name", "send to " + std::to_string(s.peer)}, {"cat", "send"}, {"args", span_args(s)}}, s.message);
+                 {{"name", "send to " + std::to_string(s.peer)}, {"cat", kMessageCategory}, {"args", span_args(s)}},
+                 s.message);
     } else if (s.kind == "recv") {
       in[i].add(s.start, s.end,
-                {{"name", "recv from " + std::to_string(s.peer)}, {"cat", "recv"}, {"args", span_args(s)}}, s.message);
+                {{"name", "recv from " + std::to_string(s.peer)}, {"cat", kMessageCategory}, {"args", span_args(s)}},
+                s.message);
     } else {
       program[i].add(s.start, s.end, {{"name", program_slice_name(s)}, {"cat", s.kind}, {"args", span_args(s)}});
     }
@@ -149,9 +155,10 @@ std::vector<Tracks> lay_out(const RunReport& run) {
       waits = Tracks{Role::waits, name + " waits", {}, {}, 1, 0};
     }
     const std::string owner = "node " + std::to_string(l.source);
-    link.add(
-        l.start, l.end,
-        {{"name", "transfer of " + owner}, {"cat", "link"}, {"args", {{"source", l.source}, {"waited_ps", l.delay}}}});
+    // Its name says whose transfer it is; only one that waited for the link has arguments.
+    json booking = {{"name", owner}, {"cat", "link"}};
+    if (l.delay > 0) booking["args"] = {{"waited_ps", l.delay}};
+    link.add(l.start, l.end, std::move(booking));
     // How long it waited, ending when it got the link; the wait may have come in pieces, between other bookings.
     if (l.delay > 0)
       waits.add(l.start - l.delay, l.start,
@@ -215,6 +222,13 @@ void write_run_tracks(TraceEventWriter& writer, const RunReport& run, std::strin
   for (std::uint64_t m : sent)
     if (received.count(m) > 0) flow_of[m] = writer.new_flow_id();
 
+  struct FlowEnd {
+    Time at;
+    bool start;
+    std::uint64_t id;
+    int tid;
+  };
+  std::vector<FlowEnd> flow_ends;
   for (const Tracks& t : layout) {
     for (const Slice& s : t.slices) {
       const int tid = t.first_tid + static_cast<int>(s.lane);
@@ -223,18 +237,9 @@ void write_run_tracks(TraceEventWriter& writer, const RunReport& run, std::strin
       fields["pid"] = pid;
       fields["tid"] = tid;
       writer.event(fields, s.start, s.end - s.start);
-      // Right after its slice: a flow event binds to the slice that encloses it on its track.
       const auto flow = s.message != 0 ? flow_of.find(s.message) : flow_of.end();
-      if (flow == flow_of.end() || (t.role != Role::out && t.role != Role::in)) continue;
-      json end = {{"ph", t.role == Role::out ? "s" : "f"},
-                  {"name", "message"},
-                  {"cat", "message"},
-                  {"id", flow->second},
-                  {"pid", pid},
-                  {"tid", tid},
-                  {"args", {{"message", s.message}}}};
-      if (t.role == Role::in) end["bp"] = "e";
-      writer.event(end, s.start);
+      if (flow != flow_of.end() && (t.role == Role::out || t.role == Role::in))
+        flow_ends.push_back({s.start, t.role == Role::out, flow->second, tid});
     }
     for (const auto& [at, fields] : t.instants) {
       json instant = fields;
@@ -244,6 +249,20 @@ void write_run_tracks(TraceEventWriter& writer, const RunReport& run, std::strin
       instant["tid"] = t.first_tid;
       writer.event(instant, at);
     }
+  }
+
+  // Each end at its slice's start, where both trace viewers look for it: Perfetto binds it to the slice that encloses
+  // it (bp "e" for the end), Chrome DevTools to the slice that starts there. DevTools reads flow events in file order
+  // and drops an end met before its start, so they go in time order (a receive starts after its send:
+  // docs/traces.md).
+  std::stable_sort(flow_ends.begin(), flow_ends.end(), [](const FlowEnd& a, const FlowEnd& b) {
+    return a.at != b.at ? a.at < b.at : a.start > b.start;
+  });
+  for (const FlowEnd& e : flow_ends) {
+    json fields = {{"ph", e.start ? "s" : "f"}, {"cat", kMessageCategory}, {"name", kMessageCategory},
+                   {"id", e.id},                {"pid", pid},              {"tid", e.tid}};
+    if (!e.start) fields["bp"] = "e";
+    writer.event(fields, e.at);
   }
 }
 
