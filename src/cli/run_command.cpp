@@ -23,7 +23,7 @@ struct RunOptions {
   std::string kernel;
   std::size_t m = 64;
   bool json = false;
-  std::string trace;
+  TraceOptions trace;
 
   std::string algo() const { return cases.algos().empty() ? "" : cases.algos().back(); }
   std::string partition() const { return cases.partitions().empty() ? "" : cases.partitions().back(); }
@@ -104,9 +104,10 @@ int run(const RunOptions& options, std::ostream& out, std::ostream& err) {
   const MachineFamily family = options.machine.build_family();
   const MachineConfig& config = family.config;
   EmulatorSettings settings = family.settings;
-  if (!options.trace.empty()) {
-    check_writable(options.trace, "--trace");
-    check_distinct_outputs({{"--trace", options.trace}});
+  if (options.trace.wanted()) {
+    check_writable(options.trace.path, "--trace");
+    check_distinct_outputs({{"--trace", options.trace.path}});
+    options.trace.filter(config.nodes());  // a bad list or window fails now, not after the runs
     settings.trace = true;
   }
   const CaseRequest request =
@@ -116,14 +117,14 @@ int run(const RunOptions& options, std::ostream& out, std::ostream& err) {
   std::vector<CaseOutcome> outcomes;
   for (const auto& c : cases) outcomes.push_back(run_case(kernel, config, settings, c));
 
-  if (!options.trace.empty()) {
+  if (options.trace.wanted()) {
     std::vector<LabelledReport> runs;
     for (const auto& o : outcomes) {
       if (o.result) runs.push_back({case_label(kernel, o.result->run_case), &o.result->report});
       // What a deadlocked case did until it stuck, and where each node stuck: often the way to see why.
       if (o.deadlocked) runs.push_back({case_label(kernel, o.requested) + " (deadlock)", o.deadlocked.get()});
     }
-    write_chrome_trace(options.trace, runs);
+    write_chrome_trace(options.trace, runs, err);
   }
 
   for (const auto& o : outcomes)
@@ -160,7 +161,7 @@ int run(const RunOptions& options, std::ostream& out, std::ostream& err) {
   }
   for (const auto& o : outcomes)
     if (!o.error.empty()) err << "hcemu: " << case_label(kernel, o.requested) << ": " << o.error << '\n';
-  if (!options.trace.empty()) out << "trace written to " << options.trace << '\n';
+  if (options.trace.wanted()) out << "trace written to " << options.trace.path << '\n';
   return all_ok ? kExitOk : kExitRunFailed;
 }
 
@@ -174,9 +175,7 @@ Action add_run_command(CLI::App& app) {
   options->cases.add_to(*sub, false);
   options->machine.add_to(*sub);
   sub->add_flag("--json", options->json, "Print one JSON object (an array with several algorithms)");
-  sub->add_option("--trace", options->trace, "Write a Chrome trace (Perfetto, chrome://tracing) to FILE.json")
-      ->type_name("FILE")
-      ->check(non_empty("a file name"));
+  options->trace.add_to(*sub);
   return [options](std::ostream& out, std::ostream& err) { return run(*options, out, err); };
 }
 

@@ -94,7 +94,7 @@ std::string link_name(const LinkSpan& l, bool ambiguous) {
 }
 
 // Every family of tracks of the run, in the order they are shown: node by node, each followed by the links it drives.
-std::vector<Tracks> lay_out(const RunReport& run) {
+std::vector<Tracks> lay_out(const RunReport& run, const TraceFilter& filter) {
   const int nodes = static_cast<int>(run.nodes.size());
   std::vector<Tracks> program, out, in;
   for (int i = 0; i < nodes; ++i) {
@@ -103,9 +103,9 @@ std::vector<Tracks> lay_out(const RunReport& run) {
     out.push_back(Tracks{Role::out, node + " out", {}, {}, 1, 0});
     in.push_back(Tracks{Role::in, node + " in", {}, {}, 1, 0});
   }
-  const auto valid = [&](int node) { return node >= 0 && node < nodes; };
+  const auto valid = [&](int node) { return node >= 0 && node < nodes && filter.keeps_node(node); };
   for (const TraceSpan& s : run.trace) {
-    if (!valid(s.node)) continue;
+    if (!valid(s.node) || !filter.keeps_span(s.start, s.end)) continue;
     const auto i = static_cast<std::size_t>(s.node);
     if (s.kind == "send") {
       out[i].add(s.start, s.end,
@@ -120,7 +120,7 @@ std::vector<Tracks> lay_out(const RunReport& run) {
     }
   }
   for (const ForcedDiscard& d : run.forced_discards) {
-    if (!valid(d.destination)) continue;
+    if (!valid(d.destination) || !filter.keeps_instant(d.arrival)) continue;
     json args = {{"source", d.source}, {"destination", d.destination}, {"tag", d.tag},
                  {"bytes", d.bytes},   {"arrival_ps", d.arrival},      {"posted_ps", nullptr}};
     if (d.post_time) args["posted_ps"] = *d.post_time;
@@ -132,7 +132,7 @@ std::vector<Tracks> lay_out(const RunReport& run) {
 
   // A deadlocked run: where each blocked node stuck, at its clock then.
   for (const BlockedOperation& b : run.blocked) {
-    if (!valid(b.node)) continue;
+    if (!valid(b.node) || !filter.keeps_instant(run.nodes[static_cast<std::size_t>(b.node)].final_clock)) continue;
     const auto i = static_cast<std::size_t>(b.node);
     std::string name = "blocked in " + b.operation;
     if (b.peer >= 0) name += " (peer " + std::to_string(b.peer) + ", tag " + std::to_string(b.tag) + ")";
@@ -147,6 +147,8 @@ std::vector<Tracks> lay_out(const RunReport& run) {
   std::map<std::pair<int, int>, std::set<int>> labels_between;  // (from, to) -> the links' labels
   for (const LinkSpan& l : run.link_trace) labels_between[{l.from, l.to}].insert(l.dim);
   for (const LinkSpan& l : run.link_trace) {
+    // A link goes with the node that drives it; its wait, which ends where its booking starts, with the booking.
+    if (!filter.keeps_node(l.from) || !filter.keeps_span(l.start - l.delay, l.end)) continue;
     auto [it, added] = links.try_emplace({l.from, l.dim});
     auto& [link, waits] = it->second;
     if (added) {
@@ -171,7 +173,7 @@ std::vector<Tracks> lay_out(const RunReport& run) {
   auto link = links.begin();
   for (int i = 0; i < nodes; ++i) {
     const auto n = static_cast<std::size_t>(i);
-    layout.push_back(std::move(program[n]));
+    if (filter.keeps_node(i)) layout.push_back(std::move(program[n]));
     if (!out[n].slices.empty()) layout.push_back(std::move(out[n]));
     if (!in[n].slices.empty()) layout.push_back(std::move(in[n]));
     for (; link != links.end() && link->first.first <= i; ++link) {
@@ -194,8 +196,9 @@ std::vector<Tracks> lay_out(const RunReport& run) {
 
 }  // namespace
 
-void write_run_tracks(TraceEventWriter& writer, const RunReport& run, std::string_view label, int pid) {
-  const std::vector<Tracks> layout = lay_out(run);
+void write_run_tracks(TraceEventWriter& writer, const RunReport& run, std::string_view label, int pid,
+                      const TraceFilter& filter) {
+  const std::vector<Tracks> layout = lay_out(run, filter);
 
   writer.event({{"ph", "M"},
                 {"name", "process_name"},
@@ -211,13 +214,15 @@ void write_run_tracks(TraceEventWriter& writer, const RunReport& run, std::strin
           {{"ph", "M"}, {"name", "thread_sort_index"}, {"pid", pid}, {"tid", tid}, {"args", {{"sort_index", tid}}}});
     }
 
-  // A flow for every message with both ends in the trace (a discarded message has no receive).
+  // A flow for every message with both slices in the file (a discarded message has no receive; a filter may leave
+  // out either end).
   std::set<std::uint64_t> sent, received;
-  for (const TraceSpan& s : run.trace) {
-    if (s.message == 0) continue;
-    if (s.kind == "send") sent.insert(s.message);
-    if (s.kind == "recv") received.insert(s.message);
-  }
+  for (const Tracks& t : layout)
+    for (const Slice& s : t.slices) {
+      if (s.message == 0) continue;
+      if (t.role == Role::out) sent.insert(s.message);
+      if (t.role == Role::in) received.insert(s.message);
+    }
   std::map<std::uint64_t, std::uint64_t> flow_of;
   for (std::uint64_t m : sent)
     if (received.count(m) > 0) flow_of[m] = writer.new_flow_id();
@@ -264,6 +269,30 @@ void write_run_tracks(TraceEventWriter& writer, const RunReport& run, std::strin
     if (!e.start) fields["bp"] = "e";
     writer.event(fields, e.at);
   }
+}
+
+std::uint64_t estimated_trace_bytes(const RunReport& run, const TraceFilter& filter) {
+  // The average bytes of each kind of event as written (docs/traces.md: about 0.9 KB a message in all), times digits
+  // that grow with the run: a long run's times and a large machine's node numbers take a few more.
+  constexpr std::uint64_t kSlice = 130, kLinkBooking = 95, kFlowEnd = 90, kTrackNames = 170;
+  const auto nodes = static_cast<int>(run.nodes.size());
+  std::uint64_t bytes = 0, sends = 0, receives = 0;
+  for (const TraceSpan& s : run.trace) {
+    if (s.node < 0 || s.node >= nodes || !filter.keeps_node(s.node) || !filter.keeps_span(s.start, s.end)) continue;
+    bytes += kSlice;
+    sends += s.kind == "send";
+    receives += s.kind == "recv";
+  }
+  std::set<std::pair<int, int>> links;
+  for (const LinkSpan& l : run.link_trace) {
+    if (!filter.keeps_node(l.from) || !filter.keeps_span(l.start - l.delay, l.end)) continue;
+    bytes += kLinkBooking + (l.delay > 0 ? kSlice : 0);
+    links.insert({l.from, l.dim});
+  }
+  bytes += 2 * kFlowEnd * std::min(sends, receives);
+  int kept = 0;
+  for (int i = 0; i < nodes; ++i) kept += filter.keeps_node(i);
+  return bytes + kTrackNames * (3 * static_cast<std::uint64_t>(kept) + links.size());
 }
 
 }  // namespace hcemu::detail
