@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <ostream>
 
 #include "cli/commands.hpp"
 #include "cli/option_checks.hpp"
@@ -133,10 +132,10 @@ std::string large_trace_warning(const TraceOptions& options, const std::vector<L
   return text;
 }
 
-void write_chrome_trace(const TraceOptions& options, const std::vector<LabelledReport>& runs, std::ostream& err) {
+void write_chrome_trace(const TraceOptions& options, const std::vector<LabelledReport>& runs,
+                        const std::function<void(const std::string&)>& warn) {
   if (!writes_files()) return;  // another MPI rank than the first
-  if (const std::string warning = large_trace_warning(options, runs); !warning.empty())
-    err << "hcemu: warning: " << warning << "; writing it\n" << std::flush;
+  if (const std::string warning = large_trace_warning(options, runs); !warning.empty()) warn(warning + "; writing it");
   OutputFile file(options.path, "--trace");  // a temporary beside it until complete
   hcemu::detail::TraceEventWriter writer(file.stream());
   int pid = 0;

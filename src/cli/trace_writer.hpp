@@ -3,7 +3,7 @@
 // runs, with what narrows it (`--trace-nodes`, `--trace-window`) and its size told before a large one is written.
 #include <CLI/CLI.hpp>
 #include <cstdint>
-#include <iosfwd>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -45,9 +45,10 @@ std::string large_trace_warning(const TraceOptions& options, const std::vector<L
                                 std::uint64_t limit = kLargeTraceBytes);
 
 // One process per run (named by its label), tracks per node and link (docs/traces.md), narrowed by the options'
-// filter; a large file is announced on `err` first (large_trace_warning) and written all the same. Throws
+// filter; a large file is announced by `warn` first (large_trace_warning) and written all the same. Throws
 // OutputError if the file cannot be written, leaving any earlier file at the path as it was; the command checks the
 // path before the runs (check_writable, cli/option_checks.hpp).
-void write_chrome_trace(const TraceOptions& options, const std::vector<LabelledReport>& runs, std::ostream& err);
+void write_chrome_trace(const TraceOptions& options, const std::vector<LabelledReport>& runs,
+                        const std::function<void(const std::string&)>& warn);
 
 }  // namespace hcemu::cli
