@@ -97,7 +97,8 @@ std::vector<std::string> structure_failures(const Trace& t) {
       starts[e.at("id").get<std::uint64_t>()].push_back(e);
     } else if (ph == "f") {
       // DevTools reads flow events in file order: a finish before its start is dropped.
-      if (starts.count(e.at("id").get<std::uint64_t>()) == 0) failures.push_back("flow finish before its start: " + e.dump());
+      if (starts.count(e.at("id").get<std::uint64_t>()) == 0)
+        failures.push_back("flow finish before its start: " + e.dump());
       finishes[e.at("id").get<std::uint64_t>()].push_back(e);
     } else if (ph != "i") {
       failures.push_back("unexpected phase: " + e.dump());
@@ -268,8 +269,8 @@ TEST(ChromeTrace, ReceiveStartsWhenTheFirstByteArrivesAndItsArrowEndsThere) {
   const RunReport run = crossing_circuit(L);
   const Trace t = trace_of(run);
   const MachineConfig& c = run.config;
-  // Node 1's L bytes to node 3, one hop, from 0: its first byte reaches node 3 after λ + δ' + δ·1 (docs/model.md §3),
-  // its receive completes at the end of the transfer; the send holds node 1's port from 0.
+  // Node 1's L bytes to node 3, one hop, from 0: its first byte reaches node 3 after λ + δ' + δ·1
+  // (docs/model.md §3), its receive completes at the end of the transfer; the send holds node 1's port from 0.
   const Time first_byte = from_us(c.lambda + c.delta_msg + c.delta_hop);
   // Node 1 sends to 0 at the same time (all-port): its output port has two lanes.
   std::optional<json> send;

@@ -86,7 +86,8 @@ std::pair<Time, Time> parse_time_window(const std::string& text) {
 
 void TraceOptions::add_to(CLI::App& command) {
   CLI::Option* trace =
-      command.add_option("--trace", path, "Write a Chrome trace (Perfetto, chrome://tracing, Chrome DevTools) to FILE.json")
+      command
+          .add_option("--trace", path, "Write a Chrome trace (Perfetto, chrome://tracing, Chrome DevTools) to FILE.json")
           ->type_name("FILE")
           ->check(non_empty("a file name"));
   command.add_option("--trace-nodes", nodes, "Trace only these nodes and the links they drive: 0,3,5-7")

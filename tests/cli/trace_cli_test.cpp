@@ -142,7 +142,9 @@ RunReport traced_direct_exchange(int d, Ports ports = {}) {
 }
 
 // The window [from, to] as --trace-window takes it: microseconds, exactly.
-std::string exact_window(Time from, Time to) { return hcemu::detail::exact_us(from) + ":" + hcemu::detail::exact_us(to); }
+std::string exact_window(Time from, Time to) {
+  return hcemu::detail::exact_us(from) + ":" + hcemu::detail::exact_us(to);
+}
 
 nlohmann::json trace_file(const std::filesystem::path& path) {
   std::ifstream in(path);
@@ -176,10 +178,11 @@ TEST(TraceNodes, BadListIsAUsageErrorNamingTheOption) {
       EXPECT_TRUE(std::string(e.what()).starts_with("--trace-nodes: ")) << e.what();
     }
   }
-  const auto r = hcemu("run exchange -d 3 --algo direct --trace " + scratch("never.json").string() + " --trace-nodes 8");
+  const auto never = scratch("never.json").string();
+  const auto r = hcemu("run exchange -d 3 --algo direct --trace " + never + " --trace-nodes 8");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--trace-nodes: node 8 is not on this machine of 8 nodes (0 to 7)"), std::string::npos) << r.err;
-  EXPECT_FALSE(std::filesystem::exists(scratch("never.json")));
+  EXPECT_FALSE(std::filesystem::exists(never));
 }
 
 TEST(TraceWindow, TakesMicrosecondsExactlyWithEitherEndLeftOut) {
