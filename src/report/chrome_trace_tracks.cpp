@@ -71,7 +71,7 @@ std::string program_slice_name(const TraceSpan& s) {
   return call + word + std::to_string(s.peer);
 }
 
-// What the slice's name does not say already (its peer and call are in the name): a message is about 0.5 KB of
+// What the slice's name does not say already (its peer and call are in the name): a message is about 0.9 KB of
 // the file, and a run has millions.
 json span_args(const TraceSpan& s) {
   json args = json::object();
