@@ -1,27 +1,122 @@
 #include "cli/progress.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <ostream>
 
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 namespace hcemu::cli {
 
-ProgressBar::ProgressBar(std::ostream& out, std::size_t total, bool enabled)
-    : out_(out), total_(total), enabled_(enabled && total > 0) {}
+namespace {
 
-ProgressBar::~ProgressBar() {
-  if (enabled_) out_ << "\r\033[K" << std::flush;  // leave the line clean for what follows
+// How often the line is redrawn while an item runs: its clock moves by the second.
+constexpr std::chrono::milliseconds kRedraw{250};
+
+// The terminal's width, so that the line never wraps (a wrapped line would not be redrawn in place).
+std::size_t terminal_width() {
+  winsize size{};
+  if (::ioctl(STDERR_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 1) return size.ws_col;
+  return 80;
 }
 
-void ProgressBar::step(const std::string& what) {
-  ++done_;
+}  // namespace
+
+std::string clock_text(double seconds) {
+  const auto whole = static_cast<long long>(std::max(0.0, std::floor(seconds)));
+  const long long h = whole / 3600, m = whole / 60 % 60, s = whole % 60;
+  const auto two = [](long long v) { return (v < 10 ? "0" : "") + std::to_string(v); };
+  return h > 0 ? std::to_string(h) + ":" + two(m) + ":" + two(s) : std::to_string(m) + ":" + two(s);
+}
+
+std::string run_progress_line(const ProgressState& s) {
+  std::string line = s.task + ": " + s.item;
+  if (s.total > 1 && s.done < s.total)
+    line += " (" + std::to_string(s.done + 1) + " of " + std::to_string(s.total) + ")";
+  line += ", " + clock_text(s.item_elapsed);
+  if (s.elapsed - s.item_elapsed >= 1) line += ", " + clock_text(s.elapsed) + " in all";
+  return line;
+}
+
+std::string sweep_progress_line(const ProgressState& s) {
+  std::string line = s.task + ": " + std::to_string(s.done) + "/" + std::to_string(s.total) + " points, " +
+                     clock_text(s.elapsed);
+  if (s.done > 0 && s.done < s.total)
+    line += ", about " + clock_text(s.elapsed / static_cast<double>(s.done) * static_cast<double>(s.total - s.done)) +
+            " left";
+  if (!s.item.empty()) line += " (" + s.item + ")";
+  return line;
+}
+
+Progress::Progress(std::ostream& out, std::string task, std::size_t total, Line line, bool enabled,
+                   std::chrono::milliseconds delay)
+    : out_(out), line_(std::move(line)), enabled_(enabled), delay_(delay) {
+  state_.task = std::move(task);
+  state_.total = total;
   if (!enabled_) return;
-  constexpr std::size_t kWidth = 30;
-  std::size_t filled = done_ * kWidth / total_;
-  out_ << "\r\033[K[" << std::string(filled, '#') << std::string(kWidth - filled, ' ') << "] " << done_ << '/'
-       << total_ << ' ' << what << std::flush;
+  timer_ = std::thread([this] {
+    std::unique_lock lock(mutex_);
+    while (!stop_) {
+      wake_.wait_for(lock, kRedraw);
+      if (!stop_ && !state_.item.empty()) draw();  // nothing to say before the first item
+    }
+  });
 }
 
-bool ProgressBar::stderr_is_terminal() { return ::isatty(STDERR_FILENO) == 1; }
+Progress::~Progress() {
+  if (!enabled_) return;
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+    clear();
+  }
+  wake_.notify_one();
+  timer_.join();
+}
+
+void Progress::start(std::string item) {
+  if (!enabled_) return;
+  std::lock_guard lock(mutex_);
+  state_.item = std::move(item);
+  item_begin_ = Clock::now();
+  draw();
+}
+
+void Progress::finish() {
+  if (!enabled_) return;
+  std::lock_guard lock(mutex_);
+  ++state_.done;  // drawn with the next item, which the line then names
+}
+
+void Progress::message(const std::string& text) {
+  if (!enabled_) {
+    out_ << text << std::flush;
+    return;
+  }
+  std::lock_guard lock(mutex_);
+  clear();
+  out_ << text << std::flush;
+}
+
+void Progress::draw() {
+  const auto now = Clock::now();
+  if (now - begin_ < delay_) return;
+  const auto seconds = [](Clock::duration d) { return std::chrono::duration<double>(d).count(); };
+  state_.elapsed = seconds(now - begin_);
+  state_.item_elapsed = seconds(now - item_begin_);
+  std::string line = line_(state_);
+  const std::size_t width = terminal_width() - 1;
+  if (line.size() > width) line.resize(width);
+  out_ << "\r\033[K" << line << std::flush;
+  drawn_ = true;
+}
+
+void Progress::clear() {
+  if (drawn_) out_ << "\r\033[K" << std::flush;  // the line left clean for what follows
+  drawn_ = false;
+}
+
+bool Progress::stderr_is_terminal() { return ::isatty(STDERR_FILENO) == 1; }
 
 }  // namespace hcemu::cli

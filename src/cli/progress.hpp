@@ -1,23 +1,72 @@
 #pragma once
-// A progress bar on stderr, drawn only when stderr is a terminal (so that logs and pipes stay clean).
+// A progress line on stderr for commands that may run long (`run`, `sweep`): what is running, how far along, the time
+// it has taken and, for a sweep, about how long is left. Drawn only when stderr is a terminal, and only once the
+// command has run for a while (kProgressDelay), so that short commands, logs and pipes stay clean; redrawn in place
+// with \r, and cleared when the command is done.
+#include <chrono>
+#include <condition_variable>
 #include <cstddef>
+#include <functional>
 #include <iosfwd>
+#include <mutex>
 #include <string>
+#include <thread>
 
 namespace hcemu::cli {
 
-class ProgressBar {
- public:
-  ProgressBar(std::ostream& out, std::size_t total, bool enabled);
-  ~ProgressBar();
-  void step(const std::string& what);  // one more done
+inline constexpr std::chrono::milliseconds kProgressDelay{2000};
 
+// What the line says: `done` of `total` items finished, `item` the one running (or the work after the last).
+struct ProgressState {
+  std::string task;  // "run exchange", "sweep exchange"
+  std::size_t done = 0, total = 0;
+  std::string item;          // "standard", "direct m=64", "writing the trace"
+  double elapsed = 0;        // seconds since the command started
+  double item_elapsed = 0;   // seconds since `item` started
+};
+
+// "0:07", "1:05", "1:02:03": whole seconds, as a clock.
+std::string clock_text(double seconds);
+// `run`: "run exchange: standard (2 of 3), 0:12, 0:45 in all"; one case: "run exchange: direct, 1:23". The engine
+// says nothing of a case until it ends, so a case's own time is all there is to show.
+std::string run_progress_line(const ProgressState& s);
+// `sweep`: "sweep exchange: 37/120 points, 1:05, about 2:25 left (standard m=64)", the time left at the pace so far.
+std::string sweep_progress_line(const ProgressState& s);
+
+class Progress {
+ public:
+  using Line = std::function<std::string(const ProgressState&)>;
+  // Draws nothing, and starts no thread, unless `enabled`; otherwise a timer redraws the line while an item runs.
+  Progress(std::ostream& out, std::string task, std::size_t total, Line line, bool enabled,
+           std::chrono::milliseconds delay = kProgressDelay);
+  ~Progress();  // clears the line
+  Progress(const Progress&) = delete;
+  Progress& operator=(const Progress&) = delete;
+
+  void start(std::string item);  // the next item, or the work after the last, starts
+  void finish();                 // it is done
+  // Writes `text` (whole lines) to the stream, clearing the progress line first so that the two do not mix.
+  void message(const std::string& text);
+
+  // Whether stderr is a terminal: `run` and `sweep` show their progress only then, and not under --quiet.
   static bool stderr_is_terminal();
 
  private:
+  void draw();  // with mutex_ held
+  void clear();  // with mutex_ held
+
+  using Clock = std::chrono::steady_clock;
   std::ostream& out_;
-  std::size_t total_, done_ = 0;
+  ProgressState state_;
+  Line line_;
   bool enabled_;
+  std::chrono::milliseconds delay_;
+  Clock::time_point begin_ = Clock::now(), item_begin_ = begin_;
+  bool drawn_ = false;
+  bool stop_ = false;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::thread timer_;
 };
 
 }  // namespace hcemu::cli

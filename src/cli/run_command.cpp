@@ -10,6 +10,7 @@
 #include "cli/machine_options.hpp"
 #include "cli/option_checks.hpp"
 #include "cli/output_file.hpp"
+#include "cli/progress.hpp"
 #include "cli/real_time.hpp"
 #include "cli/text_table.hpp"
 #include "cli/trace_writer.hpp"
@@ -24,7 +25,8 @@ struct RunOptions {
   std::string kernel;
   std::size_t m = 64;
   bool json = false;
-  std::string trace;
+  bool quiet = false;
+  TraceOptions trace;
 
   std::string algo() const { return cases.algos().empty() ? "" : cases.algos().back(); }
   std::string partition() const { return cases.partitions().empty() ? "" : cases.partitions().back(); }
@@ -114,9 +116,10 @@ int run(const RunOptions& options, std::ostream& out, std::ostream& err) {
     err << "hcemu: note: " << note << '\n';
   const MachineConfig& config = family.config;
   EmulatorSettings settings = family.settings;
-  if (!options.trace.empty()) {
-    check_writable(options.trace, "--trace");
-    check_distinct_outputs({{"--trace", options.trace}});
+  if (options.trace.wanted()) {
+    check_writable(options.trace.path, "--trace");
+    check_distinct_outputs({{"--trace", options.trace.path}});
+    options.trace.filter(config.nodes());  // a bad list or window fails now, not after the runs
     settings.trace = true;
   }
   const CaseRequest request =
@@ -124,17 +127,26 @@ int run(const RunOptions& options, std::ostream& out, std::ostream& err) {
   auto cases = select_cases(kernel, config, request);
 
   std::vector<CaseOutcome> outcomes;
-  for (const auto& c : cases) outcomes.push_back(run_case(kernel, config, settings, c));
-
-  if (!options.trace.empty()) {
-    std::vector<LabelledReport> runs;
-    for (const auto& o : outcomes) {
-      if (o.result) runs.push_back({case_label(kernel, o.result->run_case), &o.result->report});
-      // What a deadlocked case did until it stuck, and where each node stuck: often the way to see why.
-      if (o.deadlocked) runs.push_back({case_label(kernel, o.requested) + " (deadlock)", o.deadlocked.get()});
+  {
+    Progress progress(err, "run " + options.kernel, cases.size(), run_progress_line,
+                      !options.quiet && writes_files() && Progress::stderr_is_terminal());
+    for (const auto& c : cases) {
+      progress.start(case_label(kernel, c));
+      outcomes.push_back(run_case(kernel, config, settings, c));
+      progress.finish();
     }
-    write_chrome_trace(options.trace, runs);
-  }
+    if (options.trace.wanted()) {
+      std::vector<LabelledReport> runs;
+      for (const auto& o : outcomes) {
+        if (o.result) runs.push_back({case_label(kernel, o.result->run_case), &o.result->report});
+        // What a deadlocked case did until it stuck, and where each node stuck: often the way to see why.
+        if (o.deadlocked) runs.push_back({case_label(kernel, o.requested) + " (deadlock)", o.deadlocked.get()});
+      }
+      progress.start("writing " + options.trace.path);
+      write_chrome_trace(options.trace, runs,
+                         [&](const std::string& warning) { progress.message("hcemu: warning: " + warning + "\n"); });
+    }
+  }  // the progress line is cleared before anything else is printed
 
   for (const auto& o : outcomes) {
     if (o.result) warn_if_wall_inexact(err, kernel, o.result->run_case, o.result->report);
@@ -175,7 +187,7 @@ int run(const RunOptions& options, std::ostream& out, std::ostream& err) {
   }
   for (const auto& o : outcomes)
     if (!o.error.empty()) err << "hcemu: " << case_label(kernel, o.requested) << ": " << o.error << '\n';
-  if (!options.trace.empty()) out << "trace written to " << options.trace << '\n';
+  if (options.trace.wanted()) out << "trace written to " << options.trace.path << '\n';
   return all_ok ? kExitOk : kExitRunFailed;
 }
 
@@ -189,9 +201,8 @@ Action add_run_command(CLI::App& app) {
   options->cases.add_to(*sub, false);
   options->machine.add_to(*sub);
   sub->add_flag("--json", options->json, "Print one JSON object (an array with several algorithms)");
-  sub->add_option("--trace", options->trace, "Write a Chrome trace (Perfetto, chrome://tracing) to FILE.json")
-      ->type_name("FILE")
-      ->check(non_empty("a file name"));
+  options->trace.add_to(*sub);
+  sub->add_flag("-q,--quiet", options->quiet, "No progress line on stderr (shown after 2 s when stderr is a terminal)");
   return [options](std::ostream& out, std::ostream& err) { return run(*options, out, err); };
 }
 

@@ -31,7 +31,8 @@ struct SweepOptions {
   std::string sizes{"0:400:16"};
   std::string csv, plot, plot_script;
   bool json = false;
-  bool progress = true;
+  bool progress = true;  // --no-progress, the older spelling of --quiet
+  bool quiet = false;
   bool predicted_only = false;  // the closed forms only: nothing is emulated
 };
 
@@ -243,13 +244,15 @@ int sweep(const SweepOptions& options, std::ostream& out, std::ostream& err) {
 
   std::vector<Point> points;
   {
-    ProgressBar bar(err, work.size(), options.progress && !options.json && ProgressBar::stderr_is_terminal());
+    Progress progress(err, "sweep " + options.kernel, work.size(), sweep_progress_line,
+                      options.progress && !options.quiet && writes_files() && Progress::stderr_is_terminal());
     for (const auto& [m, c] : work) {
+      progress.start(case_label(kernel, c) + " m=" + std::to_string(m));
       if (options.predicted_only)
         points.push_back({m, predict_case(kernel, config, c), false});
       else
         points.push_back({m, run_case(kernel, config, settings, c)});
-      bar.step(case_label(kernel, c) + " m=" + std::to_string(m));
+      progress.finish();
     }
   }
   bool all_ok = true;
@@ -300,7 +303,8 @@ Action add_sweep_command(CLI::App& app) {
   sub->add_option("--plot-script", options->plot_script,
                   "Also write the gnuplot script that draws the --plot figure to FILE, to edit and run again")
       ->type_name("FILE");
-  sub->add_flag("!--no-progress", options->progress, "No progress bar");
+  sub->add_flag("-q,--quiet", options->quiet, "No progress line on stderr (shown after 2 s when stderr is a terminal)");
+  sub->add_flag("!--no-progress", options->progress, "The same as --quiet");
   sub->add_flag("--predicted-only", options->predicted_only,
                 "Evaluate the closed forms only, emulating nothing: instant for any machine size (curves without "
                 "a closed form, such as direct on a torus, show n/a)");

@@ -71,15 +71,19 @@ std::string program_slice_name(const TraceSpan& s) {
   return call + word + std::to_string(s.peer);
 }
 
+// What the slice's name does not say already (its peer and call are in the name): a message is about 0.9 KB of
+// the file, and a run has millions.
 json span_args(const TraceSpan& s) {
   json args = json::object();
-  if (s.peer >= 0) args["peer"] = s.peer;
   if (s.bytes > 0 || s.kind != "wait") args["bytes"] = s.bytes;
   if (s.kind == "send" || s.kind == "recv" || s.kind == "wait") args["tag"] = s.tag;
   if (s.message != 0) args["message"] = s.message;
-  if (!s.call.empty()) args["call"] = s.call;
   return args;
 }
+
+// A flow's ends bind to the slices of this category: Chrome DevTools binds a flow event to the slice of its own
+// category, process, thread and timestamp, so the send and receive slices and the flow share one.
+constexpr const char* kMessageCategory = "message";
 
 // On a torus of side 2 a node reaches its neighbour by two links (+x and -x): their names then say which.
 std::string link_name(const LinkSpan& l, bool ambiguous) {
@@ -90,7 +94,7 @@ std::string link_name(const LinkSpan& l, bool ambiguous) {
 }
 
 // Every family of tracks of the run, in the order they are shown: node by node, each followed by the links it drives.
-std::vector<Tracks> lay_out(const RunReport& run) {
+std::vector<Tracks> lay_out(const RunReport& run, const TraceFilter& filter) {
   const int nodes = static_cast<int>(run.nodes.size());
   std::vector<Tracks> program, out, in;
   for (int i = 0; i < nodes; ++i) {
@@ -99,22 +103,24 @@ std::vector<Tracks> lay_out(const RunReport& run) {
     out.push_back(Tracks{Role::out, node + " out", {}, {}, 1, 0});
     in.push_back(Tracks{Role::in, node + " in", {}, {}, 1, 0});
   }
-  const auto valid = [&](int node) { return node >= 0 && node < nodes; };
+  const auto valid = [&](int node) { return node >= 0 && node < nodes && filter.keeps_node(node); };
   for (const TraceSpan& s : run.trace) {
-    if (!valid(s.node)) continue;
+    if (!valid(s.node) || !filter.keeps_span(s.start, s.end)) continue;
     const auto i = static_cast<std::size_t>(s.node);
     if (s.kind == "send") {
       out[i].add(s.start, s.end,
-                 {{"name", "send to " + std::to_string(s.peer)}, {"cat", "send"}, {"args", span_args(s)}}, s.message);
+                 {{"name", "send to " + std::to_string(s.peer)}, {"cat", kMessageCategory}, {"args", span_args(s)}},
+                 s.message);
     } else if (s.kind == "recv") {
       in[i].add(s.start, s.end,
-                {{"name", "recv from " + std::to_string(s.peer)}, {"cat", "recv"}, {"args", span_args(s)}}, s.message);
+                {{"name", "recv from " + std::to_string(s.peer)}, {"cat", kMessageCategory}, {"args", span_args(s)}},
+                s.message);
     } else {
       program[i].add(s.start, s.end, {{"name", program_slice_name(s)}, {"cat", s.kind}, {"args", span_args(s)}});
     }
   }
   for (const ForcedDiscard& d : run.forced_discards) {
-    if (!valid(d.destination)) continue;
+    if (!valid(d.destination) || !filter.keeps_instant(d.arrival)) continue;
     json args = {{"source", d.source}, {"destination", d.destination}, {"tag", d.tag},
                  {"bytes", d.bytes},   {"arrival_ps", d.arrival},      {"posted_ps", nullptr}};
     if (d.post_time) args["posted_ps"] = *d.post_time;
@@ -126,7 +132,7 @@ std::vector<Tracks> lay_out(const RunReport& run) {
 
   // A deadlocked run: where each blocked node stuck, at its clock then.
   for (const BlockedOperation& b : run.blocked) {
-    if (!valid(b.node)) continue;
+    if (!valid(b.node) || !filter.keeps_instant(run.nodes[static_cast<std::size_t>(b.node)].final_clock)) continue;
     const auto i = static_cast<std::size_t>(b.node);
     std::string name = "blocked in " + b.operation;
     if (b.peer >= 0) name += " (peer " + std::to_string(b.peer) + ", tag " + std::to_string(b.tag) + ")";
@@ -141,6 +147,8 @@ std::vector<Tracks> lay_out(const RunReport& run) {
   std::map<std::pair<int, int>, std::set<int>> labels_between;  // (from, to) -> the links' labels
   for (const LinkSpan& l : run.link_trace) labels_between[{l.from, l.to}].insert(l.dim);
   for (const LinkSpan& l : run.link_trace) {
+    // A link goes with the node that drives it; its wait, which ends where its booking starts, with the booking.
+    if (!filter.keeps_node(l.from) || !filter.keeps_span(l.start - l.delay, l.end)) continue;
     auto [it, added] = links.try_emplace({l.from, l.dim});
     auto& [link, waits] = it->second;
     if (added) {
@@ -149,9 +157,10 @@ std::vector<Tracks> lay_out(const RunReport& run) {
       waits = Tracks{Role::waits, name + " waits", {}, {}, 1, 0};
     }
     const std::string owner = "node " + std::to_string(l.source);
-    link.add(
-        l.start, l.end,
-        {{"name", "transfer of " + owner}, {"cat", "link"}, {"args", {{"source", l.source}, {"waited_ps", l.delay}}}});
+    // Its name says whose transfer it is; only one that waited for the link has arguments.
+    json booking = {{"name", owner}, {"cat", "link"}};
+    if (l.delay > 0) booking["args"] = {{"waited_ps", l.delay}};
+    link.add(l.start, l.end, std::move(booking));
     // How long it waited, ending when it got the link; the wait may have come in pieces, between other bookings.
     if (l.delay > 0)
       waits.add(l.start - l.delay, l.start,
@@ -164,7 +173,7 @@ std::vector<Tracks> lay_out(const RunReport& run) {
   auto link = links.begin();
   for (int i = 0; i < nodes; ++i) {
     const auto n = static_cast<std::size_t>(i);
-    layout.push_back(std::move(program[n]));
+    if (filter.keeps_node(i)) layout.push_back(std::move(program[n]));
     if (!out[n].slices.empty()) layout.push_back(std::move(out[n]));
     if (!in[n].slices.empty()) layout.push_back(std::move(in[n]));
     for (; link != links.end() && link->first.first <= i; ++link) {
@@ -187,8 +196,9 @@ std::vector<Tracks> lay_out(const RunReport& run) {
 
 }  // namespace
 
-void write_run_tracks(TraceEventWriter& writer, const RunReport& run, std::string_view label, int pid) {
-  const std::vector<Tracks> layout = lay_out(run);
+void write_run_tracks(TraceEventWriter& writer, const RunReport& run, std::string_view label, int pid,
+                      const TraceFilter& filter) {
+  const std::vector<Tracks> layout = lay_out(run, filter);
 
   writer.event({{"ph", "M"},
                 {"name", "process_name"},
@@ -204,17 +214,26 @@ void write_run_tracks(TraceEventWriter& writer, const RunReport& run, std::strin
           {{"ph", "M"}, {"name", "thread_sort_index"}, {"pid", pid}, {"tid", tid}, {"args", {{"sort_index", tid}}}});
     }
 
-  // A flow for every message with both ends in the trace (a discarded message has no receive).
+  // A flow for every message with both slices in the file (a discarded message has no receive; a filter may leave
+  // out either end).
   std::set<std::uint64_t> sent, received;
-  for (const TraceSpan& s : run.trace) {
-    if (s.message == 0) continue;
-    if (s.kind == "send") sent.insert(s.message);
-    if (s.kind == "recv") received.insert(s.message);
-  }
+  for (const Tracks& t : layout)
+    for (const Slice& s : t.slices) {
+      if (s.message == 0) continue;
+      if (t.role == Role::out) sent.insert(s.message);
+      if (t.role == Role::in) received.insert(s.message);
+    }
   std::map<std::uint64_t, std::uint64_t> flow_of;
   for (std::uint64_t m : sent)
     if (received.count(m) > 0) flow_of[m] = writer.new_flow_id();
 
+  struct FlowEnd {
+    Time at;
+    bool start;
+    std::uint64_t id;
+    int tid;
+  };
+  std::vector<FlowEnd> flow_ends;
   for (const Tracks& t : layout) {
     for (const Slice& s : t.slices) {
       const int tid = t.first_tid + static_cast<int>(s.lane);
@@ -223,18 +242,9 @@ void write_run_tracks(TraceEventWriter& writer, const RunReport& run, std::strin
       fields["pid"] = pid;
       fields["tid"] = tid;
       writer.event(fields, s.start, s.end - s.start);
-      // Right after its slice: a flow event binds to the slice that encloses it on its track.
       const auto flow = s.message != 0 ? flow_of.find(s.message) : flow_of.end();
-      if (flow == flow_of.end() || (t.role != Role::out && t.role != Role::in)) continue;
-      json end = {{"ph", t.role == Role::out ? "s" : "f"},
-                  {"name", "message"},
-                  {"cat", "message"},
-                  {"id", flow->second},
-                  {"pid", pid},
-                  {"tid", tid},
-                  {"args", {{"message", s.message}}}};
-      if (t.role == Role::in) end["bp"] = "e";
-      writer.event(end, s.start);
+      if (flow != flow_of.end() && (t.role == Role::out || t.role == Role::in))
+        flow_ends.push_back({s.start, t.role == Role::out, flow->second, tid});
     }
     for (const auto& [at, fields] : t.instants) {
       json instant = fields;
@@ -245,6 +255,44 @@ void write_run_tracks(TraceEventWriter& writer, const RunReport& run, std::strin
       writer.event(instant, at);
     }
   }
+
+  // Each end at its slice's start, where both trace viewers look for it: Perfetto binds it to the slice that encloses
+  // it (bp "e" for the end), Chrome DevTools to the slice that starts there. DevTools reads flow events in file order
+  // and drops an end met before its start, so they go in time order (a receive starts after its send:
+  // docs/traces.md).
+  std::stable_sort(flow_ends.begin(), flow_ends.end(), [](const FlowEnd& a, const FlowEnd& b) {
+    return a.at != b.at ? a.at < b.at : a.start > b.start;
+  });
+  for (const FlowEnd& e : flow_ends) {
+    json fields = {{"ph", e.start ? "s" : "f"}, {"cat", kMessageCategory}, {"name", kMessageCategory},
+                   {"id", e.id},                {"pid", pid},              {"tid", e.tid}};
+    if (!e.start) fields["bp"] = "e";
+    writer.event(fields, e.at);
+  }
+}
+
+std::uint64_t estimated_trace_bytes(const RunReport& run, const TraceFilter& filter) {
+  // The average bytes of each kind of event as written (docs/traces.md: about 0.9 KB a message in all), times digits
+  // that grow with the run: a long run's times and a large machine's node numbers take a few more.
+  constexpr std::uint64_t kSlice = 130, kLinkBooking = 95, kFlowEnd = 90, kTrackNames = 170;
+  const auto nodes = static_cast<int>(run.nodes.size());
+  std::uint64_t bytes = 0, sends = 0, receives = 0;
+  for (const TraceSpan& s : run.trace) {
+    if (s.node < 0 || s.node >= nodes || !filter.keeps_node(s.node) || !filter.keeps_span(s.start, s.end)) continue;
+    bytes += kSlice;
+    sends += s.kind == "send";
+    receives += s.kind == "recv";
+  }
+  std::set<std::pair<int, int>> links;
+  for (const LinkSpan& l : run.link_trace) {
+    if (!filter.keeps_node(l.from) || !filter.keeps_span(l.start - l.delay, l.end)) continue;
+    bytes += kLinkBooking + (l.delay > 0 ? kSlice : 0);
+    links.insert({l.from, l.dim});
+  }
+  bytes += 2 * kFlowEnd * std::min(sends, receives);
+  int kept = 0;
+  for (int i = 0; i < nodes; ++i) kept += filter.keeps_node(i);
+  return bytes + kTrackNames * (3 * static_cast<std::uint64_t>(kept) + links.size());
 }
 
 }  // namespace hcemu::detail

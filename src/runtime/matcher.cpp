@@ -223,6 +223,7 @@ bool Matcher::accept(Message* m, Time posted, std::byte* data, std::size_t capac
     throw UsageError(what);
   }
   late = outcome == timing::MatchOutcome::deliver_late;
+  if (keep_first_bytes_) first_bytes_[m->number()] = m->times().first_byte;
   if (late) {
     // It waited in the system buffer in model time, even if the host delivered it after the receive was posted.
     arena_.charge(buffered_size(*m));

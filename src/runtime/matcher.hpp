@@ -7,6 +7,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "common/allocation.hpp"
@@ -108,6 +109,20 @@ class Matcher {
   std::uint32_t last_arrival_match() const { return last_arrival_match_; }
 
   const std::vector<ForcedDiscard>& discards() const { return discards_; }
+  // Traces only (settings.trace): when each matched message's first byte reached the node, kept from its match to
+  // its receive's completion, where the trace's receive starts (docs/traces.md). Turning it on or off forgets all.
+  void keep_first_bytes(bool on) {
+    keep_first_bytes_ = on;
+    first_bytes_.clear();
+  }
+  // The first byte of `message`, forgotten once read; `otherwise` when none was kept.
+  Time take_first_byte(std::uint64_t message, Time otherwise) {
+    const auto it = first_bytes_.find(message);
+    if (it == first_bytes_.end()) return otherwise;
+    const Time t = it->second;
+    first_bytes_.erase(it);
+    return t;
+  }
   std::uint64_t messages_received() const { return messages_received_; }
   std::uint64_t bytes_received() const { return bytes_received_; }
 
@@ -192,6 +207,7 @@ class Matcher {
   // time its next message comes.
   int node_;
   bool forced_;
+  bool keep_first_bytes_ = false;  // in forced_'s padding: no hot word moves
   unsigned shift_ = 0;  // 64 - log2(size_)
   const timing::TimingModel& timing_;
   RequestTable& requests_;
@@ -209,6 +225,7 @@ class Matcher {
   std::vector<Message*> after_end_;  // arrived after the node finished, for a key that receives still wait for
   std::string leftover_error_;       // the first of those longer than the receive it would have met
   std::vector<ForcedDiscard> discards_;
+  std::unordered_map<std::uint64_t, Time> first_bytes_;  // by message number, while keep_first_bytes_
   std::vector<std::unique_ptr<RecvGroupState>> groups_;  // by handle index; freed ones are reused
   std::vector<std::uint32_t> free_groups_;
   BlockPool* pool_;

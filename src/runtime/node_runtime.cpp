@@ -93,6 +93,7 @@ void NodeRuntime::start_run() {
   ports_.reset();
   park_state_.store(kRunning, std::memory_order_relaxed);
   tracing_ = run_.settings.trace;
+  matcher_.keep_first_bytes(tracing_);
   wake_at_.store(0, std::memory_order_relaxed);
   wake_on_release_.store(false, std::memory_order_relaxed);
   wait_ = nullptr;
@@ -649,7 +650,11 @@ Time NodeRuntime::take_input(const timing::TransferTimes& arrival, std::size_t b
                              int source, int tag, std::uint64_t message) {
   if (ports_.input_shares_output()) place_own_transfers();
   const Time completion = run_.timing.take_receive(ports_, arrival, bytes, posted, late);
-  record("recv", completion - arrival.input_hold, completion, source, bytes, tag, message);
+  // The trace's receive: from when the message reached the node (its first byte; later if the input resource was
+  // still held by another message) to its completion, so that it never starts with its send (docs/traces.md).
+  Time start = completion - arrival.input_hold;
+  if (tracing_) start = std::clamp(matcher_.take_first_byte(message, start), start, completion);
+  record("recv", start, completion, source, bytes, tag, message);
   return completion;
 }
 
