@@ -11,6 +11,8 @@
 #include "cli/kernel_options.hpp"
 #include "cli/option_checks.hpp"
 #include "cli/output_file.hpp"
+#include "cli/plugin_loader.hpp"
+#include "hcemu/algorithm.hpp"
 #include "hcemu/errors.hpp"
 
 namespace hcemu::cli {
@@ -105,7 +107,24 @@ void set_writes_files(bool on) { files_here = on; }
 
 namespace {
 
+// Reads the registry (the program's own rows, registered before main, are checked here) and loads the libraries of
+// rows that --load names, before the command line is built from the rows. Returns argv without the --load options.
+std::vector<const char*> with_every_algorithm(int argc, const char* const* argv) {
+  hcemu::families();
+  return load_requested_libraries(argc, argv);
+}
+
 int run_command(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  std::vector<const char*> args;
+  try {
+    args = with_every_algorithm(argc, argv);
+  } catch (const UsageError& e) {
+    err << "hcemu: " << e.what() << '\n';
+    return kExitUsage;
+  }
+  argc = static_cast<int>(args.size());
+  argv = args.data();
+
   CLI::App app{"hcemu: an emulator of hypercube multicomputers (Intel iPSC/860, iPSC, link-bound cubes) and "
                "2-D tori.\n"
                "Started by mpirun (built with MPI), every machine is spread over the ranks: docs/mpi.md.\n"
@@ -113,11 +132,26 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
                "docs/references.md.",
                "hcemu"};
   app.require_subcommand(1);
-  std::vector<std::pair<std::string, Action>> commands = {
-      {"run", add_run_command(app)},     {"plan", add_plan_command(app)},
-      {"sweep", add_sweep_command(app)}, {"fit", add_fit_command(app)},
-      {"configs", add_configs_command(app)},
-  };
+  std::vector<std::pair<std::string, Action>> commands;
+  try {
+    commands = {
+        {"run", add_run_command(app)},     {"plan", add_plan_command(app)},
+        {"sweep", add_sweep_command(app)}, {"fit", add_fit_command(app)},
+        {"configs", add_configs_command(app)},
+    };
+  } catch (const CLI::ConstructionError& e) {
+    // A parameter of a program's own row named like an option of the command (--seed, --root).
+    err << "hcemu: an algorithm's parameter clashes with an option of the command: " << e.what() << '\n';
+    return kExitUsage;
+  }
+  // Taken off argv before parsing (with_every_algorithm); declared for --help.
+  std::vector<std::string> loaded;
+  const std::string load_help =
+      "A shared library of one's own algorithms (built with hcemu/plugin.hpp) to load first; repeatable, before or "
+      "after the command (docs/your_algorithm.md)";
+  app.add_option("--load", loaded, load_help)->type_name("FILE.so");
+  for (const char* name : {"run", "sweep", "fit"})
+    app.get_subcommand(name)->add_option("--load", loaded, load_help)->type_name("FILE.so");
 
   read_integers_in_decimal(app);
 

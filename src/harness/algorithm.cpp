@@ -1,4 +1,4 @@
-#include "harness/algorithm.hpp"
+#include "hcemu/algorithm.hpp"
 
 #include <algorithm>
 #include <map>
@@ -6,9 +6,11 @@
 #include <vector>
 
 #include "common/nearest_name.hpp"
+#include "harness/verification.hpp"
 #include "hcemu/errors.hpp"
+#include "hcemu/machine.hpp"
 
-namespace hcemu::harness {
+namespace hcemu {
 
 std::uint64_t Params::number(std::string_view name) const {
   auto it = values_.find(name);
@@ -114,7 +116,7 @@ KernelResult KernelFamily::run(const MachineConfig& config, const EmulatorSettin
   const Algorithm& row = algorithm(c.algo);
   const KernelCase r = resolved(config, c);
   // Before the run: a case whose closed form leaves the model's range fails at once, not after the run.
-  const std::optional<Time> predicted = within_range(row.predict(config, r));
+  const std::optional<Time> predicted = row.predict ? within_range(row.predict(config, r)) : std::nullopt;
   const std::optional<Time> bound = row.lower_bound ? within_range(row.lower_bound(config, r)) : std::nullopt;
   KernelResult result = row.run(config, settings, r);
   result.run_case = r;
@@ -124,7 +126,9 @@ KernelResult KernelFamily::run(const MachineConfig& config, const EmulatorSettin
 }
 
 std::optional<Time> KernelFamily::predict(const MachineConfig& config, const KernelCase& c) const {
-  return within_range(algorithm(c.algo).predict(config, resolved(config, c)));
+  const Algorithm& row = algorithm(c.algo);
+  if (!row.predict) return std::nullopt;
+  return within_range(row.predict(config, resolved(config, c)));
 }
 
 std::vector<KernelCase> KernelFamily::expand_all(const MachineConfig& config, const KernelCase& base) const {
@@ -143,93 +147,15 @@ std::vector<KernelCase> KernelFamily::expand_all(const MachineConfig& config, co
   return cases;
 }
 
-namespace {
-
-// The algorithms of the kernels other than the exchange that run on a torus or mesh: they address their partners by
-// node id, as the machine's routes take them, where the others send along the cube's dimension links
-// (Node::neighbor(dimension)) or run the exchange's cube schedules, which a torus has not, or deadlock there (reduce
-// recursive-halving, transpose rows-auto). Measured on tori and meshes of 4 to 64 nodes, square and not, with one
-// port and all ports and m = 8, 64 and 1000; an algorithm left out of this list refuses a torus or mesh up front.
-const std::map<std::string_view, std::vector<std::string_view>>& grid_algorithms() {
-  static const std::map<std::string_view, std::vector<std::string_view>> rows = {
-      {"allgather", {"cra", "rotated-cra", "gcea", "sbnt"}},
-      {"reduce", {"sbnt"}},
-      {"matmul", {"a1-cra", "a1-sbnt", "a1-2d", "a1-2d-sbnt", "outer-product"}},
-      {"transpose", {"rows-direct"}},
-      {"long-send", {"direct", "ocs1"}},
-      {"scatter", {"sbt", "sbnt"}},
-      {"gather", {"sbt"}},
-      {"permutation", {"ecube"}},
-  };
-  return rows;
+KernelResult run_verified(const MachineConfig& config, const EmulatorSettings& settings,
+                          const std::function<void(Node& node, const FailFn& fail)>& body) {
+  KernelResult result;
+  harness::FirstFailure failure;
+  const FailFn fail = [&failure](std::string sentence) { failure.report(std::move(sentence)); };
+  Machine machine(config, settings);
+  result.report = machine.run([&](Node& node) { body(node, fail); });
+  failure.record_into(result);
+  return result;
 }
 
-// What runs on a torus or mesh instead: the kernel's own algorithms that do, or else the exchange's.
-std::string on_a_grid(std::string_view kernel, const std::vector<std::string>& exchange) {
-  const auto found = grid_algorithms().find(kernel);
-  if (found == grid_algorithms().end())
-    return "no " + std::string(kernel) + " algorithm runs on a torus or mesh; the exchange's " +
-           detail::joined(exchange) + " do";
-  std::vector<std::string> names(found->second.begin(), found->second.end());
-  return "on a torus or mesh " + std::string(kernel) + " runs " + detail::joined(names);
-}
-
-// A family of kernels made for the hypercube: each algorithm not in grid_algorithms refuses a torus or mesh up front,
-// as the exchange's cube schedules do, rather than fail inside the run. `exchange` names the exchange's algorithms
-// that run there.
-KernelFamily on_the_cube(KernelFamily family, const KernelFamily& exchange) {
-  MachineConfig torus;
-  torus.d = 4;
-  torus.topology = Topology::parse("torus");
-  std::vector<std::string> grid_exchange;
-  for (const Algorithm& row : exchange.algorithms)
-    if (!row.cannot_run || row.cannot_run(torus).empty()) grid_exchange.emplace_back(row.name);
-  const auto found = grid_algorithms().find(family.name);
-  for (Algorithm& row : family.algorithms) {
-    if (found != grid_algorithms().end() &&
-        std::find(found->second.begin(), found->second.end(), row.name) != found->second.end())
-      continue;
-    const std::string elsewhere = on_a_grid(family.name, grid_exchange);
-    row.cannot_run = [own = std::move(row.cannot_run), elsewhere](const MachineConfig& config) -> std::string {
-      if (config.topology.grid())
-        return "made for the hypercube (its dimension links and e-cube routes), and this machine is a " +
-               config.topology.str() + "; " + elsewhere;
-      return own ? own(config) : std::string();
-    };
-  }
-  return family;
-}
-
-}  // namespace
-
-const std::vector<KernelFamily>& families() {
-  static const std::vector<KernelFamily> all = [] {
-    const KernelFamily exchange = exchange_family();
-    return std::vector<KernelFamily>{exchange,
-                                     on_the_cube(transpose_family(), exchange),
-                                     on_the_cube(broadcast_family(), exchange),
-                                     on_the_cube(allgather_family(), exchange),
-                                     on_the_cube(histogram_family(), exchange),
-                                     on_the_cube(reduce_family(), exchange),
-                                     on_the_cube(matmul_family(), exchange),
-                                     on_the_cube(long_send_family(), exchange),
-                                     on_the_cube(scatter_family(), exchange),
-                                     on_the_cube(gather_family(), exchange),
-                                     on_the_cube(permutation_family(), exchange)};
-  }();
-  return all;
-}
-
-const KernelFamily& find_family(std::string_view name) {
-  std::vector<std::string> names;
-  for (const KernelFamily& f : families()) {
-    if (f.name == name) return f;
-    names.emplace_back(f.name);
-  }
-  const std::string hint = detail::nearest_name(name, names);
-  throw UsageError("no kernel named '" + std::string(name) + "'" +
-                   (hint.empty() ? "" : "; did you mean '" + hint + "'?") + " (kernels: " + detail::joined(names) +
-                   ")");
-}
-
-}  // namespace hcemu::harness
+}  // namespace hcemu

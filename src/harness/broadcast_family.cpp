@@ -151,7 +151,7 @@ Algorithm nesbt() {
 }
 
 // Johnsson & Ho's chunk B of a pipeline of h + 1 levels: 0 asks for the paper's B_opt (model::optimal_pipeline_chunk).
-ParamSpec chunk_param(std::string_view optimum) { return {"chunk", "B", ParamKind::bytes, optimum, true, false}; }
+ParamSpec chunk_param(std::string optimum) { return {"chunk", "B", ParamKind::bytes, optimum, true, false}; }
 
 std::function<KernelCase(const MachineConfig&, KernelCase)> optimal_chunk(int (*height)(const MachineConfig&)) {
   return [height](const MachineConfig& config, KernelCase c) {

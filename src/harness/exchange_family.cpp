@@ -2,7 +2,6 @@
 // of m bytes, and receives block id of every node.
 #include <bit>
 #include <cstring>
-#include <deque>
 #include <string>
 
 #include "harness/algorithm.hpp"
@@ -58,13 +57,16 @@ RunFn exchange_run(ExchangeCall call) {
   };
 }
 
-const ParamSpec kPartition{"partition", "", ParamKind::partition,
-                           "the subcube dimension of each phase, d_1 + ... + d_k = d, the first phase spanning the "
-                           "highest bits (Bokhari 1993 §2.3)"};
+// A function, not a constant: the registry may be read during static initialisation.
+ParamSpec partition_param() {
+  return {"partition", "", ParamKind::partition,
+          "the subcube dimension of each phase, d_1 + ... + d_k = d, the first phase spanning the "
+          "highest bits (Bokhari 1993 §2.3)"};
+}
 
 // The same parameter where the algorithm fixes it (Direct, Standard) or the planner chooses it (auto).
 ParamSpec chosen_partition(std::string_view doc) {
-  ParamSpec p = kPartition;
+  ParamSpec p = partition_param();
   p.doc = doc;
   p.chosen = true;
   return p;
@@ -147,7 +149,7 @@ Algorithm multiphase() {
           "Bokhari (1993) §2.3; Nicol & Bokhari (1994) §2.4: a Direct exchange in the subcubes of each phase, "
           "then a shuffle",
       .ports = {},
-      .params = {kPartition},
+      .params = {partition_param()},
       .resolve =
           [](const MachineConfig& config, KernelCase c) {
             model::check_partition(config.d, c.params.parts("partition"));
@@ -252,7 +254,7 @@ std::string needs_square_torus(const MachineConfig& config) {
 
 // A member of the family: its x (0 = T2, 1 = T1.1, k - 3 = T1) as a function of k, why it cannot run on a square
 // torus of that k (empty: it can), the cases `--algo all` runs, and its parameter x when it reports the one it chose.
-Algorithm torus_member(std::string_view name, std::string_view paper, std::function<int(int)> x_of,
+Algorithm torus_member(std::string name, std::string paper, std::function<int(int)> x_of,
                        std::function<std::string(int k)> cannot, CasesFn all_cases, std::vector<ParamSpec> params) {
   auto x_at = [x_of](const MachineConfig& config) { return x_of(torus_side_exponent(config)); };
   const bool has_x = !params.empty();
@@ -314,14 +316,12 @@ Algorithm torus_t2() {
 
 // T1.x for one x >= 1: the row "t1.x". `--algo all` runs it where it lies strictly between T1 and T2 (x <= k - 4).
 Algorithm torus_t1x(int x) {
-  static std::deque<std::string> names;
-  static std::deque<std::string> papers;
-  const std::string& name = names.emplace_back("t1." + std::to_string(x));
-  const std::string& paper =
-      papers.emplace_back(x == 1 ? "Suh, Shin & An (1998) §4.1: T1.1, 3·2^(k-3) + 3 steps on a 2^k x 2^k torus (k >= 4)"
-                                 : "Suh, Shin & An (1998) §4.2 as docs/kernels/torus.md reads it: T1." +
-                                       std::to_string(x) + ", " + std::to_string(3 * x) + " + 3·2^(k-" +
-                                       std::to_string(2 + x) + ") steps (k >= " + std::to_string(x + 3) + ")");
+  const std::string name = "t1." + std::to_string(x);
+  const std::string paper =
+      x == 1 ? "Suh, Shin & An (1998) §4.1: T1.1, 3·2^(k-3) + 3 steps on a 2^k x 2^k torus (k >= 4)"
+             : "Suh, Shin & An (1998) §4.2 as docs/kernels/torus.md reads it: T1." + std::to_string(x) + ", " +
+                   std::to_string(3 * x) + " + 3·2^(k-" + std::to_string(2 + x) + ") steps (k >= " +
+                   std::to_string(x + 3) + ")";
   return torus_member(
       name, paper, [x](int) { return x; },
       [x](int k) {

@@ -49,7 +49,7 @@ std::vector<ParamSpec> with_pair(std::vector<ParamSpec> own) {
   return own;
 }
 
-ParamSpec groups_param(std::string_view doc) { return {"groups", "g", ParamKind::count, doc, true, false}; }
+ParamSpec groups_param(std::string doc) { return {"groups", "g", ParamKind::count, doc, true, false}; }
 
 // A group count given (or 0 for the optimum `best`): at least 1, and no more than an int holds.
 void resolve_groups(KernelCase& c, std::string_view name, std::string_view algo, int best) {
@@ -177,7 +177,7 @@ Algorithm ocs3() {
 }
 
 // O.C. SEND 4 (§3) and ARBITRARY SEND 1 (§4) are one kernel: the latter is the former at a distance below d.
-Algorithm ocs4(std::string_view name, std::string_view paper) {
+Algorithm ocs4(std::string name, std::string paper) {
   return {
       .name = name,
       .paper = paper,

@@ -105,15 +105,22 @@ TimeFn matmul_predict(MatmulAlgorithm algorithm) {
   };
 }
 
-const ParamSpec kP{"P", "P", ParamKind::count, "rows of C and A (Johnsson & Ho 1987 §5); 0 = m"};
-const ParamSpec kQ{"Q", "Q", ParamKind::count, "columns of C, rows of D (Johnsson & Ho 1987 §5); 0 = m"};
-const ParamSpec kR{"R", "R", ParamKind::count, "columns of D and A (Johnsson & Ho 1987 §5); 0 = m"};
+// A function, not a constant: the registry may be read during static initialisation.
+ParamSpec p_param() {
+  return {"P", "P", ParamKind::count, "rows of C and A (Johnsson & Ho 1987 §5); 0 = m"};
+}
+ParamSpec q_param() {
+  return {"Q", "Q", ParamKind::count, "columns of C, rows of D (Johnsson & Ho 1987 §5); 0 = m"};
+}
+ParamSpec r_param() {
+  return {"R", "R", ParamKind::count, "columns of D and A (Johnsson & Ho 1987 §5); 0 = m"};
+}
 
 bool is_a1_2d(A a) { return a == A::a1_2d || a == A::a1_2d_sbnt; }
 bool has_packets(A a) { return a == A::a2_2d_sbnt || a == A::a3_2d_sbnt || a == A::a4_2d_sbnt || a == A::a5_2d_sbnt; }
 
 std::vector<ParamSpec> params_of(A a) {
-  std::vector<ParamSpec> params = {kP, kQ, kR};
+  std::vector<ParamSpec> params = {p_param(), q_param(), r_param()};
   if (is_a1_2d(a))
     params.push_back({"grid", "", ParamKind::partition,
                       "the processor grid n1,n2: 2^n1 rows × 2^n2 columns, n1 + n2 = d (Johnsson & Ho 1987 §5.2); "
@@ -178,14 +185,8 @@ std::function<std::string(const MachineConfig&)> matmul_cannot_run(A a) {
 }
 
 // "Johnsson & Ho (1987), A1^l(1), CRA(1,N)[C]: §5.1, Tables 5-7": the paper named, for the docs' table.
-std::string_view paper_of(std::size_t row) {
-  static const std::vector<std::string> papers = [] {
-    std::vector<std::string> all;
-    for (const auto& info : model::matmul_algorithms())
-      all.push_back("Johnsson & Ho (1987), " + std::string(info.source));
-    return all;
-  }();
-  return papers[row];
+std::string paper_of(std::size_t row) {
+  return "Johnsson & Ho (1987), " + std::string(model::matmul_algorithms()[row].source);
 }
 
 Algorithm matmul_row(std::size_t row) {
@@ -193,7 +194,7 @@ Algorithm matmul_row(std::size_t row) {
   const A a = info.algorithm;
   const bool n_port = info.ports == "all";
   return {
-      .name = info.name,
+      .name = std::string(info.name),
       .paper = paper_of(row),
       .ports = n_port ? std::vector<Ports::Kind>{Ports::Kind::all} : std::vector<Ports::Kind>{},
       .params = params_of(a),

@@ -79,7 +79,7 @@ std::optional<Time> gather_bound(const MachineConfig& config, const KernelCase& 
   return model::gather_lower_bound(config, c.m);
 }
 
-Algorithm row(std::string_view name, std::string_view paper, std::vector<Ports::Kind> ports, RunFn run, TimeFn predict,
+Algorithm row(std::string name, std::string paper, std::vector<Ports::Kind> ports, RunFn run, TimeFn predict,
               TimeFn bound) {
   return {
       .name = name,

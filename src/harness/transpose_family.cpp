@@ -101,18 +101,21 @@ std::optional<Time> row_time(const MachineConfig& config, const KernelCase& c, s
   return model::row_transpose_time(config, n, kElement, *exchange);
 }
 
-const ParamSpec kPartition{"partition", "", ParamKind::partition,
-                           "the exchange's multiphase partition, d_1 + ... + d_k = d (Bokhari 1993 §2.3)"};
+// A function, not a constant: the registry may be read during static initialisation.
+ParamSpec partition_param() {
+  return {"partition", "", ParamKind::partition,
+          "the exchange's multiphase partition, d_1 + ... + d_k = d (Bokhari 1993 §2.3)"};
+}
 
 ParamSpec chosen_partition(std::string_view doc) {
-  ParamSpec p = kPartition;
+  ParamSpec p = partition_param();
   p.doc = doc;
   p.chosen = true;
   return p;
 }
 
 // A row transpose whose exchange is the multiphase exchange with partition `of(config, case)` (nullptr: as given).
-Algorithm by_rows(std::string_view name, std::string_view paper, ParamSpec partition_param,
+Algorithm by_rows(std::string name, std::string paper, ParamSpec partition_param,
                   std::function<model::Partition(const MachineConfig&, const KernelCase&)> of, CasesFn all_cases = {}) {
   return {
       .name = name,
@@ -258,7 +261,7 @@ KernelFamily transpose_family() {
                   "rows-standard", "Nicol & Bokhari (1994) Figure 1 with the Standard exchange",
                   chosen_partition("(1, ..., 1)"),
                   [](const MachineConfig& config, const KernelCase&) { return model::standard_partition(config.d); }),
-              by_rows("rows-multiphase", "Nicol & Bokhari (1994) Figure 1 with the Multiphase exchange", kPartition,
+              by_rows("rows-multiphase", "Nicol & Bokhari (1994) Figure 1 with the Multiphase exchange", partition_param(),
                       nullptr, none),
               by_rows("rows-auto", "Nicol & Bokhari (1994) Figure 1 with the planner's Multiphase exchange",
                       chosen_partition("chosen by the planner (model::optimal_partition)"),

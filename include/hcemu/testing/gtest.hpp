@@ -11,13 +11,15 @@
 //   }
 //
 // The block runs once, when the test program starts, to build the sweeps; their cases run as tests later, so what
-// the check's functions use must outlive the block (capture by value).
+// the check's functions use must outlive the block (capture by value). A case's failures are reported at the line
+// of the checks.add() that registered it (or of the expect_passes() call), in the user's file, not in this header.
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <set>
+#include <source_location>
 #include <string>
 #include <vector>
 
@@ -25,31 +27,42 @@
 
 namespace hcemu::testing {
 
-// Each failure of the case as a non-fatal failure of the running test.
-inline void expect_passed(const CaseResult& result) {
-  for (const auto& failure : result.failures) ADD_FAILURE() << failure;
+// Each failure of the case as a non-fatal failure of the running test, at `file`:`line`.
+inline void expect_passed(const CaseResult& result, const char* file, int line) {
+  for (const auto& failure : result.failures) ADD_FAILURE_AT(file, line) << failure;
 }
 
-// Runs every case of the sweep inside the running test, each failure a non-fatal failure; returns what they did.
+// The same at `where`, by default the caller's line.
+inline void expect_passed(const CaseResult& result, std::source_location where = std::source_location::current()) {
+  expect_passed(result, where.file_name(), static_cast<int>(where.line()));
+}
+
+// Runs every case of the sweep inside the running test, each failure a non-fatal failure at the caller's line;
+// returns what they did.
 template <class T>
-std::vector<CaseResult> expect_passes(const KernelCheck<T>& check) {
+std::vector<CaseResult> expect_passes(const KernelCheck<T>& check,
+                                      std::source_location where = std::source_location::current()) {
   std::vector<CaseResult> results = check.run();
-  for (const auto& r : results) expect_passed(r);
+  for (const auto& r : results) expect_passed(r, where);
   return results;
 }
 
 namespace detail {
 
-// One case of a sweep as a test. Registered as a ::testing::Test, so that a suite may also hold plain TESTs.
+// One case of a sweep as a test, its failures at `where`. Registered as a ::testing::Test, so that a suite may also
+// hold plain TESTs.
 template <class T>
 class CaseTest : public ::testing::Test {
  public:
-  CaseTest(std::shared_ptr<const KernelCheck<T>> check, Case c) : check_(std::move(check)), case_(std::move(c)) {}
-  void TestBody() override { expect_passed(check_->run(case_)); }
+  CaseTest(std::shared_ptr<const KernelCheck<T>> check, Case c, const char* file, int line)
+      : check_(std::move(check)), case_(std::move(c)), file_(file), line_(line) {}
+  void TestBody() override { expect_passed(check_->run(case_), file_, line_); }
 
  private:
   std::shared_ptr<const KernelCheck<T>> check_;
   Case case_;
+  const char* file_;
+  int line_;
 };
 
 // "m = 7, g = 2" -> "m_7_g_2": letters and digits, every other run of characters one '_'.
@@ -78,7 +91,8 @@ inline void claim_test_name(const std::string& name) {
 
 }  // namespace detail
 
-// Registers each case of the sweep as a test of its own, `suite`.`name`/<Case::id()>. Call before RUN_ALL_TESTS.
+// Registers each case of the sweep as a test of its own, `suite`.`name`/<Case::id()>, placed and failing at
+// `file`:`line`. Call before RUN_ALL_TESTS.
 template <class T>
 void register_cases(const std::string& suite, const std::string& name, const KernelCheck<T>& check, const char* file,
                     int line) {
@@ -87,32 +101,39 @@ void register_cases(const std::string& suite, const std::string& name, const Ker
     const std::string test = name + "/" + c.id();
     detail::claim_test_name(suite + "." + test);
     ::testing::RegisterTest(suite.c_str(), test.c_str(), nullptr, nullptr, file, line,
-                            [shared, c]() -> ::testing::Test* { return new detail::CaseTest<T>(shared, c); });
+                            [shared, c, file, line]() -> ::testing::Test* {
+                              return new detail::CaseTest<T>(shared, c, file, line);
+                            });
   }
+}
+
+// The same at `where`, by default the caller's line.
+template <class T>
+void register_cases(const std::string& suite, const std::string& name, const KernelCheck<T>& check,
+                    std::source_location where = std::source_location::current()) {
+  register_cases(suite, name, check, where.file_name(), static_cast<int>(where.line()));
 }
 
 // The sweeps of one HCEMU_KERNEL_CHECKS block.
 class CheckList {
  public:
-  CheckList(const char* suite, const char* name, const char* file, int line)
-      : suite_(suite), name_(name), file_(file), line_(line) {}
-  // Each case of the sweep, as Suite.Name/<case>.
+  CheckList(const char* suite, const char* name) : suite_(suite), name_(name) {}
+  // Each case of the sweep, as Suite.Name/<case>, its failures at the line of this call.
   template <class T>
-  CheckList& add(const KernelCheck<T>& check) {
-    register_cases(suite_, name_, check, file_, line_);
+  CheckList& add(const KernelCheck<T>& check, std::source_location where = std::source_location::current()) {
+    register_cases(suite_, name_, check, where);
     return *this;
   }
   // Each case of one of several sweeps of the block, as Suite.Name/<label>/<case>.
   template <class T>
-  CheckList& add(const std::string& label, const KernelCheck<T>& check) {
-    register_cases(suite_, name_ + "/" + detail::test_name_part(label), check, file_, line_);
+  CheckList& add(const std::string& label, const KernelCheck<T>& check,
+                 std::source_location where = std::source_location::current()) {
+    register_cases(suite_, name_ + "/" + detail::test_name_part(label), check, where);
     return *this;
   }
 
  private:
   std::string suite_, name_;
-  const char* file_;
-  int line_;
 };
 
 }  // namespace hcemu::testing
@@ -121,7 +142,7 @@ class CheckList {
 #define HCEMU_KERNEL_CHECKS(suite, name)                                                    \
   static void hcemu_kernel_checks_##suite##_##name(::hcemu::testing::CheckList& checks);    \
   [[maybe_unused]] static const bool hcemu_kernel_checks_registered_##suite##_##name = [] { \
-    ::hcemu::testing::CheckList checks(#suite, #name, __FILE__, __LINE__);                  \
+    ::hcemu::testing::CheckList checks(#suite, #name);                                      \
     hcemu_kernel_checks_##suite##_##name(checks);                                           \
     return true;                                                                            \
   }();                                                                                      \

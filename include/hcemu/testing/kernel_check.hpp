@@ -1,16 +1,16 @@
 #pragma once
-// Regression-testing a kernel on the emulator, without a test framework: a sweep over dimensions, port models and
-// variants of the machine, each case run on its own inputs, every node's output checked against a sequential
+// Regression-testing a kernel on the emulator, without a test framework: a sweep over dimensions, port models,
+// message sizes and variants of the machine, each case run on its own inputs, every node's output checked against a sequential
 // reference, and the emulated makespan against a closed-form prediction within one Tolerance. Every failure comes
 // back as a value, a sentence naming the case; hcemu/testing/gtest.hpp (target hcemu::testing) turns each case into
 // a GoogleTest test of its own.
 //
 //   hcemu::testing::KernelCheck<std::uint32_t> check;
-//   check.dims(0, 6).ports({"one", "all"}).base(config)
-//       .input([](const hcemu::testing::Case& c, int node, std::mt19937_64& rng) { ... return vector; })
+//   check.dims(0, 6).ports({"one", "all"}).sizes({1, 64, 1000}).base(config)
+//       .input([](const hcemu::testing::Case& c, int node, std::mt19937_64& rng) { ... return vector of c.m; })
 //       .kernel([](hcemu::Node& node, std::span<const std::uint32_t> in, std::vector<std::uint32_t>& out) { ... })
 //       .reference([](const hcemu::testing::Case& c, const auto& inputs) { ... return outputs; })
-//       .predict([](const hcemu::MachineConfig& cfg) -> hcemu::Time { ... })
+//       .predict([](const hcemu::testing::Case& c) -> hcemu::Time { ... c.config, c.m ... })
 //       .tolerance(hcemu::testing::Tolerance::exact());
 //   for (const auto& result : check.run()) for (const auto& failure : result.failures) std::cerr << failure << '\n';
 #include <charconv>
@@ -68,25 +68,29 @@ class Tolerance {
   Time absolute_;
 };
 
-// One case of a sweep: the machine it runs on and where it sits in the sweep.
+// One case of a sweep: the machine it runs on, the size, and where it sits in the sweep.
 struct Case {
   MachineConfig config;  // config.d and config.ports already set for this case
   EmulatorSettings settings;
   int d = 0;
   std::string ports;    // as given to ports()
   std::string variant;  // name given to variant(), empty for the base config
+  std::size_t m = 0;    // the size, one of sizes(): what it counts is the kernel's to say; 0 without a size axis
+  bool sized = false;   // the sweep has a size axis (sizes())
   std::uint64_t seed = 0;
 
   int nodes() const { return 1 << d; }
-  // "d=3 ports=all variant=store-and-forward", for failure messages.
+  // "d=3 ports=all m=64 variant=store-and-forward", for failure messages.
   std::string name() const {
     std::string s = "d=" + std::to_string(d) + " ports=" + ports;
+    if (sized) s += " m=" + std::to_string(m);
     if (!variant.empty()) s += " variant=" + variant;
     return s;
   }
-  // "d3_all_store_and_forward": the case's name as a test name, letters, digits and '_' only.
+  // "d3_all_m64_store_and_forward": the case's name as a test name, letters, digits and '_' only.
   std::string id() const {
-    std::string s = "d" + std::to_string(d) + "_" + ports + (variant.empty() ? "" : "_" + variant);
+    std::string s = "d" + std::to_string(d) + "_" + ports + (sized ? "_m" + std::to_string(m) : "") +
+                    (variant.empty() ? "" : "_" + variant);
     std::string out;
     for (char c : s)
       if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')
@@ -136,11 +140,15 @@ class KernelCheck {
   using InputFn = std::function<Data(const Case&, int node, std::mt19937_64& rng)>;
   // The kernel under test, on one node: reads that node's input, fills that node's output.
   using KernelFn = std::function<void(Node&, std::span<const T> input, Data& output)>;
+  // The same, given the case as well (its m, its variant); kernel() takes either.
+  using CaseKernelFn = std::function<void(Node&, const Case&, std::span<const T> input, Data& output)>;
   // Sequential reference: every node's expected output from every node's input.
   using ReferenceFn = std::function<std::vector<Data>(const Case&, const std::vector<Data>& inputs)>;
   // Closed-form makespan for this machine; nullopt when the model has none for the case (the time is then not
   // checked).
   using PredictFn = std::function<std::optional<Time>(const MachineConfig&)>;
+  // The same of the whole case (its machine, c.config; its size, c.m; its variant and seed); predict() takes either.
+  using CasePredictFn = std::function<std::optional<Time>(const Case&)>;
   // A check of one's own on a case's result (contention, FORCED discards, the prediction...): the failure, a
   // sentence, or empty when the case passes it.
   using ResultCheck = std::function<std::string(const CaseResult&)>;
@@ -157,6 +165,13 @@ class KernelCheck {
   // Port models by their config spelling: "one", "half", "k:2", "all".
   KernelCheck& ports(std::vector<std::string> list) {
     ports_ = std::move(list);
+    return *this;
+  }
+  // A size axis: each case has one of these as Case::m (the kernel's inputs, its prediction and its name read it).
+  // Without it, every case has m = 0 and names without m.
+  KernelCheck& sizes(std::vector<std::size_t> list) {
+    sizes_ = std::move(list);
+    sized_ = true;
     return *this;
   }
   // Every parameter of the machine but d and ports.
@@ -189,16 +204,48 @@ class KernelCheck {
     input_ = std::move(f);
     return *this;
   }
-  KernelCheck& kernel(KernelFn f) {
-    kernel_ = std::move(f);
+  // void(Node&, std::span<const T> input, Data& output), or the same with the case after the node.
+  template <class F>
+  KernelCheck& kernel(F f) {
+    if constexpr (std::is_same_v<F, std::nullptr_t>) {
+      kernel_ = nullptr;
+    } else if constexpr (std::is_invocable_v<F&, Node&, const Case&, std::span<const T>, Data&>) {
+      kernel_ = is_empty(f) ? CaseKernelFn() : CaseKernelFn(std::move(f));
+    } else {
+      static_assert(std::is_invocable_v<F&, Node&, std::span<const T>, Data&>,
+                    "kernel(f): f(Node&, std::span<const T>, std::vector<T>&) or f(Node&, const Case&, span, vector)");
+      if (is_empty(f)) {
+        kernel_ = nullptr;
+      } else {
+        kernel_ = [f = std::move(f)](Node& node, const Case&, std::span<const T> in, Data& out) mutable {
+          f(node, in, out);
+        };
+      }
+    }
     return *this;
   }
   KernelCheck& reference(ReferenceFn f) {
     reference_ = std::move(f);
     return *this;
   }
-  KernelCheck& predict(PredictFn f) {
-    predict_ = std::move(f);
+  // std::optional<Time>(const Case&), or the same of the machine alone (const MachineConfig&).
+  template <class F>
+  KernelCheck& predict(F f) {
+    if constexpr (std::is_same_v<F, std::nullptr_t>) {
+      predict_ = nullptr;
+    } else if constexpr (std::is_invocable_v<F&, const Case&>) {
+      if (is_empty(f))
+        predict_ = nullptr;
+      else
+        predict_ = [f = std::move(f)](const Case& c) mutable -> std::optional<Time> { return f(c); };
+    } else {
+      static_assert(std::is_invocable_v<F&, const MachineConfig&>,
+                    "predict(f): f(const Case&) or f(const MachineConfig&), giving a Time or std::optional<Time>");
+      if (is_empty(f))
+        predict_ = nullptr;
+      else
+        predict_ = [f = std::move(f)](const Case& c) mutable -> std::optional<Time> { return f(c.config); };
+    }
     return *this;
   }
   // How close the makespan must be to the prediction; exact (to the picosecond) unless said otherwise.
@@ -224,24 +271,29 @@ class KernelCheck {
     });
   }
 
-  // Every case of the sweep, in the order run() runs them: variants, then port models, then dimensions.
+  // Every case of the sweep, in the order run() runs them: variants, then port models, then dimensions, then sizes.
   std::vector<Case> cases() const {
     std::vector<Case> all;
     auto variants = variants_;
     if (variants.empty()) variants.emplace_back(std::string(), nullptr);
+    const std::vector<std::size_t> sizes = sized_ ? sizes_ : std::vector<std::size_t>{0};
     for (const auto& [variant_name, change] : variants) {
       for (const std::string& ports : ports_) {
         for (int d : dims_) {
-          Case c;
-          c.config = base_;
-          if (change) change(c.config, c.settings);
-          c.config.d = d;
-          c.config.ports = Ports::parse(ports);
-          c.d = d;
-          c.ports = ports;
-          c.variant = variant_name;
-          c.seed = case_seed(d, ports, variant_name);
-          all.push_back(std::move(c));
+          for (std::size_t m : sizes) {
+            Case c;
+            c.config = base_;
+            if (change) change(c.config, c.settings);
+            c.config.d = d;
+            c.config.ports = Ports::parse(ports);
+            c.d = d;
+            c.ports = ports;
+            c.variant = variant_name;
+            c.m = m;
+            c.sized = sized_;
+            c.seed = case_seed(c);
+            all.push_back(std::move(c));
+          }
         }
       }
     }
@@ -268,7 +320,7 @@ class KernelCheck {
       Machine machine(c.config, c.settings);
       result.report = machine.run([&](Node& node) {
         const auto i = static_cast<std::size_t>(node.id());
-        kernel_(node, std::span<const T>(inputs[i]), outputs[i]);
+        kernel_(node, c, std::span<const T>(inputs[i]), outputs[i]);
       });
     } catch (const Error& e) {
       fail(std::string("the run failed: ") + e.what());
@@ -286,7 +338,12 @@ class KernelCheck {
     }
 
     if (predict_) {
-      result.predicted = predict_(c.config);
+      try {
+        result.predicted = predict_(c);
+      } catch (const Error& e) {
+        fail(std::string("the prediction failed: ") + e.what());
+        return result;
+      }
       if (result.predicted && !tolerance_.accepts(result.report.makespan, *result.predicted)) {
         const Time got = result.report.makespan, want = *result.predicted;
         std::ostringstream out;
@@ -308,6 +365,18 @@ class KernelCheck {
   }
 
  private:
+  // An empty std::function, a null function pointer or nullptr: no kernel, no prediction.
+  template <class F>
+  static bool is_empty(const F& f) {
+    if constexpr (std::is_same_v<F, std::nullptr_t>) {
+      return true;
+    } else if constexpr (std::is_pointer_v<F> || requires { typename F::result_type; }) {
+      return !f;  // a function pointer or a std::function
+    } else {
+      return false;
+    }
+  }
+
   static std::optional<std::string> difference(int node, const Data& got, const Data& want) {
     if (got.size() != want.size())
       return "node " + std::to_string(node) + " output has " + std::to_string(got.size()) + " elements, expected " +
@@ -319,29 +388,34 @@ class KernelCheck {
     return std::nullopt;
   }
 
-  std::uint64_t case_seed(int d, const std::string& ports, const std::string& variant) const {
-    // Stable across runs and platforms (std::hash is not): FNV-1a over the case's name.
+  std::uint64_t case_seed(const Case& c) const {
+    // Stable across runs and platforms (std::hash is not): FNV-1a over the case's name; a sweep without sizes keeps
+    // the seeds it had before the size axis.
     std::uint64_t h = 1469598103934665603ull ^ seed_;
     auto mix = [&h](unsigned char b) {
       h ^= b;
       h *= 1099511628211ull;
     };
-    mix(static_cast<unsigned char>(d));
-    for (char ch : ports) mix(static_cast<unsigned char>(ch));
+    mix(static_cast<unsigned char>(c.d));
+    for (char ch : c.ports) mix(static_cast<unsigned char>(ch));
     mix(0);
-    for (char ch : variant) mix(static_cast<unsigned char>(ch));
+    for (char ch : c.variant) mix(static_cast<unsigned char>(ch));
+    if (c.sized)
+      for (int byte = 0; byte < 8; ++byte) mix(static_cast<unsigned char>((c.m >> (8 * byte)) & 0xffu));
     return h;
   }
 
   std::vector<int> dims_{0, 1, 2, 3, 4};
   std::vector<std::string> ports_{"one"};
+  std::vector<std::size_t> sizes_;
+  bool sized_ = false;
   MachineConfig base_;
   std::vector<std::pair<std::string, std::function<void(MachineConfig&, EmulatorSettings&)>>> variants_;
   std::uint64_t seed_ = 1;
   InputFn input_;
-  KernelFn kernel_;
+  CaseKernelFn kernel_;
   ReferenceFn reference_;
-  PredictFn predict_;
+  CasePredictFn predict_;
   Tolerance tolerance_ = Tolerance::exact();
   std::vector<ResultCheck> checks_;
 };
