@@ -115,7 +115,8 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
   std::vector<std::pair<std::string, Action>> commands = {
       {"run", add_run_command(app)},     {"plan", add_plan_command(app)},
       {"sweep", add_sweep_command(app)}, {"fit", add_fit_command(app)},
-      {"configs", add_configs_command(app)},
+      {"configs", add_configs_command(app)}, {"help", add_help_command(app)},
+      {"version", add_version_command(app)},
   };
 
   read_integers_in_decimal(app);

@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "cli/build_info.hpp"
 #include "cli/config_loader.hpp"
 #include "hcemu/model/collectives.hpp"
 #include "hcemu/model/exchange.hpp"
@@ -202,6 +203,53 @@ TEST(HelpText, EverySubcommandHasHelp) {
   }
 }
 
+TEST(HelpText, HelpCommandPrintsWhatHelpFlagPrints) {
+  const auto top = hcemu("help");
+  EXPECT_EQ(top.exit_code, 0) << top.err;
+  EXPECT_EQ(top.out, hcemu("--help").out);
+  for (const char* sub : {"run", "plan", "sweep", "fit", "configs", "plan matmul"}) {
+    const auto r = hcemu(std::string("help ") + sub);
+    EXPECT_EQ(r.exit_code, 0) << sub << ": " << r.err;
+    EXPECT_EQ(r.out, hcemu(std::string(sub) + " --help").out) << sub;
+    EXPECT_NE(r.out.find(std::string("Usage: hcemu ") + sub + " "), std::string::npos) << r.out;
+  }
+}
+
+TEST(HelpText, HelpOfAnUnknownCommandIsAUsageErrorNamingTheCommands) {
+  const auto r = hcemu("help rnu");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_NE(r.err.find("no command 'rnu' (did you mean 'run'?); the commands are run, plan, sweep, fit, configs, "
+                       "help or version"),
+            std::string::npos)
+      << r.err;
+  const auto inner = hcemu("help plan matmull");
+  EXPECT_EQ(inner.exit_code, 2);
+  EXPECT_NE(inner.err.find("the commands of plan are matmul"), std::string::npos) << inner.err;
+}
+
+TEST(HelpText, SweepCsvTakesTheWholeFileName) {
+  const auto r = hcemu("sweep --help");
+  EXPECT_NE(r.out.find("--csv FILE"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("FILE.csv"), std::string::npos) << r.out;
+}
+
+TEST(Version, FlagAndCommandPrintTheBuild) {
+  const BuildInfo& build = build_info();
+  const auto flag = hcemu("--version");
+  EXPECT_EQ(flag.exit_code, 0) << flag.err;
+  EXPECT_EQ(build.version, HCEMU_PROJECT_VERSION);  // CMake's project(VERSION)
+  EXPECT_EQ(flag.out.rfind("hcemu " HCEMU_PROJECT_VERSION, 0), 0u) << flag.out;
+  if (!build.git_commit.empty()) {
+    EXPECT_NE(flag.out.find(build.git_commit), std::string::npos) << flag.out;
+  }
+  EXPECT_NE(flag.out.find(build.build_type), std::string::npos) << flag.out;
+  EXPECT_NE(flag.out.find(build.mpi ? "with MPI" : "without MPI"), std::string::npos) << flag.out;
+  const auto command = hcemu("version");
+  EXPECT_EQ(command.exit_code, 0) << command.err;
+  EXPECT_EQ(command.out, flag.out);
+}
+
 // Bad arguments and configs: the exit code and the sentence on stderr.
 struct BadUsage {
   const char* arguments;
@@ -243,6 +291,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadUsage{"run exchange --sync pairwize", 2, "key 'sync'"}, BadUsage{"plan -d 0", 2, "d >= 1"},
         BadUsage{"sweep exchange --m 10:0:1", 2, "FROM must not exceed TO"},
         BadUsage{"sweep exchange --m 0:10:0", 2, "STEP"},
+        BadUsage{"sweep exchange -m 0:400", 2, "hcemu: -m 0:400: expected FROM:TO:STEP"},
         BadUsage{"sweep exchange -d 2 --m 0:8:8 --plot out.pdf", 2, ".png or .svg"},
         BadUsage{"fit --algo direct", 2, "need --kernel"}, BadUsage{"configs --show nope", 2, "no preset named"},
         BadUsage{"run exchange --config " HCEMU_CLI_TEST_DATA "/unknown_key.toml", 2,

@@ -63,7 +63,7 @@ INSTANTIATE_TEST_SUITE_P(
         Hostile{"sweep exchange -d 2 --m 8 --plot /nonexistent-dir/p.png", 2, "cannot open"},
         Hostile{"sweep exchange -d 2 --m 8 --csv /nonexistent-dir/p.csv", 2, "cannot open"},
         // The parser's own errors: one sentence, the bad word, the choices.
-        Hostile{"", 2, "a command is required: run, plan, sweep, fit or configs"},
+        Hostile{"", 2, "a command is required: run, plan, sweep, fit, configs, help or version"},
         Hostile{"nosuchsub", 2, "unknown command 'nosuchsub'"}, Hostile{"rnu exchange", 2, "did you mean 'run'"},
         Hostile{"run", 2, "a kernel is required: exchange"},
         Hostile{"run exchange extra", 2, "unexpected argument 'extra'"},
