@@ -10,6 +10,7 @@
 #include "cli/case_runner.hpp"
 #include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
+#include "cli/json_document.hpp"
 #include "cli/kernel_options.hpp"
 #include "cli/machine_options.hpp"
 #include "cli/option_checks.hpp"
@@ -254,16 +255,31 @@ int sweep(const SweepOptions& options, std::ostream& out, std::ostream& err) {
   if (!options.csv.empty()) write_csv(options.csv, std::string(kernel.name), points);
   if (!options.plot.empty()) draw_plot(plot_spec(kernel, config, sync, points), options.plot);
   if (options.json) {
-    nlohmann::json array = nlohmann::json::array();
-    for (const auto& p : points) {
+    // Each point as run's JSON without its report, marked optimal among the curves at its m as run marks it (with
+    // --predicted-only, among the curves with a closed form).
+    std::map<std::size_t, std::vector<std::size_t>> at_m;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      const auto& result = points[i].outcome.result;
+      if (points[i].emulated || (result && result->predicted)) at_m[points[i].m].push_back(i);
+    }
+    std::vector<bool> optimal(points.size(), false);
+    for (const auto& [m, indices] : at_m) {
+      std::vector<const CaseOutcome*> outcomes;
+      for (std::size_t i : indices) outcomes.push_back(&points[i].outcome);
+      if (const int best = optimal_index(outcomes); best >= 0) optimal[indices[static_cast<std::size_t>(best)]] = true;
+    }
+    nlohmann::json runs = nlohmann::json::array();
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      const Point& p = points[i];
       nlohmann::json j = outcome_json(kernel, config, settings, p.outcome, false);
       if (!p.emulated && p.outcome.result)
         for (const char* key : {"emulated_us", "emulated_ps", "verified", "messages", "bytes", "contention_events",
                                 "forced_discards", "wall_seconds"})
           j[key] = nullptr;
-      array.push_back(std::move(j));
+      j["optimal"] = optimal[i];
+      runs.push_back(std::move(j));
     }
-    out << array.dump(2) << '\n';
+    out << json_document("sweep", &family, "runs", std::move(runs)).dump(2) << '\n';
   } else {
     out << kernel.name << " on " << config.name << ", " << machine_shape(config) << ", sync " << to_string(sync) << ", "
         << to_string(settings.timing) << " timing\n\n";
@@ -289,7 +305,7 @@ Action add_sweep_command(CLI::App& app) {
   options->cases.add_to(*sub, true);
   options->machine.add_to(*sub);
   sub->add_option("--csv", options->csv, "Write the points to FILE, one row per algorithm and m (docs/cli.md lists the columns)")->type_name("FILE");
-  sub->add_flag("--json", options->json, "Print a JSON array, one object per point");
+  sub->add_flag("--json", options->json, "Print JSON: schema_version, context, and runs, one object per algorithm and m (docs/cli.md)");
   sub->add_option("--plot", options->plot, "Draw FILE.png or FILE.svg with gnuplot")->type_name("FILE");
   sub->add_flag("!--no-progress", options->progress, "No progress bar");
   sub->add_flag("--predicted-only", options->predicted_only,

@@ -27,14 +27,16 @@ namespace {
 
 using test::hcemu;
 using test::Result;
-using test::json_of;
+using test::payload_of;
+using test::run_of;
+using test::runs_of;
 
 Time model_exchange_time(const MachineConfig& c, const nlohmann::json& partition, std::size_t m, Sync sync) {
   return model::multiphase_exchange_time(c, partition.get<std::vector<int>>(), m, sync);
 }
 
 TEST(RunCommand, DefaultExchangeRunsEveryAlgorithmAndMarksTheOptimal) {
-  auto j = json_of(hcemu("run exchange --json"));
+  auto j = runs_of(hcemu("run exchange --json"));
   ASSERT_TRUE(j.is_array());
   const MachineConfig c = load_config("ipsc860");
   // Direct, Standard and the equipartitions (2,3), (1,2,2), (1,1,1,2): every E(5, n).
@@ -60,8 +62,8 @@ TEST(RunCommand, DefaultExchangeRunsEveryAlgorithmAndMarksTheOptimal) {
   EXPECT_EQ(optimal, 1);
 }
 
-TEST(RunCommand, OneAlgorithmGivesOneObjectWithTheIssuesKeys) {
-  auto j = json_of(hcemu("run exchange --algo standard -d 3 -m 16 --json"));
+TEST(RunCommand, OneAlgorithmGivesOneRunWithTheIssuesKeys) {
+  auto j = run_of(hcemu("run exchange --algo standard -d 3 -m 16 --json"));
   ASSERT_TRUE(j.is_object());
   for (const char* key : {"kernel", "algo", "partition", "d", "m", "timing", "predicted_us", "emulated_us", "verified",
                           "messages", "bytes", "contention_events", "forced_discards", "wall_seconds", "report"})
@@ -78,7 +80,7 @@ TEST(RunCommand, OneAlgorithmGivesOneObjectWithTheIssuesKeys) {
 }
 
 TEST(RunCommand, PartitionRunsThatMultiphaseExchange) {
-  auto j = json_of(hcemu("run exchange --partition 2,3 --sync pairwise --json"));
+  auto j = run_of(hcemu("run exchange --partition 2,3 --sync pairwise --json"));
   const MachineConfig c = load_config("ipsc860");
   EXPECT_EQ(j["algo"], "multiphase");
   EXPECT_EQ(j["emulated_ps"].get<Time>(), model::multiphase_exchange_time(c, {2, 3}, 64, Sync::pairwise));
@@ -93,7 +95,7 @@ MachineConfig all_port_ipsc() {
 }
 
 TEST(RunCommand, PiecesSetTheGroupsOfBroadcastFour) {
-  auto j = json_of(hcemu("run broadcast --algo bcast4 --pieces 5 --ports all --switching store_and_forward --json"));
+  auto j = run_of(hcemu("run broadcast --algo bcast4 --pieces 5 --ports all --switching store_and_forward --json"));
   EXPECT_EQ(j["pieces"], 5);
   EXPECT_TRUE(j["verified"].get<bool>());
   EXPECT_EQ(j["predicted_ps"].get<Time>(), j["emulated_ps"].get<Time>());
@@ -101,7 +103,7 @@ TEST(RunCommand, PiecesSetTheGroupsOfBroadcastFour) {
 }
 
 TEST(RunCommand, WithoutPiecesBroadcastFourReportsTheOptimalGroups) {
-  auto j = json_of(hcemu("run broadcast --algo bcast4 --ports all --switching store_and_forward --json"));
+  auto j = run_of(hcemu("run broadcast --algo bcast4 --ports all --switching store_and_forward --json"));
   EXPECT_EQ(j["pieces"].get<int>(), model::optimal_broadcast_groups(all_port_ipsc(), 64));
   EXPECT_EQ(j["predicted_ps"].get<Time>(), j["emulated_ps"].get<Time>());
 }
@@ -127,7 +129,7 @@ TEST(RunCommand, TraceIsChromeTraceEventFormat) {
 }
 
 TEST(PlanCommand, OptimalAndEquipartitionsAreTheModels) {
-  auto j = json_of(hcemu("plan -d 5 -m 50 --sync pairwise --json"));
+  auto j = payload_of(hcemu("plan -d 5 -m 50 --sync pairwise --json"), "plan");
   MachineConfig c = load_config("ipsc860");
   const model::Plan plan = model::optimal_partition(c, 50, Sync::pairwise);
   EXPECT_EQ(j["optimal"]["partition"].get<std::vector<int>>(), plan.partition);
@@ -144,7 +146,7 @@ TEST(PlanCommand, OptimalAndEquipartitionsAreTheModels) {
 
 TEST(SweepCommand, OnePointPerAlgorithmAndSize) {
   auto csv = std::filesystem::temp_directory_path() / ("hcemu-e2e-sweep-" + std::to_string(::getpid()) + ".csv");
-  auto j = json_of(hcemu("sweep exchange --algo direct,standard -d 3 --m 0:64:32 --json --csv " + csv.string()));
+  auto j = runs_of(hcemu("sweep exchange --algo direct,standard -d 3 --m 0:64:32 --json --csv " + csv.string()));
   ASSERT_EQ(j.size(), 6u);
   MachineConfig c = load_config("ipsc860");
   c.d = 3;
@@ -169,7 +171,7 @@ TEST(SweepCommand, PlotIsDrawnWithGnuplot) {
 }
 
 TEST(FitCommand, VirtualFitRecoversTheConfiguredValues) {
-  auto j = json_of(hcemu("fit --json"));
+  auto j = payload_of(hcemu("fit --json"), "fit");
   ASSERT_FALSE(j["parameters"].empty());
   for (const auto& p : j["parameters"]) {
     double configured = p["configured"].get<double>();
@@ -178,7 +180,7 @@ TEST(FitCommand, VirtualFitRecoversTheConfiguredValues) {
 }
 
 TEST(FitCommand, KernelFitGivesTheEffectiveParametersOfPairwiseSync) {
-  auto j = json_of(hcemu("fit --kernel exchange --algo direct --sync pairwise --m 32,256 --json"));
+  auto j = payload_of(hcemu("fit --kernel exchange --algo direct --sync pairwise --m 32,256 --json"), "fit");
   std::map<std::string, double> fitted;
   for (const auto& p : j["parameters"]) fitted[p["key"]] = p["fitted"];
   EXPECT_NEAR(fitted["lambda_eff"], 180.5, 1e-7);
@@ -186,7 +188,7 @@ TEST(FitCommand, KernelFitGivesTheEffectiveParametersOfPairwiseSync) {
 }
 
 TEST(ConfigsCommand, ListsEveryPresetWithItsSource) {
-  auto j = json_of(hcemu("configs --json"));
+  auto j = payload_of(hcemu("configs --json"), "presets");
   std::set<std::string> names;
   for (const auto& p : j) {
     names.insert(p["name"]);
