@@ -195,7 +195,8 @@ Action add_plan_command(CLI::App& app) {
       "torus (--topology torus) the fastest of Suh, Shin & An's T1, T1.x and T2 and their crossover block sizes");
   sub->add_option("-m,--bytes", options->m, "Block size m in bytes")->capture_default_str()->transform(size_in_bytes());
   options->machine.add_to(*sub);
-  sub->add_flag("--json", options->json, "Print JSON: schema_version, context, and plan (optimal, equipartitions, hull; docs/cli.md)");
+  sub->add_flag("--json", options->json,
+                "Print JSON: schema_version, context, and plan (optimal, equipartitions, hull; docs/cli.md)");
   Action matmul = add_plan_matmul_command(*sub);
   return [options, sub, matmul](std::ostream& out, std::ostream& err) {
     return sub->got_subcommand("matmul") ? matmul(out, err) : plan(*options, out);

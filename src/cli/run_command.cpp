@@ -169,7 +169,8 @@ Action add_run_command(CLI::App& app) {
   add_size_option(*sub, options->m);
   options->cases.add_to(*sub, false);
   options->machine.add_to(*sub);
-  sub->add_flag("--json", options->json, "Print JSON: schema_version, context, and runs, one object per algorithm (docs/cli.md)");
+  sub->add_flag("--json", options->json,
+                "Print JSON: schema_version, context, and runs, one object per algorithm (docs/cli.md)");
   sub->add_option("--trace", options->trace, "Write a Chrome trace (Perfetto, chrome://tracing) to FILE.json")
       ->type_name("FILE")
       ->check(non_empty("a file name"));

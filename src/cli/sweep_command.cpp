@@ -304,8 +304,11 @@ Action add_sweep_command(CLI::App& app) {
   add_sizes_option(*sub, options->sizes);
   options->cases.add_to(*sub, true);
   options->machine.add_to(*sub);
-  sub->add_option("--csv", options->csv, "Write the points to FILE, one row per algorithm and m (docs/cli.md lists the columns)")->type_name("FILE");
-  sub->add_flag("--json", options->json, "Print JSON: schema_version, context, and runs, one object per algorithm and m (docs/cli.md)");
+  sub->add_option("--csv", options->csv,
+                  "Write the points to FILE, one row per algorithm and m (docs/cli.md lists the columns)")
+      ->type_name("FILE");
+  sub->add_flag("--json", options->json,
+                "Print JSON: schema_version, context, and runs, one object per algorithm and m (docs/cli.md)");
   sub->add_option("--plot", options->plot, "Draw FILE.png or FILE.svg with gnuplot")->type_name("FILE");
   sub->add_flag("!--no-progress", options->progress, "No progress bar");
   sub->add_flag("--predicted-only", options->predicted_only,
