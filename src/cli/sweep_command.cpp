@@ -11,7 +11,6 @@
 #include "cli/case_runner.hpp"
 #include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
-#include "cli/csv_writer.hpp"
 #include "cli/json_document.hpp"
 #include "cli/kernel_options.hpp"
 #include "cli/machine_options.hpp"
@@ -20,6 +19,8 @@
 #include "cli/plot.hpp"
 #include "cli/progress.hpp"
 #include "cli/size_range.hpp"
+#include "cli/sweep_csv.hpp"
+#include "cli/sweep_points.hpp"
 #include "cli/text_table.hpp"
 
 namespace hcemu::cli {
@@ -35,12 +36,6 @@ struct SweepOptions {
   bool json = false;
   bool progress = true;
   bool predicted_only = false;  // the closed forms only: nothing is emulated
-};
-
-struct Point {
-  std::size_t m;
-  CaseOutcome outcome;
-  bool emulated = true;  // false: only the closed form was evaluated (--predicted-only)
 };
 
 // A case's closed form and lower bound without running it (--predicted-only): the result has no report.
@@ -112,154 +107,8 @@ std::vector<harness::KernelCase> cases_at(const harness::KernelFamily& family, c
   return cases;
 }
 
-// A curve's label: the case as run, but with the algorithm's own numbers as requested, so that an optimum g, B or P
-// that changes with m stays one curve (the value used at each point is in the CSV and the JSON).
-std::string curve_label(const harness::KernelFamily& family, const CaseOutcome& outcome) {
-  harness::KernelCase c = outcome.result ? outcome.result->run_case : outcome.requested;
-  std::vector<std::string> chosen;
-  for (const auto& [name, value] : c.params.values())
-    if ((std::holds_alternative<std::uint64_t>(value) || name != "partition") && !outcome.requested.params.has(name))
-      chosen.push_back(name);
-  for (const auto& name : chosen) c.params.erase(name);
-  return case_label(family, c);
-}
-
-// Whether each point is the one the model says is fastest among the curves at its m, as run marks its rows (with
-// --predicted-only, among the curves with a closed form).
-std::vector<bool> optimal_points(const std::vector<Point>& points) {
-  std::map<std::size_t, std::vector<std::size_t>> at_m;
-  for (std::size_t i = 0; i < points.size(); ++i) {
-    const auto& result = points[i].outcome.result;
-    if (points[i].emulated || (result && result->predicted)) at_m[points[i].m].push_back(i);
-  }
-  std::vector<bool> optimal(points.size(), false);
-  for (const auto& [m, indices] : at_m) {
-    std::vector<const CaseOutcome*> outcomes;
-    for (std::size_t i : indices) outcomes.push_back(&points[i].outcome);
-    if (const int best = optimal_index(outcomes); best >= 0) optimal[indices[static_cast<std::size_t>(best)]] = true;
-  }
-  return optimal;
-}
-
-// What a CSV column reads its value from: the kernel and machine of the sweep, and one point.
-struct CsvRow {
-  const harness::KernelFamily& kernel;
-  const MachineConfig& config;
-  const EmulatorSettings& settings;
-  const Point& point;
-  bool optimal;
-
-  const harness::KernelCase& run_case() const {
-    return point.outcome.result ? point.outcome.result->run_case : point.outcome.requested;
-  }
-  // The run's own numbers, where it was emulated and completed.
-  const harness::KernelResult* emulated() const {
-    return point.emulated && point.outcome.result ? &*point.outcome.result : nullptr;
-  }
-};
-
-std::string parts_joined(const std::vector<int>& parts) {
-  std::string text;
-  for (int part : parts) text += (text.empty() ? "" : "-") + std::to_string(part);
-  return text;
-}
-
-// "groups=5;grid=1-3": the algorithm's parameters as run, but the partition, which has its own column.
-std::string params_text(const harness::KernelCase& c) {
-  std::string params;
-  for (const auto& [name, value] : c.params.values()) {
-    std::string text;
-    if (const auto* number = std::get_if<std::uint64_t>(&value)) text = std::to_string(*number);
-    else if (const auto* word = std::get_if<std::string>(&value)) text = *word;
-    else if (name != "partition") text = parts_joined(std::get<std::vector<int>>(value));
-    else continue;
-    params += (params.empty() ? "" : ";") + name + "=" + text;
-  }
-  return params;
-}
-
-std::string count_text(const harness::KernelResult* r, std::uint64_t (*count)(const RunReport&)) {
-  return r ? std::to_string(count(r->report)) : "";
-}
-
-// One row per column of `sweep --csv`, in order (docs/cli.md lists them): the header and every value come from here.
-// An empty value is what the JSON has as null.
-struct CsvColumn {
-  std::string_view name;
-  std::function<std::string(const CsvRow&)> value;
-};
-
-const std::vector<CsvColumn>& csv_columns() {
-  static const std::vector<CsvColumn> columns = {
-      {"kernel", [](const CsvRow& r) { return std::string(r.kernel.name); }},
-      {"algo", [](const CsvRow& r) { return r.run_case().algo; }},
-      {"curve", [](const CsvRow& r) { return curve_label(r.kernel, r.point.outcome); }},
-      {"partition", [](const CsvRow& r) { return parts_joined(r.run_case().params.parts("partition")); }},
-      {"params", [](const CsvRow& r) { return params_text(r.run_case()); }},
-      {"m", [](const CsvRow& r) { return std::to_string(r.point.m); }},
-      {"config", [](const CsvRow& r) { return r.config.name; }},
-      {"topology", [](const CsvRow& r) { return topology_name(r.config); }},
-      {"d", [](const CsvRow& r) { return std::to_string(r.config.d); }},
-      {"nodes", [](const CsvRow& r) { return std::to_string(r.config.nodes()); }},
-      {"ports", [](const CsvRow& r) { return r.config.ports.str(); }},
-      {"switching", [](const CsvRow& r) { return std::string(to_string(r.config.switching)); }},
-      {"protocol", [](const CsvRow& r) { return std::string(to_string(r.config.protocol)); }},
-      {"sync", [](const CsvRow& r) { return std::string(to_string(r.run_case().sync)); }},
-      {"timing", [](const CsvRow& r) { return std::string(to_string(r.settings.timing)); }},
-      {"seed", [](const CsvRow& r) { return std::to_string(r.run_case().seed); }},
-      {"predicted_us",
-       [](const CsvRow& r) {
-         const auto& result = r.point.outcome.result;
-         return result && result->predicted ? shortest(to_us(*result->predicted)) : "";
-       }},
-      {"emulated_us", [](const CsvRow& r) { return r.emulated() ? shortest(r.emulated()->report.makespan_us()) : ""; }},
-      {"lower_bound_us",
-       [](const CsvRow& r) {
-         const auto& result = r.point.outcome.result;
-         return result && result->lower_bound ? shortest(to_us(*result->lower_bound)) : "";
-       }},
-      {"verified",
-       [](const CsvRow& r) { return r.point.emulated ? (r.point.outcome.ok() ? "true" : "false") : std::string(); }},
-      {"optimal", [](const CsvRow& r) { return std::string(r.optimal ? "true" : "false"); }},
-      {"messages",
-       [](const CsvRow& r) { return count_text(r.emulated(), [](const RunReport& p) { return p.messages(); }); }},
-      {"bytes", [](const CsvRow& r) { return count_text(r.emulated(), [](const RunReport& p) { return p.bytes(); }); }},
-      {"contention_events",
-       [](const CsvRow& r) {
-         return count_text(r.emulated(), [](const RunReport& p) { return p.contention_events(); });
-       }},
-      {"forced_discards",
-       [](const CsvRow& r) {
-         return count_text(r.emulated(), [](const RunReport& p) {
-           return static_cast<std::uint64_t>(p.forced_discards.size());
-         });
-       }},
-      // The first line: a deadlock's list of blocked nodes follows on stderr.
-      {"error",
-       [](const CsvRow& r) { return r.point.outcome.error.substr(0, r.point.outcome.error.find('\n')); }},
-  };
-  return columns;
-}
-
-void write_csv(const std::string& path, const harness::KernelFamily& kernel, const MachineConfig& config,
-               const EmulatorSettings& settings, const std::vector<Point>& points) {
-  if (!writes_files()) return;     // another MPI rank than the first
-  OutputFile file(path, "--csv");  // a temporary beside it until complete
-  std::vector<std::string> fields;
-  for (const CsvColumn& column : csv_columns()) fields.emplace_back(column.name);
-  write_csv_record(file.stream(), fields);
-  const std::vector<bool> optimal = optimal_points(points);
-  for (std::size_t i = 0; i < points.size(); ++i) {
-    const CsvRow row{kernel, config, settings, points[i], optimal[i]};
-    fields.clear();
-    for (const CsvColumn& column : csv_columns()) fields.push_back(column.value(row));
-    write_csv_record(file.stream(), fields);
-  }
-  file.commit();
-}
-
 PlotSpec plot_spec(const harness::KernelFamily& kernel, const MachineConfig& config, Sync sync,
-                   const std::vector<Point>& points) {
+                   const std::vector<SweepPoint>& points) {
   PlotSpec spec;
   spec.title = std::string(kernel.name) + " on " + config.name + ", " + machine_shape(config) + ", sync " +
                std::string(to_string(sync)) +
@@ -281,7 +130,7 @@ PlotSpec plot_spec(const harness::KernelFamily& kernel, const MachineConfig& con
   return spec;
 }
 
-void print_table(std::ostream& out, const harness::KernelFamily& kernel, const std::vector<Point>& points) {
+void print_table(std::ostream& out, const harness::KernelFamily& kernel, const std::vector<SweepPoint>& points) {
   // One row per m, a pair of columns (emulated, predicted) per curve; only the predicted one with --predicted-only.
   std::vector<std::string> labels;
   std::map<std::size_t, std::map<std::string, const CaseOutcome*>> rows;
@@ -342,7 +191,7 @@ int sweep(const SweepOptions& options, std::ostream& out, std::ostream& err) {
   for (std::size_t m : sizes)
     for (auto& c : cases_at(kernel, config, options, m)) work.emplace_back(m, std::move(c));
 
-  std::vector<Point> points;
+  std::vector<SweepPoint> points;
   {
     ProgressBar bar(err, work.size(), options.progress && !options.json && ProgressBar::stderr_is_terminal());
     for (const auto& [m, c] : work) {
@@ -356,14 +205,14 @@ int sweep(const SweepOptions& options, std::ostream& out, std::ostream& err) {
   bool all_ok = true;
   for (const auto& p : points) all_ok = all_ok && p.outcome.ok();
 
-  if (!options.csv.empty()) write_csv(options.csv, kernel, config, settings, points);
+  if (!options.csv.empty()) write_sweep_csv(options.csv, kernel, config, settings, points);
   if (!options.plot.empty()) draw_plot(plot_spec(kernel, config, sync, points), options.plot);
   if (options.json) {
     // Each point as run's JSON without its report.
     const std::vector<bool> optimal = optimal_points(points);
     nlohmann::json runs = nlohmann::json::array();
     for (std::size_t i = 0; i < points.size(); ++i) {
-      const Point& p = points[i];
+      const SweepPoint& p = points[i];
       nlohmann::json j = outcome_json(kernel, config, settings, p.outcome, false);
       if (!p.emulated && p.outcome.result)
         for (const char* key : {"emulated_us", "emulated_ps", "verified", "messages", "bytes", "contention_events",
