@@ -8,6 +8,7 @@
 #include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
 #include "cli/config_builder.hpp"
+#include "cli/json_document.hpp"
 #include "cli/kernel_options.hpp"
 #include "cli/option_checks.hpp"
 #include "cli/output_file.hpp"
@@ -137,7 +138,8 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
     commands = {
         {"run", add_run_command(app)},     {"plan", add_plan_command(app)},
         {"sweep", add_sweep_command(app)}, {"fit", add_fit_command(app)},
-        {"configs", add_configs_command(app)},
+        {"configs", add_configs_command(app)}, {"help", add_help_command(app)},
+        {"version", add_version_command(app)},
     };
   } catch (const CLI::ConstructionError& e) {
     // A parameter of a program's own row named like an option of the command (--seed, --root).
@@ -185,6 +187,7 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
 }  // namespace
 
 int run_main(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  set_command_line(argc, argv);
   const int code = run_command(argc, argv, out, err);
   // Output that could not be written (a full disk, /dev/full) is a failure like a file that could not be written.
   const std::string failure = output_failure(out);

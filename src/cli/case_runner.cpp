@@ -286,19 +286,25 @@ std::string case_label(const KernelFamily& family, const KernelCase& c) {
   return label;
 }
 
-int optimal_index(const std::vector<CaseOutcome>& outcomes) {
+int optimal_index(const std::vector<const CaseOutcome*>& outcomes) {
   int best = -1;
   bool by_prediction = true;
-  for (const auto& o : outcomes)
-    if (!o.result || !o.result->predicted) by_prediction = false;
+  for (const CaseOutcome* o : outcomes)
+    if (!o->result || !o->result->predicted) by_prediction = false;
   Time best_time = kNever;
   for (std::size_t i = 0; i < outcomes.size(); ++i) {
-    const auto& o = outcomes[i];
+    const CaseOutcome& o = *outcomes[i];
     if (!o.result) continue;
     Time t = by_prediction ? *o.result->predicted : o.result->report.makespan;
     if (t < best_time) best_time = t, best = static_cast<int>(i);
   }
   return best;
+}
+
+int optimal_index(const std::vector<CaseOutcome>& outcomes) {
+  std::vector<const CaseOutcome*> pointers;
+  for (const CaseOutcome& o : outcomes) pointers.push_back(&o);
+  return optimal_index(pointers);
 }
 
 nlohmann::json outcome_json(const KernelFamily& family, const MachineConfig& config, const EmulatorSettings& settings,

@@ -70,6 +70,7 @@ std::string case_label(const harness::KernelFamily& family, const harness::Kerne
 // The index of the case the model says is fastest (smallest prediction; without predictions, as under native timing,
 // the smallest emulated time), or -1.
 int optimal_index(const std::vector<CaseOutcome>& outcomes);
+int optimal_index(const std::vector<const CaseOutcome*>& outcomes);
 
 nlohmann::json outcome_json(const harness::KernelFamily& family, const MachineConfig& config,
                             const EmulatorSettings& settings, const CaseOutcome& outcome, bool with_report = true);

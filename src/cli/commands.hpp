@@ -22,6 +22,10 @@ Action add_plan_matmul_command(CLI::App& plan);
 Action add_sweep_command(CLI::App& app);
 Action add_fit_command(CLI::App& app);
 Action add_configs_command(CLI::App& app);
+// `hcemu help [command]`: the help of hcemu or of one command, as --help prints it (src/cli/help_command.cpp).
+Action add_help_command(CLI::App& app);
+// `hcemu version`, and the flag `hcemu --version` (src/cli/version_command.cpp).
+Action add_version_command(CLI::App& app);
 
 // Whether this process writes the files asked for (--trace, --csv, --plot): under mpirun only rank 0 does.
 bool writes_files();

@@ -8,6 +8,7 @@
 #include "cli/commands.hpp"
 #include "cli/config_builder.hpp"
 #include "cli/config_loader.hpp"
+#include "cli/json_document.hpp"
 #include "cli/option_checks.hpp"
 #include "cli/presets.hpp"
 #include "cli/text_table.hpp"
@@ -48,7 +49,7 @@ int list(const ConfigsOptions& options, std::ostream& out) {
                          {"default", k.default_text()},
                          {"flag", k.flag},
                          {"meaning", k.doc}});
-      out << array.dump(2) << '\n';
+      out << json_document("configs", nullptr, "keys", std::move(array)).dump(2) << '\n';
       return kExitOk;
     }
     TextTable table({"key", "symbol", "scope", "unit", "range", "default", "meaning"});
@@ -74,7 +75,7 @@ int list(const ConfigsOptions& options, std::ostream& out) {
     array.push_back(std::move(j));
   }
   if (options.json) {
-    out << array.dump(2) << '\n';
+    out << json_document("configs", nullptr, "presets", std::move(array)).dump(2) << '\n';
   } else {
     table.print(out);
     out << "\nUse one with --config NAME; `hcemu configs --show NAME` prints its file, with how it maps the paper's "
@@ -92,7 +93,7 @@ Action add_configs_command(CLI::App& app) {
   sub->add_option("--show", options->show, "Print one preset's TOML file")
       ->type_name("NAME")
       ->check(non_empty("a preset's name"));
-  sub->add_flag("--json", options->json, "Print JSON");
+  sub->add_flag("--json", options->json, "Print JSON: schema_version, context, and presets (or keys; docs/cli.md)");
   return [options](std::ostream& out, std::ostream&) { return list(*options, out); };
 }
 

@@ -11,6 +11,7 @@
 #include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
 #include "cli/config_loader.hpp"
+#include "cli/json_document.hpp"
 #include "cli/kernel_fit.hpp"
 #include "cli/kernel_options.hpp"
 #include "cli/machine_fit.hpp"
@@ -221,7 +222,7 @@ int fit(const FitOptions& options, std::ostream& out, std::ostream& err) {
     j["parameters"] = nlohmann::json::array();
     for (const auto& r : rows) j["parameters"].push_back(row_json(r, compare));
     j["notes"] = notes;
-    out << j.dump(2) << '\n';
+    out << json_document("fit", &family, "fit", std::move(j)).dump(2) << '\n';
   } else {
     out << "fit of " << config.name << " (" << to_string(family.settings.timing) << " timing), cubes of d =";
     for (int d : dimensions) out << ' ' << d;

@@ -10,6 +10,7 @@
 
 #include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
+#include "cli/json_document.hpp"
 #include "cli/machine_options.hpp"
 #include "cli/option_checks.hpp"
 #include "cli/text_table.hpp"
@@ -30,7 +31,8 @@ nlohmann::json finite_or_null(double x) { return std::isfinite(x) ? nlohmann::js
 
 // Suh, Shin & An (1998) §5 on a 2^k x 2^k torus: the fastest of T1, T1.x and T2 at block size m, every member's
 // time, and the block sizes where one gives way to the next (model::torus_plan, model::torus_envelope).
-int plan_torus(const MachineConfig& config, Sync sync, std::size_t m, bool json, std::ostream& out) {
+int plan_torus(const MachineFamily& machine, Sync sync, std::size_t m, bool json, std::ostream& out) {
+  const MachineConfig& config = machine.config;
   const auto [rows, cols] = config.topology.sides(config.d);
   if (config.topology.kind != Topology::Kind::torus || rows != cols)
     throw UsageError("plan on a " + topology_name(config) +
@@ -80,7 +82,7 @@ int plan_torus(const MachineConfig& config, Sync sync, std::size_t m, bool json,
     j["crossovers"] = crossovers(family);
     j["paper_crossovers"] = crossovers(paper);
     if (!note.empty()) j["note"] = note;
-    out << j.dump(2) << '\n';
+    out << json_document("plan", &machine, "plan", std::move(j)).dump(2) << '\n';
     return kExitOk;
   }
 
@@ -109,9 +111,10 @@ int plan_torus(const MachineConfig& config, Sync sync, std::size_t m, bool json,
 }
 
 int plan(const PlanOptions& options, std::ostream& out) {
-  const MachineConfig config = options.machine.build();
+  const MachineFamily machine = options.machine.build_family();
+  const MachineConfig& config = machine.config;
   const Sync sync = options.machine.parsed_sync();
-  if (config.topology.grid()) return plan_torus(config, sync, options.m, options.json, out);
+  if (config.topology.grid()) return plan_torus(machine, sync, options.m, options.json, out);
   if (config.d < 1) throw UsageError("plan needs a cube of dimension d >= 1 (a 0-cube exchanges nothing)");
   const std::size_t m = options.m;
 
@@ -159,7 +162,7 @@ int plan(const PlanOptions& options, std::ostream& out) {
                        {"intercept_us", f.line.intercept}});
     j["hull"] = {{"faces", faces}, {"breakpoints", hull.breakpoints}, {"exact", inexact.empty()}};
     if (!inexact.empty()) j["hull"]["reason"] = inexact;
-    out << j.dump(2) << '\n';
+    out << json_document("plan", &machine, "plan", std::move(j)).dump(2) << '\n';
     return kExitOk;
   }
 
@@ -192,7 +195,8 @@ Action add_plan_command(CLI::App& app) {
       "torus (--topology torus) the fastest of Suh, Shin & An's T1, T1.x and T2 and their crossover block sizes");
   sub->add_option("-m,--bytes", options->m, "Block size m in bytes")->capture_default_str()->transform(size_in_bytes());
   options->machine.add_to(*sub);
-  sub->add_flag("--json", options->json, "Print JSON: optimal, equipartitions, hull");
+  sub->add_flag("--json", options->json,
+                "Print JSON: schema_version, context, and plan (optimal, equipartitions, hull; docs/cli.md)");
   Action matmul = add_plan_matmul_command(*sub);
   return [options, sub, matmul](std::ostream& out, std::ostream& err) {
     return sub->got_subcommand("matmul") ? matmul(out, err) : plan(*options, out);

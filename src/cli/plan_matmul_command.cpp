@@ -8,6 +8,7 @@
 
 #include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
+#include "cli/json_document.hpp"
 #include "cli/machine_options.hpp"
 #include "cli/text_table.hpp"
 #include "common/nearest_name.hpp"
@@ -50,7 +51,8 @@ nlohmann::json plan_json(const model::PlannedMatmul& p) {
 }
 
 int plan_matmul(const PlanMatmulOptions& options, std::ostream& out) {
-  const MachineConfig config = options.machine.build();
+  const MachineFamily machine = options.machine.build_family();
+  const MachineConfig& config = machine.config;
   const model::MatmulShape shape{options.P ? options.P : options.m, options.Q ? options.Q : options.m,
                                  options.R ? options.R : options.m};
   if (shape.P == 0 || shape.Q == 0 || shape.R == 0)
@@ -90,7 +92,7 @@ int plan_matmul(const PlanMatmulOptions& options, std::ostream& out) {
     j["optimal"] = plan_json(best);
     j["plans"] = nlohmann::json::array();
     for (const auto& p : plans) j["plans"].push_back(plan_json(p));
-    out << j.dump(2) << '\n';
+    out << json_document("plan matmul", &machine, "plan", std::move(j)).dump(2) << '\n';
     return kExitOk;
   }
 
@@ -122,7 +124,7 @@ Action add_plan_matmul_command(CLI::App& plan) {
   sub->add_option("--R", options->R, "Columns of D and A (default m)");
   sub->add_option("--algo", options->algos, "The candidates, comma-separated (default all)")->delimiter(',');
   options->machine.add_to(*sub);
-  sub->add_flag("--json", options->json, "Print JSON: optimal, plans");
+  sub->add_flag("--json", options->json, "Print JSON: schema_version, context, and plan (optimal, plans; docs/cli.md)");
   return [options](std::ostream& out, std::ostream&) { return plan_matmul(*options, out); };
 }
 

@@ -6,6 +6,7 @@
 #include "cli/case_runner.hpp"
 #include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
+#include "cli/json_document.hpp"
 #include "cli/kernel_options.hpp"
 #include "cli/machine_options.hpp"
 #include "cli/option_checks.hpp"
@@ -156,19 +157,14 @@ int run(const RunOptions& options, std::ostream& out, std::ostream& err) {
   bool all_ok = true;
   for (const auto& o : outcomes) all_ok = all_ok && o.ok();
   if (options.json) {
-    int best = optimal_index(outcomes);
-    bool every_algorithm = options.algo() == "all" || (options.algo().empty() && options.partition().empty());
-    if (!every_algorithm && outcomes.size() == 1) {
-      out << outcome_json(kernel, config, settings, outcomes.front()).dump(2) << '\n';
-    } else {
-      nlohmann::json array = nlohmann::json::array();
-      for (std::size_t i = 0; i < outcomes.size(); ++i) {
-        auto j = outcome_json(kernel, config, settings, outcomes[i]);
-        j["optimal"] = static_cast<int>(i) == best;
-        array.push_back(std::move(j));
-      }
-      out << array.dump(2) << '\n';
+    const int best = optimal_index(outcomes);
+    nlohmann::json runs = nlohmann::json::array();
+    for (std::size_t i = 0; i < outcomes.size(); ++i) {
+      auto j = outcome_json(kernel, config, settings, outcomes[i]);
+      j["optimal"] = static_cast<int>(i) == best;
+      runs.push_back(std::move(j));
     }
+    out << json_document("run", &family, "runs", std::move(runs)).dump(2) << '\n';
     return all_ok ? kExitOk : kExitRunFailed;
   }
 
@@ -200,7 +196,8 @@ Action add_run_command(CLI::App& app) {
   add_size_option(*sub, options->m);
   options->cases.add_to(*sub, false);
   options->machine.add_to(*sub);
-  sub->add_flag("--json", options->json, "Print one JSON object (an array with several algorithms)");
+  sub->add_flag("--json", options->json,
+                "Print JSON: schema_version, context, and runs, one object per algorithm (docs/cli.md)");
   options->trace.add_to(*sub);
   sub->add_flag("-q,--quiet", options->quiet, "No progress line on stderr (shown after 2 s when stderr is a terminal)");
   return [options](std::ostream& out, std::ostream& err) { return run(*options, out, err); };

@@ -2,6 +2,7 @@
 // partition, as a table, CSV, JSON and a gnuplot figure in the manner of Nicol & Bokhari (1994) Figures 2 and 3.
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -10,6 +11,7 @@
 #include "cli/case_runner.hpp"
 #include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
+#include "cli/json_document.hpp"
 #include "cli/kernel_options.hpp"
 #include "cli/machine_options.hpp"
 #include "cli/option_checks.hpp"
@@ -18,6 +20,8 @@
 #include "cli/progress.hpp"
 #include "cli/real_time.hpp"
 #include "cli/size_range.hpp"
+#include "cli/sweep_csv.hpp"
+#include "cli/sweep_points.hpp"
 #include "cli/text_table.hpp"
 
 namespace hcemu::cli {
@@ -34,12 +38,6 @@ struct SweepOptions {
   bool progress = true;  // --no-progress, the older spelling of --quiet
   bool quiet = false;
   bool predicted_only = false;  // the closed forms only: nothing is emulated
-};
-
-struct Point {
-  std::size_t m;
-  CaseOutcome outcome;
-  bool emulated = true;  // false: only the closed form was evaluated (--predicted-only)
 };
 
 // A case's closed form and lower bound without running it (--predicted-only): the result has no report.
@@ -111,52 +109,8 @@ std::vector<harness::KernelCase> cases_at(const harness::KernelFamily& family, c
   return cases;
 }
 
-// A curve's label: the case as run, but with the algorithm's own numbers as requested, so that an optimum g, B or P
-// that changes with m stays one curve (the value used at each point is in the CSV and the JSON).
-std::string curve_label(const harness::KernelFamily& family, const CaseOutcome& outcome) {
-  harness::KernelCase c = outcome.result ? outcome.result->run_case : outcome.requested;
-  std::vector<std::string> chosen;
-  for (const auto& [name, value] : c.params.values())
-    if ((std::holds_alternative<std::uint64_t>(value) || name != "partition") && !outcome.requested.params.has(name))
-      chosen.push_back(name);
-  for (const auto& name : chosen) c.params.erase(name);
-  return case_label(family, c);
-}
-
-void write_csv(const std::string& path, const std::string& kernel, const std::vector<Point>& points) {
-  if (!writes_files()) return;  // another MPI rank than the first
-  OutputFile file(path, "--csv");  // a temporary beside it until complete
-  std::ostream& csv = file.stream();
-  csv << "kernel,algo,partition,params,m,predicted_us,emulated_us,verified\n";
-  for (const auto& p : points) {
-    const auto& c = p.outcome.result ? p.outcome.result->run_case : p.outcome.requested;
-    std::string partition, params;
-    const auto& parts = c.params.parts("partition");
-    for (std::size_t i = 0; i < parts.size(); ++i) partition += (i ? "-" : "") + std::to_string(parts[i]);
-    for (const auto& [name, value] : c.params.values()) {
-      if (const auto* number = std::get_if<std::uint64_t>(&value)) {
-        params += (params.empty() ? "" : ";") + name + "=" + std::to_string(*number);
-      } else if (const auto* text = std::get_if<std::string>(&value)) {
-        params += (params.empty() ? "" : ";") + name + "=" + *text;
-      } else if (name != "partition") {  // a list parameter (matmul's grid): its parts joined by '-'
-        std::string list;
-        for (int part : std::get<std::vector<int>>(value)) list += (list.empty() ? "" : "-") + std::to_string(part);
-        params += (params.empty() ? "" : ";") + name + "=" + list;
-      }
-    }
-    csv << kernel << ',' << c.algo << ',' << partition << ',' << params << ',' << p.m << ',';
-    if (p.outcome.result && p.outcome.result->predicted) csv << shortest(to_us(*p.outcome.result->predicted));
-    csv << ',';
-    if (p.outcome.result && p.emulated) csv << shortest(p.outcome.result->report.makespan_us());
-    csv << ',';
-    if (p.emulated) csv << (p.outcome.ok() ? "true" : "false");
-    csv << '\n';
-  }
-  file.commit();
-}
-
 PlotSpec plot_spec(const harness::KernelFamily& kernel, const MachineConfig& config, Sync sync,
-                   const std::vector<Point>& points) {
+                   const std::vector<SweepPoint>& points) {
   PlotSpec spec;
   spec.title = std::string(kernel.name) + " on " + config.name + ", " + machine_shape(config) + ", sync " +
                std::string(to_string(sync)) +
@@ -178,7 +132,7 @@ PlotSpec plot_spec(const harness::KernelFamily& kernel, const MachineConfig& con
   return spec;
 }
 
-void print_table(std::ostream& out, const harness::KernelFamily& kernel, const std::vector<Point>& points) {
+void print_table(std::ostream& out, const harness::KernelFamily& kernel, const std::vector<SweepPoint>& points) {
   // One row per m, a pair of columns (emulated, predicted) per curve; only the predicted one with --predicted-only.
   std::vector<std::string> labels;
   std::map<std::size_t, std::map<std::string, const CaseOutcome*>> rows;
@@ -242,7 +196,7 @@ int sweep(const SweepOptions& options, std::ostream& out, std::ostream& err) {
   for (std::size_t m : sizes)
     for (auto& c : cases_at(kernel, config, options, m)) work.emplace_back(m, std::move(c));
 
-  std::vector<Point> points;
+  std::vector<SweepPoint> points;
   {
     Progress progress(err, "sweep " + options.kernel, work.size(), sweep_progress_line,
                       options.progress && !options.quiet && writes_files() && Progress::stderr_is_terminal());
@@ -258,19 +212,23 @@ int sweep(const SweepOptions& options, std::ostream& out, std::ostream& err) {
   bool all_ok = true;
   for (const auto& p : points) all_ok = all_ok && p.outcome.ok();
 
-  if (!options.csv.empty()) write_csv(options.csv, std::string(kernel.name), points);
+  if (!options.csv.empty()) write_sweep_csv(options.csv, kernel, config, settings, points);
   if (!options.plot.empty()) draw_plot(plot_spec(kernel, config, sync, points), options.plot, options.plot_script);
   if (options.json) {
-    nlohmann::json array = nlohmann::json::array();
-    for (const auto& p : points) {
+    // Each point as run's JSON without its report.
+    const std::vector<bool> optimal = optimal_points(points);
+    nlohmann::json runs = nlohmann::json::array();
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      const SweepPoint& p = points[i];
       nlohmann::json j = outcome_json(kernel, config, settings, p.outcome, false);
       if (!p.emulated && p.outcome.result)
         for (const char* key : {"emulated_us", "emulated_ps", "verified", "messages", "bytes", "contention_events",
                                 "forced_discards", "wall_seconds"})
           j[key] = nullptr;
-      array.push_back(std::move(j));
+      j["optimal"] = optimal[i];
+      runs.push_back(std::move(j));
     }
-    out << array.dump(2) << '\n';
+    out << json_document("sweep", &family, "runs", std::move(runs)).dump(2) << '\n';
   } else {
     out << kernel.name << " on " << config.name << ", " << machine_shape(config) << ", sync " << to_string(sync) << ", "
         << to_string(settings.timing) << " timing\n\n";
@@ -296,8 +254,11 @@ Action add_sweep_command(CLI::App& app) {
   add_sizes_option(*sub, options->sizes);
   options->cases.add_to(*sub, true);
   options->machine.add_to(*sub);
-  sub->add_option("--csv", options->csv, "Write the points to FILE.csv")->type_name("FILE");
-  sub->add_flag("--json", options->json, "Print a JSON array, one object per point");
+  sub->add_option("--csv", options->csv,
+                  "Write the points to FILE, one row per algorithm and m (docs/cli.md lists the columns)")
+      ->type_name("FILE");
+  sub->add_flag("--json", options->json,
+                "Print JSON: schema_version, context, and runs, one object per algorithm and m (docs/cli.md)");
   sub->add_option("--plot", options->plot, "Draw the curves with gnuplot into FILE (.png, .svg or .pdf)")
       ->type_name("FILE");
   sub->add_option("--plot-script", options->plot_script,

@@ -29,14 +29,16 @@ namespace {
 
 using test::hcemu;
 using test::Result;
-using test::json_of;
+using test::payload_of;
+using test::run_of;
+using test::runs_of;
 
 Time model_exchange_time(const MachineConfig& c, const nlohmann::json& partition, std::size_t m, Sync sync) {
   return model::multiphase_exchange_time(c, partition.get<std::vector<int>>(), m, sync);
 }
 
 TEST(RunCommand, DefaultExchangeRunsEveryAlgorithmAndMarksTheOptimal) {
-  auto j = json_of(hcemu("run exchange --json"));
+  auto j = runs_of(hcemu("run exchange --json"));
   ASSERT_TRUE(j.is_array());
   const MachineConfig c = load_config("ipsc860");
   // Direct, Standard and the equipartitions (2,3), (1,2,2), (1,1,1,2): every E(5, n).
@@ -62,8 +64,8 @@ TEST(RunCommand, DefaultExchangeRunsEveryAlgorithmAndMarksTheOptimal) {
   EXPECT_EQ(optimal, 1);
 }
 
-TEST(RunCommand, OneAlgorithmGivesOneObjectWithTheIssuesKeys) {
-  auto j = json_of(hcemu("run exchange --algo standard -d 3 -m 16 --json"));
+TEST(RunCommand, OneAlgorithmGivesOneRunWithTheIssuesKeys) {
+  auto j = run_of(hcemu("run exchange --algo standard -d 3 -m 16 --json"));
   ASSERT_TRUE(j.is_object());
   for (const char* key : {"kernel", "algo", "partition", "d", "m", "timing", "predicted_us", "emulated_us", "verified",
                           "messages", "bytes", "contention_events", "forced_discards", "wall_seconds", "report"})
@@ -80,7 +82,7 @@ TEST(RunCommand, OneAlgorithmGivesOneObjectWithTheIssuesKeys) {
 }
 
 TEST(RunCommand, PartitionRunsThatMultiphaseExchange) {
-  auto j = json_of(hcemu("run exchange --partition 2,3 --sync pairwise --json"));
+  auto j = run_of(hcemu("run exchange --partition 2,3 --sync pairwise --json"));
   const MachineConfig c = load_config("ipsc860");
   EXPECT_EQ(j["algo"], "multiphase");
   EXPECT_EQ(j["emulated_ps"].get<Time>(), model::multiphase_exchange_time(c, {2, 3}, 64, Sync::pairwise));
@@ -95,7 +97,7 @@ MachineConfig all_port_ipsc() {
 }
 
 TEST(RunCommand, PiecesSetTheGroupsOfBroadcastFour) {
-  auto j = json_of(hcemu("run broadcast --algo bcast4 --pieces 5 --ports all --switching store_and_forward --json"));
+  auto j = run_of(hcemu("run broadcast --algo bcast4 --pieces 5 --ports all --switching store_and_forward --json"));
   EXPECT_EQ(j["pieces"], 5);
   EXPECT_TRUE(j["verified"].get<bool>());
   EXPECT_EQ(j["predicted_ps"].get<Time>(), j["emulated_ps"].get<Time>());
@@ -103,7 +105,7 @@ TEST(RunCommand, PiecesSetTheGroupsOfBroadcastFour) {
 }
 
 TEST(RunCommand, WithoutPiecesBroadcastFourReportsTheOptimalGroups) {
-  auto j = json_of(hcemu("run broadcast --algo bcast4 --ports all --switching store_and_forward --json"));
+  auto j = run_of(hcemu("run broadcast --algo bcast4 --ports all --switching store_and_forward --json"));
   EXPECT_EQ(j["pieces"].get<int>(), model::optimal_broadcast_groups(all_port_ipsc(), 64));
   EXPECT_EQ(j["predicted_ps"].get<Time>(), j["emulated_ps"].get<Time>());
 }
@@ -129,7 +131,7 @@ TEST(RunCommand, TraceIsChromeTraceEventFormat) {
 }
 
 TEST(PlanCommand, OptimalAndEquipartitionsAreTheModels) {
-  auto j = json_of(hcemu("plan -d 5 -m 50 --sync pairwise --json"));
+  auto j = payload_of(hcemu("plan -d 5 -m 50 --sync pairwise --json"), "plan");
   MachineConfig c = load_config("ipsc860");
   const model::Plan plan = model::optimal_partition(c, 50, Sync::pairwise);
   EXPECT_EQ(j["optimal"]["partition"].get<std::vector<int>>(), plan.partition);
@@ -146,7 +148,7 @@ TEST(PlanCommand, OptimalAndEquipartitionsAreTheModels) {
 
 TEST(SweepCommand, OnePointPerAlgorithmAndSize) {
   auto csv = std::filesystem::temp_directory_path() / ("hcemu-e2e-sweep-" + std::to_string(::getpid()) + ".csv");
-  auto j = json_of(hcemu("sweep exchange --algo direct,standard -d 3 --m 0:64:32 --json --csv " + csv.string()));
+  auto j = runs_of(hcemu("sweep exchange --algo direct,standard -d 3 --m 0:64:32 --json --csv " + csv.string()));
   ASSERT_EQ(j.size(), 6u);
   MachineConfig c = load_config("ipsc860");
   c.d = 3;
@@ -232,7 +234,7 @@ TEST(Plot, EveryCurveLooksDifferentAndTheLegendCoversNone) {
 }
 
 TEST(FitCommand, VirtualFitRecoversTheConfiguredValues) {
-  auto j = json_of(hcemu("fit --json"));
+  auto j = payload_of(hcemu("fit --json"), "fit");
   ASSERT_FALSE(j["parameters"].empty());
   for (const auto& p : j["parameters"]) {
     double configured = p["configured"].get<double>();
@@ -241,7 +243,7 @@ TEST(FitCommand, VirtualFitRecoversTheConfiguredValues) {
 }
 
 TEST(FitCommand, KernelFitGivesTheEffectiveParametersOfPairwiseSync) {
-  auto j = json_of(hcemu("fit --kernel exchange --algo direct --sync pairwise --m 32,256 --json"));
+  auto j = payload_of(hcemu("fit --kernel exchange --algo direct --sync pairwise --m 32,256 --json"), "fit");
   std::map<std::string, double> fitted;
   for (const auto& p : j["parameters"]) fitted[p["key"]] = p["fitted"];
   EXPECT_NEAR(fitted["lambda_eff"], 180.5, 1e-7);
@@ -249,7 +251,7 @@ TEST(FitCommand, KernelFitGivesTheEffectiveParametersOfPairwiseSync) {
 }
 
 TEST(ConfigsCommand, ListsEveryPresetWithItsSource) {
-  auto j = json_of(hcemu("configs --json"));
+  auto j = payload_of(hcemu("configs --json"), "presets");
   std::set<std::string> names;
   for (const auto& p : j) {
     names.insert(p["name"]);
@@ -264,6 +266,57 @@ TEST(HelpText, EverySubcommandHasHelp) {
     EXPECT_EQ(r.exit_code, 0) << sub;
     EXPECT_NE(r.out.find("Usage"), std::string::npos) << sub;
   }
+}
+
+TEST(HelpText, HelpCommandPrintsWhatHelpFlagPrints) {
+  const auto top = hcemu("help");
+  EXPECT_EQ(top.exit_code, 0) << top.err;
+  EXPECT_EQ(top.out, hcemu("--help").out);
+  for (const char* sub : {"run", "plan", "sweep", "fit", "configs", "plan matmul"}) {
+    const auto r = hcemu(std::string("help ") + sub);
+    EXPECT_EQ(r.exit_code, 0) << sub << ": " << r.err;
+    EXPECT_EQ(r.out, hcemu(std::string(sub) + " --help").out) << sub;
+    EXPECT_NE(r.out.find(std::string("Usage: hcemu ") + sub + " "), std::string::npos) << r.out;
+  }
+}
+
+TEST(HelpText, HelpOfAnUnknownCommandIsAUsageErrorNamingTheCommands) {
+  const auto r = hcemu("help rnu");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_NE(r.err.find("no command 'rnu' (did you mean 'run'?); the commands are run, plan, sweep, fit, configs, "
+                       "help or version"),
+            std::string::npos)
+      << r.err;
+  const auto inner = hcemu("help plan matmull");
+  EXPECT_EQ(inner.exit_code, 2);
+  EXPECT_NE(inner.err.find("the commands of plan are matmul"), std::string::npos) << inner.err;
+}
+
+TEST(HelpText, SweepCsvTakesTheWholeFileName) {
+  const auto r = hcemu("sweep --help");
+  EXPECT_NE(r.out.find("--csv FILE"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("FILE.csv"), std::string::npos) << r.out;
+}
+
+// What the build is, from the values CMake configured it with (not from the library the test links, which may be
+// older than the binary).
+TEST(Version, FlagAndCommandPrintTheBuild) {
+  const auto flag = hcemu("--version");
+  EXPECT_EQ(flag.exit_code, 0) << flag.err;
+  EXPECT_EQ(flag.out.rfind("hcemu " HCEMU_PROJECT_VERSION, 0), 0u) << flag.out;  // CMake's project(VERSION)
+  const std::string build = std::string("build: ") + HCEMU_EXPECTED_BUILD_TYPE + ", " + HCEMU_EXPECTED_COMPILER +
+                            (HCEMU_EXPECTED_MPI ? ", with MPI" : ", without MPI") + "\n";
+  EXPECT_NE(flag.out.find(build), std::string::npos) << flag.out;
+  // The commit, where the build was configured in a git checkout: 12 hexadecimal digits.
+  if (const auto at = flag.out.find(" (commit "); at != std::string::npos) {
+    const std::string commit = flag.out.substr(at + 9, flag.out.find(')', at) - at - 9);
+    EXPECT_EQ(commit.size(), 12u) << flag.out;
+    EXPECT_EQ(commit.find_first_not_of("0123456789abcdef"), std::string::npos) << flag.out;
+  }
+  const auto command = hcemu("version");
+  EXPECT_EQ(command.exit_code, 0) << command.err;
+  EXPECT_EQ(command.out, flag.out);
 }
 
 // Bad arguments and configs: the exit code and the sentence on stderr.
@@ -307,6 +360,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadUsage{"run exchange --sync pairwize", 2, "key 'sync'"}, BadUsage{"plan -d 0", 2, "d >= 1"},
         BadUsage{"sweep exchange --m 10:0:1", 2, "FROM must not exceed TO"},
         BadUsage{"sweep exchange --m 0:10:0", 2, "STEP"},
+        BadUsage{"sweep exchange -m 0:400", 2, "hcemu: -m 0:400: expected FROM:TO:STEP"},
         BadUsage{"sweep exchange -d 2 --m 0:8:8 --plot out.eps", 2, ".png, .svg or .pdf"},
         BadUsage{"fit --algo direct", 2, "need --kernel"}, BadUsage{"configs --show nope", 2, "no preset named"},
         BadUsage{"run exchange --config " HCEMU_CLI_TEST_DATA "/unknown_key.toml", 2,

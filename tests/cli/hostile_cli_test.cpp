@@ -63,7 +63,7 @@ INSTANTIATE_TEST_SUITE_P(
         Hostile{"sweep exchange -d 2 --m 8 --plot /nonexistent-dir/p.png", 2, "cannot open"},
         Hostile{"sweep exchange -d 2 --m 8 --csv /nonexistent-dir/p.csv", 2, "cannot open"},
         // The parser's own errors: one sentence, the bad word, the choices.
-        Hostile{"", 2, "a command is required: run, plan, sweep, fit or configs"},
+        Hostile{"", 2, "a command is required: run, plan, sweep, fit, configs, help or version"},
         Hostile{"nosuchsub", 2, "unknown command 'nosuchsub'"}, Hostile{"rnu exchange", 2, "did you mean 'run'"},
         Hostile{"run", 2, "a kernel is required: exchange"},
         Hostile{"run exchange extra", 2, "unexpected argument 'extra'"},
@@ -133,21 +133,23 @@ INSTANTIATE_TEST_SUITE_P(
 
 // Leading zeros are decimal: 010 is ten wherever an integer is read, 08 eight.
 TEST(HostileCommandLines, LeadingZerosAreDecimal) {
-  using hcemu::cli::test::json_of;
-  const auto run = json_of(hcemu("run exchange -d 2 --algo direct -m 010 --seed 010 --json", 60));
+  using hcemu::cli::test::payload_of;
+  using hcemu::cli::test::run_of;
+  using hcemu::cli::test::runs_of;
+  const auto run = run_of(hcemu("run exchange -d 2 --algo direct -m 010 --seed 010 --json", 60));
   EXPECT_EQ(run["m"], 10);
   EXPECT_EQ(run["seed"], 10);
-  EXPECT_EQ(json_of(hcemu("run exchange -d 2 --algo direct -m 08 --json", 60))["m"], 8);
-  EXPECT_EQ(json_of(hcemu("plan -d 3 -m 010 --json", 60))["m"], 10);
-  EXPECT_EQ(json_of(hcemu("run broadcast -d 4 --algo bcast4 --groups 010 --json", 60))["params"]["groups"], 10);
-  const auto pair = json_of(hcemu("run long-send -d 4 --algo direct --src 010 --dst 05 --json", 60));
+  EXPECT_EQ(run_of(hcemu("run exchange -d 2 --algo direct -m 08 --json", 60))["m"], 8);
+  EXPECT_EQ(payload_of(hcemu("plan -d 3 -m 010 --json", 60), "plan")["m"], 10);
+  EXPECT_EQ(run_of(hcemu("run broadcast -d 4 --algo bcast4 --groups 010 --json", 60))["params"]["groups"], 10);
+  const auto pair = run_of(hcemu("run long-send -d 4 --algo direct --src 010 --dst 05 --json", 60));
   EXPECT_EQ(pair["params"]["src"], 10);
   EXPECT_EQ(pair["params"]["dst"], 5);
-  const auto matmul = json_of(hcemu("plan matmul -d 2 -m 010 --P 012 --json", 60));
+  const auto matmul = payload_of(hcemu("plan matmul -d 2 -m 010 --P 012 --json", 60), "plan");
   EXPECT_EQ(matmul["P"], 12);
   EXPECT_EQ(matmul["Q"], 10);
   // sweep read its sizes in decimal before: the same rule everywhere.
-  const auto sweep = json_of(hcemu("sweep exchange -d 2 --algo direct -m 010,020 --predicted-only --json", 60));
+  const auto sweep = runs_of(hcemu("sweep exchange -d 2 --algo direct -m 010,020 --predicted-only --json", 60));
   ASSERT_EQ(sweep.size(), 2u);
   EXPECT_EQ(sweep[0]["m"], 10);
   EXPECT_EQ(sweep[1]["m"], 20);
@@ -155,9 +157,9 @@ TEST(HostileCommandLines, LeadingZerosAreDecimal) {
 
 // On a torus `--algo all` runs the algorithms that run there and leaves out the cube's, as the exchange does.
 TEST(HostileCommandLines, AllOnATorusRunsWhatRunsThere) {
-  using hcemu::cli::test::json_of;
+  using hcemu::cli::test::runs_of;
   for (const std::string kernel : {"allgather", "reduce", "matmul", "transpose"}) {
-    const auto runs = json_of(hcemu("run " + kernel + " --topology torus -d 4 --ports all -m 8 --json", 60));
+    const auto runs = runs_of(hcemu("run " + kernel + " --topology torus -d 4 --ports all -m 8 --json", 60));
     ASSERT_TRUE(runs.is_array()) << kernel;
     EXPECT_FALSE(runs.empty()) << kernel;
     for (const auto& run : runs) EXPECT_TRUE(run["verified"].get<bool>()) << kernel << " " << run["algo"];

@@ -24,7 +24,9 @@ namespace {
 
 using test::hcemu;
 using test::Result;
-using test::json_of;
+using test::payload_of;
+using test::run_of;
+using test::runs_of;
 
 model::MatmulOptions options(model::MatmulAlgorithm a) {
   model::MatmulOptions o;
@@ -35,7 +37,7 @@ model::MatmulOptions options(model::MatmulAlgorithm a) {
 TEST(RunMatmul, OneAlgorithmOnAShapeThatDoesNotDivideIsTheSerialProductInItsClosedFormTime) {
   for (const char* engine : {"tasks", "os_threads"}) {
     SCOPED_TRACE(engine);
-    auto j = json_of(hcemu(std::string("run matmul --algo a4 --P 10 --Q 7 --R 5 --json --engine ") + engine));
+    auto j = run_of(hcemu(std::string("run matmul --algo a4 --P 10 --Q 7 --R 5 --json --engine ") + engine));
     EXPECT_EQ(j["kernel"], "matmul");
     EXPECT_EQ(j["algo"], "a4");
     EXPECT_TRUE(j["verified"].get<bool>());
@@ -51,7 +53,7 @@ TEST(RunMatmul, OneAlgorithmOnAShapeThatDoesNotDivideIsTheSerialProductInItsClos
 }
 
 TEST(RunMatmul, AlgoAllRunsEveryRowOnAnAllPortSquareGridAndMarksTheFastest) {
-  auto j = json_of(hcemu("run matmul -d 2 -m 6 --ports all --json"));
+  auto j = runs_of(hcemu("run matmul -d 2 -m 6 --ports all --json"));
   ASSERT_TRUE(j.is_array());
   std::set<std::string> algos;
   int optimal = 0;
@@ -79,11 +81,11 @@ TEST(RunMatmul, AlgoAllRunsEveryRowOnAnAllPortSquareGridAndMarksTheFastest) {
 }
 
 TEST(RunMatmul, GridAndKAreFlagsOfTheirRows) {
-  auto grid = json_of(hcemu("run matmul --algo a1-2d --grid 0,3 -d 3 -m 9 --json"));
+  auto grid = run_of(hcemu("run matmul --algo a1-2d --grid 0,3 -d 3 -m 9 --json"));
   EXPECT_EQ(grid["params"]["grid"].get<std::vector<int>>(), (std::vector<int>{0, 3}));
   EXPECT_TRUE(grid["verified"].get<bool>());
   EXPECT_EQ(grid["predicted_ps"], grid["emulated_ps"]);
-  auto hybrid = json_of(hcemu("run matmul --algo a1-hybrid --k 2 -d 3 -m 9 --json"));
+  auto hybrid = run_of(hcemu("run matmul --algo a1-hybrid --k 2 -d 3 -m 9 --json"));
   EXPECT_EQ(hybrid["params"]["k"], 2);
   EXPECT_EQ(hybrid["predicted_ps"], hybrid["emulated_ps"]);
 }
@@ -111,7 +113,7 @@ TEST(RunMatmul, ShapesTheAlgorithmsCannotTakeAreUsageErrors) {
 TEST(RunMatmul, IpscYaleSbtBasedMultiplicationBeatsGceaBased) {
   // Johnsson & Ho (1987) §5.1, Figure 9: P = Q = R = 32 on the Yale iPSC's 5-cube, the SBT-based multiplication
   // below the GCEA-based one (tests/kernels_matmul_ipsc_test.cpp checks the findings of Figures 9 and 10 in full).
-  auto j = json_of(hcemu("run matmul --config ipsc-yale -m 32 --algo all --json"));
+  auto j = runs_of(hcemu("run matmul --config ipsc-yale -m 32 --algo all --json"));
   Time sbt = 0, gcea = 0;
   for (const auto& o : j) {
     EXPECT_TRUE(o["verified"].get<bool>()) << o["algo"];
@@ -128,7 +130,7 @@ TEST(RunMatmul, IpscYaleHybridTimeFallsUpToThreeSbtSteps) {
   // them, so the time falls up to k = 3 and stays there.
   std::vector<Time> t;
   for (int k = 1; k <= 4; ++k)
-    t.push_back(json_of(hcemu("run matmul --config ipsc-yale --P 16 --Q 32 --R 32 --algo a1-hybrid --json --k " +
+    t.push_back(run_of(hcemu("run matmul --config ipsc-yale --P 16 --Q 32 --R 32 --algo a1-hybrid --json --k " +
                               std::to_string(k)))["emulated_ps"]
                     .get<Time>());
   EXPECT_LT(t[1], t[0]);
@@ -137,7 +139,7 @@ TEST(RunMatmul, IpscYaleHybridTimeFallsUpToThreeSbtSteps) {
 }
 
 TEST(SweepMatmul, SweepsTheSideOfTheMatrices) {
-  auto j = json_of(hcemu("sweep matmul --algo a1-sbt,a4 -d 2 -m 4,9 --json"));
+  auto j = runs_of(hcemu("sweep matmul --algo a1-sbt,a4 -d 2 -m 4,9 --json"));
   ASSERT_TRUE(j.is_array()) << j.dump();
   ASSERT_EQ(j.size(), 4u);
   std::set<std::size_t> sides;
@@ -157,8 +159,9 @@ TEST(PlanMatmul, FigureElevensRegionsA1BelowA4BelowA3) {
   // On a vertical line of Figure 11 (Q/N = 8 and R/N = 6 fixed, P/N rising) the best of A1, A4, A3 is A1 for small
   // P, then A4, then A3; model_matmul_planner_test checks the whole cube of shapes on the planner.
   const auto best_at = [](std::size_t P) {
-    auto j = json_of(
-        hcemu("plan matmul " + kFigureMachine + " --algo a1-sbt,a4,a3 --Q 128 --R 96 --json --P " + std::to_string(P)));
+    auto j = payload_of(
+        hcemu("plan matmul " + kFigureMachine + " --algo a1-sbt,a4,a3 --Q 128 --R 96 --json --P " + std::to_string(P)),
+        "plan");
     return j["optimal"]["algo"].get<std::string>();
   };
   EXPECT_EQ(best_at(16), "a1-sbt");
@@ -167,7 +170,7 @@ TEST(PlanMatmul, FigureElevensRegionsA1BelowA4BelowA3) {
 }
 
 TEST(PlanMatmul, NamesThePlannersBestAndListsEveryCandidate) {
-  auto j = json_of(hcemu("plan matmul --P 64 --Q 16 --R 16 --json"));
+  auto j = payload_of(hcemu("plan matmul --P 64 --Q 16 --R 16 --json"), "plan");
   const MachineConfig c = load_config("ipsc860");  // the default machine, d = 5
   const auto plans = model::plan_matmul(c, {64, 16, 16});
   ASSERT_EQ(j["plans"].size(), plans.size());
@@ -182,14 +185,14 @@ TEST(PlanMatmul, NamesThePlannersBestAndListsEveryCandidate) {
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("did you mean"), std::string::npos) << bad.err;
   // `plan` alone still plans the exchange.
-  EXPECT_TRUE(json_of(hcemu("plan -d 3 -m 10 --json")).contains("hull"));
+  EXPECT_TRUE(payload_of(hcemu("plan -d 3 -m 10 --json"), "plan").contains("hull"));
 }
 
 TEST(PrimitiveRows, RunFromTheCommandLineInTheirClosedFormTime) {
   for (const std::string kernel : {"broadcast --algo gray-code --chunk 16", "broadcast --algo sbnt",
                                    "allgather --algo rotated-gcea", "exchange --algo sbnt", "reduce --algo sbnt"}) {
     SCOPED_TRACE(kernel);
-    auto j = json_of(hcemu("run " + kernel + " -d 3 -m 40 --ports all --json"));
+    auto j = run_of(hcemu("run " + kernel + " -d 3 -m 40 --ports all --json"));
     EXPECT_TRUE(j["verified"].get<bool>());
     EXPECT_FALSE(j["predicted_ps"].is_null());
     EXPECT_EQ(j["predicted_ps"], j["emulated_ps"]);

@@ -49,10 +49,30 @@ inline Result hcemu(const std::string& arguments, int seconds = 0) {
   return result;
 }
 
-// The JSON a successful run printed.
+// The JSON document a successful command printed: {"schema_version", "context", and its payload} (docs/cli.md).
 inline nlohmann::json json_of(const Result& r) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  return nlohmann::json::parse(r.out);
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j.value("schema_version", 0), 1) << r.out.substr(0, 200);
+  EXPECT_TRUE(j.contains("context") && j["context"].is_object()) << r.out.substr(0, 200);
+  return j;
+}
+
+// The document's payload: "runs" (run, sweep), "plan", "fit", "presets" or "keys" (configs).
+inline nlohmann::json payload_of(const Result& r, const std::string& key) {
+  auto j = json_of(r);
+  EXPECT_TRUE(j.contains(key)) << key << " in " << r.out.substr(0, 200);
+  return j.contains(key) ? j[key] : nlohmann::json();
+}
+
+// The runs of `run --json` or `sweep --json`: an array, one object per algorithm (and m).
+inline nlohmann::json runs_of(const Result& r) { return payload_of(r, "runs"); }
+
+// The one run of `run --algo A --json`.
+inline nlohmann::json run_of(const Result& r) {
+  auto runs = runs_of(r);
+  EXPECT_EQ(runs.size(), 1u) << r.out.substr(0, 200);
+  return runs.empty() ? nlohmann::json() : runs[0];
 }
 
 }  // namespace hcemu::cli::test

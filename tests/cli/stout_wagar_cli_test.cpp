@@ -26,7 +26,8 @@ namespace {
 
 using test::hcemu;
 using test::Result;
-using test::json_of;
+using test::run_of;
+using test::runs_of;
 
 std::set<std::string> algos_of(const nlohmann::json& array) {
   std::set<std::string> algos;
@@ -51,7 +52,7 @@ MachineConfig linkbound() { return load_config("linkbound"); }
 
 TEST(LongSendCommand, RunsEveryOppositeCornerAlgorithmOnTheLinkBoundPreset) {
   const std::size_t m = 60000;
-  auto j = json_of(hcemu("run long-send --config linkbound --algo all -m 60000 --json"));
+  auto j = runs_of(hcemu("run long-send --config linkbound --algo all -m 60000 --json"));
   ASSERT_TRUE(j.is_array());
   // X.O.C. SEND needs a destination short of the opposite corner, so --algo all leaves it out here.
   EXPECT_EQ(algos_of(j), (std::set<std::string>{"direct", "ocs1", "ocs2", "ocs3", "ocs4", "as1", "as2", "as3"}));
@@ -93,7 +94,7 @@ TEST(LongSendCommand, RunsEveryOppositeCornerAlgorithmOnTheLinkBoundPreset) {
 
 TEST(LongSendCommand, ADestinationShortOfTheCornerAddsTheXocSends) {
   const std::size_t m = 6000;
-  auto j = json_of(hcemu("run long-send --config linkbound --dst 3 --algo all -m 6000 --json"));
+  auto j = runs_of(hcemu("run long-send --config linkbound --dst 3 --algo all -m 6000 --json"));
   EXPECT_EQ(algos_of(j),
             (std::set<std::string>{"direct", "ocs1", "ocs2", "ocs3", "ocs4", "as1", "as2", "xocs1", "xocs2", "as3"}));
   const MachineConfig c = linkbound();
@@ -107,7 +108,7 @@ TEST(LongSendCommand, ADestinationShortOfTheCornerAddsTheXocSends) {
 }
 
 TEST(LongSendCommand, NodeZeroIsADestinationLikeAnyOther) {
-  auto j = json_of(hcemu("run long-send --config linkbound --src 5 --dst 0 --algo ocs2 -m 600 --json"));
+  auto j = run_of(hcemu("run long-send --config linkbound --src 5 --dst 0 --algo ocs2 -m 600 --json"));
   EXPECT_EQ(j["params"]["src"], 5);
   EXPECT_EQ(j["params"]["dst"], 0);
   EXPECT_EQ(j["emulated_ps"].get<Time>(), *model::oc_send_2_time(linkbound(), 600, 2));
@@ -138,7 +139,7 @@ TEST(ScatterCommand, RunsEveryScatterFromAnyRoot) {
   const std::size_t m = 840;
   const MachineConfig c = linkbound();
   for (const std::string root : {"0", "6"}) {
-    auto j = json_of(hcemu("run scatter --config linkbound -m 840 --root " + root + " --json"));
+    auto j = runs_of(hcemu("run scatter --config linkbound -m 840 --root " + root + " --json"));
     EXPECT_EQ(algos_of(j), (std::set<std::string>{"distribute-1", "distribute-2", "sbt", "sbnt"}));
     for (const auto& o : j) {
       expect_sound(o, model::scatter_lower_bound(c, m));
@@ -159,14 +160,14 @@ TEST(ScatterCommand, RunsEveryScatterFromAnyRoot) {
     }
   }
   // DISTRIBUTE 1 (Stout & Wagar 1990 §5) with lcm(1..5) | m: (2^d - 1)τm/d + dβ = 31·840/5 + 500 µs.
-  auto one = json_of(hcemu("run scatter --config linkbound -m 840 --algo distribute-1 --json"));
+  auto one = run_of(hcemu("run scatter --config linkbound -m 840 --algo distribute-1 --json"));
   EXPECT_EQ(one["emulated_us"].get<double>(), 31 * 840 / 5 + 500.0);
 }
 
 TEST(GatherCommand, RunsEveryGather) {
   const std::size_t m = 840;
   const MachineConfig c = linkbound();
-  auto j = json_of(hcemu("run gather --config linkbound -m 840 --root 9 --json"));
+  auto j = runs_of(hcemu("run gather --config linkbound -m 840 --root 9 --json"));
   EXPECT_EQ(algos_of(j), (std::set<std::string>{"collect-1", "collect-2", "sbt"}));
   for (const auto& o : j) {
     expect_sound(o, model::gather_lower_bound(c, m));
@@ -189,7 +190,7 @@ TEST(GatherCommand, RunsEveryGather) {
 TEST(PermutationCommand, BitReversalRunsTheBaselineAndPermutedSend) {
   // Pieces of 60 = lcm(1..5) bytes balance every stage of PERMUTED SEND's exchanges: m = 32·60.
   const std::size_t m = 1920;
-  auto j = json_of(hcemu("run permutation --config linkbound --perm bit-reversal --algo all -m 1920 --json"));
+  auto j = runs_of(hcemu("run permutation --config linkbound --perm bit-reversal --algo all -m 1920 --json"));
   // INVERSION routes only the inversion permutation, so --algo all leaves it out.
   EXPECT_EQ(algos_of(j), (std::set<std::string>{"ecube", "permuted-send"}));
   const MachineConfig c = linkbound();
@@ -208,7 +209,7 @@ TEST(PermutationCommand, BitReversalRunsTheBaselineAndPermutedSend) {
 
 TEST(PermutationCommand, InversionIsTheDefaultAndRunsAllThree) {
   const std::size_t m = 1920;
-  auto j = json_of(hcemu("run permutation --config linkbound -m 1920 --json"));
+  auto j = runs_of(hcemu("run permutation --config linkbound -m 1920 --json"));
   EXPECT_EQ(algos_of(j), (std::set<std::string>{"ecube", "inversion", "permuted-send"}));
   const MachineConfig c = linkbound();
   for (const auto& o : j) {
@@ -225,7 +226,7 @@ TEST(PermutationCommand, TheBaselineCountsItsContention) {
   // Bit reversal on 4 bits under circuit switching: four routes find a link held by a lower source's route
   // (tests/kernels_permutation_test.cpp works it out); the table shows them.
   auto j =
-      json_of(hcemu("run permutation --config linkbound -d 4 --switching circuit --perm bit-reversal "
+      run_of(hcemu("run permutation --config linkbound -d 4 --switching circuit --perm bit-reversal "
                     "--algo ecube -m 100 --json"));
   EXPECT_EQ(j["contention_events"], 4);
   EXPECT_TRUE(j["predicted_ps"].is_null());

@@ -28,7 +28,9 @@ namespace {
 
 using test::hcemu;
 using test::Result;
-using test::json_of;
+using test::payload_of;
+using test::run_of;
+using test::runs_of;
 
 // A preset on the 2^k x 2^k torus, as `--config NAME --topology torus -d 2k` builds it.
 MachineConfig torus_of(const std::string& preset, int k, double lambda = -1) {
@@ -49,7 +51,7 @@ std::map<std::string, nlohmann::json> by_algo(const nlohmann::json& array) {
 TEST(TorusRun, AllRunsT1T2AndTheBaselineEachAtItsClosedForm) {
   // 16 x 16 (k = 4): T1 is x = 1, there is no T1.x strictly between T1 and T2. Under --sync barrier the emulated
   // time of every step is the model's, so the torus rows match their closed forms exactly, with no contention.
-  auto j = json_of(hcemu("run exchange --topology torus -d 8 --algo all --sync barrier -m 8 --json"));
+  auto j = runs_of(hcemu("run exchange --topology torus -d 8 --algo all --sync barrier -m 8 --json"));
   const auto runs = by_algo(j);
   EXPECT_EQ(runs.size(), 3u);
   ASSERT_TRUE(runs.count("direct") && runs.count("t1") && runs.count("t2")) << j.dump(1);
@@ -76,7 +78,7 @@ TEST(TorusRun, AllRunsT1T2AndTheBaselineEachAtItsClosedForm) {
 TEST(TorusRun, T1DotXIsSpeltAsInTheIssue) {
   // T1.2 on 32 x 32 (k = 5), where it is T1 (x = k - 3); the torus preset's barrier costs nothing, so --sync barrier
   // runs the paper's model exactly: Σ_steps (t_s + L_k·m·t_c).
-  auto j = json_of(hcemu("run exchange --config torus -d 10 --algo t1.2 -m 2 --sync barrier --json"));
+  auto j = run_of(hcemu("run exchange --config torus -d 10 --algo t1.2 -m 2 --sync barrier --json"));
   const MachineConfig config = torus_of("torus", 5);
   const Time expected = model::torus_exchange_time(config, 5, 2, 2, Sync::barrier);
   EXPECT_EQ(j["algo"], "t1.2");
@@ -89,7 +91,7 @@ TEST(TorusRun, T1DotXIsSpeltAsInTheIssue) {
 }
 
 TEST(TorusRun, OnACubeAllLeavesTheTorusRowsOut) {
-  auto j = json_of(hcemu("run exchange -d 3 --algo all -m 8 --json"));
+  auto j = runs_of(hcemu("run exchange -d 3 --algo all -m 8 --json"));
   for (const auto& run : j) {
     const std::string algo = run["algo"];
     EXPECT_NE(algo.rfind("t1", 0), 0u) << algo;
@@ -99,7 +101,7 @@ TEST(TorusRun, OnACubeAllLeavesTheTorusRowsOut) {
 }
 
 TEST(TorusRun, ExplicitSidesSetTheDimension) {
-  auto j = json_of(hcemu("run exchange --topology torus:4x8 --algo direct -m 4 --json"));
+  auto j = run_of(hcemu("run exchange --topology torus:4x8 --algo direct -m 4 --json"));
   EXPECT_EQ(j["d"], 5);
   EXPECT_EQ(j["topology"], "torus:4x8");
   EXPECT_TRUE(j["verified"].get<bool>());
@@ -107,7 +109,7 @@ TEST(TorusRun, ExplicitSidesSetTheDimension) {
 
 TEST(TorusPlan, DashDCountsTheSideAndTheFastestMemberIsThePlanners) {
   // -d 12 on a torus is the paper's 64 x 64: 4096 nodes.
-  auto j = json_of(hcemu("plan --config torus -d 12 -m 4 --json"));
+  auto j = payload_of(hcemu("plan --config torus -d 12 -m 4 --json"), "plan");
   EXPECT_EQ(j["d"], 12);
   EXPECT_EQ(j["k"], 6);
   EXPECT_EQ(j["topology"], "torus:64x64");
@@ -161,8 +163,8 @@ TEST(TorusSweep, EmulatedRunsShowTheFiguresClaimsOn32x32) {
   // fastest is T1.1 and T2 for a = 5000, T1 and T1.1 for a = 10000: every claim, in 12 runs of 1024 nodes (about a
   // second each).
   const std::string sweep = "sweep exchange --config torus -d 10 --algo t1,t1.1,t2 --sync barrier --m 4,24 --json";
-  auto a5000 = json_of(hcemu(sweep));
-  auto a10000 = json_of(hcemu(sweep + " --set lambda=100"));
+  auto a5000 = runs_of(hcemu(sweep));
+  auto a10000 = runs_of(hcemu(sweep + " --set lambda=100"));
   for (const auto* points : {&a5000, &a10000}) {
     ASSERT_EQ(points->size(), 6u);
     for (const auto& p : *points) {
@@ -191,7 +193,7 @@ TEST(TorusSweep, PredictedCurvesOfFigures6And7) {
       const std::string args =
           "sweep exchange --config torus -d " + std::to_string(2 * k) +
           " --algo t1,t1.1,t2 --m 0:48:1 --predicted-only --json --set lambda=" + std::to_string(lambda);
-      auto points = json_of(hcemu(args));
+      auto points = runs_of(hcemu(args));
       ASSERT_EQ(points.size(), 3u * 49u);
       const MachineConfig config = torus_of("torus", k, lambda);
       for (const auto& p : points) {
