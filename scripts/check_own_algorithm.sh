@@ -16,17 +16,17 @@ cmake --build "$work" -j"$jobs"
 ctest --test-dir "$work" -j"$jobs" --output-on-failure
 
 # FILE holds `run --algo all --json`: both rows, each verified, each predicted_ps equal to its emulated_ps (the
-# top-level keys of each case are indented four spaces; the nested report's deeper).
+# keys of each run in `runs` are indented six spaces; the nested report's deeper).
 check_rows() {
   local file="$1" key
   for algo in recursive-doubling ring; do
-    grep -q "^    \"algo\": \"$algo\"" "$file" || { echo "$file: no row $algo" >&2; return 1; }
+    grep -q "^      \"algo\": \"$algo\"" "$file" || { echo "$file: no row $algo" >&2; return 1; }
   done
-  if grep -q '^    "verified": false' "$file" || grep -q '^    "predicted_ps": null' "$file"; then
+  if grep -q '^      "verified": false' "$file" || grep -q '^      "predicted_ps": null' "$file"; then
     echo "$file: a case failed verification or has no prediction" >&2
     return 1
   fi
-  for key in predicted_ps emulated_ps; do grep "^    \"$key\": " "$file" | sed 's/.*: //; s/,$//' >"$file.$key"; done
+  for key in predicted_ps emulated_ps; do grep "^      \"$key\": " "$file" | sed 's/.*: //; s/,$//' >"$file.$key"; done
   if [[ ! -s "$file.predicted_ps" ]] || ! cmp -s "$file.predicted_ps" "$file.emulated_ps"; then
     echo "$file: predicted and emulated differ" >&2
     paste "$file.predicted_ps" "$file.emulated_ps" >&2

@@ -237,7 +237,7 @@ TEST(KernelFit, UnderNativeTimingEveryEffectiveParameterIsNonNegative) {
 // The fit of the host from the command line: its shape, never its values.
 TEST(FitCli, NativeTimingPrintsNonNegativeParametersWithIntervals) {
   auto r = test::hcemu("fit --timing native -d 2 --reps 1 --json", 120);
-  auto j = test::json_of(r);
+  auto j = test::payload_of(r, "fit");
   ASSERT_FALSE(j["parameters"].empty());
   for (const auto& p : j["parameters"]) {
     SCOPED_TRACE(p.dump());
@@ -266,13 +266,13 @@ TEST(FitCli, NativeTableHasUnitsAndIntervalsAndComparesOnlyWhenAsked) {
   EXPECT_NE(plain.out.find("µs/byte"), std::string::npos) << plain.out;
   EXPECT_EQ(plain.out.find("configured"), plain.out.find("configured machine's values")) << plain.out;
   EXPECT_NE(plain.out.find("--compare"), std::string::npos) << plain.out;
-  auto compared = test::json_of(test::hcemu("fit --timing native -d 2 --reps 1 --compare --json", 120));
+  auto compared = test::payload_of(test::hcemu("fit --timing native -d 2 --reps 1 --compare --json", 120), "fit");
   for (const auto& p : compared["parameters"]) EXPECT_TRUE(p["configured"].is_number()) << p.dump();
 }
 
 TEST(FitCli, KernelFitUnderNativeTimingRunsUnforcedAndSaysSo) {
   auto r = test::hcemu("fit --kernel exchange --algo direct --timing native -d 2 -m 32,256 --reps 1 --json", 120);
-  auto j = test::json_of(r);
+  auto j = test::payload_of(r, "fit");
   EXPECT_NE(r.err.find("hcemu: note: native timing: the machine runs UNFORCED"), std::string::npos) << r.err;
   EXPECT_TRUE(j["verified"].get<bool>());
   for (const auto& p : j["parameters"]) EXPECT_GE(p["fitted"].get<double>(), 0) << p.dump();

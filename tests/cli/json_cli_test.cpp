@@ -57,7 +57,7 @@ INSTANTIATE_TEST_SUITE_P(
                       Shape{"run exchange -d 2 --json", "run", "runs"},
                       Shape{"sweep exchange -d 2 -m 0,8 --json", "sweep", "runs"},
                       Shape{"plan -d 2 --json", "plan", "plan"},
-                      Shape{"plan --topology torus -d 2 -m 8 --json", "plan", "plan"},
+                      Shape{"plan --topology torus -d 4 -m 8 --json", "plan", "plan"},
                       Shape{"plan matmul -d 2 -m 4 --json", "plan matmul", "plan"},
                       Shape{"fit --kernel exchange -d 2 --algo direct -m 32,256 --json", "fit", "fit"},
                       Shape{"configs --json", "configs", "presets"}, Shape{"configs --keys --json", "configs", "keys"}),

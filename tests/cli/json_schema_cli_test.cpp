@@ -63,7 +63,7 @@ TEST_F(RunSchema, EveryAlgorithmIsValid) {
 TEST_F(RunSchema, ParametersOfEveryKindAreValid) {
   expect_valid("run permutation -d 3 --perm shuffle --algo all --json");  // a word
   expect_valid("run matmul -d 2 -m 4 --algo a1-2d --grid 1,1 --json");   // a list
-  expect_valid("run exchange --topology torus -d 2 --algo all -m 8 --json");
+  expect_valid("run exchange --topology torus -d 4 --algo all -m 8 --json");
 }
 
 TEST_F(RunSchema, ARunThatFailedIsValid) {
@@ -74,7 +74,7 @@ TEST_F(RunSchema, ARunThatFailedIsValid) {
 
 TEST_F(RunSchema, SweepsAreValid) {
   expect_valid("sweep exchange -d 2 -m 0,8 --json");
-  expect_valid("sweep exchange --topology torus -d 2 -m 0,8 --predicted-only --json");
+  expect_valid("sweep exchange --topology torus -d 4 -m 0,8 --predicted-only --json");
 }
 
 TEST_F(RunSchema, RejectsOutputThatBreaksIt) {

@@ -16,7 +16,7 @@ const std::string kRows = HCEMU_TEST_ROWS;
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 TEST(Load, TheLibrarysRowsRunVerifiedInTheirClosedForms) {
-  const nlohmann::json cases = json_of(hcemu("--load " + kRows + " run allreduce --algo all -d 3 --json"));
+  const nlohmann::json cases = test::runs_of(hcemu("--load " + kRows + " run allreduce --algo all -d 3 --json"));
   ASSERT_TRUE(cases.is_array());
   std::vector<std::string> algos;
   for (const nlohmann::json& c : cases) {

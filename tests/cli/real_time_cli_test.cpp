@@ -71,9 +71,6 @@ TEST(RealTime, ForcedLossUnderNativeTimingNamesBothFixes) {
   EXPECT_EQ(real_time_forced_fix(family.config, family.settings), "");
 }
 
-// `run --json` prints one array of runs, or (another shape) an object whose `runs` are the array.
-nlohmann::json runs_of(const nlohmann::json& j) { return j.is_array() ? j : j.at("runs"); }
-
 TEST(RealTimeCli, ExchangeUnderNativeTimingRunsWithAChosenProtocolNote) {
   auto r = hcemu("run exchange --timing native -d 2", 60);
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
@@ -95,7 +92,7 @@ TEST(RealTimeCli, ExchangeUnderNativeTimingRunsWithAChosenProtocolNote) {
 }
 
 TEST(RealTimeCli, NativeJsonHasNoModelAndMarksTheFastestMeasured) {
-  auto runs = runs_of(test::json_of(hcemu("run exchange --timing native -d 2 --json", 60)));
+  auto runs = test::runs_of(hcemu("run exchange --timing native -d 2 --json", 60));
   ASSERT_EQ(runs.size(), 2u);
   double fastest = 1e300;
   for (const auto& run : runs) fastest = std::min(fastest, run["emulated_us"].get<double>());

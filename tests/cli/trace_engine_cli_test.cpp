@@ -34,7 +34,7 @@ std::string missing() {
 }
 
 struct Loaded {
-  json runs;    // hcemu's --json: one object, or one per algorithm
+  json runs;    // the runs of hcemu's --json, one per algorithm
   json trace;   // the file
   json engine;  // what the trace engine found: flows, threads, slices
 };
@@ -45,8 +45,7 @@ Loaded load(const std::string& arguments) {
   Loaded l;
   const auto r = test::hcemu(arguments + " --json --trace " + path.string());
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  l.runs = json::parse(r.out);
-  if (!l.runs.is_array()) l.runs = json::array({l.runs});
+  l.runs = test::runs_of(r);
   std::ifstream in(path);
   l.trace = json::parse(in);
   const auto engine = test::run_shell(std::string(HCEMU_NODE) + " " + HCEMU_TRACE_ENGINE_SCRIPT + " " +
@@ -105,7 +104,7 @@ TEST(TraceEngine, EveryAlgorithmOnAllPortsShowsAnArrowPerMessage) {
 TEST(TraceEngine, TorusWithContentionShowsAnArrowPerMessage) {
   // Bokhari's Direct exchange on a 4 x 4 torus: its routes cross, so transfers wait for links.
   if (const std::string why = missing(); !why.empty()) GTEST_SKIP() << why;
-  const Loaded l = load("run exchange --config torus -d 2 --algo direct");
+  const Loaded l = load("run exchange --config torus -d 4 --algo direct");
   ASSERT_GT(l.runs.at(0).at("contention_events").get<std::size_t>(), 0u);
   EXPECT_EQ(l.engine.at("flows").size(), messages(l));
   expect_send_to_receive(l);
