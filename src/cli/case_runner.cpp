@@ -130,7 +130,7 @@ std::vector<std::pair<std::string, std::string>> left_out_of_all(const harness::
     if (why.empty() && !row.suits(config.ports)) {
       std::string ports;
       for (const Ports::Kind kind : row.ports)
-        ports += (ports.empty() ? "" : " or ") + Ports{kind, kind == Ports::Kind::k ? 2 : 1}.str();
+        ports += (ports.empty() ? "" : " or ") + (kind == Ports::Kind::k ? std::string("k:N") : Ports{kind, 1}.str());
       why = "made for ports " + ports + ", and this machine has ports " + config.ports.str() + " (--ports " +
             ports.substr(0, ports.find(' ')) + " runs them with their closed forms; --algo NAME runs one here, " +
             "without)";

@@ -139,7 +139,8 @@ void add_family(Registry& r, KernelFamily family) {
   if (family.name.empty()) throw UsageError("a kernel family registered without a name");
   if (const KernelFamily* there = family_named(r, family.name))
     throw UsageError("a kernel family named '" + family.name + "' exists already" +
-                     (is_builtin(r, *there) ? " (built in)" : "") + "; a row of one's own joins it with hcemu::register_algorithm(\"" + family.name + "\", row)");
+                     (is_builtin(r, *there) ? " (built in)" : "") +
+                     "; a row of one's own joins it with hcemu::register_algorithm(\"" + family.name + "\", row)");
   if (family.algorithms.empty()) throw UsageError("kernel '" + family.name + "' is registered without algorithms");
   std::vector<std::string> names;
   for (const Algorithm& row : family.algorithms) {
@@ -161,9 +162,9 @@ void add_row(Registry& r, const std::string& family_name, Algorithm row) {
     std::vector<std::string> names;
     for (const KernelFamily& f : r.all) names.push_back(f.name);
     const std::string hint = detail::nearest_name(family_name, names);
-    throw UsageError("algorithm '" + row.name + "' is registered to kernel '" + family_name + "', which does not exist" +
-                     (hint.empty() ? "" : "; did you mean '" + hint + "'?") + " (kernels: " + detail::joined(names) +
-                     "; a family of one's own is registered with hcemu::register_family)");
+    throw UsageError("algorithm '" + row.name + "' is registered to kernel '" + family_name +
+                     "', which does not exist" + (hint.empty() ? "" : "; did you mean '" + hint + "'?") +
+                     " (kernels: " + detail::joined(names) + "; a family of one's own is registered with hcemu::register_family)");
   }
   if (std::string why = row_problem(*family, row); !why.empty()) throw UsageError(why);
   for (const Algorithm& there : family->algorithms)
@@ -177,7 +178,7 @@ void add_row(Registry& r, const std::string& family_name, Algorithm row) {
 // Checks and adds what is pending; the first problem is thrown after every other registration is added.
 void apply_pending(Registry& r) {
   if (r.held || r.pending.empty()) return;
-  Pending todo = std::exchange(r.pending, Pending{});
+  Pending batch = std::exchange(r.pending, Pending{});
   std::optional<UsageError> first;
   auto attempt = [&](auto&& add) {
     try {
@@ -186,8 +187,8 @@ void apply_pending(Registry& r) {
       if (!first) first = e;
     }
   };
-  for (KernelFamily& f : todo.families) attempt([&] { add_family(r, std::move(f)); });
-  for (auto& [family, row] : todo.rows) attempt([&] { add_row(r, family, std::move(row)); });
+  for (KernelFamily& f : batch.families) attempt([&] { add_family(r, std::move(f)); });
+  for (auto& [family, row] : batch.rows) attempt([&] { add_row(r, family, std::move(row)); });
   if (first) throw *first;
 }
 
