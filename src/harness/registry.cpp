@@ -164,7 +164,8 @@ void add_row(Registry& r, const std::string& family_name, Algorithm row) {
     const std::string hint = detail::nearest_name(family_name, names);
     throw UsageError("algorithm '" + row.name + "' is registered to kernel '" + family_name +
                      "', which does not exist" + (hint.empty() ? "" : "; did you mean '" + hint + "'?") +
-                     " (kernels: " + detail::joined(names) + "; a family of one's own is registered with hcemu::register_family)");
+                     " (kernels: " + detail::joined(names) +
+                     "; a family of one's own is registered with hcemu::register_family)");
   }
   if (std::string why = row_problem(*family, row); !why.empty()) throw UsageError(why);
   for (const Algorithm& there : family->algorithms)
