@@ -1,31 +1,18 @@
-#include <numeric>
-
 #include "hcemu/detail/cost_table.hpp"
 #include "hcemu/model/all_port_exchange.hpp"
+#include "hcemu/model/even_spread.hpp"
 #include "hcemu/model/transfer.hpp"
 
 namespace hcemu::model {
-namespace {
-
-std::size_t binomial(int n, int k) {
-  std::size_t c = 1;
-  for (int i = 1; i <= k; ++i) c = c * static_cast<std::size_t>(n - k + i) / static_cast<std::size_t>(i);
-  return c;
-}
-
-}  // namespace
-
 std::size_t all_port_exchange_stage_bytes(int d, int k, std::size_t m) {
   if (d == 0) return 0;
   std::size_t pieces_times_d = 0;  // Σ_{j<=k} C(d, j): the messages in flight, each crossing one link per piece
-  for (int j = 0; j <= k; ++j) pieces_times_d += binomial(d, j);
+  for (int j = 0; j <= k; ++j) pieces_times_d += static_cast<std::size_t>(binomial(d, j));
   return pieces_times_d * m / static_cast<std::size_t>(d);
 }
 
 bool all_port_exchange_balanced(int d, std::size_t m) {
-  std::size_t l = 1;
-  for (int h = 1; h <= d; ++h) l = std::lcm(l, static_cast<std::size_t>(h));
-  return m % l == 0;
+  return m % lcm_up_to(d) == 0;
 }
 
 std::optional<Time> all_port_exchange_time(const MachineConfig& config, std::size_t m) {

@@ -4,11 +4,10 @@
 #include "hcemu/detail/cost_table.hpp"
 #include "hcemu/model/collectives.hpp"
 #include "hcemu/model/transfer.hpp"
+#include "shared.hpp"
 
 namespace hcemu::model {
 namespace {
-
-std::size_t ceil_div(std::size_t a, std::size_t b) { return b == 0 ? 0 : (a + b - 1) / b; }
 
 // T(L): one L-byte message to a neighbour on free resources.
 Time hop_time(const CostTable& cost, const MachineConfig& config, std::size_t bytes) {
@@ -28,8 +27,6 @@ double transfer_overhead_us(const MachineConfig& config) {
   const double start = config.lambda;
   return config.switching == Switching::circuit ? start + config.delta_msg + config.delta_hop : start;
 }
-
-bool all_port(const MachineConfig& config) { return config.ports.kind == Ports::Kind::all; }
 
 }  // namespace
 

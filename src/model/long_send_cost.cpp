@@ -6,11 +6,10 @@
 #include "hcemu/model/even_spread.hpp"
 #include "hcemu/model/long_send.hpp"
 #include "hcemu/model/transfer.hpp"
+#include "shared.hpp"
 
 namespace hcemu::model {
 namespace {
-
-bool all_port(const MachineConfig& config) { return config.ports.kind == Ports::Kind::all; }
 
 // T(L): one L-byte message to a neighbour on free resources.
 Time hop(const CostTable& cost, const MachineConfig& config, std::size_t bytes) {

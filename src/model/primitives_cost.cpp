@@ -4,11 +4,10 @@
 #include "hcemu/model/primitives.hpp"
 #include "hcemu/model/spanning_trees.hpp"
 #include "hcemu/model/transfer.hpp"
+#include "shared.hpp"
 
 namespace hcemu::model {
 namespace {
-
-bool all_port(const MachineConfig& config) { return config.ports.kind == Ports::Kind::all; }
 
 Time hop(const MachineConfig& config, std::size_t bytes) { return message_time(config, bytes, 1); }
 

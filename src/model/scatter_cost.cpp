@@ -8,11 +8,10 @@
 #include "hcemu/model/scatter.hpp"
 #include "hcemu/model/spanning_trees.hpp"
 #include "hcemu/model/transfer.hpp"
+#include "shared.hpp"
 
 namespace hcemu::model {
 namespace {
-
-bool all_port(const MachineConfig& config) { return config.ports.kind == Ports::Kind::all; }
 
 // The bytes one message of class h puts on one link from a node at distance j (j < h): ℓ_j(h).
 std::size_t edge_bytes(std::size_t m, int h, int j) { return spread_edge_bytes(m, h, j); }
