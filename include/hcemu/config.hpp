@@ -13,7 +13,8 @@
 
 namespace hcemu {
 
-enum class Switching { circuit, store_and_forward };
+// How a message crosses the machine: docs/model.md §3 (circuit, store-and-forward) or §12 (LogGP).
+enum class Switching { circuit, store_and_forward, loggp };
 enum class Protocol { forced, unforced };
 enum class Timing { virtual_time, wall, native };  // "virtual" in configs and on the command line
 // How node threads run: lightweight threads on oneTBB's worker pool, or one OS thread each.
@@ -87,6 +88,11 @@ struct MachineConfig {
   double flop = 0;                  // t_a: per floating-point operation
   double sys_copy = 0;              // per byte out of the system buffer, UNFORCED late receive
   Switching switching = Switching::circuit;
+  // docs/model.md §12, used when switching is loggp (Alexandrov, Ionescu, Schauser & Scheiman 1995): L, o, g, G.
+  double loggp_latency = 0;         // L: from the last byte's injection to its arrival at the receiver
+  double loggp_overhead = 0;        // o: the sender's, and again the receiver's, processing of one message
+  double loggp_gap = 0;             // g: least time between two messages' injections, or receptions, at a node
+  double loggp_gap_per_byte = 0;    // G: per byte of a message after the first
   Topology topology;
   Ports ports;
   Protocol protocol = Protocol::unforced;

@@ -82,7 +82,14 @@ std::pair<int, int> Topology::sides(int d) const {
   return {rows, cols};
 }
 
-std::string_view to_string(Switching s) { return s == Switching::circuit ? "circuit" : "store_and_forward"; }
+std::string_view to_string(Switching s) {
+  switch (s) {
+    case Switching::circuit: return "circuit";
+    case Switching::store_and_forward: return "store_and_forward";
+    case Switching::loggp: return "loggp";
+  }
+  return "?";
+}
 std::string_view to_string(Protocol p) { return p == Protocol::forced ? "forced" : "unforced"; }
 std::string_view to_string(Timing t) {
   switch (t) {
@@ -96,7 +103,8 @@ std::string_view to_string(Timing t) {
 Switching parse_switching(std::string_view s) {
   if (s == "circuit") return Switching::circuit;
   if (s == "store_and_forward") return Switching::store_and_forward;
-  throw ConfigError("switching", "expected circuit or store_and_forward, got '" + std::string(s) + "'");
+  if (s == "loggp") return Switching::loggp;
+  throw ConfigError("switching", "expected circuit, store_and_forward or loggp, got '" + std::string(s) + "'");
 }
 Protocol parse_protocol(std::string_view s) {
   if (s == "forced") return Protocol::forced;

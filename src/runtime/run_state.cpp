@@ -68,8 +68,8 @@ RunState::RunState(const MachineConfig& config_, const EmulatorSettings& setting
       first_node(transport ? block_start(transport->rank(), transport->ranks(), config_.nodes()) : 0),
       local_nodes(transport ? block_start(transport->rank() + 1, transport->ranks(), config_.nodes()) - first_node
                             : config_.nodes()),
-      ordered(settings_.timing != Timing::native),
       timing(config_, settings_.timing),
+      ordered(timing.orders_in_model_time()),
       engine(make_engine(settings_, first_node, local_nodes, &memory_guard)),
       barrier(local_nodes),
       coordinator(*this),

@@ -45,11 +45,11 @@ class RunState {
   bool distributed() const { return transport != nullptr; }
   bool is_local(int id) const { return id >= first_node && id - first_node < local_nodes; }
   int rank_of(int id) const;
+  timing::TimingModel timing;  // before `ordered`, which it answers
   // Transfers that may contend are placed in the model-time order of docs/model.md §7, under virtual and wall
   // timing alike (a node's wall clock is its own time, timing/clock.hpp). Native timing injects no delay: its
   // transfers hold nothing and are placed as they are issued.
   const bool ordered;
-  timing::TimingModel timing;
   std::unique_ptr<Engine> engine;
   GlobalBarrier barrier;
   Coordinator coordinator;

@@ -32,4 +32,9 @@ Time pairwise_exchange_time(const MachineConfig& config, std::size_t bytes, int 
 // Convenience: the same with the config's own cost table and switching.
 Time message_time(const MachineConfig& config, std::size_t bytes, int hops);
 
+// Whether the closed forms built on these times (every kernel's prediction and lower bound) describe the machine:
+// they are written for circuit and store-and-forward switching, and under switching = loggp (docs/model.md §12) they
+// do not; hcemu/model/loggp.hpp holds LogGP's own.
+inline bool transfer_forms_apply(const MachineConfig& config) { return config.switching != Switching::loggp; }
+
 }  // namespace hcemu::model
