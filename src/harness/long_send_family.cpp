@@ -183,8 +183,8 @@ Algorithm ocs4(std::string name, std::string paper) {
       .paper = paper,
       .ports = {Ports::Kind::all},
       .params = with_pair({groups_param("groups of lcm(1..n) units, each an O.C. SEND 3 passed on as soon as it "
-                                        "arrives (Stout & Wagar 1990 §3); 0 = the paper's optimum "
-                                        "sqrt((K_{n-1} - 1)τm/(nβ))")}),
+                                        "arrives (Stout & Wagar 1990 §3); 0 = the g of least closed-form time, "
+                                        "padding counted (the paper's optimum is sqrt((K_{n-1} - 1)τm/(nβ)))")}),
       .resolve =
           [name](const MachineConfig& config, KernelCase c) {
             resolve_groups(c, "groups", name, model::optimal_oc_send_groups(config, c.m, distance_of(c)));
@@ -207,8 +207,8 @@ Algorithm as2() {
       .paper = "Stout & Wagar (1990) §4, ARBITRARY SEND 2: BROADCAST 4 from src, stopped when dst has every packet",
       .ports = {Ports::Kind::all},
       .params = with_pair({groups_param("groups of d packets of BROADCAST 4 (Stout & Wagar 1990 §4), at most ⌈m/d⌉; "
-                                        "0 = the paper's optimum sqrt((n + 1)τm/(dβ)), sqrt((d - 1)τm/(dβ)) for "
-                                        "n >= d - 1")}),
+                                        "0 = the g of least closed-form time (the paper's optimum is "
+                                        "sqrt((n + 1)τm/(dβ)), sqrt((d - 1)τm/(dβ)) for n >= d - 1)")}),
       .resolve =
           [](const MachineConfig& config, KernelCase c) {
             // BROADCAST 4's packets of ⌈m/(dg)⌉ bytes, as broadcast bcast4 (broadcast_family.cpp): past g = ⌈m/d⌉,
@@ -240,8 +240,8 @@ Algorithm xocs(int version) {
   std::vector<ParamSpec> own;
   if (version == 2)
     own.push_back(groups_param(
-        "groups of lcm(1..n) units through the parallel n-cube (Stout & Wagar 1990 §4, X.O.C. SEND 2); 0 = the "
-        "paper's optimum sqrt((n + K_{n-1})τm/(nβ))"));
+        "groups of lcm(1..n) units through the parallel n-cube (Stout & Wagar 1990 §4, X.O.C. SEND 2); 0 = the g "
+        "of least closed-form time, padding counted (the paper's optimum is sqrt((n + K_{n-1})τm/(nβ)))"));
   return {
       .name = version == 1 ? "xocs1" : "xocs2",
       .paper = version == 1
@@ -282,10 +282,10 @@ Algorithm as3() {
       .ports = {Ports::Kind::all},
       .params = with_pair(
           {groups_param("O.C. SEND 4 groups of the n parts that go through the n-cube (Stout & Wagar 1990 §4); 0 = "
-                        "the paper's O.C. optimum for them"),
+                        "the g of least O.C. SEND 4 time for them"),
            {"xoc-groups", "g'", ParamKind::count,
-            "X.O.C. SEND 2 groups of each other part (Stout & Wagar 1990 §4, ARBITRARY SEND 3); 0 = the paper's "
-            "X.O.C. optimum for the largest",
+            "X.O.C. SEND 2 groups of each other part (Stout & Wagar 1990 §4, ARBITRARY SEND 3); 0 = the g' of "
+            "least X.O.C. SEND 2 time for the largest",
             false, false}}),
       .resolve =
           [](const MachineConfig& config, KernelCase c) {
