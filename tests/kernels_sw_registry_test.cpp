@@ -67,7 +67,7 @@ std::vector<KernelCase> bases(std::string_view family, int d) {
     base.m = 13;
     out.push_back(base);
   } else {
-    for (const char* perm : {"inversion", "bit-reversal", "shuffle", "random:9"}) {
+    for (const char* perm : {"inversion", "bit-reversal", "shuffle", "rotation", "reflection", "random:9"}) {
       base.m = 100;
       base.params.set("perm", std::string(perm));
       out.push_back(base);
