@@ -424,6 +424,87 @@ HCEMU_KERNEL_CHECKS(ArbitrarySend3, EveryDistanceAndDimension) {
   }
 }
 
+// ----- The exchanges -------------------------------------------------------------------------------------------------
+
+// Both ends hold m random bytes, every other node zeros; the ends must swap their bytes and no other node change.
+KernelCheck<> exchange_check(std::size_t m, PairOf pair_of, Send exchange) {
+  KernelCheck check;
+  check
+      .input([m, pair_of](const Case& c, int node, std::mt19937_64& rng) {
+        Data data = testing::random_bytes(m, rng);
+        const Pair p = pair_of(c.d);
+        return node == p.src || node == p.dst ? data : Data(m);
+      })
+      .kernel([pair_of, exchange](Node& node, std::span<const std::byte> in, Data& out) {
+        out.assign(in.begin(), in.end());
+        const Pair p = pair_of(node.dim());
+        exchange(node, out, p.src, p.dst);
+      })
+      .reference([pair_of](const Case& c, const std::vector<Data>& in) {
+        std::vector<Data> out = in;
+        const Pair p = pair_of(c.d);
+        std::swap(out[static_cast<std::size_t>(p.src)], out[static_cast<std::size_t>(p.dst)]);
+        return out;
+      })
+      .tolerance(testing::Tolerance::exact())
+      .no_contention()
+      .no_forced_discards();
+  return check;
+}
+
+Send oc_exchange(int g) {
+  return [g](Node& node, std::span<std::byte> data, int a, int b) { kernels::oc_exchange(node, data, g, a, b); };
+}
+Send arbitrary_exchange(int g, int xg) {
+  return [g, xg](Node& node, std::span<std::byte> data, int a, int b) {
+    kernels::arbitrary_exchange(node, data, g, xg, a, b);
+  };
+}
+
+HCEMU_KERNEL_CHECKS(Exchanges, TakeOneSendsTimeBothWays) {
+  // Stout & Wagar (1990) §3 and §4: each send uses its links in one direction only, so the two run at once on
+  // disjoint links: O.C. SEND 4 and ARBITRARY SEND 3's times, padding, ρ and circuit included.
+  MachineConfig copying = circuit_machine();
+  copying.rho = 0.002;
+  for (auto [m, g, xg] : {std::tuple{std::size_t{1001}, 3, 2}, {std::size_t{77}, 1, 1}, {std::size_t{0}, 2, 1}})
+    for (const auto& [where, pair] : pairs_at({0, 1, 2, 4})) {
+      auto oc = exchange_check(m, pair, oc_exchange(g));
+      oc.dims(0, 6).ports({"all"}).base(copying).predict([m = m, g = g, pair = pair](const MachineConfig& cfg) {
+        return model::oc_exchange_time(cfg, m, distance(pair, cfg.d), g);
+      });
+      checks.add("oc, m = " + std::to_string(m) + ", " + where, oc);
+      auto as = exchange_check(m, pair, arbitrary_exchange(g, xg));
+      as.dims(0, 6).ports({"all"}).base(link_bound_machine()).predict(
+          [m = m, g = g, xg = xg, pair = pair](const MachineConfig& cfg) {
+            return model::arbitrary_exchange_time(cfg, m, distance(pair, cfg.d), g, xg);
+          });
+      checks.add("arbitrary, m = " + std::to_string(m) + ", " + where, as);
+    }
+}
+
+HCEMU_KERNEL_CHECKS(Exchanges, OcExchangeOfThePapersNumbers) {
+  // §3 and §9, τ = 1: O.C. SEND 4 with g = 5 / 10 takes 1644 / 1524 (d = 3, β = 12, m = 3600); so does the exchange.
+  for (auto [g, want] : {std::pair{5, 1644.0}, {10, 1524.0}}) {
+    auto check = exchange_check(3600, opposite_corner(), oc_exchange(g));
+    check.dims({3}).ports({"all"}).base(link_bound_machine(12, 1)).predict(
+        [want = want](const MachineConfig&) -> std::optional<Time> { return from_us(want); });
+    checks.add("g = " + std::to_string(g), check);
+  }
+}
+
+HCEMU_KERNEL_CHECKS(Exchanges, DeliverUnderForcedOnEveryPortModel) {
+  MachineConfig forced = link_bound_machine();
+  forced.protocol = Protocol::forced;
+  for (const auto& [where, pair] : pairs_at({0, 2})) {
+    auto oc = exchange_check(123, pair, oc_exchange(3));
+    oc.dims({1, 3, 5}).ports({"one", "all"}).base(forced);
+    checks.add("oc, " + where, oc);
+    auto as = exchange_check(123, pair, arbitrary_exchange(2, 2));
+    as.dims({1, 3, 5}).ports({"one", "all"}).base(forced);
+    checks.add("arbitrary, " + where, as);
+  }
+}
+
 // ----- Every kernel
 // ---------------------------------------------------------------------------------------------------
 

@@ -82,4 +82,14 @@ std::optional<Time> arbitrary_send_3_time(const MachineConfig& config, std::size
 std::size_t arbitrary_send_3_oc_bytes(int d, std::size_t m, int n);
 std::size_t arbitrary_send_3_xoc_bytes(int d, std::size_t m, int n);
 
+// The exchanges of kernels::oc_exchange and arbitrary_exchange (§3, §4): both sends at once, on disjoint directed
+// links, each destination putting its units in place at its own node: one send's time. All-port.
+inline std::optional<Time> oc_exchange_time(const MachineConfig& config, std::size_t m, int n, int groups) {
+  return oc_send_4_time(config, m, n, groups);
+}
+inline std::optional<Time> arbitrary_exchange_time(const MachineConfig& config, std::size_t m, int n, int groups,
+                                                   int xoc_groups) {
+  return arbitrary_send_3_time(config, m, n, groups, xoc_groups);
+}
+
 }  // namespace hcemu::model
