@@ -15,6 +15,7 @@
 #include "cli/option_checks.hpp"
 #include "cli/text_table.hpp"
 #include "hcemu/model/planner.hpp"
+#include "hcemu/model/split_threshold.hpp"
 #include "hcemu/model/torus_exchange_cost.hpp"
 
 namespace hcemu::cli {
@@ -25,7 +26,32 @@ struct PlanOptions {
   MachineOptions machine;
   std::size_t m = 64;
   bool json = false;
+  // The hull of Bokhari's own analysis (1993 §2.3): the Direct exchange charged the identity shuffle, 2^d·m·ρ.
+  bool direct_shuffle = false;
 };
+
+// Nicol & Bokhari 1994 §3 in their model (eq. 1: every phase, Direct's too, shuffles; Q(d) per phase): Lemma 1's
+// split threshold s* and the bounds it puts on the optimal partition (Corollary 1, Theorem 3).
+struct SplitReport {
+  model::PartitionBounds bounds;
+  double one_phase_span = 0;  // ŝ, below which a span is best in one phase
+};
+
+SplitReport split_report(const MachineConfig& config, Sync sync, std::size_t m) {
+  model::ExchangeParams params = model::bokhari_params(config, sync);
+  params.direct_shuffle = true;
+  const auto bm = static_cast<double>(m);
+  return {model::theorem3_bounds(params, bm), model::one_phase_span(params, bm)};
+}
+
+std::string split_kind(const model::SplitThreshold& t) {
+  switch (t.kind) {
+    case model::SplitThreshold::Kind::split_point: return "split_point";
+    case model::SplitThreshold::Kind::direct_optimal: return "direct_optimal";
+    case model::SplitThreshold::Kind::standard_optimal: return "standard_optimal";
+  }
+  return "split_point";
+}
 
 nlohmann::json finite_or_null(double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr); }
 
@@ -132,8 +158,17 @@ int plan(const PlanOptions& options, std::ostream& out) {
     if (t < 0 || t > kTimeLimit)
       throw TimeOverflow("the exchange of m = " + std::to_string(m) + " bytes on this machine takes longer than " +
                          "the model's range of 2^62 ps (about 53 days)");
-  const std::string inexact = model::hull_inexact_reason(config, m);
-  const model::Hull hull = model::build_hull(model::bokhari_params(config, sync));
+  std::string inexact = model::hull_inexact_reason(config, m);
+  model::ExchangeParams hull_params = model::bokhari_params(config, sync);
+  if (options.direct_shuffle) {
+    hull_params.direct_shuffle = true;
+    if (inexact.empty() && config.rho != 0)
+      inexact = "--direct-shuffle charges Direct the identity shuffle of Bokhari's analysis (2^d·m·ρ), which the "
+                "emulator's Direct does not do";
+  }
+  const model::Hull hull = model::build_hull(hull_params);
+  const SplitReport split = split_report(config, sync, m);
+  const model::PartitionBounds& bounds = split.bounds;
 
   if (options.json) {
     nlohmann::json j;
@@ -160,8 +195,18 @@ int plan(const PlanOptions& options, std::ostream& out) {
                        {"m_to", finite_or_null(f.m_to)},
                        {"slope_us_per_byte", f.line.slope},
                        {"intercept_us", f.line.intercept}});
-    j["hull"] = {{"faces", faces}, {"breakpoints", hull.breakpoints}, {"exact", inexact.empty()}};
+    j["hull"] = {{"faces", faces},
+                 {"breakpoints", hull.breakpoints},
+                 {"exact", inexact.empty()},
+                 {"direct_shuffle", options.direct_shuffle}};
     if (!inexact.empty()) j["hull"]["reason"] = inexact;
+    j["split"] = {{"kind", split_kind(bounds.threshold)},
+                  {"s_star", bounds.threshold.kind == model::SplitThreshold::Kind::split_point
+                                 ? nlohmann::json(bounds.threshold.s_star)
+                                 : nlohmann::json(nullptr)},
+                  {"one_phase_span", finite_or_null(split.one_phase_span)},
+                  {"largest_part", {bounds.largest_min, bounds.largest_max}},
+                  {"phases", {bounds.phases_min, bounds.phases_max}}};
     out << json_document("plan", &machine, "plan", std::move(j)).dump(2) << '\n';
     return kExitOk;
   }
@@ -181,7 +226,28 @@ int plan(const PlanOptions& options, std::ostream& out) {
     faces.add_row({fixed(f.m_from, 2), std::isfinite(f.m_to) ? fixed(f.m_to, 2) : "∞", partition_label(f.partition),
                    fixed(f.line.slope, 4) + "·m + " + fixed(f.line.intercept, 2)});
   faces.print(out);
+  if (options.direct_shuffle) out << "(Direct charged the identity shuffle, as in Bokhari 1993 §2.3)\n";
   if (!inexact.empty()) out << "note: the hull is Bokhari's approximation here, not exact: " << inexact << '\n';
+
+  out << "\nsplit threshold (Nicol & Bokhari 1994 §3, their eq. 1: every phase shuffles, Q(d) per phase):\n";
+  const auto range = [](int lo, int hi) { return lo == hi ? std::to_string(lo) : std::to_string(lo) + ".." +
+                                                                                 std::to_string(hi); };
+  switch (bounds.threshold.kind) {
+    case model::SplitThreshold::Kind::split_point:
+      out << "  s* = " << fixed(bounds.threshold.s_star, 3) << " (Lemma 1): a span of more dimensions is cheaper "
+          << "in two phases, of fewer in one";
+      if (std::isfinite(split.one_phase_span)) out << " (ŝ = " << fixed(split.one_phase_span, 3) << " <= s*)";
+      out << "\n";
+      break;
+    case model::SplitThreshold::Kind::direct_optimal:
+      out << "  no span up to d is worth splitting (Lemma 1): Direct is optimal\n";
+      break;
+    case model::SplitThreshold::Kind::standard_optimal:
+      out << "  every span of 2 is worth splitting (Lemma 1): Standard is optimal\n";
+      break;
+  }
+  out << "  the optimal partition's largest part: " << range(bounds.largest_min, bounds.largest_max)
+      << " (Corollary 1); its phases: " << range(bounds.phases_min, bounds.phases_max) << " (Theorem 3)\n";
   return kExitOk;
 }
 
@@ -196,7 +262,10 @@ Action add_plan_command(CLI::App& app) {
   sub->add_option("-m,--bytes", options->m, "Block size m in bytes")->capture_default_str()->transform(size_in_bytes());
   options->machine.add_to(*sub);
   sub->add_flag("--json", options->json,
-                "Print JSON: schema_version, context, and plan (optimal, equipartitions, hull; docs/cli.md)");
+                "Print JSON: schema_version, context, and plan (optimal, equipartitions, hull, split; docs/cli.md)");
+  sub->add_flag("--direct-shuffle", options->direct_shuffle,
+                "Draw the hull as Bokhari's analysis does (1993 §2.3), the Direct exchange charged the identity "
+                "shuffle 2^d·m·ρ that the emulator's Direct does not do");
   Action matmul = add_plan_matmul_command(*sub);
   return [options, sub, matmul](std::ostream& out, std::ostream& err) {
     return sub->got_subcommand("matmul") ? matmul(out, err) : plan(*options, out);
