@@ -2,6 +2,7 @@
 // Bokhari's hull of optimality with its breakpoints (Bokhari 1993 §3; Nicol & Bokhari 1994 §3-4), for the exchange
 // exactly as the kernel would run it on this machine and with this sync style.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <memory>
@@ -28,6 +29,8 @@ struct PlanOptions {
   bool json = false;
   // The hull of Bokhari's own analysis (1993 §2.3): the Direct exchange charged the identity shuffle, 2^d·m·ρ.
   bool direct_shuffle = false;
+  // On a torus: the members to plan among (t1, t2, t1.1, ...); none = the whole family.
+  std::vector<std::string> algos;
 };
 
 // Nicol & Bokhari 1994 §3 in their model (eq. 1: every phase, Direct's too, shuffles; Q(d) per phase): Lemma 1's
@@ -57,15 +60,51 @@ nlohmann::json finite_or_null(double x) { return std::isfinite(x) ? nlohmann::js
 
 // Suh, Shin & An (1998) §5 on a 2^k x 2^k torus: the fastest of T1, T1.x and T2 at block size m, every member's
 // time, and the block sizes where one gives way to the next (model::torus_plan, model::torus_envelope).
-int plan_torus(const MachineFamily& machine, Sync sync, std::size_t m, bool json, std::ostream& out) {
+// Where our reading of T1.x, x >= 2, departs from Suh, Shin & An's Table 1, and why (docs/kernels/torus.md).
+std::string t1x_departure(int k) {
+  const int top = model::torus_max_x(k) - 1;
+  return (top == 2 ? std::string("T1.2") : "T1.2 to T1." + std::to_string(top)) +
+         " (T1.x, x >= 2) follow our reading of §4.2, not Table 1: 3x + 3·2^(k-2-x) start-ups and (3·2^(k-2) + 5·2^x - 5)·2^(2k-1) "
+         "blocks, where the table has 3·2^(k-3) + 3x + 2 - 2^x and 3·2^(3k+x-4) + (2x+3)·2^(2k+x-2). For x >= 2 the "
+         "text contradicts itself and the table (its group counts are T1.1's, and x one-port send steps cannot "
+         "serve the 2^x - 1 nodes each concentrating node must): the reading that keeps every step contention-free "
+         "and complete trades start-ups for bytes between T1 and T1.1, so T1.2 can be the fastest for a band of m "
+         "where the table's T1.x never is (docs/kernels/torus.md)";
+}
+
+int plan_torus(const MachineFamily& machine, Sync sync, std::size_t m, bool json, std::ostream& out,
+               const std::vector<std::string>& algos) {
   const MachineConfig& config = machine.config;
   const auto [rows, cols] = config.topology.sides(config.d);
   if (config.topology.kind != Topology::Kind::torus || rows != cols)
     throw UsageError("plan on a " + topology_name(config) +
                      ": Suh, Shin & An's exchanges need a square 2^k x 2^k torus (--topology torus -d 2k)");
   const int k = std::countr_zero(static_cast<unsigned>(rows));
-  const model::TorusPlan best = model::torus_plan(config, k, m, sync);
-  const model::TorusEnvelope family = model::torus_envelope(config, k, sync);
+  model::TorusPlan best = model::torus_plan(config, k, m, sync);
+  // The members planned among, by x: those --algo names, or every one.
+  std::vector<int> members;
+  for (const std::string& a : algos) {
+    if (a == "all") {
+      members.clear();
+      break;
+    }
+    const int x = model::torus_algorithm_x(k, a);
+    if (std::find(members.begin(), members.end(), x) == members.end()) members.push_back(x);
+  }
+  const bool limited = !members.empty();
+  if (!limited)
+    for (int x = 0; x < static_cast<int>(best.times.size()); ++x) members.push_back(x);
+  std::sort(members.begin(), members.end());
+  const auto listed = [&](int x) { return std::find(members.begin(), members.end(), x) != members.end(); };
+  for (int x : members)  // the fastest of those asked for; among equal times the smaller x, as torus_plan
+    if (!listed(best.x) || best.times[static_cast<std::size_t>(x)] < best.predicted) {
+      best.x = x;
+      best.predicted = best.times[static_cast<std::size_t>(x)];
+    }
+  best.name = model::torus_algorithm_name(k, best.x);
+  const model::TorusEnvelope family = model::torus_envelope(config, k, sync, members);
+  const bool reads_t1x = std::any_of(members.begin(), members.end(),
+                                     [&](int x) { return x >= 2 && x < model::torus_max_x(k); });
   // The paper's Figures 6 and 7 compare T1, T1.1 and T2 only.
   std::vector<int> paper_members = {model::torus_max_x(k)};
   if (k >= 5) paper_members.push_back(1);
@@ -93,7 +132,8 @@ int plan_torus(const MachineFamily& machine, Sync sync, std::size_t m, bool json
         {"algo", best.name}, {"x", best.x}, {"predicted_us", to_us(best.predicted)}, {"predicted_ps", best.predicted}};
     j["members"] = nlohmann::json::array();
     for (int x = static_cast<int>(best.times.size()) - 1; x >= 0; --x)
-      j["members"].push_back({{"algo", name(x)},
+      if (listed(x))
+        j["members"].push_back({{"algo", name(x)},
                               {"x", x},
                               {"startups", model::torus_startups(k, x)},
                               {"blocks", model::torus_volume_blocks(k, x)},
@@ -108,6 +148,7 @@ int plan_torus(const MachineFamily& machine, Sync sync, std::size_t m, bool json
     j["crossovers"] = crossovers(family);
     j["paper_crossovers"] = crossovers(paper);
     if (!note.empty()) j["note"] = note;
+    if (reads_t1x) j["t1x_reading"] = t1x_departure(k);
     out << json_document("plan", &machine, "plan", std::move(j)).dump(2) << '\n';
     return kExitOk;
   }
@@ -120,9 +161,10 @@ int plan_torus(const MachineFamily& machine, Sync sync, std::size_t m, bool json
       << " µs (Suh, Shin & An 1998 §5)\n\n";
   TextTable table({"", "algorithm", "x", "start-ups", "blocks", "predicted µs"});
   for (int x = static_cast<int>(best.times.size()) - 1; x >= 0; --x)
-    table.add_row({x == best.x ? "*" : "", name(x), std::to_string(x), std::to_string(model::torus_startups(k, x)),
-                   std::to_string(model::torus_volume_blocks(k, x)),
-                   fixed(to_us(best.times[static_cast<std::size_t>(x)]))});
+    if (listed(x))
+      table.add_row({x == best.x ? "*" : "", name(x), std::to_string(x), std::to_string(model::torus_startups(k, x)),
+                     std::to_string(model::torus_volume_blocks(k, x)),
+                     fixed(to_us(best.times[static_cast<std::size_t>(x)]))});
   table.print(out);
   const auto print_crossovers = [&](const std::string& title, const model::TorusEnvelope& e) {
     out << '\n' << title << ":\n";
@@ -131,8 +173,11 @@ int plan_torus(const MachineFamily& machine, Sync sync, std::size_t m, bool json
       out << "  " << name(c.from_x) << " -> " << name(c.to_x) << " at m = " << fixed(c.m, 3) << " bytes\n";
   };
   print_crossovers("crossovers among T1, T1.1 and T2 (the paper's Figures 6 and 7), the fastest by block size", paper);
-  print_crossovers("crossovers of the whole family (T1.x as docs/kernels/torus.md reads it)", family);
+  if (!limited) print_crossovers("crossovers of the whole family (T1.x as docs/kernels/torus.md reads it)", family);
+  else if (std::vector<int> paper_sorted = paper_members; std::ranges::sort(paper_sorted), members != paper_sorted)
+    print_crossovers("crossovers among the members asked for", family);
   if (!note.empty()) out << "note: " << note << '\n';
+  if (reads_t1x) out << "note: " << t1x_departure(k) << '\n';
   return kExitOk;
 }
 
@@ -140,7 +185,10 @@ int plan(const PlanOptions& options, std::ostream& out) {
   const MachineFamily machine = options.machine.build_family();
   const MachineConfig& config = machine.config;
   const Sync sync = options.machine.parsed_sync();
-  if (config.topology.grid()) return plan_torus(machine, sync, options.m, options.json, out);
+  if (config.topology.grid()) return plan_torus(machine, sync, options.m, options.json, out, options.algos);
+  if (!options.algos.empty())
+    throw UsageError("plan: --algo chooses among Suh, Shin & An's torus exchanges (--topology torus); on a cube the "
+                     "plan compares every multiphase partition (plan matmul takes --algo for its candidates)");
   if (config.d < 1) throw UsageError("plan needs a cube of dimension d >= 1 (a 0-cube exchanges nothing)");
   const std::size_t m = options.m;
 
@@ -263,6 +311,10 @@ Action add_plan_command(CLI::App& app) {
   options->machine.add_to(*sub);
   sub->add_flag("--json", options->json,
                 "Print JSON: schema_version, context, and plan (optimal, equipartitions, hull, split; docs/cli.md)");
+  sub->add_option("--algo", options->algos,
+                  "On a torus: the exchanges to plan among, comma-separated (t1, t1.1, ..., t2; default all); "
+                  "t1,t1.1,t2 are the paper's three")
+      ->delimiter(',');
   sub->add_flag("--direct-shuffle", options->direct_shuffle,
                 "Draw the hull as Bokhari's analysis does (1993 §2.3), the Direct exchange charged the identity "
                 "shuffle 2^d·m·ρ that the emulator's Direct does not do");
