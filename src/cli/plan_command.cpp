@@ -64,7 +64,8 @@ nlohmann::json finite_or_null(double x) { return std::isfinite(x) ? nlohmann::js
 std::string t1x_departure(int k) {
   const int top = model::torus_max_x(k) - 1;
   return (top == 2 ? std::string("T1.2") : "T1.2 to T1." + std::to_string(top)) +
-         " (T1.x, x >= 2) follow our reading of §4.2, not Table 1: 3x + 3·2^(k-2-x) start-ups and (3·2^(k-2) + 5·2^x - 5)·2^(2k-1) "
+         " (T1.x, x >= 2) follow our reading of §4.2, not Table 1: 3x + 3·2^(k-2-x) start-ups and "
+         "(3·2^(k-2) + 5·2^x - 5)·2^(2k-1) "
          "blocks, where the table has 3·2^(k-3) + 3x + 2 - 2^x and 3·2^(3k+x-4) + (2x+3)·2^(2k+x-2). For x >= 2 the "
          "text contradicts itself and the table (its group counts are T1.1's, and x one-port send steps cannot "
          "serve the 2^x - 1 nodes each concentrating node must): the reading that keeps every step contention-free "

@@ -282,8 +282,8 @@ KernelFamily broadcast_family() {
           "the SBnT (Johnsson & Ho §4.1)",
       .m_is = "bytes of the message",
       .default_algo = "sbt",
-      .algorithms = {sbt(), bcast2(), bcast3a(), bcast4(), nesbt(), gray_code(), rotated_gray_code(), pipelined_sbt(), sbnt(),
-                     nrsbt()},
+      .algorithms = {sbt(), bcast2(), bcast3a(), bcast4(), nesbt(), gray_code(), rotated_gray_code(), pipelined_sbt(),
+                     sbnt(), nrsbt()},
       .resolve =
           [](const MachineConfig& config, KernelCase c) {
             if (c.root < 0 || c.root >= config.nodes())

@@ -1,6 +1,7 @@
 // The long sends of one node's m bytes to one other node (Stout & Wagar 1990 §3-4), one row each, and the harness
 // they run in: the source holds m random bytes, every other node zeros, and the destination must end with the
-// source's bytes. The two exchanges send both ways: each end must end with the other's bytes. The pair is the case's `src` and `dst` (--src, --dst; by default node 0 and its opposite corner).
+// source's bytes; the two exchanges send both ways, and each end must end with the other's bytes. The pair is the
+// case's `src` and `dst` (--src, --dst; by default node 0 and its opposite corner).
 #include <algorithm>
 #include <limits>
 #include <string>

@@ -1,7 +1,8 @@
 // A fixed permutation of the nodes' messages (Stout & Wagar 1990 §6), one row per algorithm, and the harness they run
 // in: every node s holds m random bytes and sends them to π(s); node π(s) must end with s's bytes. The permutation is
-// the case's `perm` (--perm inversion|bit-reversal|shuffle|rotation|reflection|random[:SEED], model::permutation_by_name; default
-// inversion), and the plain e-cube routing of it is the baseline, its contention counted in the report.
+// the case's `perm` (--perm inversion|bit-reversal|shuffle|rotation|reflection|random[:SEED],
+// model::permutation_by_name; default inversion), and the plain e-cube routing of it is the baseline, its contention
+// counted in the report.
 #include <string>
 
 #include "harness/algorithm.hpp"

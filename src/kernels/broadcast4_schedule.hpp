@@ -1,8 +1,8 @@
 #pragma once
 // The schedule of Stout & Wagar's (1990) §2 BROADCAST 4 (groups of BROADCAST 3A waves, the last group 3B), shared by
-// the broadcasts BROADCAST 4 and 3A (broadcast_pipelined.cpp) and by ARBITRARY SEND 2 (long_send_broadcast.cpp), which is BROADCAST 4
-// stopped once the destination has every packet. Addresses are relative to the root; see broadcast_pipelined.cpp
-// for the schedule itself and docs/kernels/broadcast.md for why it is conflict-free.
+// the broadcasts BROADCAST 4 and 3A (broadcast_pipelined.cpp) and by ARBITRARY SEND 2 (long_send_broadcast.cpp),
+// which is BROADCAST 4 stopped once the destination has every packet. Addresses are relative to the root; see
+// broadcast_pipelined.cpp for the schedule itself and docs/kernels/broadcast.md for why it is conflict-free.
 #include <algorithm>
 #include <bit>
 #include <climits>

@@ -34,7 +34,8 @@ Permutation rotation_permutation(int d);
 Permutation reflection_permutation(int d);
 // A uniformly random permutation: Fisher-Yates driven by SplitMix64 from `seed`, so the same on every platform.
 Permutation random_permutation(int d, std::uint64_t seed);
-// "inversion", "bit-reversal", "shuffle", "rotation", "reflection", "random" (seed 1) or "random:SEED"; throws UsageError otherwise.
+// "inversion", "bit-reversal", "shuffle", "rotation", "reflection", "random" (seed 1) or "random:SEED"; throws
+// UsageError otherwise.
 Permutation permutation_by_name(std::string_view spec, int d);
 // The names permutation_by_name knows.
 const std::vector<std::string>& permutation_names();
