@@ -82,6 +82,26 @@ Algorithm bcast2() {
   };
 }
 
+// Stout & Wagar (1990) §2: BROADCAST 3A on its own, the one wave BROADCAST 4 pipelines.
+Algorithm bcast3a() {
+  return {
+      .name = "bcast3a",
+      .paper = "Stout & Wagar (1990) §2, BROADCAST 3A: d packets in one systolic wave, only the nodes at distance k "
+               "sending in stage k, d + 1 stages",
+      .ports = {Ports::Kind::all},
+      .params = {},
+      .resolve = {},
+      .cannot_run = {},
+      .run = broadcast_run([](Node& node, std::span<std::byte> message, const KernelCase& c) {
+        kernels::systolic_broadcast(node, message, c.root);
+      }),
+      .predict = [](const MachineConfig& config,
+                    const KernelCase& c) { return model::systolic_broadcast_time(config, c.m); },
+      .lower_bound = problem_bound,
+      .all_cases = {},
+  };
+}
+
 Algorithm bcast4() {
   return {
       .name = "bcast4",
@@ -262,8 +282,8 @@ KernelFamily broadcast_family() {
           "the SBnT (Johnsson & Ho §4.1)",
       .m_is = "bytes of the message",
       .default_algo = "sbt",
-      .algorithms = {sbt(), bcast2(), bcast4(), nesbt(), gray_code(), rotated_gray_code(), pipelined_sbt(), sbnt(),
-                     nrsbt()},
+      .algorithms = {sbt(), bcast2(), bcast3a(), bcast4(), nesbt(), gray_code(), rotated_gray_code(), pipelined_sbt(),
+                     sbnt(), nrsbt()},
       .resolve =
           [](const MachineConfig& config, KernelCase c) {
             if (c.root < 0 || c.root >= config.nodes())

@@ -41,6 +41,14 @@ std::optional<Time> symmetrized_broadcast_time(const MachineConfig& config, std:
   return config.d * longest_piece_time(cost, config, m, 1);
 }
 
+std::optional<Time> systolic_broadcast_time(const MachineConfig& config, std::size_t m) {
+  if (!all_port(config)) return std::nullopt;
+  const int d = config.d;
+  if (d == 0) return 0;
+  const int stages = d == 1 ? 1 : d + 1;
+  return stages * message_time(config, pipelined_broadcast_packet_bytes(d, m, 1), 1);
+}
+
 std::size_t pipelined_broadcast_packet_bytes(int d, std::size_t m, int groups) {
   if (d == 0) return m;
   return ceil_div(m, static_cast<std::size_t>(d) * static_cast<std::size_t>(std::max(groups, 1)));

@@ -31,6 +31,11 @@ Time sbt_broadcast_time(const MachineConfig& config, std::size_t m);
 // links in a row. All-port only.
 std::optional<Time> symmetrized_broadcast_time(const MachineConfig& config, std::size_t m);
 
+// BROADCAST 3A (Stout & Wagar §2), the systolic wave: d packets of s = ⌈m/d⌉ bytes (the last padded), d + 1 stages
+// of one packet time, (d + 1)·T(s), the paper's ((d + 1)/d)τm + (d + 1)β; T(m) for d = 1 (stage 1 would only send
+// back to the root), 0 for d = 0. All-port only.
+std::optional<Time> systolic_broadcast_time(const MachineConfig& config, std::size_t m);
+
 // BROADCAST 4 (Stout & Wagar §2): g groups of d packets each run BROADCAST 3A (the last group 3B), pipelined so
 // that d + g - 1 stages of one packet time each suffice. The kernel uses one packet size, ⌈m/(dg)⌉, padding the
 // last packets (the paper's fixed-packet-size form, whose bound (d + m/(ds) - 1)(τs + β) it meets).
