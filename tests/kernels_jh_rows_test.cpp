@@ -80,9 +80,13 @@ INSTANTIATE_TEST_SUITE_P(Rows, JohnssonHoPrimitiveRows,
                                            PrimitiveRow{"broadcast", "rotated-gray-code"},
                                            PrimitiveRow{"broadcast", "pipelined-sbt"},
                                            PrimitiveRow{"broadcast", "sbnt"}, PrimitiveRow{"broadcast", "nrsbt"},
+                                           PrimitiveRow{"broadcast", "nrsbt-one-port"},
                                            PrimitiveRow{"allgather", "cra"}, PrimitiveRow{"allgather", "rotated-cra"},
                                            PrimitiveRow{"allgather", "gcea"}, PrimitiveRow{"allgather", "rotated-gcea"},
                                            PrimitiveRow{"allgather", "sbnt"}, PrimitiveRow{"allgather", "nrsbt"},
+                                           PrimitiveRow{"allgather", "pipelined-sbt"},
+                                           PrimitiveRow{"allgather", "sbnt-one-port"},
+                                           PrimitiveRow{"allgather", "nrsbt-one-port"},
                                            PrimitiveRow{"exchange", "sbnt"}, PrimitiveRow{"reduce", "sbt"},
                                            PrimitiveRow{"reduce", "recursive-halving"}, PrimitiveRow{"reduce", "sbnt"}),
                          [](const ::testing::TestParamInfo<PrimitiveRow>& row) {
@@ -145,9 +149,10 @@ TEST(JohnssonHoPrimitiveRows, OnlyThePortModelsARowIsMadeForRunUnderAlgoAll) {
   std::vector<std::string> one, all;
   for (const KernelCase& c : family.expand_all(machine(3, "one"), base)) one.push_back(c.algo);
   for (const KernelCase& c : family.expand_all(machine(3, "all"), base)) all.push_back(c.algo);
-  EXPECT_EQ(one, (std::vector<std::string>{"recursive-doubling", "cra", "gcea"}));
+  EXPECT_EQ(one, (std::vector<std::string>{"recursive-doubling", "cra", "gcea", "sbnt-one-port", "nrsbt-one-port"}));
   EXPECT_EQ(all, (std::vector<std::string>{"recursive-doubling", "completed", "cra", "rotated-cra", "gcea",
-                                           "rotated-gcea", "sbnt", "nrsbt"}));
+                                           "rotated-gcea", "sbnt", "nrsbt", "pipelined-sbt", "sbnt-one-port",
+                                           "nrsbt-one-port"}));
 }
 
 TEST(ReduceRows, OneToAllReductionPaysDStepsOfAMessageAndACombine) {

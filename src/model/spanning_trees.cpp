@@ -109,4 +109,51 @@ std::vector<std::vector<std::size_t>> sbnt_personalized_loads(int n) {
   return loads;
 }
 
+namespace {
+
+// The step of the edge across e in a two-sweep one-port schedule whose paths start at dimension `first`.
+int sweep_step(int e, int first, int n) { return e >= first ? e : n + e; }
+
+int one_port_steps(int n) { return n == 0 ? 0 : 2 * n - 1; }
+
+}  // namespace
+
+TreeSchedule sbnt_all_port_schedule(int n) {
+  return {n, 1, n, [n](int, std::uint32_t r) { return sbnt_parent(r, n); },
+          [](int, std::uint32_t r) { return std::popcount(r) - 1; }};
+}
+
+TreeSchedule sbt_all_port_schedule(int n) {
+  return {n, 1, n, [](int, std::uint32_t r) { return r ^ std::bit_floor(r); },
+          [](int, std::uint32_t r) { return std::popcount(r) - 1; }};
+}
+
+TreeSchedule sbnt_one_port_schedule(int n) {
+  return {n, 1, one_port_steps(n), [n](int, std::uint32_t r) { return sbnt_parent(r, n); },
+          [n](int, std::uint32_t r) { return sweep_step(edge_dim(r, sbnt_parent(r, n)), sbnt_base(r, n), n); }};
+}
+
+TreeSchedule nrsbt_one_port_schedule(int n) {
+  // Tree k's dimension order is k, k + 1, ..., k - 1 (mod n): r's parent drops the 1-bit latest in that order.
+  auto last_dim = [n](int k, std::uint32_t r) {
+    for (int t = n - 1; t >= 0; --t)
+      if ((r >> ((k + t) % n)) & 1u) return (k + t) % n;
+    return -1;
+  };
+  return {n, n, one_port_steps(n), [last_dim](int k, std::uint32_t r) { return r ^ (std::uint32_t{1} << last_dim(k, r)); },
+          [last_dim, n](int k, std::uint32_t r) { return sweep_step(last_dim(k, r), k, n); }};
+}
+
+std::vector<std::vector<std::vector<std::size_t>>> tree_schedule_loads(const TreeSchedule& schedule) {
+  const auto n = static_cast<std::size_t>(schedule.n);
+  const auto trees = static_cast<std::size_t>(schedule.trees);
+  std::vector<std::vector<std::vector<std::size_t>>> loads(
+      static_cast<std::size_t>(schedule.steps), std::vector<std::vector<std::size_t>>(n, std::vector<std::size_t>(trees, 0)));
+  for (int k = 0; k < schedule.trees; ++k)
+    for (std::uint32_t r = 1; r < (std::uint32_t{1} << schedule.n); ++r)
+      ++loads[static_cast<std::size_t>(schedule.step(k, r))][static_cast<std::size_t>(edge_dim(r, schedule.parent(k, r)))]
+             [static_cast<std::size_t>(k)];
+  return loads;
+}
+
 }  // namespace hcemu::model

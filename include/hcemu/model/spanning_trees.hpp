@@ -5,6 +5,7 @@
 // include/hcemu/model/primitives.hpp count their loads. docs/kernels/broadcast.md spells the definitions out.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace hcemu::model {
@@ -40,5 +41,36 @@ std::vector<std::size_t> sbnt_subtree_sizes(int n);
 // The all-to-all reduction along the same trees runs the broadcast loads backwards (step s carries step n + 1 - s).
 std::vector<std::vector<std::size_t>> sbnt_broadcast_loads(int n);
 std::vector<std::vector<std::size_t>> sbnt_personalized_loads(int n);
+
+// ----- Tree schedules: N translated spanning trees (or forests of n trees, one part of every block each) and the
+// step in which each tree edge is crossed ----------------------------------------------------------------------------
+// Tree k carries part k of every block (the d-way split of hcemu/kernels: the first m mod trees parts one byte
+// longer); a node r != 0 (relative address) receives its part from parent(k, r) in step step(k, r), 0-based, always
+// later than its parent's. By translation every node sends and receives the same loads in every step.
+struct TreeSchedule {
+  int n = 0;      // the (sub)cube's dimensions
+  int trees = 1;  // parts of a block
+  int steps = 0;
+  std::function<std::uint32_t(int tree, std::uint32_t r)> parent;  // r != 0
+  std::function<int(int tree, std::uint32_t r)> step;              // r != 0
+};
+
+// SBnT-b(n,N) (§4.2.3): one SBnT, node r receiving in step popcount(r) - 1, all ports at once.
+TreeSchedule sbnt_all_port_schedule(int n);
+// SBT-b(n,N) (§4.2.3, Table 2): the binomial tree of dimension order 0, 1, ..., n - 1 (parent: r without its highest
+// bit), node r receiving in step popcount(r) - 1, all ports at once. Port i carries C(i, s) blocks in step s: the
+// N/2 tree edges on one cube edge that keep pipelining from gaining more than a factor 2.
+TreeSchedule sbt_all_port_schedule(int n);
+// The one-port schedules of Table 2 (SBnT-b(1,N), nRSBT-b(1,N)) and Table 1 (nRSBT-b(1,1)): two sweeps through the
+// dimensions, 0, 1, ..., n - 1, 0, 1, ..., n - 2, one port in each of the 2n - 1 steps. A tree whose paths cross the
+// dimensions in cyclic order from some dimension j (j, j + 1, ..., n - 1, 0, ..., j - 1) fits: the edge across e
+// goes in step e when e >= j and n + e otherwise, and all parts that cross one dimension in one step go as one
+// message. The SBnT's path to r starts at base(r) and goes round cyclically (parent flips the first 1-bit below
+// base, going down); the rotated binomial tree k's at k.
+TreeSchedule sbnt_one_port_schedule(int n);
+TreeSchedule nrsbt_one_port_schedule(int n);
+
+// loads[s][i][k]: how many blocks' part k cross port i in step s, at every node.
+std::vector<std::vector<std::vector<std::size_t>>> tree_schedule_loads(const TreeSchedule& schedule);
 
 }  // namespace hcemu::model
