@@ -16,6 +16,7 @@
 #include "hcemu/model/collectives.hpp"
 #include "hcemu/model/matmul.hpp"
 #include "hcemu/model/matmul_planner.hpp"
+#include "hcemu/model/paper_tables.hpp"
 #include "hcemu/model/primitives.hpp"
 #include "kernel_machines.hpp"
 
@@ -87,6 +88,7 @@ INSTANTIATE_TEST_SUITE_P(Rows, JohnssonHoPrimitiveRows,
                                            PrimitiveRow{"allgather", "pipelined-sbt"},
                                            PrimitiveRow{"allgather", "sbnt-one-port"},
                                            PrimitiveRow{"allgather", "nrsbt-one-port"},
+                                           PrimitiveRow{"scatter", "pipelined-sbt"}, PrimitiveRow{"scatter", "sbnt"},
                                            PrimitiveRow{"exchange", "sbnt"}, PrimitiveRow{"reduce", "sbt"},
                                            PrimitiveRow{"reduce", "recursive-halving"}, PrimitiveRow{"reduce", "sbnt"}),
                          [](const ::testing::TestParamInfo<PrimitiveRow>& row) {
@@ -140,6 +142,27 @@ TEST(JohnssonHoPrimitiveRows, NrsbtIsTheSameKernelAsBroadcastTwoAndCompleteBroad
     EXPECT_EQ(ra.report.makespan, rb.report.makespan);
     EXPECT_EQ(ra.report.messages(), rb.report.messages());
   }
+}
+
+TEST(JohnssonHoPrimitiveRows, SbntRowsCarryTheirTablesBalancedFigureBesideTheExactOne) {
+  // Tables 2-4 count perfectly balanced subtrees; the rows predict the exact tree and report the table's figure.
+  const MachineConfig config = machine(5, "all");
+  for (const auto& [family_name, algo, table] :
+       {std::tuple{"allgather", "sbnt", model::sbnt_balanced_table_time(config, 64)},
+        {"scatter", "sbnt", model::sbnt_balanced_table_time(config, 64)},
+        {"exchange", "sbnt", model::sbnt_exchange_table_time(config, 64)}}) {
+    SCOPED_TRACE(std::string(family_name) + " " + algo);
+    KernelCase c;
+    c.algo = algo;
+    c.m = 64;
+    const KernelResult r = check_row(harness::find_family(family_name), config, c);
+    ASSERT_TRUE(r.paper_table.has_value());
+    EXPECT_EQ(r.paper_table, table);
+    EXPECT_GT(*r.predicted, *r.paper_table);  // the busiest port of the exact tree carries more than C(n,s)/n
+  }
+  KernelCase c;
+  c.algo = "gcea";
+  EXPECT_FALSE(check_row(harness::find_family("allgather"), config, c).paper_table.has_value());
 }
 
 TEST(JohnssonHoPrimitiveRows, OnlyThePortModelsARowIsMadeForRunUnderAlgoAll) {

@@ -8,7 +8,9 @@
 #include <bit>
 
 #include "hcemu/model/collectives.hpp"
+#include "hcemu/model/paper_tables.hpp"
 #include "hcemu/model/primitives.hpp"
+#include "hcemu/model/scatter.hpp"
 #include "hcemu/model/spanning_trees.hpp"
 #include "kernel_machines.hpp"
 
@@ -43,8 +45,12 @@ TEST(TreeSchedules, EveryNodeReceivesEachPartOnceAfterItsParentOnThePortsOfItsSt
           ASSERT_EQ(std::popcount(r ^ p), 1) << "n = " << n << " r = " << r;
           const int s = schedule.step(k, r);
           ASSERT_TRUE(s >= 0 && s < schedule.steps);
-          if (p != 0) EXPECT_LT(schedule.step(k, p), s) << "n = " << n << " tree " << k << " r = " << r;
-          if (one_port) EXPECT_EQ(std::countr_zero(r ^ p), s % n);
+          if (p != 0) {
+            EXPECT_LT(schedule.step(k, p), s) << "n = " << n << " tree " << k << " r = " << r;
+          }
+          if (one_port) {
+            EXPECT_EQ(std::countr_zero(r ^ p), s % n);
+          }
         }
     }
 }
@@ -79,6 +85,48 @@ TEST(JohnssonHoTableOne, OnePortNesbtTakesMPlusNBElementTransfers) {
   // n = 3, M = 24, B = 8: 48 and 6; n = 4, M = 1024, B = 64: 1280 and 20.
   EXPECT_EQ(model::nesbt_broadcast_time(paper_machine(3), 24, 8), table_time(48, 6));
   EXPECT_EQ(model::nesbt_broadcast_time(paper_machine(4), 1024, 64), table_time(1280, 20));
+}
+
+// ----- The tables' idealised SBnT figures (model/paper_tables.hpp), printed beside the exact tree's ------------------
+
+TEST(JohnssonHoTableTwo, BalancedSbntFigureIsTheTablesRow) {
+  // SBnT-b(n,N): (1/n)(N - 1)M element transfers, Σ_i ⌈C(n,i)M/(nB_m)⌉ start-ups. n = 5, M = 32: 198.4 and 5
+  // (B_m >= every message, or 64), 13 with B_m = 16.
+  EXPECT_EQ(model::sbnt_balanced_table_time(paper_machine(5, 0, "all"), 32), table_time(198.4, 5));
+  EXPECT_EQ(model::sbnt_balanced_table_time(paper_machine(5, 64, "all"), 32), table_time(198.4, 5));
+  EXPECT_EQ(model::sbnt_balanced_table_time(paper_machine(5, 16, "all"), 32), table_time(198.4, 13));
+}
+
+TEST(JohnssonHoTableTwo, ExactSbntIsAboveTheBalancedFigureByItsBusiestPorts) {
+  // The exact tree's busiest ports carry 1, 2, 2, 1, 1 blocks (n = 5): 7M = 224 element transfers against 198.4, and
+  // 1, 3, 4, 3, 1, 1 (n = 6): 13M against 63M/6 = 10.5M, 24% more data time.
+  MachineConfig five = paper_machine(5, 0, "all");
+  EXPECT_EQ(*model::sbnt_allgather_time(five, 32, 5), table_time(224, 5));
+  MachineConfig six = paper_machine(6, 0, "all");
+  EXPECT_EQ(*model::sbnt_allgather_time(six, 60, 6), table_time(13 * 60, 6));
+  EXPECT_EQ(*model::sbnt_balanced_table_time(six, 60), table_time(63 * 60 / 6.0, 6));
+}
+
+TEST(JohnssonHoTableTwo, OnePortTreeFigureIsTheTablesRow) {
+  // SBnT-b(1,N) = nRSBT-b(1,N): (N - 1)M element transfers, max(2n - 1, (N - 1)M/B_m) start-ups. n = 4, M = 32:
+  // 480 and 7 without a packet limit, 15 with B_m = 32.
+  EXPECT_EQ(model::one_port_tree_allgather_table_time(paper_machine(4), 32), table_time(480, 7));
+  EXPECT_EQ(model::one_port_tree_allgather_table_time(paper_machine(4, 32), 32), table_time(480, 15));
+  EXPECT_EQ(model::nrsbt_one_port_allgather_time(paper_machine(4), 32), table_time(480, 7));
+}
+
+TEST(JohnssonHoTableThree, AllPortSbtScatterTakesHalfTheOnePortData) {
+  // SBT-p(n,1): (1/2)NM element transfers, Σ_i ⌈C(n-1,i)M/B_m⌉ start-ups. n = 5, M = 32: 512 and 5, with B_m = 64:
+  // 1 + 2 + 3 + 2 + 1 = 9.
+  EXPECT_EQ(model::pipelined_sbt_scatter_time(paper_machine(5, 0, "all"), 32), table_time(512, 5));
+  EXPECT_EQ(model::pipelined_sbt_scatter_time(paper_machine(5, 64, "all"), 32), table_time(512, 9));
+}
+
+TEST(JohnssonHoTableFour, BalancedSbntExchangeFigureIsTheTablesRow) {
+  // SBnT-p(n,N): (1/2)NM element transfers, Σ_i ⌈Σ_{j>=i} C(n,j)M/(nB_m)⌉ start-ups. n = 5, M = 32: 512 and 5,
+  // 4 + 3 + 2 + 1 + 1 = 11 with B_m = 64.
+  EXPECT_EQ(model::sbnt_exchange_table_time(paper_machine(5, 0, "all"), 32), table_time(512, 5));
+  EXPECT_EQ(model::sbnt_exchange_table_time(paper_machine(5, 64, "all"), 32), table_time(512, 11));
 }
 
 }  // namespace

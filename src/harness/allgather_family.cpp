@@ -9,6 +9,7 @@
 #include "hcemu/machine.hpp"
 #include "hcemu/model/collectives.hpp"
 #include "hcemu/model/lower_bounds.hpp"
+#include "hcemu/model/paper_tables.hpp"
 #include "hcemu/model/primitives.hpp"
 
 namespace hcemu::harness {
@@ -171,6 +172,9 @@ Algorithm sbnt() {
                     const KernelCase& c) { return model::sbnt_allgather_time(config, c.m, config.d); },
       .lower_bound = problem_bound,
       .all_cases = {},
+      // Table 2's perfectly balanced figure beside the exact tree's (docs/kernels/allgather.md).
+      .paper_table = [](const MachineConfig& config,
+                        const KernelCase& c) { return model::sbnt_balanced_table_time(config, c.m); },
   };
 }
 
@@ -225,6 +229,8 @@ Algorithm sbnt_one_port() {
       },
       .lower_bound = problem_bound,
       .all_cases = {},
+      .paper_table = [](const MachineConfig& config,
+                        const KernelCase& c) { return model::one_port_tree_allgather_table_time(config, c.m); },
   };
 }
 
@@ -246,6 +252,8 @@ Algorithm nrsbt_one_port() {
       },
       .lower_bound = problem_bound,
       .all_cases = {},
+      .paper_table = [](const MachineConfig& config,
+                        const KernelCase& c) { return model::one_port_tree_allgather_table_time(config, c.m); },
   };
 }
 

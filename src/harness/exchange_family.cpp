@@ -14,6 +14,7 @@
 #include "hcemu/model/all_port_exchange.hpp"
 #include "hcemu/model/exchange.hpp"
 #include "hcemu/model/lower_bounds.hpp"
+#include "hcemu/model/paper_tables.hpp"
 #include "hcemu/model/planner.hpp"
 #include "hcemu/model/primitives.hpp"
 #include "hcemu/model/torus_exchange_cost.hpp"
@@ -227,6 +228,9 @@ Algorithm sbnt() {
                     const KernelCase& c) { return model::sbnt_exchange_time(config, c.m); },
       .lower_bound = problem_bound,
       .all_cases = {},
+      // Table 4's perfectly balanced figure beside the exact tree's (docs/kernels/allgather.md).
+      .paper_table = [](const MachineConfig& config,
+                        const KernelCase& c) { return model::sbnt_exchange_table_time(config, c.m); },
   };
 }
 

@@ -88,6 +88,21 @@ const std::vector<std::vector<std::uint32_t>>& sbnt_children(int n) {
   return it->second;
 }
 
+std::uint32_t sbt_parent(std::uint32_t i, int) { return i ^ std::bit_floor(i); }
+
+const std::vector<std::vector<std::uint32_t>>& sbt_children(int n) {
+  static std::mutex mutex;
+  static std::map<int, std::vector<std::vector<std::uint32_t>>> cache;
+  std::lock_guard lock(mutex);
+  auto it = cache.find(n);
+  if (it == cache.end()) {
+    std::vector<std::vector<std::uint32_t>> children(std::size_t{1} << n);
+    for (std::uint32_t i = 1; i < (std::uint32_t{1} << n); ++i) children[sbt_parent(i, n)].push_back(i);
+    it = cache.emplace(n, std::move(children)).first;
+  }
+  return it->second;
+}
+
 std::vector<std::size_t> sbnt_subtree_sizes(int n) {
   std::vector<std::size_t> sizes(std::size_t{1} << n, 0);
   subtree_size(0, n, sizes);
@@ -124,7 +139,7 @@ TreeSchedule sbnt_all_port_schedule(int n) {
 }
 
 TreeSchedule sbt_all_port_schedule(int n) {
-  return {n, 1, n, [](int, std::uint32_t r) { return r ^ std::bit_floor(r); },
+  return {n, 1, n, [n](int, std::uint32_t r) { return sbt_parent(r, n); },
           [](int, std::uint32_t r) { return std::popcount(r) - 1; }};
 }
 

@@ -31,6 +31,10 @@ std::uint32_t sbnt_parent(std::uint32_t i, int n);  // i != 0
 std::vector<std::uint32_t> sbnt_children(std::uint32_t i, int n);
 // Every node's children at once, ascending (children[i]); computed once per n and kept.
 const std::vector<std::vector<std::uint32_t>>& sbnt_children(int n);
+// The binomial tree of dimension order 0, 1, ..., n - 1 (§3.2): parent(i) clears i's highest 1-bit, children(i) set
+// one of the bits above it. Every node sits at depth popcount(i) too. The table: every node's children, ascending.
+std::uint32_t sbt_parent(std::uint32_t i, int n);  // i != 0
+const std::vector<std::vector<std::uint32_t>>& sbt_children(int n);
 // Nodes in the subtree of every relative address, itself included (index = address).
 std::vector<std::size_t> sbnt_subtree_sizes(int n);
 
