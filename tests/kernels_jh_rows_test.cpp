@@ -89,7 +89,8 @@ INSTANTIATE_TEST_SUITE_P(Rows, JohnssonHoPrimitiveRows,
                                            PrimitiveRow{"allgather", "sbnt-one-port"},
                                            PrimitiveRow{"allgather", "nrsbt-one-port"},
                                            PrimitiveRow{"scatter", "pipelined-sbt"}, PrimitiveRow{"scatter", "sbnt"},
-                                           PrimitiveRow{"exchange", "sbnt"}, PrimitiveRow{"reduce", "sbt"},
+                                           PrimitiveRow{"exchange", "sbnt"}, PrimitiveRow{"exchange", "nrsbt"},
+                                           PrimitiveRow{"reduce", "sbt"},
                                            PrimitiveRow{"reduce", "recursive-halving"}, PrimitiveRow{"reduce", "sbnt"}),
                          [](const ::testing::TestParamInfo<PrimitiveRow>& row) {
                            std::string name = std::get<0>(row.param) + "_" + std::get<1>(row.param);

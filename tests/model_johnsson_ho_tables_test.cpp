@@ -122,6 +122,13 @@ TEST(JohnssonHoTableThree, AllPortSbtScatterTakesHalfTheOnePortData) {
   EXPECT_EQ(model::pipelined_sbt_scatter_time(paper_machine(5, 64, "all"), 32), table_time(512, 9));
 }
 
+TEST(JohnssonHoTableFour, NrsbtExchangeCarriesNMOverTwoNAPortEveryStep) {
+  // nRSBT-p(n,N): (1/2)NM element transfers, ⌈NM/(2nB_m)⌉ n start-ups. n = 4, M = 32: 256 and 4, with B_m = 32:
+  // ⌈64/32⌉·4 = 8.
+  EXPECT_EQ(model::nrsbt_exchange_time(paper_machine(4, 0, "all"), 32), table_time(256, 4));
+  EXPECT_EQ(model::nrsbt_exchange_time(paper_machine(4, 32, "all"), 32), table_time(256, 8));
+}
+
 TEST(JohnssonHoTableFour, BalancedSbntExchangeFigureIsTheTablesRow) {
   // SBnT-p(n,N): (1/2)NM element transfers, Σ_i ⌈Σ_{j>=i} C(n,j)M/(nB_m)⌉ start-ups. n = 5, M = 32: 512 and 5,
   // 4 + 3 + 2 + 1 + 1 = 11 with B_m = 64.

@@ -234,6 +234,25 @@ Algorithm sbnt() {
   };
 }
 
+Algorithm nrsbt() {
+  return {
+      .name = "nrsbt",
+      .paper =
+          "Johnsson & Ho (1987) §4.4, nRSBT-p(n,N): n parts of every block, part k by the standard exchange in the "
+          "dimension order k, k+1, ..., k-1, all n ports at once",
+      .ports = {Ports::Kind::all},
+      .params = {},
+      .resolve = {},
+      .cannot_run = needs_cube,
+      .run = exchange_run([](Node& node, std::span<const std::byte> send, std::span<std::byte> recv,
+                             const KernelCase& c) { kernels::nrsbt_exchange(node, send, recv, c.m); }),
+      .predict = [](const MachineConfig& config,
+                    const KernelCase& c) { return model::nrsbt_exchange_time(config, c.m); },
+      .lower_bound = problem_bound,
+      .all_cases = {},
+  };
+}
+
 // ----- Suh, Shin & An's exchanges on the 2^k x 2^k torus (kernels/torus_exchange.hpp, docs/kernels/torus.md) -----
 
 // T1's x on the largest square torus the engines run, 2^(max_dimension/2) on a side: the rows t1.x go up to one less
@@ -349,7 +368,7 @@ KernelFamily exchange_family() {
       .default_algo = "auto",
       .algorithms =
           [] {
-            std::vector<Algorithm> rows = {direct(), standard(), multiphase(), planned(), all_port(), sbnt(), torus_t1()};
+            std::vector<Algorithm> rows = {direct(), standard(), multiphase(), planned(), all_port(), sbnt(), nrsbt(), torus_t1()};
             // From T1 to T2, the members in order of fewer start-ups and more bytes (x from k - 3 down to 0).
             for (int x = most_torus_x() - 1; x >= 1; --x) rows.push_back(torus_t1x(x));
             rows.push_back(torus_t2());

@@ -156,6 +156,17 @@ std::optional<Time> sbnt_exchange_time(const MachineConfig& config, std::size_t 
   return total;
 }
 
+std::optional<Time> nrsbt_exchange_time(const MachineConfig& config, std::size_t m) {
+  if (!all_port(config)) return std::nullopt;
+  const int n = config.d;
+  if (n == 0) return 0;
+  const CostTable cost = CostTable::from(config);
+  const auto half = static_cast<std::size_t>(config.nodes()) / 2;
+  const auto parts = static_cast<std::size_t>(n);
+  const Time step = hop(config, half * ((m + parts - 1) / parts)) + cost.copy(half * m);
+  return n * step + cost.copy((static_cast<std::size_t>(config.nodes()) - 1) * m);
+}
+
 Time sbt_reduce_time(const MachineConfig& config, std::size_t elements, std::uint64_t flops_per_element) {
   const CostTable cost = CostTable::from(config);
   return config.d * (hop(config, 8 * elements) + cost.flop * static_cast<Time>(flops_per_element * elements));

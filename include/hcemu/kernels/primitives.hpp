@@ -127,4 +127,10 @@ inline void nrsbt_allgather(Node& node, std::span<std::byte> all, std::size_t m)
 // copied uncharged, as in exchange.hpp.
 void sbnt_exchange(Node& node, std::span<const std::byte> send, std::span<std::byte> recv, std::size_t m);
 
+// nRSBT-p(n,N), for all-port machines: every block cut into n parts, part k doing the standard exchange in the
+// dimension order k, k + 1, ..., k - 1, the n parts on the n ports at once. Every port carries N/2 parts a step:
+// n·T((N/2)·⌈m/n⌉), the paper's (1/2)NM t_c + ⌈NM/(2nB_m)⌉ n τ, plus packing every part sent and unpacking every
+// part delivered (ρ per byte; the node's own block copied uncharged, as in exchange.hpp).
+void nrsbt_exchange(Node& node, std::span<const std::byte> send, std::span<std::byte> recv, std::size_t m);
+
 }  // namespace hcemu::kernels

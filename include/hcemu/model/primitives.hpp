@@ -73,6 +73,9 @@ Time nrsbt_one_port_allgather_time(const MachineConfig& config, std::size_t m);
 // every block sent, unpacking every block delivered). All-port. The paper's NM/2 element transfers again assume
 // perfectly balanced subtrees.
 std::optional<Time> sbnt_exchange_time(const MachineConfig& config, std::size_t m);
+// nRSBT-p(n,N) (kernels::nrsbt_exchange): n·[T((N/2)·⌈m/n⌉) + ρ(N/2)m] + ρ(N - 1)m, every step's ports carrying N/2
+// parts of ⌈m/n⌉ or ⌊m/n⌋ bytes. All-port. With n | m and ρ = 0 Table 4's (1/2)NM t_c + ⌈NM/(2nB_m)⌉ n τ.
+std::optional<Time> nrsbt_exchange_time(const MachineConfig& config, std::size_t m);
 
 // ----- Reductions (§4.5), blocks of doubles, f flops per element combined ------------------------------------------
 
