@@ -375,9 +375,31 @@ HCEMU_KERNEL_CHECKS(NesbtBroadcast, TreesUseEveryDirectedLinkButThoseIntoTheRoot
   checks.add(check);
 }
 
-HCEMU_KERNEL_CHECKS(NesbtBroadcast, RunsOnOnePortWithoutAClosedForm) {
+HCEMU_KERNEL_CHECKS(NesbtBroadcast, OnePortWithChunksOfOneSizeTakesTheRootsChunksAndDMoreLinks) {
+  // nESBT-b(1,1) (Johnsson & Ho 1987 Table 1): with every chunk B bytes, (⌈M/B⌉ + H - 1)·T(B), H = d + 1 levels.
+  // m = 840 = 2^3·3·5·7 divides into d pieces for d = 1..8; chunks of 5 bytes divide every piece but d = 8's (105).
+  for (std::size_t chunk : {std::size_t{5}, std::size_t{0}}) {
+    auto check = broadcast_check(840, nesbt(chunk));
+    check.dims({1, 2, 3, 4, 5, 6, 7}).ports({"one"}).base(circuit_machine()).predict([chunk](const MachineConfig& cfg) {
+      return model::nesbt_broadcast_time(cfg, 840, chunk);
+    });
+    checks.add("chunk = " + std::to_string(chunk), check);
+  }
+}
+
+HCEMU_KERNEL_CHECKS(NesbtBroadcast, RunsOnOnePortWithoutAClosedFormWhereItsChunksDiffer) {
+  // m = 500 into d = 3 pieces (167, 167, 166) or chunks of 20 that leave a shorter last one (d = 2, 4: 250, 125).
   auto check = broadcast_check(500, nesbt(20));
-  check.dims(0, 5).ports({"one", "half"}).base(circuit_machine()).predict([](const MachineConfig& cfg) {
+  check.dims({2, 3, 4}).ports({"one"}).base(circuit_machine()).predict([](const MachineConfig& cfg) {
+    return model::nesbt_broadcast_time(cfg, 500, 20);
+  });
+  check.check(test::no_closed_form);
+  checks.add(check);
+}
+
+HCEMU_KERNEL_CHECKS(NesbtBroadcast, RunsOnHalfDuplexWithoutAClosedForm) {
+  auto check = broadcast_check(500, nesbt(20));
+  check.dims(0, 5).ports({"half"}).base(circuit_machine()).predict([](const MachineConfig& cfg) {
     return model::nesbt_broadcast_time(cfg, 500, 20);
   });
   check.check(test::no_closed_form);

@@ -125,6 +125,7 @@ KernelResult KernelFamily::run(const MachineConfig& config, const EmulatorSettin
   result.run_case = r;
   result.predicted = predicted;
   result.lower_bound = bound;
+  result.paper_table = row.paper_table ? within_range(row.paper_table(config, r)) : std::nullopt;
   return result;
 }
 

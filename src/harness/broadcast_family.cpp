@@ -146,7 +146,7 @@ Algorithm nesbt() {
   return {
       .name = "nesbt",
       .paper = "Johnsson & Ho (1987) §3.4: n edge-disjoint spanning binomial trees, pipelined in chunks",
-      .ports = {Ports::Kind::all},
+      .ports = {Ports::Kind::one, Ports::Kind::all},
       .params = {{"chunk", "B", ParamKind::bytes,
                   "bytes per chunk, the paper's packet size B (Johnsson & Ho 1987 §3.4); 0 = the paper's optimum "
                   "sqrt(mβ/τ)/d",
@@ -271,6 +271,29 @@ Algorithm nrsbt() {
   return row;
 }
 
+// ----- Johnsson & Ho (1987) Table 1's one-port nRSBT ---------------------------------------------------------------
+
+Algorithm nrsbt_one_port() {
+  return {
+      .name = "nrsbt-one-port",
+      .paper =
+          "Johnsson & Ho (1987) §4.1.4, nRSBT-b(1,1): the n rotated binomial trees on one port, two sweeps through "
+          "the dimensions, the parts crossing one dimension in one message",
+      .ports = {},
+      .params = {},
+      .resolve = {},
+      .cannot_run = {},
+      .run = broadcast_run([](Node& node, std::span<std::byte> message, const KernelCase& c) {
+        kernels::nrsbt_one_port_broadcast(node, message, c.root);
+      }),
+      .predict = [](const MachineConfig& config, const KernelCase& c) -> std::optional<Time> {
+        return model::nrsbt_one_port_broadcast_time(config, c.m);
+      },
+      .lower_bound = problem_bound,
+      .all_cases = {},
+  };
+}
+
 }  // namespace
 
 KernelFamily broadcast_family() {
@@ -283,7 +306,7 @@ KernelFamily broadcast_family() {
       .m_is = "bytes of the message",
       .default_algo = "sbt",
       .algorithms = {sbt(), bcast2(), bcast3a(), bcast4(), nesbt(), gray_code(), rotated_gray_code(), pipelined_sbt(),
-                     sbnt(), nrsbt()},
+                     sbnt(), nrsbt(), nrsbt_one_port()},
       .resolve =
           [](const MachineConfig& config, KernelCase c) {
             if (c.root < 0 || c.root >= config.nodes())

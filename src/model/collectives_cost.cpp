@@ -72,12 +72,23 @@ int optimal_broadcast_groups(const MachineConfig& config, std::size_t m) {
 }
 
 std::optional<Time> nesbt_broadcast_time(const MachineConfig& config, std::size_t m, std::size_t chunk) {
-  if (!all_port(config)) return std::nullopt;
+  const bool one_port = config.ports.kind == Ports::Kind::one;
+  if (!all_port(config) && !one_port) return std::nullopt;
   const int d = config.d;
   if (d == 0) return 0;
   const CostTable cost = CostTable::from(config);
   const auto n = static_cast<std::size_t>(d);
   const int deepest = d == 1 ? 1 : d + 1;  // levels below the root: the sub-root, then a d-level binomial tree
+  if (one_port) {
+    // nESBT-b(1,1): the root sends its chunks one after the other, Σ T(chunk), and the last one goes d more links
+    // down (Table 1: (M + nB) t_c + (⌈M/B⌉ + n) τ). Exact when every chunk has one size (d | m, and B | m/d unless
+    // B >= m/d): then no node's single input port ever holds a chunk behind a longer one. Otherwise none.
+    const std::size_t piece = m / n;
+    const std::size_t b = chunk == 0 || chunk >= piece ? piece : chunk;
+    if (m % n != 0 || (b != 0 && piece % b != 0)) return std::nullopt;
+    const std::size_t chunks = n * (b == 0 ? 1 : piece / b);
+    return static_cast<Time>(chunks + static_cast<std::size_t>(deepest - 1)) * hop_time(cost, config, b);
+  }
   Time slowest = 0;
   for (std::size_t k = 0; k < n; ++k) {
     const std::size_t piece = m / n + (k < m % n ? 1 : 0);
