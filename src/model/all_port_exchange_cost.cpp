@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <numeric>
 #include <vector>
 
 #include "hcemu/detail/cost_table.hpp"
