@@ -1,8 +1,8 @@
 #include <numeric>
 
-#include "hcemu/detail/cost_table.hpp"
 #include "hcemu/model/all_port_exchange.hpp"
 #include "hcemu/model/transfer.hpp"
+#include "model/transfer_table.hpp"
 
 namespace hcemu::model {
 namespace {

@@ -2,9 +2,9 @@
 
 #include <string>
 
-#include "hcemu/detail/cost_table.hpp"
 #include "hcemu/errors.hpp"
 #include "hcemu/model/transfer.hpp"
+#include "model/transfer_table.hpp"
 
 namespace hcemu::model {
 

@@ -6,6 +6,7 @@
 #include "hcemu/model/even_spread.hpp"
 #include "hcemu/model/long_send.hpp"
 #include "hcemu/model/transfer.hpp"
+#include "model/transfer_table.hpp"
 
 namespace hcemu::model {
 namespace {

@@ -11,6 +11,7 @@
 #include "hcemu/model/spanning_trees.hpp"
 #include "hcemu/model/transfer.hpp"
 #include "hcemu/model/transpose.hpp"
+#include "model/transfer_table.hpp"
 
 namespace hcemu::model {
 namespace {

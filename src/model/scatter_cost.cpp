@@ -8,6 +8,7 @@
 #include "hcemu/model/scatter.hpp"
 #include "hcemu/model/spanning_trees.hpp"
 #include "hcemu/model/transfer.hpp"
+#include "model/transfer_table.hpp"
 
 namespace hcemu::model {
 namespace {
