@@ -42,7 +42,7 @@ RunFn allgather_run(AllgatherCall call) {
         return;
       }
     });
-    failure.record_into(result);
+    failure.record_into(result, machine);
     return result;
   };
 }

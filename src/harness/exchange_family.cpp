@@ -52,7 +52,7 @@ RunFn exchange_run(ExchangeCall call) {
         return;
       }
     });
-    failure.record_into(result);
+    failure.record_into(result, machine);
     return result;
   };
 }
