@@ -6,7 +6,7 @@
 #include <cstring>
 #include <string>
 
-#include "hcemu/detail/cost_table.hpp"
+#include "common/cost_table.hpp"
 #include "hcemu/hcemu.hpp"
 #include "hcemu/kernels/exchange.hpp"
 #include "hcemu/model/all_port_exchange.hpp"

@@ -449,9 +449,9 @@ ChoiceKind<EngineKind> engine_kind() {
 // model time, 2^62 ps (docs/model.md, The range of model time), must stay within the 2^63 ns of the host's clock.
 constexpr double kMaxTimeScale = 1000;
 
-// δ' = delta_msg_per_d · d must stay a valid time on the largest cube.
+// δ' = delta_msg_per_d · d must stay a valid time on the largest cube, spread over MPI ranks or not.
 TimeKind per_dimension_time() {
-  const int d = max_spread_dimension();
+  const int d = kMaxSpreadDimension;
   return {TimeKind{}.max / d, "1e9/" + std::to_string(d)};
 }
 
@@ -467,7 +467,7 @@ const std::vector<ConfigKey>& config_keys() {
   static const std::vector<ConfigKey> keys = {
       // The machine of the papers: docs/model.md §2.
       {"d", "", "-d,--dim", "dimension: 2^d nodes (a square torus or mesh: 2^(d/2) x 2^(d/2))",
-       field(&M::d, IntegerKind<int>{0, max_spread_dimension()}, "")},
+       field(&M::d, IntegerKind<int>{0, kMaxSpreadDimension}, "")},
       {"lambda", "λ", "", "start-up of one transfer (one packet)", field(&M::lambda, time, "µs")},
       {"lambda0", "λ0", "",
        "start-up of a zero-byte message; follows lambda unless set, so a preset that sets it keeps it when only lambda "

@@ -158,7 +158,7 @@ KernelResult run_verified(const MachineConfig& config, const EmulatorSettings& s
   const FailFn fail = [&failure](std::string sentence) { failure.report(std::move(sentence)); };
   Machine machine(config, settings);
   result.report = machine.run([&](Node& node) { body(node, fail); });
-  failure.record_into(result);
+  failure.record_into(result, machine);
   return result;
 }
 

@@ -43,7 +43,7 @@ RunFn allgather_run(AllgatherCall call) {
         return;
       }
     });
-    failure.record_into(result);
+    failure.record_into(result, machine);
     return result;
   };
 }

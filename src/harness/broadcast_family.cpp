@@ -40,7 +40,7 @@ RunFn broadcast_run(BroadcastCall call) {
         failure.report("node " + std::to_string(node.id()) + ": the message differs from the root's at byte " +
                        std::to_string(k));
     });
-    failure.record_into(result);
+    failure.record_into(result, machine);
     return result;
   };
 }

@@ -53,7 +53,7 @@ RunFn exchange_run(ExchangeCall call) {
         return;
       }
     });
-    failure.record_into(result);
+    failure.record_into(result, machine);
     return result;
   };
 }

@@ -83,7 +83,7 @@ RunFn send_run(SendCall call) {
         failure.report("node " + std::to_string(dst) + ": the message differs from node " + std::to_string(src) +
                        "'s at byte " + std::to_string(k));
     });
-    failure.record_into(result);
+    failure.record_into(result, machine);
     return result;
   };
 }

@@ -64,7 +64,7 @@ RunFn permutation_run(Permute call) {
         failure.report("node " + std::to_string(self) + ": the message differs from node " + std::to_string(from) +
                        "'s at byte " + std::to_string(k));
     });
-    failure.record_into(result);
+    failure.record_into(result, machine);
     return result;
   };
 }

@@ -41,7 +41,7 @@ RunFn scatter_run(Collective call) {
         failure.report("node " + std::to_string(self) + ": its block differs from the root's block for it at byte " +
                        std::to_string(k));
     });
-    failure.record_into(result);
+    failure.record_into(result, machine);
     return result;
   };
 }
@@ -68,7 +68,7 @@ RunFn gather_run(Collective call) {
         return;
       }
     });
-    failure.record_into(result);
+    failure.record_into(result, machine);
     return result;
   };
 }

@@ -4,10 +4,10 @@
 #include <numeric>
 #include <vector>
 
-#include "hcemu/detail/cost_table.hpp"
 #include "hcemu/model/all_port_exchange.hpp"
 #include "hcemu/model/even_spread.hpp"
 #include "hcemu/model/transfer.hpp"
+#include "model/transfer_table.hpp"
 
 namespace hcemu::model {
 std::size_t all_port_exchange_stage_bytes(int d, int k, std::size_t m) {

@@ -1,10 +1,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include "hcemu/detail/cost_table.hpp"
 #include "hcemu/model/collectives.hpp"
 #include "hcemu/model/transfer.hpp"
-#include "shared.hpp"
+#include "model/shared.hpp"
+#include "model/transfer_table.hpp"
 
 namespace hcemu::model {
 namespace {

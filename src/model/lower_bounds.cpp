@@ -7,7 +7,7 @@
 #include "hcemu/model/permutation.hpp"
 #include "hcemu/model/transfer.hpp"
 #include "hcemu/model/transpose.hpp"
-#include "shared.hpp"
+#include "model/shared.hpp"
 
 namespace hcemu::model {
 namespace {

@@ -8,6 +8,7 @@
 #include "hcemu/model/all_port_exchange.hpp"
 #include "hcemu/model/permutation.hpp"
 #include "hcemu/model/transfer.hpp"
+#include "model/transfer_table.hpp"
 
 namespace hcemu::model {
 namespace {

@@ -48,8 +48,6 @@ std::string NodeRuntime::where(const char* operation) const {
 }
 
 static_assert(Inbox::kMaxPorts <= 256, "a matched receive keeps its message's input port in one byte (Slot::in_port)");
-static_assert(static_cast<int>(Direction::minus_y) == static_cast<int>(model::TorusDirection::minus_y));
-static_assert(static_cast<int>(Way::minus) == static_cast<int>(model::LegWay::minus));
 
 model::TorusShape NodeRuntime::grid(const char* operation) const {
   if (!run_.config.topology.grid())
@@ -57,20 +55,17 @@ model::TorusShape NodeRuntime::grid(const char* operation) const {
   return model::TorusShape{rows_, cols_, run_.config.topology.kind == Topology::Kind::torus};
 }
 
-Coordinates NodeRuntime::coordinates() const {
-  const model::TorusCoord c = model::torus_coord(grid("coordinates"), id_);
-  return {c.x, c.y};
-}
+Coordinates NodeRuntime::coordinates() const { return model::torus_coord(grid("coordinates"), id_); }
 
 int NodeRuntime::neighbor(Direction direction) const {
-  const int n = model::torus_neighbor(grid("neighbor"), id_, static_cast<model::TorusDirection>(direction));
+  const int n = model::torus_neighbor(grid("neighbor"), id_, direction);
   if (n < 0) throw UsageError(where("neighbor") + "this node of the mesh has no neighbour that way");
   return n;
 }
 
 void NodeRuntime::route_ways(Way x, Way y) {
   grid("route_ways");
-  ways_ = model::TorusRoutePreference{static_cast<model::LegWay>(x), static_cast<model::LegWay>(y)};
+  ways_ = model::TorusRoutePreference{x, y};
 }
 
 int NodeRuntime::neighbor(int k) const {

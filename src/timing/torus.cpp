@@ -14,7 +14,7 @@ class Torus final : public Wiring {
   LinkEnds ends(int link) const override {
     const int from = link / model::kTorusDirections;
     const int direction = link % model::kTorusDirections;
-    return {from, model::torus_neighbor(shape_, from, static_cast<model::TorusDirection>(direction)), direction};
+    return {from, model::torus_neighbor(shape_, from, static_cast<Direction>(direction)), direction};
   }
   // A port per direction a message can arrive travelling in, and one for messages to oneself.
   int input_ports() const override { return model::kTorusDirections + 1; }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "model/transfer_table.hpp"
 #include "timing/checked_time.hpp"
 
 namespace hcemu::timing {

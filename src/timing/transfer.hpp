@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "hcemu/config.hpp"
-#include "hcemu/detail/cost_table.hpp"
+#include "common/cost_table.hpp"
 #include "hcemu/time.hpp"
 #include "timing/links.hpp"
 #include "timing/order_key.hpp"
