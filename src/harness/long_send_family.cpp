@@ -108,7 +108,7 @@ RunFn exchange_run(SendCall call) {
         failure.report("node " + std::to_string(me) + ": the message differs from node " + std::to_string(from) +
                        "'s at byte " + std::to_string(k));
     });
-    failure.record_into(result);
+    failure.record_into(result, machine);
     return result;
   };
 }
