@@ -75,33 +75,28 @@ std::vector<std::uint32_t> sbnt_children(std::uint32_t i, int n) {
   return out;
 }
 
-const std::vector<std::vector<std::uint32_t>>& sbnt_children(int n) {
+namespace {
+// The children lists of the tree `parent` defines on n dimensions, built once per n and kept for the process.
+template <std::uint32_t (*parent)(std::uint32_t, int)>
+const std::vector<std::vector<std::uint32_t>>& cached_children(int n) {
   static std::mutex mutex;
   static std::map<int, std::vector<std::vector<std::uint32_t>>> cache;
   std::lock_guard lock(mutex);
   auto it = cache.find(n);
   if (it == cache.end()) {
     std::vector<std::vector<std::uint32_t>> children(std::size_t{1} << n);
-    for (std::uint32_t i = 1; i < (std::uint32_t{1} << n); ++i) children[sbnt_parent(i, n)].push_back(i);
+    for (std::uint32_t i = 1; i < (std::uint32_t{1} << n); ++i) children[parent(i, n)].push_back(i);
     it = cache.emplace(n, std::move(children)).first;
   }
   return it->second;
 }
+}  // namespace
+
+const std::vector<std::vector<std::uint32_t>>& sbnt_children(int n) { return cached_children<sbnt_parent>(n); }
 
 std::uint32_t sbt_parent(std::uint32_t i, int) { return i ^ std::bit_floor(i); }
 
-const std::vector<std::vector<std::uint32_t>>& sbt_children(int n) {
-  static std::mutex mutex;
-  static std::map<int, std::vector<std::vector<std::uint32_t>>> cache;
-  std::lock_guard lock(mutex);
-  auto it = cache.find(n);
-  if (it == cache.end()) {
-    std::vector<std::vector<std::uint32_t>> children(std::size_t{1} << n);
-    for (std::uint32_t i = 1; i < (std::uint32_t{1} << n); ++i) children[sbt_parent(i, n)].push_back(i);
-    it = cache.emplace(n, std::move(children)).first;
-  }
-  return it->second;
-}
+const std::vector<std::vector<std::uint32_t>>& sbt_children(int n) { return cached_children<sbt_parent>(n); }
 
 std::vector<std::size_t> sbnt_subtree_sizes(int n) {
   std::vector<std::size_t> sizes(std::size_t{1} << n, 0);
