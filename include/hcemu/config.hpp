@@ -127,6 +127,7 @@ struct EmulatorSettings {
   std::size_t memory_limit = 0;                // bytes the process may hold; 0 = the host's available memory
   unsigned yield_seed = 0;                     // != 0: random thread yields in the runtime, to shake out races
   bool trace = false;                          // record spans for a Chrome trace
+  bool engine_stats = false;                   // RunReport::engine_stats: where the host's time went
   double mpi_timeout_seconds = 60;             // spread over MPI ranks: the longest wait for the others; 0 = forever
   Spread spread;                               // where the nodes run: this process (default), or a session's ranks
 

@@ -180,6 +180,11 @@ int run(const RunOptions& options, std::ostream& out, std::ostream& err) {
     outcomes.front().result->report.print(out);
   } else if (outcomes.size() > 1) {
     out << "(run one algorithm, e.g. --algo " << outcomes.front().requested.algo << ", for its full report)\n";
+    for (const auto& o : outcomes)
+      if (o.result && o.result->report.engine_stats) {
+        out << '\n' << case_label(kernel, o.result->run_case) << ":\n";
+        o.result->report.engine_stats->print(out);
+      }
   }
   for (const auto& o : outcomes)
     if (!o.error.empty()) err << "hcemu: " << case_label(kernel, o.requested) << ": " << o.error << '\n';

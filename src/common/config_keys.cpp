@@ -541,6 +541,10 @@ const std::vector<ConfigKey>& config_keys() {
       {"yield_seed", "", "", "!= 0: random thread yields in the runtime, to shake out races",
        field(&E::yield_seed, IntegerKind<unsigned>{0, std::numeric_limits<unsigned>::max()}, "")},
       {"trace", "", "", "record spans for a Chrome trace", field(&E::trace, BooleanKind{}, "")},
+      {"engine_stats", "", "--stats",
+       "true: report how the engine spent the host's time (placement passes, transfers placed, time placing, "
+       "running and idle per worker, the serial fraction; docs/engine.md)",
+       field(&E::engine_stats, BooleanKind{}, "")},
       {"mpi_timeout_seconds", "", "",
        "spread over MPI ranks: how long a rank waits in one exchange for the other ranks before it ends the job with "
        "an error (a rank stopped, killed or far slower); a rank's nodes may compute no longer than this between two "

@@ -54,6 +54,27 @@ void to_json(nlohmann::json& j, const RunReport& r) {
                      {"p50_us", r.lateness->p50_us},
                      {"p99_us", r.lateness->p99_us},
                      {"max_us", r.lateness->max_us}};
+  if (r.engine_stats) j["engine_stats"] = *r.engine_stats;
+}
+
+void to_json(nlohmann::json& j, const EngineStats& s) {
+  using nlohmann::json;
+  json workers = json::array();
+  for (const WorkerStats& w : s.per_worker)
+    workers.push_back({{"running_seconds", w.running_seconds},
+                       {"placing_seconds", w.placing_seconds},
+                       {"idle_seconds", w.idle_seconds},
+                       {"slices", w.slices}});
+  j = {{"engine", s.engine},
+       {"workers", s.workers},
+       {"placement_passes", s.placement_passes},
+       {"transfers_placed", s.transfers_placed},
+       {"horizons_answered", s.horizons_answered},
+       {"placing_seconds", s.placing_seconds},
+       {"wall_seconds", s.wall_seconds},
+       {"serial_fraction", s.serial_fraction()},
+       {"lookahead_ps", s.lookahead},
+       {"per_worker", std::move(workers)}};
 }
 
 nlohmann::json to_json(const RunReport& report) {

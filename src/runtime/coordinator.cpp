@@ -1,6 +1,7 @@
 #include "runtime/coordinator.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <thread>
 
 #include "runtime/message.hpp"
@@ -45,6 +46,8 @@ void Coordinator::start(int nodes) {
   queue_.clear();
   stopped_ = false;
   rounds_ = 0;
+  passes_ = transfers_placed_ = horizons_answered_ = 0;
+  placing_seconds_ = 0;
   native_sent_.store(0, std::memory_order_relaxed);
   native_received_ = 0;
   native_changed_ = native_counting_ = false;
@@ -109,15 +112,24 @@ void Coordinator::on_quiescent() {
   while (recheck_.load(std::memory_order_seq_cst)) {
     if (placing_.exchange(true, std::memory_order_acq_rel)) return;  // the placer will see the note
     recheck_.store(false, std::memory_order_seq_cst);
+    const bool timed = run_.settings.engine_stats;
+    const auto start = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
     if (run_.distributed()) {
       // Every rank takes part in every round until the run ends everywhere, even when none of its nodes is left.
       if (running_.load(std::memory_order_seq_cst) == 0 && !stopped_) {
+        ++passes_;
         if (run_.ordered) round();
         else native_progress();
         if (!stopped_ && running_.load(std::memory_order_seq_cst) == 0) recheck_.store(true, std::memory_order_seq_cst);
       }
     } else if (running_.load(std::memory_order_seq_cst) == 0 && !run_.aborted()) {
+      ++passes_;
       place_in_order();
+    }
+    if (timed) {
+      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      placing_seconds_ += seconds;
+      run_.engine->charge_placing(seconds);
     }
     placing_.store(false, std::memory_order_seq_cst);
   }
@@ -158,6 +170,7 @@ void Coordinator::place_in_order() {
   while (!queue_.empty() && queue_.top_key() < horizon && !run_.aborted()) {
     Pending* p = queue_.pop();
     if (p->kind == Pending::Kind::horizon) {
+      ++horizons_answered_;
       event(run_.nodes[static_cast<std::size_t>(p->owner)]->horizon_reached(*p), p->key.ready, p->owner);
       continue;
     }
@@ -174,6 +187,7 @@ void Coordinator::place_in_order() {
       event(run_.nodes[static_cast<std::size_t>(m->source)]->transfer_released(*m), m->times().sender_done,
             m->source);
     if (step.arrived) {
+      ++transfers_placed_;
       const Time arrival = m->times().arrival;
       const int receiver = m->destination;
       event(run_.nodes[static_cast<std::size_t>(receiver)]->deliver(m), arrival, receiver);  // m is the receiver's now

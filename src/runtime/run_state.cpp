@@ -117,6 +117,7 @@ RunReport RunState::run(const Kernel& k) {
   timing.reset();
   barrier.reset();
   coordinator.start(local_nodes);
+  engine->record_stats(settings.engine_stats);
   for (auto& n : nodes)
     if (n) n->start_run();
   if (distributed()) {
@@ -180,6 +181,17 @@ RunReport RunState::collect_report(std::chrono::steady_clock::time_point wall_st
   if (settings.trace) report.link_trace = timing.link_history();
   if (settings.timing == Timing::wall) report.lateness = summarize(std::move(lateness));
   report.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  if (settings.engine_stats) {
+    EngineStats& s = report.engine_stats.emplace();
+    s.engine = settings.engine == EngineKind::tasks ? "tasks" : "os_threads";
+    s.workers = engine->workers() > 0 ? engine->workers() : local_nodes;
+    s.placement_passes = coordinator.passes();
+    s.transfers_placed = coordinator.transfers_placed();
+    s.horizons_answered = coordinator.horizons_answered();
+    s.placing_seconds = coordinator.placing_seconds();
+    s.wall_seconds = report.wall_seconds;
+    s.per_worker = engine->worker_stats();
+  }
   return report;
 }
 

@@ -72,6 +72,15 @@ TEST_F(RunSchema, ARunThatFailedIsValid) {
   EXPECT_TRUE(document["runs"][0].contains("error"));
 }
 
+TEST_F(RunSchema, EngineStatisticsAreValid) {
+  const auto document = expect_valid("run exchange -d 3 --algo direct --stats --json");
+  const auto& stats = document["runs"][0]["stats"];
+  EXPECT_EQ(stats["transfers_placed"], document["runs"][0]["messages"]);
+  EXPECT_EQ(stats, document["runs"][0]["report"]["engine_stats"]);
+  expect_valid("run exchange -d 3 --stats --engine os_threads --json");
+  expect_valid("sweep exchange -d 2 -m 0,8 --stats --json");
+}
+
 TEST_F(RunSchema, SweepsAreValid) {
   expect_valid("sweep exchange -d 2 -m 0,8 --json");
   expect_valid("sweep exchange --topology torus -d 4 -m 0,8 --predicted-only --json");
