@@ -101,6 +101,11 @@ struct MachineConfig {
   std::size_t packet = 0;           // B_m: largest packet, 0 = no limit
   double flop = 0;                  // t_a: per floating-point operation
   double sys_copy = 0;              // per byte out of the system buffer, UNFORCED late receive
+  // docs/model.md §13, the short-message protocol (Nicol & Bokhari 1994 §4): a packet of 1..short_limit bytes
+  // starts up in lambda_short and moves at tau_short per byte; 0 = no such protocol.
+  std::size_t short_limit = 0;
+  std::optional<double> lambda_short;  // unset means λ
+  std::optional<double> tau_short;     // unset means τ
   Switching switching = Switching::circuit;
   // docs/model.md §12, used when switching is loggp (Alexandrov, Ionescu, Schauser & Scheiman 1995): L, o, g, G.
   double loggp_latency = 0;         // L: from the last byte's injection to its arrival at the receiver

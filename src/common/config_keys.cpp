@@ -489,6 +489,15 @@ const std::vector<ConfigKey>& config_keys() {
       {"flop", "t_a", "", "per floating-point operation (Node::compute)", field(&M::flop, time, "µs/flop")},
       {"sys_copy", "", "", "per byte copied out of the system buffer by a late UNFORCED receive",
        field(&M::sys_copy, time, "µs/byte")},
+      // The short-message protocol (Nicol & Bokhari 1994 §4): docs/model.md §13.
+      {"short_limit", "", "",
+       "short-message protocol: packets of 1..short_limit bytes start up in lambda_short and move at tau_short; 0 = "
+       "none (Nicol & Bokhari 1994 §4: the iPSC/860 handles messages of 100 bytes or fewer differently)",
+       field(&M::short_limit, BytesKind{0}, "bytes")},
+      {"lambda_short", "λs", "", "start-up of a packet of 1..short_limit bytes; follows lambda unless set",
+       field(&M::lambda_short, DefaultedTimeKind{&M::lambda, "lambda"}, "µs")},
+      {"tau_short", "τs", "", "time per byte of a packet of 1..short_limit bytes; follows tau unless set",
+       field(&M::tau_short, DefaultedTimeKind{&M::tau, "tau"}, "µs/byte")},
       {"switching", "", "--switching",
        "how a message crosses the machine: one circuit, hop by hop, or the LogGP model (no links, the loggp_ keys)",
        field(&M::switching, switching_kind(), "")},
