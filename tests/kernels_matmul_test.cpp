@@ -31,11 +31,12 @@ MachineConfig machine(int d, const char* ports) {
   return c;
 }
 
-MatmulOptions options(MatmulAlgorithm a, Grid grid = {}, int k = 0) {
+MatmulOptions options(MatmulAlgorithm a, Grid grid = {}, int k = 0, std::size_t element_bytes = 8) {
   MatmulOptions o;
   o.algorithm = a;
   o.grid = grid;
   o.k = k;
+  o.element_bytes = element_bytes;
   return o;
 }
 
@@ -60,6 +61,34 @@ TEST(Matmul, EveryAlgorithmOnASingleNode) {
   for (const auto& row : model::matmul_algorithms())
     for (const MatmulShape& shape : {MatmulShape{13, 7, 11}, MatmulShape{1, 1, 1}})
       check_matmul(machine(0, "all"), shape, options(row.algorithm), row.algorithm != A::outer_product);
+}
+
+TEST(Matmul, EveryAlgorithmInFloats) {
+  // 4-byte elements: the nodes hold, multiply and send floats (small integers, so the product is exact), and the
+  // closed forms move 4 bytes an element.
+  for (const auto& row : model::matmul_algorithms())
+    for (const char* ports : {"one", "all"})
+      for (int d : {2, 3, 4}) {
+        const bool square = row.two_dimensional && row.algorithm != A::a1_2d && row.algorithm != A::a1_2d_sbnt;
+        if (square && d % 2 != 0) continue;
+        const Grid grid{d / 2, d - d / 2};
+        for (const MatmulShape& shape : {MatmulShape{16, 16, 16}, MatmulShape{13, 7, 11}})
+          check_matmul(machine(d, ports), shape, options(row.algorithm, grid, 1, 4),
+                       made_for(row.algorithm, ports) && row.algorithm != A::outer_product);
+      }
+}
+
+TEST(Matmul, FloatsMoveHalfTheBytesOfDoubles) {
+  // Without start-ups, copies or arithmetic the time is τ times the bytes moved: floats take half of doubles'.
+  MachineConfig c = test::link_bound_machine(0, 0.01);
+  c.d = 4;
+  for (const auto& row : model::matmul_algorithms()) {
+    if (row.ports != "one" || row.algorithm == A::outer_product) continue;
+    const auto doubles = model::matmul_time(c, {64, 64, 64}, options(row.algorithm, {2, 2}, 2, 8));
+    const auto floats = model::matmul_time(c, {64, 64, 64}, options(row.algorithm, {2, 2}, 2, 4));
+    ASSERT_TRUE(doubles && floats) << row.name;
+    EXPECT_EQ(2 * floats->total(), doubles->total()) << row.name;
+  }
 }
 
 TEST(Matmul1D, OnePortAlgorithmsHoldOnHalfDuplexToo) {
@@ -177,6 +206,24 @@ TEST(PaperTables, TableSixOnePortWithPacketsOfTwoHundredFiftySixDoubles) {
   expect_paper(c, {64, 64, 64}, options(A::a3), 4864, 23, 32768);
 }
 
+TEST(PaperTables, TableSixOnePortInFloatsWithOneKilobytePackets) {
+  // The paper's units: 4-byte floats, t_c = 4τ, and a 1 KB packet holds B_m = 256 of them (128 doubles). P = Q = R =
+  // 64, N = 16: the start-ups of the test above, 15, 15, 19 and 23, with packets of 1024 bytes.
+  const MachineConfig c = paper_machine(4, 128);
+  auto floats = [](A a) { return options(a, {}, 0, 4); };
+  auto time = [](long transfers, long startups, long flops) {
+    return transfers * 4 * from_us(0.01) + startups * from_us(10) + flops * from_us(0.005);
+  };
+  for (auto [a, startups] : {std::pair{A::a1_sbt, 15}, {A::a1_cra, 15}, {A::a4, 19}, {A::a3, 23}}) {
+    const long transfers = a == A::a4 ? 4352 : a == A::a3 ? 4864 : 3840;
+    SCOPED_TRACE(model::matmul_algorithm_info(a).name);
+    EXPECT_EQ(model::matmul_time(c, {64, 64, 64}, floats(a))->total(), time(transfers, startups, 32768));
+    EXPECT_EQ(check_matmul(c, {64, 64, 64}, floats(a)).report.makespan, time(transfers, startups, 32768));
+  }
+  // The same packets in doubles hold 128 elements: A1(1) needs Σ_{i<4}⌈2^i·256/128⌉ = 30 start-ups.
+  expect_paper(c, {64, 64, 64}, options(A::a1_sbt), 3840, 30, 32768);
+}
+
 TEST(PaperTables, TableSixNPort) {
   // All-port, N = 16, P = Q = R = 64 (P⌈Q/N⌉ = 256 doubles). A1^l(n), GCEA(n,N): (1/n)(N - 1)P⌈Q/N⌉ = 960 and
   // ⌈PQ/(nN B_m)⌉(N - 1) = 15 start-ups. A1(n) with nRSBT-b(n,N): 960 and Σ_{t<4}⌈2^t·64/B_m⌉ = 4 with B_m >= 512
@@ -240,6 +287,8 @@ TEST(MatmulShapes, ImpossibleShapesAreUsageErrorsNamingTheConstraint) {
   EXPECT_NE(message(machine(4, "one"), {4, 4, 4}, options(A::a1_2d, {1, 2})).find("n1 + n2 must equal d"),
             std::string::npos);
   EXPECT_NE(message(machine(3, "one"), {4, 4, 4}, options(A::a1_hybrid, {}, 4)).find("k = 4"), std::string::npos);
+  EXPECT_NE(message(machine(3, "one"), {4, 4, 4}, options(A::a1_sbt, {}, 0, 2)).find("float (4) or double (8)"),
+            std::string::npos);
   // The kernel refuses the same, and blocks of the wrong size.
   MachineConfig c = machine(2, "one");
   EXPECT_THROW(Machine(c).run([](Node& node) {

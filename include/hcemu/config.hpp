@@ -101,6 +101,7 @@ struct MachineConfig {
   std::size_t packet = 0;           // B_m: largest packet, 0 = no limit
   double flop = 0;                  // t_a: per floating-point operation
   double sys_copy = 0;              // per byte out of the system buffer, UNFORCED late receive
+  std::size_t element = 8;          // bytes of the programs' floating-point element: 8 double, 4 float
   Switching switching = Switching::circuit;
   // docs/model.md §12, used when switching is loggp (Alexandrov, Ionescu, Schauser & Scheiman 1995): L, o, g, G.
   double loggp_latency = 0;         // L: from the last byte's injection to its arrival at the receiver

@@ -56,6 +56,14 @@ std::optional<MatmulAlgorithm> parse_matmul_algorithm(std::string_view name) {
   return std::nullopt;
 }
 
+std::optional<std::size_t> parse_matmul_element(std::string_view name) {
+  if (name == "float") return 4;
+  if (name == "double") return 8;
+  return std::nullopt;
+}
+
+std::string_view matmul_element_name(std::size_t element_bytes) { return element_bytes == 4 ? "float" : "double"; }
+
 Grid matmul_grid(const MatmulOptions& options, int d) {
   if (!matmul_algorithm_info(options.algorithm).two_dimensional) return {0, d};
   if (!needs_square_grid(options.algorithm)) return options.grid;
@@ -72,6 +80,9 @@ void check_matmul(const MatmulShape& shape, const MatmulOptions& options, int d)
   if (shape.P == 0 || shape.Q == 0 || shape.R == 0)
     throw UsageError("matmul " + name + ": P, Q and R must be at least 1, got P = " + std::to_string(shape.P) +
                      ", Q = " + std::to_string(shape.Q) + ", R = " + std::to_string(shape.R));
+  if (options.element_bytes != 4 && options.element_bytes != 8)
+    throw UsageError("matmul " + name + ": elements of " + std::to_string(options.element_bytes) +
+                     " bytes; float (4) or double (8)");
   const auto a = options.algorithm;
   if ((a == A::a1_2d || a == A::a1_2d_sbnt) &&
       (options.grid.n1 < 0 || options.grid.n2 < 0 || options.grid.n1 + options.grid.n2 != d))

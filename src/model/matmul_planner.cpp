@@ -16,6 +16,7 @@ std::vector<PlannedMatmul> plan_matmul(const MachineConfig& config, const Matmul
   for (MatmulAlgorithm a : algorithms) {
     MatmulOptions o;
     o.algorithm = a;
+    o.element_bytes = config.element;
     if (a == MatmulAlgorithm::a1_2d || a == MatmulAlgorithm::a1_2d_sbnt) {
       for (int n1 = 0; n1 <= config.d; ++n1) {
         o.grid = {n1, config.d - n1};

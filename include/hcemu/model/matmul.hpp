@@ -3,8 +3,9 @@
 // laid out, which shapes each accepts, and the closed form of each as hcemu runs it (kernels::matmul in
 // include/hcemu/kernels/matmul.hpp). Pure functions. docs/kernels/matmul.md has the tables.
 //
-// Elements are 8-byte doubles: the paper's t_c per element is 8τ here (τ per byte), its B_m in elements is
-// packet/8. C is P × Q, D is Q × R, A and E are P × R.
+// Elements are w bytes, MatmulOptions::element_bytes: 8 for doubles, 4 for the floats of the paper's iPSC code. The
+// paper's t_c per element is wτ here (τ per byte), its B_m in elements is packet/w. C is P × Q, D is Q × R, A and E
+// are P × R.
 //
 // Layout. The nodes form an N1 × N2 grid, N1 = 2^n1 processor rows (the high n1 bits of a node id), N2 = 2^n2
 // processor columns (the low n2 bits): node k·N2 + l is processor (k, l). It holds block (k, l) of every matrix, the
@@ -63,7 +64,12 @@ struct MatmulOptions {
   Grid grid;        // for a1_2d and a1_2d_sbnt: any n1 + n2 = d; the other algorithms lay out their own grid
   int k = 0;        // a1_hybrid: the SBT steps, 0..d
   int packets = 0;  // the n-port A2-A5: packets per link of the all-port transpose, 0 = the model's best
+  std::size_t element_bytes = 8;  // 8: doubles; 4: floats (what the nodes hold, multiply and send)
 };
+
+// "float" -> 4, "double" -> 8; nullopt otherwise. And back.
+std::optional<std::size_t> parse_matmul_element(std::string_view name);
+std::string_view matmul_element_name(std::size_t element_bytes);
 
 struct MatmulAlgorithmInfo {
   MatmulAlgorithm algorithm;
@@ -88,7 +94,7 @@ struct BlockShape {
 BlockShape block_shape(std::size_t rows, std::size_t cols, Grid grid);
 
 // Throws UsageError, naming the constraint, unless the algorithm runs this shape on a d-cube: P, Q, R >= 1;
-// A1 2-D: n1, n2 >= 0 with n1 + n2 = d; the outer product and A2-A5 2-D: d even (a square grid, N1 = N2: the
+// element_bytes 4 or 8; A1 2-D: n1, n2 >= 0 with n1 + n2 = d; the outer product and A2-A5 2-D: d even (a square grid, N1 = N2: the
 // transposes move block (k, l) to processor (l, k)); the hybrid: 0 <= k <= d. Any P, Q, R that do not divide
 // evenly are padded with zeros to whole blocks.
 void check_matmul(const MatmulShape& shape, const MatmulOptions& options, int d);
