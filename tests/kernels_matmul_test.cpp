@@ -133,6 +133,19 @@ TEST(Matmul2D, TransposedAlgorithmsOnSquareGrids) {
         for (const MatmulShape& shape : kShapes) check_matmul(machine(d, ports), shape, options(a), made_for(a, ports));
 }
 
+TEST(Matmul2D, TransposedAlgorithmsOnRectangularGrids) {
+  // §5.2.2: A2-A5 on N1 × N2 grids, N1 != N2, with the rectangular transpose; P, Q, R multiples of max(N1, N2).
+  for (A a : {A::a2_2d, A::a3_2d, A::a4_2d, A::a5_2d})
+    for (const char* ports : {"one", "half", "all"})
+      for (int d : {1, 2, 3, 4})
+        for (int n1 = 0; n1 <= d; ++n1) {
+          if (2 * n1 == d) continue;
+          for (const MatmulShape& shape : {MatmulShape{16, 16, 16}, MatmulShape{32, 16, 48}})
+            for (std::size_t element : {std::size_t{8}, std::size_t{4}})
+              check_matmul(machine(d, ports), shape, options(a, {n1, d - n1}, 0, element));
+        }
+}
+
 TEST(Matmul2D, PipelinedOuterProductTakesAtMostThePapersStepCount) {
   // §5.2.1: 2√N + 1 steps of two block communications, a block multiply and a block add. The nodes run ahead where
   // their blocks are in, so the emulated time is at most that; the paper gives no exact time, nor does hcemu.
@@ -270,6 +283,19 @@ TEST(PaperTables, TableNineA1DependsOnTheGridAsTableTwelveSays) {
               model::matmul_time(c, {256, 64, 64}, options(A::a1_2d, {3, 1}))->communication);
 }
 
+TEST(PaperTables, RectangularTransposeHasTwoLogNminWholeAndLogNmaxOverNminHalfSteps) {
+  // §5.2.2 on the 2 × 8 grid of a 4-cube (nmin = 1, log(Nmax/Nmin) = 2), P = Q = R = 64, B_m = ∞, ρ = 0: the
+  // transpose of D's 32 × 8 blocks (256 elements) is 2 log Nmin = 2 steps of 256 and log(Nmax/Nmin) = 2 of 128
+  // elements, 4 start-ups. A4 on it: that transpose; SBT-b of the redistributed 8 × 32 blocks of D in the processor
+  // columns (1 step of 256); the reduction of the 32 × 64 partial products in the rows, blocks of 32 × 8 (3 steps:
+  // 1024, 512, 256); 2816 element transfers, 8 start-ups; arithmetic 32·64·(2·8 - 1) + 7·256 + 256 = 32768.
+  const MachineConfig c = paper_machine(4);
+  expect_paper(c, {64, 64, 64}, options(A::a4_2d, {1, 3}), 2 * 256 + 2 * 128 + 256 + 1024 + 512 + 256, 4 + 1 + 3,
+               32 * 64 * 15 + 7 * 256 + 256);
+  // The square 4 × 4 grid takes 2560 transfers (TableNineAndTen above): here the rectangle costs more, as A4 on
+  // P = Q = R suits the square grid.
+}
+
 // ----- Shapes that are refused -----------------------------------------------------------------------------------
 
 TEST(MatmulShapes, ImpossibleShapesAreUsageErrorsNamingTheConstraint) {
@@ -284,6 +310,10 @@ TEST(MatmulShapes, ImpossibleShapesAreUsageErrorsNamingTheConstraint) {
   EXPECT_NE(message(machine(2, "one"), {0, 4, 4}, options(A::a1_sbt)).find("at least 1"), std::string::npos);
   EXPECT_NE(message(machine(3, "one"), {4, 4, 4}, options(A::a2_2d)).find("square processor grid"), std::string::npos);
   EXPECT_NE(message(machine(3, "one"), {4, 4, 4}, options(A::outer_product)).find("even d"), std::string::npos);
+  EXPECT_NE(message(machine(3, "one"), {6, 8, 8}, options(A::a4_2d, {1, 2})).find("multiples of max(N1, N2) = 4"),
+            std::string::npos);
+  EXPECT_NE(message(machine(3, "one"), {8, 8, 8}, options(A::a4_2d, {1, 1})).find("n1 + n2 must equal d"),
+            std::string::npos);
   EXPECT_NE(message(machine(4, "one"), {4, 4, 4}, options(A::a1_2d, {1, 2})).find("n1 + n2 must equal d"),
             std::string::npos);
   EXPECT_NE(message(machine(3, "one"), {4, 4, 4}, options(A::a1_hybrid, {}, 4)).find("k = 4"), std::string::npos);

@@ -28,11 +28,15 @@ struct PlanMatmulOptions {
   bool json = false;
 };
 
-// "a1-2d grid=(1,2)", "a1-hybrid k=3", "a4": as `hcemu run matmul` labels the case.
+bool has_grid(const model::MatmulOptions& o) {
+  return o.algorithm == model::MatmulAlgorithm::a1_2d || o.algorithm == model::MatmulAlgorithm::a1_2d_sbnt ||
+         model::matmul_takes_rectangular_grid(o.algorithm);
+}
+
+// "a1-2d grid=(1,2)", "a4-2d grid=(1,5)", "a1-hybrid k=3", "a4": as `hcemu run matmul` labels the case.
 std::string label(const model::MatmulOptions& o) {
   std::string text(model::matmul_algorithm_info(o.algorithm).name);
-  if (o.algorithm == model::MatmulAlgorithm::a1_2d || o.algorithm == model::MatmulAlgorithm::a1_2d_sbnt)
-    text += " grid=" + partition_label({o.grid.n1, o.grid.n2});
+  if (has_grid(o)) text += " grid=" + partition_label({o.grid.n1, o.grid.n2});
   if (o.algorithm == model::MatmulAlgorithm::a1_hybrid) text += " k=" + std::to_string(o.k);
   return text;
 }
@@ -40,8 +44,7 @@ std::string label(const model::MatmulOptions& o) {
 nlohmann::json plan_json(const model::PlannedMatmul& p) {
   nlohmann::json j;
   j["algo"] = model::matmul_algorithm_info(p.options.algorithm).name;
-  if (p.options.algorithm == model::MatmulAlgorithm::a1_2d || p.options.algorithm == model::MatmulAlgorithm::a1_2d_sbnt)
-    j["grid"] = {p.options.grid.n1, p.options.grid.n2};
+  if (has_grid(p.options)) j["grid"] = {p.options.grid.n1, p.options.grid.n2};
   if (p.options.algorithm == model::MatmulAlgorithm::a1_hybrid) j["k"] = p.options.k;
   j["communication_us"] = to_us(p.time.communication);
   j["arithmetic_us"] = to_us(p.time.arithmetic);

@@ -127,6 +127,7 @@ ParamSpec r_param() {
 }
 
 bool is_a1_2d(A a) { return a == A::a1_2d || a == A::a1_2d_sbnt; }
+bool takes_grid(A a) { return is_a1_2d(a) || model::matmul_takes_rectangular_grid(a); }
 bool has_packets(A a) { return a == A::a2_2d_sbnt || a == A::a3_2d_sbnt || a == A::a4_2d_sbnt || a == A::a5_2d_sbnt; }
 
 ParamSpec element_param() {
@@ -138,10 +139,11 @@ ParamSpec element_param() {
 
 std::vector<ParamSpec> params_of(A a) {
   std::vector<ParamSpec> params = {p_param(), q_param(), r_param()};
-  if (is_a1_2d(a))
+  if (takes_grid(a))
     params.push_back({"grid", "", ParamKind::partition,
-                      "the processor grid n1,n2: 2^n1 rows × 2^n2 columns, n1 + n2 = d (Johnsson & Ho 1987 §5.2); "
-                      "default the grid the model finds fastest"});
+                      "the processor grid n1,n2: 2^n1 rows × 2^n2 columns, n1 + n2 = d (Johnsson & Ho 1987 §5.2; "
+                      "A2-A5 on n1 != n2, §5.2.2, need P, Q, R multiples of max(N1, N2)); default the grid the "
+                      "model finds fastest"});
   if (a == A::a1_hybrid)
     params.push_back({"k", "k", ParamKind::count,
                       "SBT steps before the GCEA ones, 1..d (Johnsson & Ho 1987 §5.1, Figure 10); 0 = the k the "
@@ -165,6 +167,21 @@ std::function<KernelCase(const MachineConfig&, KernelCase)> matmul_resolve(A a) 
     c.params.set("element", std::string(model::matmul_element_name(element_of(config, c))));
     MachineConfig machine = config;  // the planner reads the element from the machine
     machine.element = element_of(config, c);
+    if (model::matmul_takes_rectangular_grid(a)) {
+      const auto& grid = c.params.parts("grid");
+      if (grid.empty()) {
+        const std::array candidates{a};
+        const auto plans = model::plan_matmul(machine, shape, candidates);
+        if (plans.empty())
+          throw UsageError("matmul " + name + ": no grid of the " + std::to_string(config.d) +
+                           "-cube takes this shape: the square one needs an even d, a rectangular one P, Q and R "
+                           "multiples of max(N1, N2)");
+        c.params.set("grid", std::vector<int>{plans.front().options.grid.n1, plans.front().options.grid.n2});
+      } else if (grid.size() != 2) {
+        throw UsageError("matmul " + name + ": --grid takes two numbers n1,n2 (2^n1 processor rows, 2^n2 columns, " +
+                         "n1 + n2 = d = " + std::to_string(config.d) + ")");
+      }
+    }
     if (is_a1_2d(a)) {
       const auto& grid = c.params.parts("grid");
       if (grid.empty()) {
@@ -198,10 +215,24 @@ std::function<KernelCase(const MachineConfig&, KernelCase)> matmul_resolve(A a) 
 }
 
 std::function<std::string(const MachineConfig&)> matmul_cannot_run(A a) {
-  const bool square = model::matmul_algorithm_info(a).two_dimensional && !is_a1_2d(a);
+  const bool square = model::matmul_algorithm_info(a).two_dimensional && !takes_grid(a);
   if (!square) return {};
   return [](const MachineConfig& config) -> std::string {
     return config.d % 2 == 0 ? "" : "needs a square processor grid, an even d";
+  };
+}
+
+// `--algo all`: the one-port A2-A5 run where some grid takes the shape (the square one on an even d, a rectangular
+// one where max(N1, N2) divides P, Q and R); the others run their one case.
+std::function<std::vector<KernelCase>(const MachineConfig&, const KernelCase&)> matmul_all_cases(A a) {
+  if (!model::matmul_takes_rectangular_grid(a)) return {};
+  return [a](const MachineConfig& config, const KernelCase& c) -> std::vector<KernelCase> {
+    if (config.d % 2 == 0 || !c.params.parts("grid").empty()) return {c};
+    const std::array candidates{a};
+    MachineConfig machine = config;
+    machine.element = element_of(config, c);
+    if (model::plan_matmul(machine, shape_of(c), candidates).empty()) return {};
+    return {c};
   };
 }
 
@@ -224,7 +255,7 @@ Algorithm matmul_row(std::size_t row) {
       .run = matmul_run(a),
       .predict = matmul_predict(a),
       .lower_bound = {},
-      .all_cases = {},
+      .all_cases = matmul_all_cases(a),
   };
 }
 

@@ -40,6 +40,7 @@ void run(detail::MatmulContext<T>& x) {
     case A::outer_product:
       return detail::outer_product(x);
     default:
+      if (x.grid.n1 != x.grid.n2) return detail::rectangular_2d(x);
       return detail::transposed_2d(x);
   }
 }

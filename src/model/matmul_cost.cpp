@@ -3,6 +3,7 @@
 // every algorithm starts and ends at the same moment on every node (the nodes do the same work on equal blocks), so
 // the phases add up.
 #include <algorithm>
+#include <cstdlib>
 
 #include "hcemu/model/collectives.hpp"
 #include "hcemu/model/exchange.hpp"
@@ -190,6 +191,61 @@ std::optional<MatmulTime> transposed_two_dimensional(const MachineConfig& config
   return cost.result();
 }
 
+// The one-port A2-A5 on an N1 × N2 grid, N1 != N2 (src/kernels/matmul_2d_rectangular.cpp): the redistribution of
+// B elements is Johnsson & Ho's rectangular transpose (§4.6, §5.2.2), 2·nmin steps of the block and
+// δ = |n1 - n2| = log(Nmax/Nmin) pairwise exchanges of half of it, plus the cut and the assembly (ρ each) and the
+// packing of every exchange step (ρ, half a block out and half in).
+std::optional<MatmulTime> rectangular_two_dimensional(const MachineConfig& config, const MatmulShape& shape,
+                                                      const MatmulOptions& options, Grid g) {
+  Cost cost(config, options.element_bytes);
+  const std::size_t w = options.element_bytes;
+  const MachineConfig& m = cost.silent;
+  const std::size_t N1 = static_cast<std::size_t>(g.rows()), N2 = static_cast<std::size_t>(g.cols());
+  const std::size_t P = shape.P, Q = shape.Q, R = shape.R;
+  const std::size_t p1 = P / N1, p2 = P / N2, q1 = Q / N1, q2 = Q / N2, r1 = R / N1, r2 = R / N2;
+  const int nmin = std::min(g.n1, g.n2), delta = std::abs(g.n1 - g.n2);
+  auto redistribute = [&](std::size_t elements) {
+    const std::size_t bytes = w * elements;
+    cost.add(2 * cost.table.copy(bytes));
+    cost.add(delta * (2 * cost.table.copy(bytes / 2) + pairwise_exchange_time(m, bytes / 2, 1)));
+    cost.add(2 * nmin * message_time(m, bytes, 1));
+  };
+  auto reduce = [&](std::size_t block, int dims) { cost.add(recursive_halving_reduce_scatter_time(m, block, dims, 1, w)); };
+  switch (options.algorithm) {
+    case A::a2_2d:
+      redistribute(p1 * q2);
+      cost.add(sbt_allgather_time(m, w * p2 * q1, g.n2));
+      cost.flops(P * r2 * (2 * q1 - 1));
+      reduce(p1 * r2, g.n1);
+      cost.flops((N1 - 1) * p1 * r2);
+      break;
+    case A::a3_2d:
+      redistribute(p1 * q2);
+      cost.add(sbt_allgather_time(m, w * q1 * r2, g.n2));
+      cost.flops(p2 * R * (2 * q1 - 1));
+      reduce(p2 * r1, g.n1);
+      cost.flops((N1 - 1) * p2 * r1);
+      redistribute(r1 * p2);
+      break;
+    case A::a4_2d:
+      redistribute(q1 * r2);
+      cost.add(sbt_allgather_time(m, w * q2 * r1, g.n1));
+      cost.flops(p1 * R * (2 * q2 - 1));
+      reduce(p1 * r2, g.n2);
+      cost.flops((N2 - 1) * p1 * r2);
+      break;
+    default:  // a5_2d
+      redistribute(q1 * r2);
+      cost.add(sbt_allgather_time(m, w * p1 * q2, g.n1));
+      cost.flops(P * r1 * (2 * q2 - 1));
+      reduce(p2 * r1, g.n2);
+      cost.flops((N2 - 1) * p2 * r1);
+      redistribute(r1 * p2);
+  }
+  cost.flops(p1 * r2);  // + E
+  return cost.result();
+}
+
 }  // namespace
 
 std::optional<MatmulTime> matmul_time(const MachineConfig& config, const MatmulShape& shape,
@@ -199,6 +255,8 @@ std::optional<MatmulTime> matmul_time(const MachineConfig& config, const MatmulS
   if (options.algorithm == A::a1_2d || options.algorithm == A::a1_2d_sbnt)
     return a1_two_dimensional(config, shape, options);
   if (options.algorithm == A::outer_product) return std::nullopt;
+  if (const Grid g = matmul_grid(options, config.d); g.n1 != g.n2)
+    return rectangular_two_dimensional(config, shape, options, g);
   return transposed_two_dimensional(config, shape, options);
 }
 

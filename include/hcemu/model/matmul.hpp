@@ -52,7 +52,7 @@ enum class MatmulAlgorithm {
   a1_2d,            // A1(1): SBT-b(1,N2)[C] in processor rows, then SBT-b(1,N1)[D] in processor columns
   a1_2d_sbnt,       // A1(n): SBnT-b(n2,N2)[C] and SBnT-b(n1,N1)[D] side by side
   outer_product,    // §5.2.1: the pipelined outer products, N1 = N2
-  a2_2d,            // A2(1): TXP[C] + SBT-b(1,N2)[C] + SBT-b(1,N1) reduction [A], N1 = N2
+  a2_2d,            // A2(1): TXP[C] + SBT-b(1,N2)[C] + SBT-b(1,N1) reduction [A]; also on N1 != N2 (§5.2.2)
   a2_2d_sbnt,       // A2(n): the same with Stout & Wagar's all-port transpose and SBnTs
   a3_2d, a3_2d_sbnt,
   a4_2d, a4_2d_sbnt,
@@ -61,7 +61,8 @@ enum class MatmulAlgorithm {
 
 struct MatmulOptions {
   MatmulAlgorithm algorithm = MatmulAlgorithm::a1_sbt;
-  Grid grid;        // for a1_2d and a1_2d_sbnt: any n1 + n2 = d; the other algorithms lay out their own grid
+  Grid grid;        // a1_2d, a1_2d_sbnt: any n1 + n2 = d; a2_2d..a5_2d (one-port): any n1 + n2 = d, or {0, 0} for
+                    // the square grid; the other algorithms lay out their own grid
   int k = 0;        // a1_hybrid: the SBT steps, 0..d
   int packets = 0;  // the n-port A2-A5: packets per link of the all-port transpose, 0 = the model's best
   std::size_t element_bytes = 8;  // 8: doubles; 4: floats (what the nodes hold, multiply and send)
@@ -82,8 +83,11 @@ std::span<const MatmulAlgorithmInfo> matmul_algorithms();
 const MatmulAlgorithmInfo& matmul_algorithm_info(MatmulAlgorithm algorithm);
 std::optional<MatmulAlgorithm> parse_matmul_algorithm(std::string_view name);
 
+// Whether the algorithm runs on a rectangular grid too: the one-port A2-A5 (§5.2.2: the transpose on N1 × N2).
+bool matmul_takes_rectangular_grid(MatmulAlgorithm algorithm);
+
 // The grid an algorithm lays its blocks out on for a d-cube: 1 × N for the one-dimensional ones, options.grid for
-// A1 2-D, the square grid for the others.
+// A1 2-D and for the one-port A2-A5 when it has d dimensions, the square grid for the others.
 Grid matmul_grid(const MatmulOptions& options, int d);
 
 struct BlockShape {
