@@ -106,6 +106,7 @@ struct MachineConfig {
   std::size_t short_limit = 0;
   std::optional<double> lambda_short;  // unset means λ
   std::optional<double> tau_short;     // unset means τ
+  std::size_t element = 8;          // bytes of the programs' floating-point element: 8 double, 4 float
   Switching switching = Switching::circuit;
   // docs/model.md §12, used when switching is loggp (Alexandrov, Ionescu, Schauser & Scheiman 1995): L, o, g, G.
   double loggp_latency = 0;         // L: from the last byte's injection to its arrival at the receiver

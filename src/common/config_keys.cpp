@@ -382,6 +382,16 @@ ChoiceKind<Switching> switching_kind() {
   return {parse_switching, [](Switching s) { return std::string(to_string(s)); },
           [] { return std::string("circuit, store_and_forward or loggp"); }};
 }
+// The floating-point element of the programs run on the machine: the matrix multiplications hold and send them.
+ChoiceKind<std::size_t> element_kind() {
+  return {[](std::string_view text) -> std::size_t {
+            if (text == "float") return 4;
+            if (text == "double") return 8;
+            throw ConfigError("element", "'" + std::string(text) + "' is not float or double");
+          },
+          [](std::size_t bytes) { return std::string(bytes == 4 ? "float" : "double"); },
+          [] { return std::string("float or double"); }};
+}
 // LogGP's g, which must stay within 2o + L under switching = loggp: hcemu's ports hold a message's input for its gap
 // up to the moment its receive completes, and that hold must fit after the message starts (docs/model.md §12).
 struct LogGPGapKind {
@@ -498,6 +508,10 @@ const std::vector<ConfigKey>& config_keys() {
        field(&M::lambda_short, DefaultedTimeKind{&M::lambda, "lambda"}, "µs")},
       {"tau_short", "τs", "", "time per byte of a packet of 1..short_limit bytes; follows tau unless set",
        field(&M::tau_short, DefaultedTimeKind{&M::tau, "tau"}, "µs/byte")},
+      {"element", "", "",
+       "the floating-point element the programs hold and send: double (8 bytes) or float (4, the Intel iPSC's in "
+       "Johnsson & Ho 1987); the matrix multiplications' default",
+       field(&M::element, element_kind(), "")},
       {"switching", "", "--switching",
        "how a message crosses the machine: one circuit, hop by hop, or the LogGP model (no links, the loggp_ keys)",
        field(&M::switching, switching_kind(), "")},
