@@ -1,5 +1,6 @@
 // `hcemu run <kernel>`: run one kernel case (or every algorithm) and set the emulated time beside the prediction.
 #include <CLI/CLI.hpp>
+#include <atomic>
 #include <memory>
 #include <ostream>
 
@@ -150,11 +151,17 @@ int run(const RunOptions& options, std::ostream& out, std::ostream& err) {
 
   std::vector<CaseOutcome> outcomes;
   {
-    Progress progress(err, "run " + options.kernel, cases.size(), run_progress_line,
-                      !options.quiet && writes_files() && Progress::stderr_is_terminal());
+    const bool show_progress = !options.quiet && writes_files() && Progress::stderr_is_terminal();
+    Progress progress(err, "run " + options.kernel, cases.size(), run_progress_line, show_progress);
+    // Inside a case the line counts the nodes whose kernels have returned (EmulatorSettings::nodes_done), counted
+    // only when the line is shown.
+    std::atomic<std::uint64_t> nodes_done{0};
+    EmulatorSettings counted = settings;
+    if (show_progress) counted.nodes_done = &nodes_done;
     for (const auto& c : cases) {
-      progress.start(case_label(kernel, c));
-      outcomes.push_back(run_case(kernel, config, settings, c));
+      nodes_done.store(0, std::memory_order_relaxed);
+      progress.start(case_label(kernel, c), nodes_done, static_cast<std::uint64_t>(config.nodes()), "nodes");
+      outcomes.push_back(run_case(kernel, config, counted, c));
       progress.finish();
     }
     if (options.trace.wanted()) {
