@@ -65,7 +65,7 @@ TEST(Progress, AnItemWithoutACounterShowsNone) {
     progress.finish();
     progress.start("writing t.json");
   }
-  EXPECT_NE(out.str().find("run exchange: writing t.json, 0:00"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("run exchange: writing t.json (2 of 2), 0:00"), std::string::npos) << out.str();
 }
 
 TEST(Progress, SweepLineEstimatesWhatIsLeftAtThePaceSoFar) {
