@@ -3,7 +3,9 @@
 // the emulator runs it (EmulatorSettings), so that a kernel's node.config() shows the machine of the papers and
 // nothing of the emulator's internals. Each field is a key of hcemu/config_keys.hpp, which holds its range, unit and
 // documentation; a field's initializer here is its default.
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -136,6 +138,9 @@ struct EmulatorSettings {
   bool engine_stats = false;                   // RunReport::engine_stats: where the host's time went
   double mpi_timeout_seconds = 60;             // spread over MPI ranks: the longest wait for the others; 0 = forever
   Spread spread;                               // where the nodes run: this process (default), or a session's ranks
+  // Where a run counts its nodes whose kernels have returned (Machine::run adds one each, relaxed), for a progress
+  // display to read while the run goes on; null: not counted. Not a key: it says nothing of the machine.
+  std::atomic<std::uint64_t>* nodes_done = nullptr;
 
   void validate() const;  // throws ConfigError naming the first key out of its range
   // What only the pair can tell: the dimension the engine supports, over spread.ranks() processes.

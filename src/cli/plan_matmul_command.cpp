@@ -76,10 +76,10 @@ int plan_matmul(const PlanMatmulOptions& options, std::ostream& out) {
     }
     const auto a = model::parse_matmul_algorithm(name);
     if (!a) {
-      const std::string hint = detail::nearest_name(name, names);
+      const std::string hint = hcemu::detail::nearest_name(name, names);
       throw UsageError("plan matmul: no algorithm '" + name + "'" +
                        (hint.empty() ? "" : "; did you mean '" + hint + "'?") +
-                       " (algorithms: " + detail::joined(names) + ", all)");
+                       " (algorithms: " + hcemu::detail::joined(names) + ", all)");
     }
     candidates.push_back(*a);
   }

@@ -21,6 +21,8 @@
 #include "hcemu/model/matmul_planner.hpp"
 
 namespace hcemu::harness {
+// The family's rows and helpers, in a namespace of its own: the families name theirs alike (sbnt(), problem_bound).
+namespace matmul_rows {
 namespace {
 
 using model::MatmulAlgorithm;
@@ -260,8 +262,10 @@ Algorithm matmul_row(std::size_t row) {
 }
 
 }  // namespace
+}  // namespace matmul_rows
 
 KernelFamily matmul_family() {
+  using namespace matmul_rows;
   std::vector<Algorithm> rows;
   for (std::size_t row = 0; row < model::matmul_algorithms().size(); ++row) rows.push_back(matmul_row(row));
   return {

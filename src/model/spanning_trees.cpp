@@ -4,15 +4,15 @@
 #include <map>
 #include <mutex>
 
+#include "model/shared.hpp"
+
 namespace hcemu::model {
 namespace {
-
-std::uint32_t mask(int n) { return n >= 32 ? ~std::uint32_t{0} : (std::uint32_t{1} << n) - 1; }
 
 // R^j(i): i rotated right by j of n bits.
 std::uint32_t rotate_right(std::uint32_t i, int j, int n) {
   j %= n;
-  return j == 0 ? i : (((i >> j) | (i << (n - j))) & mask(n));
+  return j == 0 ? i : (((i >> j) | (i << (n - j))) & low_bits(n));
 }
 
 // The port (dimension) of the edge between two neighbours.

@@ -58,6 +58,7 @@ TEST_F(RunSchema, OneAlgorithmIsValid) { expect_valid("run exchange -d 2 --algo 
 TEST_F(RunSchema, EveryAlgorithmIsValid) {
   expect_valid("run exchange -d 3 --json");
   expect_valid("run broadcast -d 3 --json");
+  expect_valid("run exchange -d 3 --algo direct --json --json-nodes");  // the per-node and per-link arrays too
 }
 
 TEST_F(RunSchema, ParametersOfEveryKindAreValid) {
@@ -92,7 +93,7 @@ TEST_F(RunSchema, RejectsOutputThatBreaksIt) {
   no_report["runs"][0].erase("report");
   EXPECT_EQ(validate(no_report).exit_code, 1);
   auto another_version = good;
-  another_version["schema_version"] = 2;
+  another_version["schema_version"] = 1;  // the one before reports lost nodes and links
   EXPECT_EQ(validate(another_version).exit_code, 1);
   auto a_bare_object = good["runs"][0];  // the older shape of one algorithm
   EXPECT_EQ(validate(a_bare_object).exit_code, 1);
