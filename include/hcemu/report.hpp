@@ -83,7 +83,9 @@ struct EngineStats {
   std::string engine;                   // "tasks" or "os_threads"
   int workers = 0;                      // host threads that run nodes (os_threads: one per node)
   std::uint64_t placement_passes = 0;   // passes of the placer (windows): each places what it may, then lets go
-  std::uint64_t transfers_placed = 0;   // transfers that reached their receivers
+  std::uint64_t transfers_placed = 0;   // by the placer: transfers it brought to their receivers
+  // Placed at once by their senders, outside the placer, as nothing could contend with them (docs/engine.md)
+  std::uint64_t placed_by_senders = 0;
   std::uint64_t horizons_answered = 0;  // nodes told that every transfer up to a time has been placed
   double placing_seconds = 0;           // host time inside the placer, all passes
   double wall_seconds = 0;              // the run's real duration (RunReport::wall_seconds)

@@ -75,6 +75,7 @@ void EngineStats::print(std::ostream& out) const {
   out << "placing   " << placement_passes << " passes placed " << transfers_placed << " transfers and answered "
       << horizons_answered << " horizons in " << placing_seconds << " s: serial fraction " << std::setprecision(1)
       << 100 * serial_fraction() << "%\n";
+  out << "senders   placed " << placed_by_senders << " transfers themselves, at once (nothing could contend)\n";
   out << "lookahead " << (lookahead > 0 ? std::to_string(to_us(lookahead)) + " us"
                                         : "none: the placer runs once every node has parked, while none runs")
       << '\n';

@@ -120,6 +120,7 @@ void to_json(nlohmann::json& j, const EngineStats& s) {
        {"workers", s.workers},
        {"placement_passes", s.placement_passes},
        {"transfers_placed", s.transfers_placed},
+       {"placed_by_senders", s.placed_by_senders},
        {"horizons_answered", s.horizons_answered},
        {"placing_seconds", s.placing_seconds},
        {"wall_seconds", s.wall_seconds},

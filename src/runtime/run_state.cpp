@@ -187,6 +187,8 @@ RunReport RunState::collect_report(std::chrono::steady_clock::time_point wall_st
     s.workers = engine->workers() > 0 ? engine->workers() : local_nodes;
     s.placement_passes = coordinator.passes();
     s.transfers_placed = coordinator.transfers_placed();
+    // Every transfer reaches its receiver once; those the placer did not bring, their senders placed.
+    s.placed_by_senders = report.messages() - std::min(report.messages(), s.transfers_placed);
     s.horizons_answered = coordinator.horizons_answered();
     s.placing_seconds = coordinator.placing_seconds();
     s.wall_seconds = report.wall_seconds;

@@ -127,7 +127,7 @@ TEST(RunCommand, StatsSayWhereTheHostsTimeWent) {
   // Several algorithms: a block for each under the table.
   const Result all = hcemu("run exchange -d 3 --stats");
   ASSERT_EQ(all.exit_code, 0) << all.err;
-  EXPECT_NE(all.out.find("direct:\nengine    "), std::string::npos) << all.out;
+  EXPECT_NE(all.out.find("direct (3):\nengine    "), std::string::npos) << all.out;
   // Not asked: none.
   EXPECT_EQ(hcemu("run exchange -d 3 --algo direct").out.find("serial fraction"), std::string::npos);
 }
