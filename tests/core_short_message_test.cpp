@@ -15,6 +15,7 @@ namespace hcemu {
 namespace {
 
 using test::bytes_of;
+using test::ping_pong;
 using test::round_config;
 using test::us;
 
@@ -34,21 +35,8 @@ double circuit_us(int hops, std::size_t bytes) {
   return startup + 2 + 1.0 * hops + per_byte * static_cast<double>(bytes);
 }
 
-Time ping_pong(const MachineConfig& config, int partner, std::size_t m) {
-  Machine machine(config);
-  auto report = machine.run([&](Node& node) {
-    std::vector<std::byte> buf(m);
-    if (node.id() == 0) {
-      node.send(partner, bytes_of(m));
-      node.recv(partner, buf);
-      EXPECT_EQ(buf, bytes_of(m, 2));
-    } else if (node.id() == partner) {
-      node.recv(0, buf);
-      EXPECT_EQ(buf, bytes_of(m));
-      node.send(0, bytes_of(m, 2));
-    }
-  });
-  return report.makespan;
+Time ping_pong_time(const MachineConfig& config, int partner, std::size_t m) {
+  return ping_pong(config, partner, m).makespan;
 }
 
 TEST(ShortMessages, CircuitPingPongPaysTheShortStartUpUpToTheLimit) {
@@ -57,7 +45,7 @@ TEST(ShortMessages, CircuitPingPongPaysTheShortStartUpUpToTheLimit) {
     for (int partner : {1, 3, 7}) {
       const int h = std::popcount(static_cast<unsigned>(partner));
       const Time want = us(2 * circuit_us(h, m));
-      EXPECT_EQ(ping_pong(config, partner, m), want) << "m = " << m << ", partner " << partner;
+      EXPECT_EQ(ping_pong_time(config, partner, m), want) << "m = " << m << ", partner " << partner;
       EXPECT_EQ(2 * model::message_time(config, m, h), want) << "m = " << m;
     }
   }
@@ -72,11 +60,11 @@ TEST(ShortMessages, EachPacketOfAStoreAndForwardMessageHasItsOwnProtocol) {
   for (int partner : {1, 3, 7}) {
     const int h = std::popcount(static_cast<unsigned>(partner));
     const Time want = us(2 * (18.0 * h + 10));
-    EXPECT_EQ(ping_pong(config, partner, 20), want) << "partner " << partner;
+    EXPECT_EQ(ping_pong_time(config, partner, 20), want) << "partner " << partner;
     EXPECT_EQ(2 * model::message_time(config, 20, h), want);
   }
   // 8 bytes: one short packet of 4 + 1.5·8 = 16 µs a hop.
-  EXPECT_EQ(ping_pong(config, 7, 8), us(2 * 3 * 16.0));
+  EXPECT_EQ(ping_pong_time(config, 7, 8), us(2 * 3 * 16.0));
 }
 
 // Direct exchange, sync none: Σ_{h=1..d} C(d, h)·(λs + δ' + δh + τs·m) while m <= short_limit, and with λ, τ above.

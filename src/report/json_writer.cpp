@@ -64,25 +64,18 @@ void JsonWriter::begin_array() {
   levels_.push_back({});
 }
 
-void JsonWriter::end_object() {
-  const bool empty = levels_.back().empty;
-  levels_.pop_back();
-  if (!empty) {
-    buffer_ += '\n';
-    indent(levels_.size());
-  }
-  buffer_ += '}';
-  if (buffer_.size() >= kFlushAt) flush();
-}
+void JsonWriter::end_object() { close('}'); }
 
-void JsonWriter::end_array() {
+void JsonWriter::end_array() { close(']'); }
+
+void JsonWriter::close(char bracket) {
   const bool empty = levels_.back().empty;
   levels_.pop_back();
   if (!empty) {
     buffer_ += '\n';
     indent(levels_.size());
   }
-  buffer_ += ']';
+  buffer_ += bracket;
   if (buffer_.size() >= kFlushAt) flush();
 }
 

@@ -44,6 +44,7 @@ class JsonWriter {
  private:
   void before_value();  // the comma, new line and indentation a value needs where it lands
   void indent(std::size_t depth);
+  void close(char bracket);  // ends the innermost object or array
 
   std::ostream& out_;
   std::string buffer_;
