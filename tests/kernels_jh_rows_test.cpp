@@ -191,6 +191,27 @@ TEST(JohnssonHoPrimitiveRows, ScatterNrsbtMeetsTableThreesFigureThatSbntOnlyAppr
   }
 }
 
+TEST(MatmulRows, TheNPortTwoDimensionalA1CarriesTableElevensMaxOfRowAndColumn) {
+  // Table 11 A1(n): the balanced row and column broadcasts taken as independent, max(row, column) plus arithmetic,
+  // beside the exact time of the grid the row resolved; the one-port A1 2-D has no such figure.
+  const KernelFamily& family = harness::find_family("matmul");
+  const MachineConfig config = machine(4, "all");
+  KernelCase c;
+  c.algo = "a1-2d-sbnt";
+  c.m = 16;
+  const KernelResult r = check_row(family, config, c);
+  model::MatmulOptions o;
+  o.algorithm = model::MatmulAlgorithm::a1_2d_sbnt;
+  o.element_bytes = config.element;
+  const auto& grid = r.run_case.params.parts("grid");
+  o.grid = {grid.at(0), grid.at(1)};
+  ASSERT_TRUE(r.paper_table.has_value());
+  EXPECT_EQ(r.paper_table, model::a1_n_port_table_time(config, {16, 16, 16}, o));
+  EXPECT_GT(*r.predicted, *r.paper_table);
+  c.algo = "a1-2d";
+  EXPECT_FALSE(check_row(family, config, c).paper_table.has_value());
+}
+
 TEST(JohnssonHoPrimitiveRows, OnlyThePortModelsARowIsMadeForRunUnderAlgoAll) {
   const KernelFamily& family = harness::find_family("allgather");
   KernelCase base;
