@@ -6,6 +6,8 @@
 #include <set>
 #include <string>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include "harness/algorithm.hpp"
 #include "hcemu/hcemu.hpp"
@@ -551,6 +553,34 @@ TEST(BroadcastRegistry, OptimalGroupsMinimizeTheClosedForm) {
   MachineConfig config = link_bound_machine(16, 1);
   config.d = 4;
   EXPECT_EQ(model::optimal_broadcast_groups(config, 4800), 15);
+}
+
+TEST(BroadcastRegistry, DefaultGroupsAreTheLeastOfTheClosedFormOverEveryG) {
+  // `--groups 0`: the g in [1, ⌈m/d⌉] of least (d + g - 1)·T(⌈m/(dg)⌉), the fewest on a tie, against a plain scan.
+  for (const auto& [beta, tau] : std::vector<std::pair<double, double>>{{20, 1}, {16, 1}, {10, 0.01}, {100, 1}})
+    for (int d = 2; d <= 8; ++d)
+      for (std::size_t m : {std::size_t{1}, std::size_t{77}, std::size_t{1001}, std::size_t{3600}, std::size_t{6000}}) {
+        MachineConfig c = link_bound_machine(beta, tau);
+        c.d = d;
+        c.ports = Ports::parse("all");
+        SCOPED_TRACE("beta " + std::to_string(beta) + " d " + std::to_string(d) + " m " + std::to_string(m));
+        int best = 1;
+        const int most = static_cast<int>((m + static_cast<std::size_t>(d) - 1) / static_cast<std::size_t>(d));
+        for (int g = 2; g <= most; ++g)
+          if (*model::pipelined_broadcast_time(c, m, g) < *model::pipelined_broadcast_time(c, m, best)) best = g;
+        EXPECT_EQ(model::optimal_broadcast_groups(c, m), best);
+      }
+}
+
+TEST(BroadcastRegistry, DefaultGroupsCountWholeBytePackets) {
+  // d = 3, β = 20, τ = 1, m = 3600: the paper's sqrt((d-1)τm/(dβ)) = sqrt(120) = 10.95 rounds to 11, packets of
+  // ⌈3600/33⌉ = 110 bytes, (3 + 10)·130 = 1690 µs; g = 10 has packets of 120 bytes, 12·140 = 1680 µs.
+  MachineConfig config = link_bound_machine(20, 1);
+  config.d = 3;
+  config.ports = Ports::parse("all");
+  EXPECT_EQ(model::pipelined_broadcast_time(config, 3600, 11), from_us(1690));
+  EXPECT_EQ(model::pipelined_broadcast_time(config, 3600, 10), from_us(1680));
+  EXPECT_EQ(model::optimal_broadcast_groups(config, 3600), 10);
 }
 
 TEST(BroadcastRegistry, UnknownAlgoAndRootAreUsageErrors) {

@@ -101,6 +101,11 @@ Scatter sbnt() {
     kernels::sbnt_scatter(node, b, o, r);
   };
 }
+Scatter nrsbt() {
+  return [](Node& node, std::span<const std::byte> b, std::span<std::byte> o, int r) {
+    kernels::nrsbt_scatter(node, b, o, r);
+  };
+}
 Gather coll1() {
   return [](Node& node, std::span<const std::byte> b, std::span<std::byte> o, int r) {
     kernels::collect_1(node, b, o, r);
@@ -355,6 +360,48 @@ HCEMU_KERNEL_CHECKS(SbntScatter, MatchesItsStepByStepTime) {
   }
 }
 
+// ----- nRSBT-p(n,1)
+// ---------------------------------------------------------------------------------------------------
+
+HCEMU_KERNEL_CHECKS(NrsbtScatter, MatchesItsStepByStepTime) {
+  // m = 1 and 2 leave some trees without data; 301 cuts unequal parts; ρ charges every packet and the own parts.
+  MachineConfig c = circuit_machine();
+  c.rho = 0.003;
+  for (std::size_t m : {std::size_t{1}, std::size_t{2}, std::size_t{301}}) {
+    auto check = scatter_check(m, nrsbt());
+    check.dims(0, 7).ports({"all"}).base(c).predict(
+        [m](const MachineConfig& cfg) { return model::nrsbt_scatter_time(cfg, m); });
+    checks.add("m = " + std::to_string(m), check);
+  }
+}
+
+HCEMU_KERNEL_CHECKS(NrsbtScatter, TakesTableThreesBalancedTimeWhenTheTreesShareTheBlocksEvenly) {
+  // Johnsson & Ho Table 3, nRSBT-p(n,1): (1/n)(N - 1)M t_c + Σ_{i=1..n} ⌈C(n,i)M/(nB_m)⌉ τ; with ρ = 0, no packet
+  // limit and n | m: Σ_i (β + τ·C(n,i)·m/n). 840 = lcm(1..8).
+  auto check = scatter_check(840, nrsbt());
+  check.dims(0, 7).ports({"all"}).base(link_bound_machine()).predict([](const MachineConfig& cfg) {
+    Time t = 0;
+    for (int i = 1; i <= cfg.d; ++i)
+      t += link_bound_hop(static_cast<std::size_t>(model::binomial(cfg.d, i)) * 840 / static_cast<std::size_t>(cfg.d));
+    return std::optional<Time>(t);
+  });
+  checks.add(check);
+}
+
+TEST(NrsbtScatter, EveryRootLinkCarriesAPartOfEveryBlockButItsOwn) {
+  // §4.1.4: the root's link across p heads the 2^(n-1-i)-node subtree of tree p - i, so over the n trees it carries
+  // N - 1 parts, and in the step for depth l exactly C(n,l) parts (the root's packet, m = n: one byte a part).
+  for (int n = 1; n <= 8; ++n) {
+    MachineConfig c = link_bound_machine(0, 1);  // a link's time is its bytes, in µs
+    c.d = n;
+    c.ports = Ports::parse("all");
+    Time want = 0;
+    for (int l = 1; l <= n; ++l) want += from_us(static_cast<double>(model::binomial(n, l)));
+    EXPECT_EQ(model::nrsbt_scatter_time(c, static_cast<std::size_t>(n)), want) << n;
+    EXPECT_EQ(want, from_us((1 << n) - 1));
+  }
+}
+
 // ----- Every kernel
 // ---------------------------------------------------------------------------------------------------
 
@@ -362,7 +409,7 @@ HCEMU_KERNEL_CHECKS(ScatterGather, EveryAlgorithmDeliversUnderForcedOnEveryPortM
   MachineConfig forced = link_bound_machine();
   forced.protocol = Protocol::forced;
   for (const auto& [name, scatter] : std::vector<std::pair<std::string, Scatter>>{
-           {"dist1", dist1()}, {"dist2", dist2()}, {"sbt scatter", sbt()}, {"sbnt", sbnt()}}) {
+           {"dist1", dist1()}, {"dist2", dist2()}, {"sbt scatter", sbt()}, {"sbnt", sbnt()}, {"nrsbt", nrsbt()}}) {
     auto check = scatter_check(37, scatter);
     check.dims(0, 5).ports({"one", "all"}).base(forced);
     checks.add(name, check);
@@ -383,6 +430,7 @@ TEST(ScatterGather, AllPortFormsHaveNoOnePortPrediction) {
   EXPECT_FALSE(model::distribute_2_time(c, 840).has_value());
   EXPECT_FALSE(model::collect_1_time(c, 840).has_value());
   EXPECT_FALSE(model::sbnt_scatter_time(c, 840).has_value());
+  EXPECT_FALSE(model::nrsbt_scatter_time(c, 840).has_value());
   EXPECT_EQ(model::sbt_scatter_time(c, 100),
             link_bound_hop(100) + link_bound_hop(200) + link_bound_hop(400) + link_bound_hop(800));
 }

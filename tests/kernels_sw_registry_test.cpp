@@ -5,11 +5,13 @@
 // its row reports.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "harness/algorithm.hpp"
+#include "hcemu/model/even_spread.hpp"
 #include "hcemu/model/long_send.hpp"
 #include "hcemu/model/lower_bounds.hpp"
 #include "hcemu/model/permutation.hpp"
@@ -215,6 +217,33 @@ TEST(StoutWagarRegistry, TheCaseAsRunCarriesThePairThePermutationAndTheGroups) {
   KernelCase p;
   p.algo = "ecube";
   EXPECT_EQ(permutation_family().run(c, {}, p).run_case.params.text("perm"), "inversion");
+}
+
+TEST(StoutWagarRegistry, ArbitrarySendThreesDefaultGroupsAreTheBestPairOfItsClosedForm) {
+  // §4: its time is the slower of the O.C. SEND 4 flight of the n parts (g groups) and the X.O.C. SEND 2 flights of
+  // the others (g'), each depending on its own count, so `--groups 0 --xoc-groups 0` must give the least time over
+  // every pair: checked against a scan of every pair up to the counts of one-byte units (and a few past them).
+  for (int d = 2; d <= 5; ++d)
+    for (std::size_t m : {std::size_t{77}, std::size_t{1001}})
+      for (int n = 1; n <= d; ++n) {
+        SCOPED_TRACE("d " + std::to_string(d) + " m " + std::to_string(m) + " n " + std::to_string(n));
+        const MachineConfig c = with(link_bound_machine(20, 1), d, "all");
+        KernelCase k;
+        k.algo = "as3";
+        k.m = m;
+        k.params.set("dst", static_cast<std::uint64_t>((1u << n) - 1));
+        const KernelCase run = long_send_family().resolved(c, k);
+        const auto g = static_cast<int>(run.params.number("groups"));
+        const auto g_xoc = static_cast<int>(run.params.number("xoc-groups"));
+        const Time chosen = *model::arbitrary_send_3_time(c, m, n, g, g_xoc);
+        const int top = static_cast<int>(model::spread_unit_bytes(model::arbitrary_send_3_oc_bytes(d, m, n), n)) + 2;
+        const int top_xoc =
+            n < d ? static_cast<int>(model::spread_unit_bytes(model::arbitrary_send_3_xoc_bytes(d, m, n), n)) + 2 : 1;
+        Time least = chosen;
+        for (int a = 1; a <= top; ++a)
+          for (int b = 1; b <= top_xoc; ++b) least = std::min(least, *model::arbitrary_send_3_time(c, m, n, a, b));
+        EXPECT_EQ(chosen, least) << "g = " << g << ", g' = " << g_xoc;
+      }
 }
 
 // Stout & Wagar (1990) §9: the coefficients of the high-order terms of these algorithms are the least possible, so

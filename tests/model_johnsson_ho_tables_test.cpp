@@ -8,6 +8,7 @@
 #include <bit>
 
 #include "hcemu/model/collectives.hpp"
+#include "hcemu/model/matmul.hpp"
 #include "hcemu/model/paper_tables.hpp"
 #include "hcemu/model/primitives.hpp"
 #include "hcemu/model/scatter.hpp"
@@ -120,6 +121,41 @@ TEST(JohnssonHoTableThree, AllPortSbtScatterTakesHalfTheOnePortData) {
   // 1 + 2 + 3 + 2 + 1 = 9.
   EXPECT_EQ(model::pipelined_sbt_scatter_time(paper_machine(5, 0, "all"), 32), table_time(512, 5));
   EXPECT_EQ(model::pipelined_sbt_scatter_time(paper_machine(5, 64, "all"), 32), table_time(512, 9));
+}
+
+TEST(JohnssonHoTableThree, NrsbtScatterIsTheTablesRowWhenNDividesM) {
+  // nRSBT-p(n,1), the same row as SBnT-p(n,1): (1/n)(N - 1)M element transfers, Σ_i ⌈C(n,i)M/(nB_m)⌉ start-ups.
+  // n = 4, M = 32: 120 and 4, with B_m = 16: 2 + 3 + 2 + 1 = 8; n = 5, M = 40: 248 and 5. The rotated trees meet it
+  // where the exact SBnT does not (n = 5: 7 blocks on its busiest root port against 6.2).
+  EXPECT_EQ(model::nrsbt_scatter_time(paper_machine(4, 0, "all"), 32), table_time(120, 4));
+  EXPECT_EQ(model::nrsbt_scatter_time(paper_machine(4, 16, "all"), 32), table_time(120, 8));
+  EXPECT_EQ(model::nrsbt_scatter_time(paper_machine(5, 0, "all"), 40), table_time(248, 5));
+  EXPECT_EQ(model::sbnt_balanced_table_time(paper_machine(5, 0, "all"), 40), table_time(248, 5));
+  EXPECT_GT(*model::sbnt_scatter_time(paper_machine(5, 0, "all"), 40), table_time(248, 5));
+}
+
+TEST(JohnssonHoTableEleven, AOneNPortFigureIsTheLongerOfTheBalancedRowAndColumnBroadcasts) {
+  // A1(n): max((N2 - 1)/n2 [P/N1][Q/N2] t_c + n2 τ, (N1 - 1)/n1 [Q/N1][R/N2] t_c + n1 τ) plus arithmetic (none here).
+  // d = 3 on a 2 x 4 grid, P = Q = R = 8 doubles: row blocks 4·2 = 8 elements (64 bytes) over n2 = 2, column blocks
+  // 4·2 over n1 = 1: max(96 + 2 start-ups, 64 + 1) element-bytes. The exact schedule steps both broadcasts together,
+  // one 64-byte block on the busiest port in each of 2 steps: 128 and 2.
+  model::MatmulOptions o;
+  o.algorithm = model::MatmulAlgorithm::a1_2d_sbnt;
+  o.element_bytes = 8;
+  o.grid = {1, 2};
+  const model::MatmulShape shape{8, 8, 8};
+  const MachineConfig all = paper_machine(3, 0, "all");
+  EXPECT_EQ(model::a1_n_port_table_time(all, shape, o), table_time(96, 2));
+  EXPECT_EQ(model::matmul_time(all, shape, o)->total(), table_time(128, 2));
+  // The square 4 x 4 grid of d = 4, 2·2 elements (32 bytes) a block each way: both 48 and 2, against the exact 64
+  // and 2 (the SBnT of a 2-cube has a subtree of 2 nodes and one of 1, not 1.5 each).
+  o.grid = {2, 2};
+  EXPECT_EQ(model::a1_n_port_table_time(paper_machine(4, 0, "all"), shape, o), table_time(48, 2));
+  EXPECT_EQ(model::matmul_time(paper_machine(4, 0, "all"), shape, o)->total(), table_time(64, 2));
+  // Only A1(n), and only on all ports.
+  EXPECT_FALSE(model::a1_n_port_table_time(paper_machine(4, 0, "one"), shape, o).has_value());
+  o.algorithm = model::MatmulAlgorithm::a1_2d;
+  EXPECT_FALSE(model::a1_n_port_table_time(paper_machine(4, 0, "all"), shape, o).has_value());
 }
 
 TEST(JohnssonHoTableFour, NrsbtExchangeCarriesNMOverTwoNAPortEveryStep) {

@@ -58,34 +58,60 @@ std::string difference(const CaseOutcome& o) {
   return (diff > 0 ? "+" : "") + fixed(to_us(diff), 2);
 }
 
+// The paper's own table figure for a row (Algorithm::paper_table): blank for a row that has none, n/a where the row
+// has one but not for this machine (or native timing measures the host).
+std::string table_cell(const harness::KernelFamily& family, const harness::KernelCase& c, const harness::KernelResult& r) {
+  if (r.paper_table) return fixed(to_us(*r.paper_table));
+  return family.algorithm(c.algo).paper_table ? "n/a" : "";
+}
+
 void print_table(std::ostream& out, const harness::KernelFamily& family, const std::vector<CaseOutcome>& outcomes) {
   int best = optimal_index(outcomes);
   bool host = false;  // native timing: the model's columns read n/a and the mark follows the measurement
   for (const auto& o : outcomes) host = host || (o.result && measures_the_host(o.result->report.settings));
-  TextTable table({"", "algorithm", "predicted µs", "emulated µs", "emulated-predicted", "lower bound µs", "verified",
-                   "messages", "contention", "discards"},
-                  2);  // the optimal mark and the algorithm name each panel of a narrow terminal
+  // "table µs" only where some row run prints its paper's table figure beside the prediction.
+  bool tables = false;
+  for (const auto& o : outcomes) {
+    const auto& c = o.result ? o.result->run_case : o.requested;
+    tables = tables || static_cast<bool>(family.algorithm(c.algo).paper_table);
+  }
+  std::vector<std::string> headers = {"", "algorithm", "predicted µs"};
+  if (tables) headers.push_back("table µs");
+  for (const char* h : {"emulated µs", "emulated-predicted", "lower bound µs", "verified", "messages", "contention",
+                        "discards"})
+    headers.push_back(h);
+  TextTable table(headers, 2);  // the optimal mark and the algorithm name each panel of a narrow terminal
   for (std::size_t i = 0; i < outcomes.size(); ++i) {
     const auto& o = outcomes[i];
     std::string mark = static_cast<int>(i) == best ? "*" : "";
     const auto& c = o.result ? o.result->run_case : o.requested;
+    std::vector<std::string> cells = {mark, case_label(family, c)};
     if (!o.result) {
       // The first line only: a deadlock's full list of blocked nodes follows on stderr.
-      table.add_row({mark, case_label(family, c), "", "", "", "", "error: " + o.error.substr(0, o.error.find('\n'))});
+      cells.resize(tables ? 7 : 6);
+      cells.push_back("error: " + o.error.substr(0, o.error.find('\n')));
+      table.add_row(std::move(cells));
       continue;
     }
     const auto& r = *o.result;
-    table.add_row({mark, case_label(family, c), r.predicted ? fixed(to_us(*r.predicted)) : "n/a",
-                   fixed(r.report.makespan_us()), host ? "n/a" : difference(o),
-                   r.lower_bound ? fixed(to_us(*r.lower_bound)) : host ? "n/a" : "",
-                   r.verified ? "yes" : "NO: " + r.verify_message, std::to_string(r.report.messages()),
-                   std::to_string(r.report.contention_events()), std::to_string(r.report.forced_discards.size())});
+    cells.push_back(r.predicted ? fixed(to_us(*r.predicted)) : "n/a");
+    if (tables) cells.push_back(table_cell(family, c, r));
+    for (std::string cell : {fixed(r.report.makespan_us()), host ? "n/a" : difference(o),
+                             r.lower_bound ? fixed(to_us(*r.lower_bound)) : host ? "n/a" : "",
+                             r.verified ? "yes" : "NO: " + r.verify_message, std::to_string(r.report.messages()),
+                             std::to_string(r.report.contention_events()),
+                             std::to_string(r.report.forced_discards.size())})
+      cells.push_back(std::move(cell));
+    table.add_row(std::move(cells));
   }
   table.print(out);
   if (best >= 0 && outcomes.size() > 1)
     out << (host ? "* fastest measured (native timing measures the host, not the configured machine: its model's "
                    "columns read n/a)\n"
                  : "* optimal by the model\n");
+  if (tables)
+    out << "table µs: the paper's own table figure for the row, where that table idealises the algorithm; "
+           "predicted µs is the exact schedule's (docs/cli.md)\n";
 }
 
 // Wall timing: a node's clock is its own running time on the host, scaled down by time_scale, plus the waits it

@@ -110,8 +110,8 @@ Algorithm bcast4() {
       .paper = "Stout & Wagar (1990) §2, BROADCAST 4: g groups of d packets in systolic waves, d + g - 1 stages",
       .ports = {Ports::Kind::all},
       .params = {{"groups", "g", ParamKind::count,
-                  "groups of d packets (Stout & Wagar 1990 §2), at most ⌈m/d⌉; 0 = the paper's optimum "
-                  "sqrt((d-1)τm/(dβ))",
+                  "groups of d packets (Stout & Wagar 1990 §2), at most ⌈m/d⌉; 0 = the g of least closed-form "
+                  "time, whole-byte packets counted (the paper's optimum is sqrt((d-1)τm/(dβ)))",
                   true, false}},
       .resolve =
           [](const MachineConfig& config, KernelCase c) {

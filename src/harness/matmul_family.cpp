@@ -19,6 +19,7 @@
 #include "hcemu/machine.hpp"
 #include "hcemu/model/matmul.hpp"
 #include "hcemu/model/matmul_planner.hpp"
+#include "hcemu/model/paper_tables.hpp"
 
 namespace hcemu::harness {
 // The family's rows and helpers, in a namespace of its own: the families name theirs alike (sbnt(), problem_bound).
@@ -238,6 +239,16 @@ std::function<std::vector<KernelCase>(const MachineConfig&, const KernelCase&)> 
   };
 }
 
+// Table 11's figure for A1(n), which takes its row and column broadcasts as balanced and independent, beside the
+// exact time (model/paper_tables.hpp); the other rows' tables agree with their closed forms or describe other
+// algorithms.
+TimeFn matmul_paper_table(A a) {
+  if (a != A::a1_2d_sbnt) return {};
+  return [a](const MachineConfig& config, const KernelCase& c) {
+    return model::a1_n_port_table_time(config, shape_of(c), options_of(a, config, c));
+  };
+}
+
 // "Johnsson & Ho (1987), A1^l(1), CRA(1,N)[C]: §5.1, Tables 5-7": the paper named, for the docs' table.
 std::string paper_of(std::size_t row) {
   return "Johnsson & Ho (1987), " + std::string(model::matmul_algorithms()[row].source);
@@ -258,6 +269,7 @@ Algorithm matmul_row(std::size_t row) {
       .predict = matmul_predict(a),
       .lower_bound = {},
       .all_cases = matmul_all_cases(a),
+      .paper_table = matmul_paper_table(a),
   };
 }
 

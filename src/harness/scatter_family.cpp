@@ -121,7 +121,7 @@ KernelFamily scatter_family() {
       .name = "scatter",
       .summary =
           "the root's distinct m-byte block for every node: DISTRIBUTE 1 and 2 (Stout & Wagar 1990 §5), SBT-p, "
-          "SBnT-p and SBT-p(n,1) (Johnsson & Ho 1987 §4.3)",
+          "SBnT-p, SBT-p(n,1) and nRSBT-p(n,1) (Johnsson & Ho 1987 §4.3)",
       .m_is = "bytes of each node's block",
       .default_algo = "distribute-1",
       .algorithms =
@@ -165,7 +165,20 @@ KernelFamily scatter_family() {
                {Ports::Kind::all}, scatter_run(kernels::pipelined_sbt_scatter),
                [](const MachineConfig& config,
                   const KernelCase& c) { return model::pipelined_sbt_scatter_time(config, c.m); },
-               scatter_bound)},
+               scatter_bound),
+           with_paper_table(
+               row(
+                   "nrsbt",
+                   "Johnsson & Ho (1987) §4.1.4 and §4.3, nRSBT-p(n,1): n parts of every block, part k down the "
+                   "binomial tree of dimension order k, k+1, ..., k-1, farthest first, all ports at once",
+                   {Ports::Kind::all}, scatter_run(kernels::nrsbt_scatter),
+                   [](const MachineConfig& config,
+                      const KernelCase& c) { return model::nrsbt_scatter_time(config, c.m); },
+                   scatter_bound),
+               // Table 3 prints SBnT-p(n,1)'s row for it, which it meets exactly when n divides m and ρ = 0.
+               [](const MachineConfig& config, const KernelCase& c) {
+                 return model::sbnt_balanced_table_time(config, c.m);
+               })},
       .resolve = [](const MachineConfig& config, KernelCase c) { return checked_root(config, "scatter", c); },
       .rooted = true,
   };

@@ -3,6 +3,7 @@
 
 #include "hcemu/model/collectives.hpp"
 #include "hcemu/model/transfer.hpp"
+#include "model/group_search.hpp"
 #include "model/shared.hpp"
 #include "model/transfer_table.hpp"
 
@@ -65,10 +66,11 @@ std::optional<Time> pipelined_broadcast_time(const MachineConfig& config, std::s
 int optimal_broadcast_groups(const MachineConfig& config, std::size_t m) {
   const int d = config.d;
   if (d <= 1 || m == 0) return 1;
-  const auto most = static_cast<double>(ceil_div(m, static_cast<std::size_t>(d)));
-  const double beta = transfer_overhead_us(config);
-  const double g = beta > 0 ? std::sqrt((d - 1) * config.tau * static_cast<double>(m) / (d * beta)) : most;
-  return static_cast<int>(std::clamp(std::round(g), 1.0, most));
+  // The packet ⌈m/(dg)⌉ is ⌈⌈m/d⌉/g⌉: ⌈m/d⌉ units, and for one packet size more groups are only more stages.
+  const CostTable cost = CostTable::from(config);
+  return best_groups(ceil_div(m, static_cast<std::size_t>(d)), [&](int g) {
+    return (d + g - 1) * hop_time(cost, config, pipelined_broadcast_packet_bytes(d, m, g));
+  });
 }
 
 std::optional<Time> nesbt_broadcast_time(const MachineConfig& config, std::size_t m, std::size_t chunk) {

@@ -7,6 +7,7 @@
 #include "hcemu/model/even_spread.hpp"
 #include "hcemu/model/long_send.hpp"
 #include "hcemu/model/transfer.hpp"
+#include "model/group_search.hpp"
 #include "model/shared.hpp"
 #include "model/transfer_table.hpp"
 
@@ -16,28 +17,6 @@ namespace {
 // T(L): one L-byte message to a neighbour on free resources.
 Time hop(const CostTable& cost, const MachineConfig& config, std::size_t bytes) {
   return message_time(cost, config.switching, bytes, 1);
-}
-
-// The group count g >= 1 of least time(g), where g enters the time only through the unit ⌈units/g⌉ and, for a
-// fixed unit, the time grows with g (each more group is one more packet time at the source): so the best g is the
-// least g of one of the O(sqrt(units)) distinct units, and past g = units (a unit of one) more groups only cost.
-// Ties go to the fewer groups. This counts hcemu's padding, which the paper's continuous optimum does not.
-template <class TimeOfGroups>
-int best_groups(std::size_t units, TimeOfGroups time_of) {
-  const std::size_t most = std::clamp<std::size_t>(units, 1, static_cast<std::size_t>(std::numeric_limits<int>::max()));
-  int best = 1;
-  Time best_time = time_of(1);
-  for (std::size_t g = 2; g <= most;) {
-    const Time t = time_of(static_cast<int>(g));
-    if (t < best_time) {
-      best = static_cast<int>(g);
-      best_time = t;
-    }
-    const std::size_t unit = (units + g - 1) / g;
-    if (unit <= 1) break;
-    g = (units + unit - 2) / (unit - 1);  // the least g whose unit is below this one: ⌈units/(unit - 1)⌉
-  }
-  return best;
 }
 
 // The part of O.C. SEND 4 / X.O.C. SEND 2 spent inside the n-cube by one group of units of u bytes:

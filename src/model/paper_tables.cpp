@@ -59,4 +59,21 @@ std::optional<Time> one_port_tree_allgather_table_time(const MachineConfig& conf
   return table_time(config, elements, std::max(2.0 * n - 1, start_ups(config, elements)));
 }
 
+std::optional<Time> a1_n_port_table_time(const MachineConfig& config, const MatmulShape& shape,
+                                         const MatmulOptions& options) {
+  if (config.ports.kind != Ports::Kind::all || options.algorithm != MatmulAlgorithm::a1_2d_sbnt) return std::nullopt;
+  const auto exact = matmul_time(config, shape, options);
+  if (!exact) return std::nullopt;
+  const Grid g = options.grid;
+  const std::size_t row_block = block_shape(shape.P, shape.Q, g).size();
+  const std::size_t column_block = block_shape(shape.Q, shape.R, g).size();
+  // Each broadcast on its own subcube: Table 2's SBnT-b(n,N) row with n = n2 (rows) or n1 (columns).
+  MachineConfig row = config, column = config;
+  row.d = g.n2;
+  column.d = g.n1;
+  const auto row_time = sbnt_balanced_table_time(row, options.element_bytes * row_block);
+  const auto column_time = sbnt_balanced_table_time(column, options.element_bytes * column_block);
+  return std::max(*row_time, *column_time) + exact->arithmetic;
+}
+
 }  // namespace hcemu::model

@@ -289,4 +289,71 @@ std::optional<Time> pipelined_sbt_scatter_time(const MachineConfig& config, std:
   return tree_scatter_time(config, m, sbt_children(config.d), sbt_parent);
 }
 
+std::optional<Time> nrsbt_scatter_time(const MachineConfig& config, std::size_t m) {
+  if (!all_port(config)) return std::nullopt;
+  const int d = config.d;
+  if (d == 0 || m == 0) return 0;
+  const CostTable cost = CostTable::from(config);
+  auto T = [&](std::size_t bytes) { return message_time(cost, config.switching, bytes, 1); };
+  const std::uint32_t nodes = std::uint32_t{1} << d;
+  const auto parts = static_cast<std::size_t>(d);
+  auto part_bytes = [m, parts](int k) {
+    return m / parts + (static_cast<std::size_t>(k) < m % parts ? 1 : 0);  // the first m mod n parts a byte longer
+  };
+
+  // For every node c and tree k: the dimension of c's edge to its parent, and how many dimensions its subtree adds.
+  std::vector<std::vector<int>> last(nodes, std::vector<int>(parts)), free(nodes, std::vector<int>(parts));
+  for (std::uint32_t c = 0; c < nodes; ++c)
+    for (int k = 0; k < d; ++k) {
+      last[c][static_cast<std::size_t>(k)] = rotated_sbt_last_dim(k, c, d);
+      free[c][static_cast<std::size_t>(k)] = std::popcount(rotated_sbt_free_dims(k, c, d));
+    }
+  // The packet from u to u | 2^p in step t: part k of the blocks of c's tree-k subtree at depth d - t + δ(u).
+  auto packet_bytes = [&](std::uint32_t u, int p, int t) {
+    const std::uint32_t c = u | (std::uint32_t{1} << p);
+    const int more = d - t + std::popcount(u) - std::popcount(c);
+    std::size_t bytes = 0;
+    for (int k = 0; k < d; ++k) {
+      const auto kk = static_cast<std::size_t>(k);
+      if (last[c][kk] != p || more < 0 || more > free[c][kk]) continue;
+      bytes += static_cast<std::size_t>(binomial(free[c][kk], more)) * part_bytes(k);
+    }
+    return bytes;
+  };
+
+  // arrives[v][t]: when the last of v's packets of its parents' step t has arrived (-1: none).
+  std::vector<std::vector<Time>> arrives(nodes, std::vector<Time>(parts, -1));
+  std::vector<std::uint32_t> by_depth(nodes);
+  for (std::uint32_t v = 0; v < nodes; ++v) by_depth[v] = v;
+  std::stable_sort(by_depth.begin(), by_depth.end(),
+                   [](std::uint32_t a, std::uint32_t b) { return std::popcount(a) < std::popcount(b); });
+  Time makespan = 0;
+  std::vector<std::size_t> bytes(parts);
+  for (std::uint32_t u : by_depth) {
+    const int depth = std::popcount(u);
+    Time clock = 0;
+    std::vector<Time> link_free(parts, 0);
+    for (int t = depth; t < d; ++t) {
+      if (u != 0) clock = std::max(clock, arrives[u][static_cast<std::size_t>(t - 1)]);
+      std::size_t total = 0;
+      for (int p = 0; p < d; ++p) {
+        bytes[static_cast<std::size_t>(p)] = (u >> p) & 1u ? 0 : packet_bytes(u, p, t);
+        total += bytes[static_cast<std::size_t>(p)];
+      }
+      clock += cost.copy(total);  // every packet packed before any leaves
+      for (int p = 0; p < d; ++p) {
+        const auto pp = static_cast<std::size_t>(p);
+        if (bytes[pp] == 0) continue;
+        link_free[pp] = std::max(clock, link_free[pp]) + T(bytes[pp]);
+        Time& arrival = arrives[u | (std::uint32_t{1} << p)][static_cast<std::size_t>(t)];
+        arrival = std::max(arrival, link_free[pp]);
+      }
+    }
+    if (u != 0) clock = std::max(clock, arrives[u][parts - 1]) + cost.copy(m);  // its own n parts, into place
+    for (Time f : link_free) clock = std::max(clock, f);
+    makespan = std::max(makespan, clock);
+  }
+  return makespan;
+}
+
 }  // namespace hcemu::model

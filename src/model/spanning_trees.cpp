@@ -104,6 +104,20 @@ std::vector<std::size_t> sbnt_subtree_sizes(int n) {
   return sizes;
 }
 
+int rotated_sbt_last_dim(int k, std::uint32_t r, int n) {
+  for (int t = n - 1; t >= 0; --t)
+    if ((r >> ((k + t) % n)) & 1u) return (k + t) % n;
+  return -1;
+}
+
+std::uint32_t rotated_sbt_free_dims(int k, std::uint32_t r, int n) {
+  const int last = rotated_sbt_last_dim(k, r, n);
+  const int first_free = last < 0 ? 0 : ((last - k) % n + n) % n + 1;  // positions in tree k's order
+  std::uint32_t free = 0;
+  for (int t = first_free; t < n; ++t) free |= std::uint32_t{1} << ((k + t) % n);
+  return free;
+}
+
 std::vector<std::vector<std::size_t>> sbnt_broadcast_loads(int n) {
   std::vector<std::vector<std::size_t>> loads(static_cast<std::size_t>(n), std::vector<std::size_t>(static_cast<std::size_t>(n), 0));
   for (std::uint32_t r = 1; r < (std::uint32_t{1} << n); ++r)
@@ -145,11 +159,7 @@ TreeSchedule sbnt_one_port_schedule(int n) {
 
 TreeSchedule nrsbt_one_port_schedule(int n) {
   // Tree k's dimension order is k, k + 1, ..., k - 1 (mod n): r's parent drops the 1-bit latest in that order.
-  auto last_dim = [n](int k, std::uint32_t r) {
-    for (int t = n - 1; t >= 0; --t)
-      if ((r >> ((k + t) % n)) & 1u) return (k + t) % n;
-    return -1;
-  };
+  auto last_dim = [n](int k, std::uint32_t r) { return rotated_sbt_last_dim(k, r, n); };
   return {n, n, one_port_steps(n), [last_dim](int k, std::uint32_t r) { return r ^ (std::uint32_t{1} << last_dim(k, r)); },
           [last_dim, n](int k, std::uint32_t r) { return sweep_step(last_dim(k, r), k, n); }};
 }

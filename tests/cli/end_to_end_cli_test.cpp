@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +12,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -115,6 +117,41 @@ TEST(RunCommand, TableLabelShowsThePieces) {
   auto r = hcemu("run broadcast --algo bcast4 --pieces 5 --ports all --switching store_and_forward");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("bcast4 g=5"), std::string::npos) << r.out;
+}
+
+TEST(RunCommand, TableColumnSetsThePapersFigureBesideThePredictionWhereARowHasOne) {
+  // scatter: sbnt and nrsbt print Table 3's figure (model/paper_tables.hpp), the cell of the row that has none is
+  // blank; a kernel none of whose rows has one prints no such column.
+  const std::string args = "run scatter --algo all --ports all -d 4 -m 64";
+  auto table = hcemu(args);
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_NE(table.out.find("table µs"), std::string::npos) << table.out;
+  std::map<std::string, std::string> lines;  // algorithm -> its row
+  std::istringstream in(table.out);
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream words(line.substr(std::min<std::size_t>(3, line.size())));
+    std::string name;
+    if (words >> name) lines[name] = line;
+  }
+  int with_table = 0;
+  for (const auto& run : runs_of(hcemu(args + " --json"))) {
+    const std::string algo = run["algo"].get<std::string>();
+    ASSERT_TRUE(lines.count(algo)) << algo << " is not in\n" << table.out;
+    std::istringstream words(lines[algo].substr(3));
+    std::vector<std::string> cells{std::istream_iterator<std::string>(words), std::istream_iterator<std::string>()};
+    ASSERT_GE(cells.size(), 4u) << lines[algo];
+    EXPECT_EQ(cells[1], fixed(run["predicted_us"].get<double>())) << lines[algo];
+    if (run.contains("paper_table_us")) {
+      ++with_table;
+      EXPECT_EQ(cells[2], fixed(run["paper_table_us"].get<double>())) << lines[algo];
+    } else {
+      EXPECT_EQ(cells[2], fixed(run["emulated_us"].get<double>())) << "a blank table cell: " << lines[algo];
+    }
+  }
+  EXPECT_EQ(with_table, 2);
+  auto broadcast = hcemu("run broadcast --algo all --ports all -d 4 -m 64");
+  ASSERT_EQ(broadcast.exit_code, 0) << broadcast.err;
+  EXPECT_EQ(broadcast.out.find("table µs"), std::string::npos) << broadcast.out;
 }
 
 TEST(RunCommand, StatsSayWhereTheHostsTimeWent) {

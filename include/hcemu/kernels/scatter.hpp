@@ -48,6 +48,13 @@ void sbnt_scatter(Node& node, std::span<const std::byte> blocks, std::span<std::
 // step t: (1/2)NM element transfers, "the transmission time can be reduced by at most a factor of 2".
 void pipelined_sbt_scatter(Node& node, std::span<const std::byte> blocks, std::span<std::byte> block, int root = 0);
 
+// nRSBT-p(n,1) (Johnsson & Ho §4.1.4 and §4.3, Table 3), for all-port machines: every block cut into n parts, part k
+// down the binomial tree of dimension order k, k + 1, ..., k - 1 with sbnt_scatter's schedule; in each step a node
+// sends each neighbour one packet with the parts of every tree whose edge that link is. The n trees share the root's
+// links evenly, C(n,i)M/n a link in the step for depth i: (1/n)(N - 1)M element transfers, the balanced figure that
+// SBnT-p's uneven subtrees only approach.
+void nrsbt_scatter(Node& node, std::span<const std::byte> blocks, std::span<std::byte> block, int root = 0);
+
 // COLLECT (§5): DISTRIBUTE 1 run backwards, for all-port machines.
 void collect_1(Node& node, std::span<const std::byte> block, std::span<std::byte> blocks, int root = 0);
 // DISTRIBUTE 2 run backwards, for all-port machines.

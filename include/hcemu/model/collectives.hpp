@@ -42,8 +42,11 @@ std::optional<Time> systolic_broadcast_time(const MachineConfig& config, std::si
 std::size_t pipelined_broadcast_packet_bytes(int d, std::size_t m, int groups);
 // (d + g - 1)·T(⌈m/(dg)⌉); 0 for d = 0. All-port only.
 std::optional<Time> pipelined_broadcast_time(const MachineConfig& config, std::size_t m, int groups);
-// The paper's optimum g = sqrt((d-1)τm / (dβ)) (β = the per-transfer overhead λ + δ' + δ), rounded to the nearest
-// integer and kept in [1, ⌈m/d⌉]; g = 1 for d <= 1.
+// The g in [1, ⌈m/d⌉] of least (d + g - 1)·T(⌈m/(dg)⌉), the fewest such; g = 1 for d <= 1. The paper's optimum
+// sqrt((d-1)τm / (dβ)) (β = the per-transfer overhead λ + δ' + δ) ignores the rounding of the packet up to whole
+// bytes, and rounding it can miss (d = 3, β = 20, τ = 1, m = 3600: 10.95 rounds to 11, packets of 110 bytes and
+// 13·130 = 1690 µs; g = 10 takes 12·140 = 1680): the search reads the form itself at the least g of each packet
+// size, O(sqrt(m/d)) values. The form is BROADCAST 4's on all ports; the kernel runs the same g on every port model.
 int optimal_broadcast_groups(const MachineConfig& config, std::size_t m);
 
 // n edge-disjoint spanning binomial trees (Johnsson & Ho §3.4, nESBT-b(n,1) of Table 1): the message is cut into

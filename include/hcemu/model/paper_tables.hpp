@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "hcemu/config.hpp"
+#include "hcemu/model/matmul.hpp"
 #include "hcemu/time.hpp"
 
 namespace hcemu::model {
@@ -25,5 +26,14 @@ std::optional<Time> sbnt_exchange_table_time(const MachineConfig& config, std::s
 
 // Table 2 SBnT-b(1,N) and nRSBT-b(1,N): (N - 1)M t_c + max(2n - 1, ⌈(N - 1)M/B_m⌉) τ. One-port.
 std::optional<Time> one_port_tree_allgather_table_time(const MachineConfig& config, std::size_t m);
+
+// Table 11 A1(n), the n-port 2-D algorithm a1-2d-sbnt on its grid (options.grid, N1 x N2): the row broadcast
+// SBnT-b(n2,N2) of ⌈P/N1⌉⌈Q/N2⌉ elements and the column broadcast SBnT-b(n1,N1) of ⌈Q/N1⌉⌈R/N2⌉, each Table 2's
+// balanced figure (sbnt_balanced_table_time on its subcube), taken as running independently: max(row, column), plus
+// the arithmetic (model::matmul_time's, the paper's count when N1 and N2 divide the shape). §5.2.1 prints "min"
+// for the max, an OCR slip. The exact time steps both trees together, Σ_s max(row step, column step), and charges ρ.
+// nullopt unless the algorithm is a1_2d_sbnt and ports are `all`.
+std::optional<Time> a1_n_port_table_time(const MachineConfig& config, const MatmulShape& shape,
+                                         const MatmulOptions& options);
 
 }  // namespace hcemu::model

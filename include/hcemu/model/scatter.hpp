@@ -1,7 +1,7 @@
 #pragma once
 // Closed forms of the scatter and gather kernels of include/hcemu/kernels/scatter.hpp: Stout & Wagar (1990) §5
-// DISTRIBUTE 1 and 2 and COLLECT, and Johnsson & Ho (1987) §4.3 SBT-p and SBnT-p. docs/kernels/scatter.md derives
-// them and compares them with the emulator.
+// DISTRIBUTE 1 and 2 and COLLECT, and Johnsson & Ho (1987) §4.3 SBT-p, SBnT-p and nRSBT-p. docs/kernels/scatter.md
+// derives them and compares them with the emulator.
 //
 // T(L) is one L-byte message to a neighbour (model::message_time, 1 hop): τL + β in Stout & Wagar's terms with
 // β = λ (store-and-forward, δ = δ' = 0), B·t_c + τ in Johnsson & Ho's.
@@ -75,5 +75,11 @@ std::optional<Time> sbnt_scatter_time(const MachineConfig& config, std::size_t m
 // the same way. The root's link to its N/2-node subtree is the bottleneck: with ρ = 0 and B_m >= every message,
 // Σ_t T(C(n-1,t)·m), the table's (1/2)NM t_c + Σ_i ⌈C(n-1,i)M/B_m⌉ τ. nullopt unless ports are `all`.
 std::optional<Time> pipelined_sbt_scatter_time(const MachineConfig& config, std::size_t m);
+// nRSBT-p(n,1) (Table 3) as kernels::nrsbt_scatter runs it, evaluated node by node and step by step: every node
+// packs what it sends (ρ per byte) and a node other than the root copies its n parts into place (ρ·m). In the step
+// for depth i no link carries more than the root's, C(n,i) parts of each tree's size, so with ρ = 0 and n | m it is
+// Σ_{i=1..n} T(C(n,i)·m/n): Table 3's (1/n)(N - 1)M t_c + Σ_i ⌈C(n,i)M/(nB_m)⌉ τ exactly, where the exact SBnT-p is
+// above it. nullopt unless ports are `all`.
+std::optional<Time> nrsbt_scatter_time(const MachineConfig& config, std::size_t m);
 
 }  // namespace hcemu::model

@@ -38,6 +38,15 @@ const std::vector<std::vector<std::uint32_t>>& sbt_children(int n);
 // Nodes in the subtree of every relative address, itself included (index = address).
 std::vector<std::size_t> sbnt_subtree_sizes(int n);
 
+// ----- n Rotated Spanning Binomial Trees (Johnsson & Ho §4.1.4) ----------------------------------------------------
+// Tree k (k = 0..n-1) is the binomial tree of dimension order k, k + 1, ..., k - 1 (mod n): the parent of r != 0
+// clears r's 1-bit that comes last in that order, and r's subtree is r with any set of the dimensions after that
+// one added. Every node sits at depth popcount(r) in every tree.
+// The dimension of r's 1-bit that comes last in tree k's order (-1 for r = 0).
+int rotated_sbt_last_dim(int k, std::uint32_t r, int n);
+// The dimensions after it in tree k's order, as a mask (all n for r = 0): r's subtree is r | s for every s within.
+std::uint32_t rotated_sbt_free_dims(int k, std::uint32_t r, int n);
+
 // How many blocks cross each port in each step when N = 2^n translated SBnTs carry one block per (source,
 // destination) pair, identical at every node by translation: loads[s - 1][i] for step s = 1..n and port i.
 //  - broadcast (all-to-all broadcast, SBnT-b(n,N)): #{ r : popcount(r) = s, parent(r) = r ^ 2^i };
