@@ -164,6 +164,19 @@ TEST(Matmul2D, PipelinedOuterProductTakesAtMostThePapersStepCount) {
       }
 }
 
+TEST(Matmul2D, CannonOnSquareGridsOnEveryPortModel) {
+  // §5.2.1, Figure 17: the alignment's rows and columns rotate different distances, closed by a barrier each (Q(d)
+  // shows here); the rotations send C and D one after the other through one port, side by side on two.
+  for (const char* ports : {"one", "half", "k:2", "all"})
+    for (int d : {0, 2, 4, 6})
+      for (const MatmulShape& shape : kShapes) {
+        MachineConfig c = machine(d, ports);
+        c.barrier_a = 1.5;
+        c.barrier_b = 0.25;
+        check_matmul(c, shape, options(A::cannon));
+      }
+}
+
 // ----- The paper's tables, counted by hand ------------------------------------------------------------------------
 // Store-and-forward, λ = 10 µs, τ = 0.01 µs per byte (t_c = 0.08 µs per double), t_a = 0.005 µs, ρ = 0: the time is
 // E·0.08 + S·10 + F·0.005 µs for E element transfers, S start-ups and F flops.
@@ -281,6 +294,19 @@ TEST(PaperTables, TableNineA1DependsOnTheGridAsTableTwelveSays) {
   for (int n1 : {0, 1, 2, 4})
     EXPECT_GT(model::matmul_time(c, {256, 64, 64}, options(A::a1_2d, {n1, 4 - n1}))->communication,
               model::matmul_time(c, {256, 64, 64}, options(A::a1_2d, {3, 1}))->communication);
+}
+
+TEST(PaperTables, CannonAlignsInHalfTheRingAndRotatesMaxN1N2MinusOneTimes) {
+  // §5.2.1: aligning C moves ⌈P/N1⌉⌈Q/N2⌉⌊N2/2⌋ elements across an edge, D likewise ⌈Q/N1⌉⌈R/N2⌉⌊N1/2⌋, then
+  // max(N1, N2) - 1 steps each rotate both. P = Q = R = 64 on 4 × 4, blocks of 256: alignment 2·256 + 2·256, the
+  // rotations 3·(256 + 256) one-port: 2560 element transfers, 2 + 2 + 3·2 = 10 start-ups; all-port C and D go side
+  // by side, 3·256, 7 start-ups. Arithmetic: 4 block products of 2·16·16·16 = 32768.
+  MachineConfig c = paper_machine(4);
+  expect_paper(c, {64, 64, 64}, options(A::cannon), 2560, 10, 32768);
+  c.ports = Ports::parse("all");
+  expect_paper(c, {64, 64, 64}, options(A::cannon), 1792, 7, 32768);
+  // The SBT-based A1 on the same grid (Table 9: 1536, 4 start-ups) needs Q(⌈P/N1⌉ + ⌈R/N2⌉) of storage against
+  // Cannon's constant storage.
 }
 
 TEST(PaperTables, RectangularTransposeHasTwoLogNminWholeAndLogNmaxOverNminHalfSteps) {
