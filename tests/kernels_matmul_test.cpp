@@ -91,6 +91,29 @@ TEST(Matmul, FloatsMoveHalfTheBytesOfDoubles) {
   }
 }
 
+TEST(Matmul1D, RowPartitioningComputesTheProductInItsClosedFormTime) {
+  // §5.1, Figure 6: node k holds block row k of every matrix (the grid N × 1).
+  for (A a : {A::a1_rows, A::a1_rows_sbnt, A::a3_rows, A::a3_rows_sbnt, A::a4_rows, A::a4_rows_sbnt})
+    for (const char* ports : {"one", "half", "all"})
+      for (int d : {1, 3})
+        for (const MatmulShape& shape : kShapes) check_matmul(machine(d, ports), shape, options(a), made_for(a, ports));
+}
+
+TEST(Matmul1D, RowPartitioningIsColumnPartitioningOfTheTransposedProduct) {
+  // "For row partitioning the roles of C and D are interchanged": A^T = D^T·C^T + E^T, so each row algorithm on
+  // P × Q × R sends, copies and computes what its column twin does on R × Q × P.
+  for (auto [rows, columns] : {std::pair{A::a1_rows, A::a1_sbt}, {A::a1_rows_sbnt, A::a1_sbnt}, {A::a3_rows, A::a3},
+                               {A::a3_rows_sbnt, A::a3_sbnt}, {A::a4_rows, A::a4}, {A::a4_rows_sbnt, A::a4_sbnt}})
+    for (const MatmulShape& shape : kShapes) {
+      const MachineConfig c = machine(3, "all");
+      const auto by_rows = model::matmul_time(c, shape, options(rows));
+      const auto by_columns = model::matmul_time(c, {shape.R, shape.Q, shape.P}, options(columns));
+      ASSERT_TRUE(by_rows && by_columns) << model::matmul_algorithm_info(rows).name;
+      EXPECT_EQ(by_rows->total(), by_columns->total()) << model::matmul_algorithm_info(rows).name;
+      EXPECT_EQ(by_rows->flops, by_columns->flops) << model::matmul_algorithm_info(rows).name;
+    }
+}
+
 TEST(Matmul1D, OnePortAlgorithmsHoldOnHalfDuplexToo) {
   for (A a : {A::a1_cra, A::a1_gcea, A::a1_sbt, A::a3, A::a4})
     for (const MatmulShape& shape : {MatmulShape{16, 16, 16}, MatmulShape{13, 7, 11}})
@@ -219,6 +242,17 @@ TEST(PaperTables, TableSixAndSevenOnePortWithUnboundedPackets) {
   // A1^l(1) (CRA and GCEA): the same element transfers as A1(1), N - 1 = 15 start-ups; 2PQ⌈R/N⌉ flops.
   expect_paper(c, {64, 64, 64}, options(A::a1_cra), 3840, 15, 32768);
   expect_paper(c, {64, 64, 64}, options(A::a1_gcea), 3840, 15, 32768);
+}
+
+TEST(PaperTables, ColumnPartitioningForPNotAboveR) {
+  // §5.1: "column partitioning should be used for P <= R for a given type of algorithm". N = 16, P = 16, Q = 64,
+  // R = 256: A1 by columns broadcasts P⌈Q/N⌉ = 64 elements a node, 15·64 = 960 transfers; by rows D's block rows
+  // ⌈Q/N⌉R = 1024, 15360. Arithmetic 2PQ⌈R/N⌉ = 2QR⌈P/N⌉ = 32768 both.
+  const MachineConfig c = paper_machine(4);
+  expect_paper(c, {16, 64, 256}, options(A::a1_sbt), 960, 4, 32768);
+  expect_paper(c, {16, 64, 256}, options(A::a1_rows), 15360, 4, 32768);
+  // And for P > R the rows win: the same matrices transposed.
+  expect_paper(c, {256, 64, 16}, options(A::a1_rows), 960, 4, 32768);
 }
 
 TEST(PaperTables, TableSixOnePortWithPacketsOfTwoHundredFiftySixDoubles) {

@@ -34,6 +34,13 @@ void run(detail::MatmulContext<T>& x) {
     case A::a4:
     case A::a4_sbnt:
       return detail::in_space_1d(x);
+    case A::a1_rows:
+    case A::a1_rows_sbnt:
+    case A::a3_rows:
+    case A::a3_rows_sbnt:
+    case A::a4_rows:
+    case A::a4_rows_sbnt:
+      return detail::rows_1d(x);
     case A::a1_2d:
     case A::a1_2d_sbnt:
       return detail::a1_2d(x);

@@ -27,6 +27,12 @@ constexpr std::array kAlgorithms = {
     MatmulAlgorithmInfo{A::a3_sbnt, "a3-sbnt", "A3(n), SBnT-p[C] + SBnT-b[D] + SBnT-p[A]: §5.1, Tables 5-7", "all", false},
     MatmulAlgorithmInfo{A::a4, "a4", "A4(1), SBT-p[D] + SBT-b reduction[A]: §5.1, Tables 5-7", "one", false},
     MatmulAlgorithmInfo{A::a4_sbnt, "a4-sbnt", "A4(n), SBnT-p[D] + SBnT-b reduction[A]: §5.1, Tables 5-7", "all", false},
+    MatmulAlgorithmInfo{A::a1_rows, "a1-rows", "A1(1) by rows, SBT-b(1,N)[D]: §5.1, Figure 6", "one", false},
+    MatmulAlgorithmInfo{A::a1_rows_sbnt, "a1-rows-sbnt", "A1(n) by rows, SBnT-b(n,N)[D]: §5.1, Figure 6", "all", false},
+    MatmulAlgorithmInfo{A::a3_rows, "a3-rows", "A3(1) by rows, SBT-p[D] + SBT-b[C] + SBT-p[A]: §5.1, Figure 6", "one", false},
+    MatmulAlgorithmInfo{A::a3_rows_sbnt, "a3-rows-sbnt", "A3(n) by rows, SBnT-p[D] + SBnT-b[C] + SBnT-p[A]: §5.1, Figure 6", "all", false},
+    MatmulAlgorithmInfo{A::a4_rows, "a4-rows", "A4(1) by rows, SBT-p[C] + SBT-b reduction[A]: §5.1, Figure 6", "one", false},
+    MatmulAlgorithmInfo{A::a4_rows_sbnt, "a4-rows-sbnt", "A4(n) by rows, SBnT-p[C] + SBnT-b reduction[A]: §5.1, Figure 6", "all", false},
     MatmulAlgorithmInfo{A::a1_2d, "a1-2d", "A1(1), SBT-b(1,N2)[C] + SBT-b(1,N1)[D]: §5.2.1, Tables 8-10", "one", true},
     MatmulAlgorithmInfo{A::a1_2d_sbnt, "a1-2d-sbnt", "A1(n), SBnT-b(n2,N2)[C] + SBnT-b(n1,N1)[D]: §5.2.1, Tables 8, 11", "all", true},
     MatmulAlgorithmInfo{A::outer_product, "outer-product", "pipelined outer products: §5.2.1, Figure 16", "one", true},
@@ -57,6 +63,11 @@ std::span<const MatmulAlgorithmInfo> matmul_algorithms() { return kAlgorithms; }
 
 bool matmul_takes_rectangular_grid(MatmulAlgorithm algorithm) { return takes_rectangular_grid(algorithm); }
 
+bool matmul_partitions_rows(MatmulAlgorithm a) {
+  return a == A::a1_rows || a == A::a1_rows_sbnt || a == A::a3_rows || a == A::a3_rows_sbnt || a == A::a4_rows ||
+         a == A::a4_rows_sbnt;
+}
+
 const MatmulAlgorithmInfo& matmul_algorithm_info(MatmulAlgorithm algorithm) {
   for (const auto& row : kAlgorithms)
     if (row.algorithm == algorithm) return row;
@@ -78,6 +89,7 @@ std::optional<std::size_t> parse_matmul_element(std::string_view name) {
 std::string_view matmul_element_name(std::size_t element_bytes) { return element_bytes == 4 ? "float" : "double"; }
 
 Grid matmul_grid(const MatmulOptions& options, int d) {
+  if (matmul_partitions_rows(options.algorithm)) return {d, 0};
   if (!matmul_algorithm_info(options.algorithm).two_dimensional) return {0, d};
   if (grid_given(options, d)) return options.grid;
   if (!needs_square_grid(options.algorithm) && !takes_rectangular_grid(options.algorithm)) return options.grid;

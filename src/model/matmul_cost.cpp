@@ -123,6 +123,51 @@ std::optional<MatmulTime> one_dimensional(const MachineConfig& config, const Mat
   return cost.result();
 }
 
+// Row partitioning (src/kernels/matmul_rows.cpp; §5.1, Figure 6): the column algorithms' mirror images, C and D's
+// roles interchanged, p = ⌈P/N⌉, q = ⌈Q/N⌉, r = ⌈R/N⌉. A1: the all-to-all broadcast of D's block rows (qR elements),
+// 2pQR flops. A3: cut D (ρ·qR), transpose blocks of qr, broadcast C's pQ, P·r(2Q - 1) flops, transpose blocks of pr
+// back, glue (ρ·pR), + E. A4: cut C (ρ·pQ), transpose blocks of pq, PR(2q - 1) flops, reduce-scatter blocks of pR
+// with (N - 1)pR additions, + E.
+std::optional<MatmulTime> row_partitioned(const MachineConfig& config, const MatmulShape& shape,
+                                          const MatmulOptions& options) {
+  const int d = config.d;
+  const auto N = static_cast<std::size_t>(config.nodes());
+  const std::size_t P = shape.P, Q = shape.Q, R = shape.R;
+  const std::size_t p = (P + N - 1) / N, q = (Q + N - 1) / N, r = (R + N - 1) / N;
+  Cost cost(config, options.element_bytes);
+  const std::size_t w = options.element_bytes;
+  const MachineConfig& m = cost.silent;
+  const A a = options.algorithm;
+  const bool sbnt = a == A::a1_rows_sbnt || a == A::a3_rows_sbnt || a == A::a4_rows_sbnt;
+  if (sbnt && !all_port(config)) return std::nullopt;
+  auto broadcast = [&](std::size_t block) {
+    return sbnt ? sbnt_allgather_time(m, w * block, d) : std::optional(recursive_doubling_allgather_time(m, w * block));
+  };
+  auto exchange = [&](std::size_t block) {
+    return sbnt ? sbnt_exchange_time(m, w * block) : std::optional(standard_exchange_time(m, w * block));
+  };
+  if (a == A::a1_rows || a == A::a1_rows_sbnt) {
+    cost.add(broadcast(q * R));
+    cost.flops(2 * p * Q * R);
+  } else if (a == A::a3_rows || a == A::a3_rows_sbnt) {
+    cost.copy(q * R);
+    cost.add(exchange(q * r));
+    cost.add(broadcast(p * Q));
+    cost.flops(P * r * (2 * Q - 1));
+    cost.add(exchange(p * r));
+    cost.copy(p * R);
+    cost.flops(p * R);
+  } else {
+    cost.copy(p * Q);
+    cost.add(exchange(p * q));
+    cost.flops(P * R * (2 * q - 1));
+    cost.add(sbnt ? sbnt_reduce_scatter_time(m, p * R, d, 1, w)
+                  : std::optional(recursive_halving_reduce_scatter_time(m, p * R, d, 1, w)));
+    cost.flops((N - 1) * p * R + p * R);
+  }
+  return cost.result();
+}
+
 std::optional<MatmulTime> a1_two_dimensional(const MachineConfig& config, const MatmulShape& shape,
                                              const MatmulOptions& options) {
   const Grid g = options.grid;
@@ -274,6 +319,7 @@ std::optional<MatmulTime> cannon(const MachineConfig& config, const MatmulShape&
 std::optional<MatmulTime> matmul_time(const MachineConfig& config, const MatmulShape& shape,
                                       const MatmulOptions& options) {
   check_matmul(shape, options, config.d);
+  if (matmul_partitions_rows(options.algorithm)) return row_partitioned(config, shape, options);
   if (!matmul_algorithm_info(options.algorithm).two_dimensional) return one_dimensional(config, shape, options);
   if (options.algorithm == A::a1_2d || options.algorithm == A::a1_2d_sbnt)
     return a1_two_dimensional(config, shape, options);

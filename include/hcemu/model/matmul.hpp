@@ -48,6 +48,13 @@ enum class MatmulAlgorithm {
   a3_sbnt,          // A3(n): SBnT-p[C] + SBnT-b[D] + SBnT-p[A]
   a4,               // A4(1): SBT-p(1,N)[D] + SBT-b(1,N) reduction [A]
   a4_sbnt,          // A4(n): SBnT-p[D] + SBnT-b reduction [A]
+  // One-dimensional row partitioning (§5.1, Figure 6: the roles of C and D interchanged), the grid N × 1.
+  a1_rows,          // A1(1): SBT-b(1,N)[D], then the product
+  a1_rows_sbnt,     // A1(n): SBnT-b(n,N)[D]
+  a3_rows,          // A3(1): SBT-p(1,N)[D] + SBT-b(1,N)[C] + SBT-p(1,N)[A]
+  a3_rows_sbnt,     // A3(n): SBnT-p[D] + SBnT-b[C] + SBnT-p[A]
+  a4_rows,          // A4(1): SBT-p(1,N)[C] + SBT-b(1,N) reduction [A]
+  a4_rows_sbnt,     // A4(n): SBnT-p[C] + SBnT-b reduction [A]
   // Two-dimensional partitioning (§5.2, Tables 8-11).
   a1_2d,            // A1(1): SBT-b(1,N2)[C] in processor rows, then SBT-b(1,N1)[D] in processor columns
   a1_2d_sbnt,       // A1(n): SBnT-b(n2,N2)[C] and SBnT-b(n1,N1)[D] side by side
@@ -84,10 +91,13 @@ std::span<const MatmulAlgorithmInfo> matmul_algorithms();
 const MatmulAlgorithmInfo& matmul_algorithm_info(MatmulAlgorithm algorithm);
 std::optional<MatmulAlgorithm> parse_matmul_algorithm(std::string_view name);
 
+// Whether the algorithm partitions by rows (the grid N × 1; §5.1, Figure 6).
+bool matmul_partitions_rows(MatmulAlgorithm algorithm);
+
 // Whether the algorithm runs on a rectangular grid too: the one-port A2-A5 (§5.2.2: the transpose on N1 × N2).
 bool matmul_takes_rectangular_grid(MatmulAlgorithm algorithm);
 
-// The grid an algorithm lays its blocks out on for a d-cube: 1 × N for the one-dimensional ones, options.grid for
+// The grid an algorithm lays its blocks out on for a d-cube: 1 × N for column partitioning, N × 1 for row partitioning, options.grid for
 // A1 2-D and for the one-port A2-A5 when it has d dimensions, the square grid for the others.
 Grid matmul_grid(const MatmulOptions& options, int d);
 
