@@ -187,17 +187,18 @@ TEST(Matmul2D, PipelinedOuterProductTakesAtMostThePapersStepCount) {
       }
 }
 
-TEST(Matmul2D, CannonOnSquareGridsOnEveryPortModel) {
-  // §5.2.1, Figure 17: the alignment's rows and columns rotate different distances, closed by a barrier each (Q(d)
-  // shows here); the rotations send C and D one after the other through one port, side by side on two.
-  for (const char* ports : {"one", "half", "k:2", "all"})
-    for (int d : {0, 2, 4, 6})
-      for (const MatmulShape& shape : kShapes) {
-        MachineConfig c = machine(d, ports);
-        c.barrier_a = 1.5;
-        c.barrier_b = 0.25;
-        check_matmul(c, shape, options(A::cannon));
-      }
+TEST(Matmul2D, CannonAndDekelOnSquareGridsOnEveryPortModel) {
+  // §5.2.1, Figure 17: the alignment's rows and columns move different distances, closed by a barrier each (Q(d)
+  // shows here); the multiplication steps send C and D one after the other through one port, side by side on two.
+  for (A a : {A::cannon, A::dekel})
+    for (const char* ports : {"one", "half", "k:2", "all"})
+      for (int d : {0, 2, 4, 6})
+        for (const MatmulShape& shape : kShapes) {
+          MachineConfig c = machine(d, ports);
+          c.barrier_a = 1.5;
+          c.barrier_b = 0.25;
+          check_matmul(c, shape, options(a));
+        }
 }
 
 // ----- The paper's tables, counted by hand ------------------------------------------------------------------------
@@ -341,6 +342,18 @@ TEST(PaperTables, CannonAlignsInHalfTheRingAndRotatesMaxN1N2MinusOneTimes) {
   expect_paper(c, {64, 64, 64}, options(A::cannon), 1792, 7, 32768);
   // The SBT-based A1 on the same grid (Table 9: 1536, 4 start-ups) needs Q(⌈P/N1⌉ + ⌈R/N2⌉) of storage against
   // Cannon's constant storage.
+}
+
+TEST(PaperTables, DekelAlignsInLogNStepsAndExchangesMaxN1N2MinusOneTimes) {
+  // §5.2.1: the set-up phase takes log N2 steps for C and log N1 for D; the multiplication phase N2 - 1 exchanges of
+  // ⌈P/N1⌉⌈Q/N2⌉ elements for C and N1 - 1 of ⌈Q/N1⌉⌈R/N2⌉ for D. P = Q = R = 64 on 4 × 4 (blocks of 256):
+  // alignment 2·256 + 2·256, then 3·(256 + 256) one-port: 2560 element transfers, 10 start-ups, as Cannon's there
+  // (log 4 = ⌊4/2⌋). On 8 × 8 (d = 6, P = Q = R = 64, blocks of 64) Dekel aligns in 3 steps where Cannon needs 4:
+  // 3·64·2 + 7·128 = 1280 against 4·64·2 + 7·128 = 1408, 20 and 22 start-ups; 8 products of 2·8·8·8 = 8192 flops.
+  const MachineConfig c4 = paper_machine(4), c6 = paper_machine(6);
+  expect_paper(c4, {64, 64, 64}, options(A::dekel), 2560, 10, 32768);
+  expect_paper(c6, {64, 64, 64}, options(A::dekel), 1280, 20, 8192);
+  expect_paper(c6, {64, 64, 64}, options(A::cannon), 1408, 22, 8192);
 }
 
 TEST(PaperTables, RectangularTransposeHasTwoLogNminWholeAndLogNmaxOverNminHalfSteps) {

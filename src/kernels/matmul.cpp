@@ -47,7 +47,8 @@ void run(detail::MatmulContext<T>& x) {
     case A::outer_product:
       return detail::outer_product(x);
     case A::cannon:
-      return detail::cannon(x);
+    case A::dekel:
+      return detail::aligned_2d(x);
     default:
       if (x.grid.n1 != x.grid.n2) return detail::rectangular_2d(x);
       return detail::transposed_2d(x);

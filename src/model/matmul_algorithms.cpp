@@ -45,6 +45,7 @@ constexpr std::array kAlgorithms = {
     MatmulAlgorithmInfo{A::a5_2d, "a5-2d", "A5(1), TXP[D] + SBT-b[C] + reduction[A] + TXP[A]: §5.2, Tables 8-10", "one", true},
     MatmulAlgorithmInfo{A::a5_2d_sbnt, "a5-2d-sbnt", "A5(n): §5.2, Tables 8, 11", "all", true},
     MatmulAlgorithmInfo{A::cannon, "cannon", "Cannon's algorithm, CRA alignment + rotations of C and D: §5.2.1, Figure 17", "one", true},
+    MatmulAlgorithmInfo{A::dekel, "dekel", "Dekel's algorithm, GCEA-based: exchange alignment + GCEA(1,N2)[C], GCEA(1,N1)[D]: §5.2.1", "one", true},
 };
 
 bool needs_square_grid(MatmulAlgorithm a) {
