@@ -187,10 +187,10 @@ TEST(Matmul2D, PipelinedOuterProductTakesAtMostThePapersStepCount) {
       }
 }
 
-TEST(Matmul2D, CannonAndDekelOnSquareGridsOnEveryPortModel) {
+TEST(Matmul2D, CannonDekelAndTheAlignedSbtOnSquareGridsOnEveryPortModel) {
   // §5.2.1, Figure 17: the alignment's rows and columns move different distances, closed by a barrier each (Q(d)
   // shows here); the multiplication steps send C and D one after the other through one port, side by side on two.
-  for (A a : {A::cannon, A::dekel})
+  for (A a : {A::cannon, A::dekel, A::sbt_aligned})
     for (const char* ports : {"one", "half", "k:2", "all"})
       for (int d : {0, 2, 4, 6})
         for (const MatmulShape& shape : kShapes) {
@@ -354,6 +354,16 @@ TEST(PaperTables, DekelAlignsInLogNStepsAndExchangesMaxN1N2MinusOneTimes) {
   expect_paper(c4, {64, 64, 64}, options(A::dekel), 2560, 10, 32768);
   expect_paper(c6, {64, 64, 64}, options(A::dekel), 1280, 20, 8192);
   expect_paper(c6, {64, 64, 64}, options(A::cannon), 1408, 22, 8192);
+}
+
+TEST(PaperTables, AlignedSbtMultipliesInLogNSteps) {
+  // §5.2.1: with Dekel's alignment the SBT-based algorithm's multiplication phase takes log N2 and log N1 steps.
+  // P = Q = R = 64 on 8 × 8 (blocks of 64): alignment 3·64·2 = 384, then steps of 1, 2, 4 blocks of C and D,
+  // (1 + 2 + 4)·128 = 896: 1280 element transfers, 6 + 6 = 12 start-ups (Dekel: 20), 8192 flops. Without the
+  // alignment (a1-2d, Table 9) the gathers alone move 7·64 + 7·64 = 896 in 6 start-ups, holding twice the storage.
+  const MachineConfig c = paper_machine(6);
+  expect_paper(c, {64, 64, 64}, options(A::sbt_aligned), 1280, 12, 8192);
+  expect_paper(c, {64, 64, 64}, options(A::a1_2d, {3, 3}), 896, 6, 8192);
 }
 
 TEST(PaperTables, RectangularTransposeHasTwoLogNminWholeAndLogNmaxOverNminHalfSteps) {

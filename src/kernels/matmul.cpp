@@ -48,6 +48,7 @@ void run(detail::MatmulContext<T>& x) {
       return detail::outer_product(x);
     case A::cannon:
     case A::dekel:
+    case A::sbt_aligned:
       return detail::aligned_2d(x);
     default:
       if (x.grid.n1 != x.grid.n2) return detail::rectangular_2d(x);

@@ -15,6 +15,9 @@
 // which keeps j = k ⊕ l ⊕ G(t) the same in both. The alignment takes at most log s steps each ("the set-up phase
 // requires log N2 and [log N1] steps").
 //
+// The SBT-based algorithm with Dekel's alignment (sbt_aligned below) replaces the s - 1 exchanges by log s steps of
+// recursive doubling.
+//
 // Rows (and columns) align by different distances, so the alignment does not end together on every node. Both are
 // SIMD algorithms (§5.2.1: Cannon's is "suitable for SIMD architectures"), whose masked steps run in lockstep;
 // hcemu's MIMD nodes keep that lockstep with a barrier after each alignment (Q(d) each, docs/model.md §6). The
@@ -133,13 +136,61 @@ void aligned_products(MatmulContext<T>& x, const Schedule& plan) {
   }
 }
 
+// The SBT-based algorithm with Dekel's alignment (§5.2.1: "the alignment described for Dekel's algorithm is
+// applicable", and the multiplication phase takes log N2 and log N1 steps): after the alignment, step i exchanges
+// every C block held across row dimension i and every D block across column dimension i, SBT-b(1, s) in the row and
+// the column side by side, and multiplies the 2^i pairs that arrived. Slot b of either stack holds index
+// j = k ⊕ l ⊕ b, so the pairs that arrive together match. s block products in all, as Dekel's.
+template <class T>
+void sbt_aligned(MatmulContext<T>& x) {
+  Node& node = x.node;
+  const int c = node.dim() / 2;
+  const std::size_t s = std::size_t{1} << c, p = x.c.rows, q = x.c.cols, r = x.a.cols;
+  const std::size_t cn = x.blocks.c.size(), dn = x.blocks.d.size();
+  const Schedule plan = dekel_schedule(node, c);
+  Moving<T> cb = moving(node, x.blocks.c), db = moving(node, x.blocks.d);
+  if (node.size() > 1) {
+    for (const Move& m : plan.align_c) move(node, cb, m, kAlignedCTag);
+    node.barrier();
+    for (const Move& m : plan.align_d) move(node, db, m, kAlignedDTag);
+    node.barrier();
+  }
+  Buffer<T> cs = node.allocate<T>(s * cn), ds = node.allocate<T>(s * dn);
+  std::copy(cb.now().begin(), cb.now().end(), cs.begin());
+  std::copy(db.now().begin(), db.now().end(), ds.begin());
+  std::copy(x.blocks.e.begin(), x.blocks.e.end(), x.blocks.a.begin());
+  auto multiply_slots = [&](std::size_t first, std::size_t count) {
+    for (std::size_t b = first; b < first + count; ++b)
+      multiply(p, r, q, ColumnMajor{std::span<const T>(cs.span().subspan(b * cn, cn)), p},
+               ColumnMajor{std::span<const T>(ds.span().subspan(b * dn, dn)), q}, x.blocks.a, p, true);
+    node.compute(count * 2 * p * q * r);
+  };
+  multiply_slots(0, 1);
+  for (int i = 0; i < c; ++i) {
+    const std::size_t n = std::size_t{1} << i;
+    std::vector<Request> requests = {
+        node.post_recv(node.neighbor(i), cs.span().subspan(n * cn, n * cn), kAlignedCTag),
+        node.post_recv(node.neighbor(c + i), ds.span().subspan(n * dn, n * dn), kAlignedDTag)};
+    requests.push_back(node.isend(node.neighbor(i), std::span<const T>(cs.span().subspan(0, n * cn)), kAlignedCTag));
+    requests.push_back(node.isend(node.neighbor(c + i), std::span<const T>(ds.span().subspan(0, n * dn)), kAlignedDTag));
+    node.wait_all(requests);
+    multiply_slots(n, n);
+  }
+}
+
 }  // namespace
 
 template <class T>
 void aligned_2d(MatmulContext<T>& x) {
   const int c = x.node.dim() / 2;
-  aligned_products(x, x.options.algorithm == MatmulAlgorithm::cannon ? cannon_schedule(x.node, c)
-                                                                      : dekel_schedule(x.node, c));
+  switch (x.options.algorithm) {
+    case MatmulAlgorithm::cannon:
+      return aligned_products(x, cannon_schedule(x.node, c));
+    case MatmulAlgorithm::dekel:
+      return aligned_products(x, dekel_schedule(x.node, c));
+    default:
+      return sbt_aligned(x);
+  }
 }
 
 template void aligned_2d(MatmulContext<float>&);

@@ -46,6 +46,7 @@ constexpr std::array kAlgorithms = {
     MatmulAlgorithmInfo{A::a5_2d_sbnt, "a5-2d-sbnt", "A5(n): §5.2, Tables 8, 11", "all", true},
     MatmulAlgorithmInfo{A::cannon, "cannon", "Cannon's algorithm, CRA alignment + rotations of C and D: §5.2.1, Figure 17", "one", true},
     MatmulAlgorithmInfo{A::dekel, "dekel", "Dekel's algorithm, GCEA-based: exchange alignment + GCEA(1,N2)[C], GCEA(1,N1)[D]: §5.2.1", "one", true},
+    MatmulAlgorithmInfo{A::sbt_aligned, "sbt-aligned", "SBT-based with Dekel's alignment: SBT-b(1,N2)[C], SBT-b(1,N1)[D] step by step: §5.2.1", "one", true},
 };
 
 bool needs_square_grid(MatmulAlgorithm a) {

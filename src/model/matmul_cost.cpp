@@ -294,9 +294,10 @@ std::optional<MatmulTime> rectangular_two_dimensional(const MachineConfig& confi
 // Cannon's and Dekel's algorithms on the s × s grid (src/kernels/matmul_aligned.cpp; §5.2.1). Cannon's alignment
 // rotates C in row K by min(K, s - K) and D in column L by min(L, s - L) CRA steps, at most ⌊s/2⌋ each (the paper's
 // ⌈P/N1⌉⌈Q/N2⌉⌊N2/2⌋ elements across an edge for C); Dekel's exchanges across one dimension for every set bit of
-// the row (column) index, at most log s steps each. Each alignment is closed by a barrier (Q(d)). Then s - 1 steps,
-// each moving C and D: one after the other through a single port, side by side where the node drives two links at
-// once (all-port, k:N with N >= 2); s block products of 2pqr flops.
+// the row (column) index, at most log s steps each (the aligned SBT too). Each alignment is closed by a barrier
+// (Q(d)). Then s - 1 steps (the aligned SBT: log s steps, step i moving 2^i blocks of each), each moving C and D: one
+// after the other through a single port, side by side where the node drives two links at once (all-port, k:N with
+// N >= 2); s block products of 2pqr flops.
 std::optional<MatmulTime> aligned_two_dimensional(const MachineConfig& config, const MatmulShape& shape,
                                                   const MatmulOptions& options) {
   const int c = config.d / 2;
@@ -311,7 +312,14 @@ std::optional<MatmulTime> aligned_two_dimensional(const MachineConfig& config, c
     const bool side_by_side = all_port(config) || (config.ports.kind == Ports::Kind::k && config.ports.n >= 2);
     const auto align_steps = static_cast<Time>(options.algorithm == A::cannon ? s / 2 : static_cast<std::size_t>(c));
     cost.add(align_steps * (c_step + d_step) + 2 * cost.table.barrier(config.d));
-    cost.add(static_cast<Time>(s - 1) * (side_by_side ? std::max(c_step, d_step) : c_step + d_step));
+    auto step = [&](std::size_t blocks) {
+      const Time tc = pairwise_exchange_time(m, blocks * w * cb.size(), 1), td = pairwise_exchange_time(m, blocks * w * db.size(), 1);
+      return side_by_side ? std::max(tc, td) : tc + td;
+    };
+    if (options.algorithm == A::sbt_aligned)
+      for (int i = 0; i < c; ++i) cost.add(step(std::size_t{1} << i));
+    else
+      cost.add(static_cast<Time>(s - 1) * step(1));
   }
   cost.flops(s * 2 * cb.size() * db.cols);
   return cost.result();
@@ -327,7 +335,7 @@ std::optional<MatmulTime> matmul_time(const MachineConfig& config, const MatmulS
   if (options.algorithm == A::a1_2d || options.algorithm == A::a1_2d_sbnt)
     return a1_two_dimensional(config, shape, options);
   if (options.algorithm == A::outer_product) return std::nullopt;
-  if (options.algorithm == A::cannon || options.algorithm == A::dekel)
+  if (options.algorithm == A::cannon || options.algorithm == A::dekel || options.algorithm == A::sbt_aligned)
     return aligned_two_dimensional(config, shape, options);
   if (const Grid g = matmul_grid(options, config.d); g.n1 != g.n2)
     return rectangular_two_dimensional(config, shape, options, g);

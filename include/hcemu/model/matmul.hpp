@@ -66,6 +66,7 @@ enum class MatmulAlgorithm {
   a5_2d, a5_2d_sbnt,
   cannon,           // §5.2.1, Figure 17: CRA alignment of C in rows and D in columns, then s - 1 rotations, N1 = N2
   dekel,            // §5.2.1: Dekel's GCEA-based algorithm, XOR alignment, then s - 1 GCEA exchanges, N1 = N2
+  sbt_aligned,      // §5.2.1: Dekel's alignment, then SBT-b(1,N2)[C] and SBT-b(1,N1)[D] step by step, N1 = N2
 };
 
 struct MatmulOptions {
@@ -110,7 +111,7 @@ struct BlockShape {
 BlockShape block_shape(std::size_t rows, std::size_t cols, Grid grid);
 
 // Throws UsageError, naming the constraint, unless the algorithm runs this shape on a d-cube: P, Q, R >= 1;
-// element_bytes 4 or 8; A1 2-D: n1, n2 >= 0 with n1 + n2 = d; the outer product, Cannon's, Dekel's and A2-A5 2-D: d even (a square grid, N1 = N2: the
+// element_bytes 4 or 8; A1 2-D: n1, n2 >= 0 with n1 + n2 = d; the outer product, Cannon's, Dekel's, the aligned SBT and A2-A5 2-D: d even (a square grid, N1 = N2: the
 // transposes move block (k, l) to processor (l, k)); the hybrid: 0 <= k <= d. Any P, Q, R that do not divide
 // evenly are padded with zeros to whole blocks.
 void check_matmul(const MatmulShape& shape, const MatmulOptions& options, int d);
