@@ -156,6 +156,13 @@ TEST(Matmul2D, TransposedAlgorithmsOnSquareGrids) {
         for (const MatmulShape& shape : kShapes) check_matmul(machine(d, ports), shape, options(a), made_for(a, ports));
 }
 
+TEST(Matmul2D, AlgorithmThreeVersionTwoOnSquareGridsOnEveryPortModel) {
+  // §5.2.3: the reduction lands A's row block in its own processor row, a scatter along that row places it.
+  for (const char* ports : {"one", "half", "all"})
+    for (int d : {0, 2, 4, 6})
+      for (const MatmulShape& shape : kShapes) check_matmul(machine(d, ports), shape, options(A::a3_2d_v2));
+}
+
 TEST(Matmul2D, TransposedAlgorithmsOnRectangularGrids) {
   // §5.2.2: A2-A5 on N1 × N2 grids, N1 != N2, with the rectangular transpose; P, Q, R multiples of max(N1, N2).
   for (A a : {A::a2_2d, A::a3_2d, A::a4_2d, A::a5_2d})
@@ -364,6 +371,16 @@ TEST(PaperTables, AlignedSbtMultipliesInLogNSteps) {
   const MachineConfig c = paper_machine(6);
   expect_paper(c, {64, 64, 64}, options(A::sbt_aligned), 1280, 12, 8192);
   expect_paper(c, {64, 64, 64}, options(A::a1_2d, {3, 3}), 896, 6, 8192);
+}
+
+TEST(PaperTables, AlgorithmThreeVersionTwoTradesTheTransposeOfAForAScatter) {
+  // P = Q = R = 64 on 4 × 4 (blocks of 16 × 16 = 256), B_m = ∞. Version 1 (Table 9): 3584 element transfers, 12
+  // start-ups. Version 2: TXP C n·256 = 1024, SBT-b of D 256 + 512, the reduction of the 16 × 64 partial to the
+  // diagonal 2·1024 (whole, where version 1's recursive halving sends 512 + 256), the scatter 512 + 256: 4608, in
+  // 4 + 2 + 2 + 2 = 10 start-ups. Arithmetic: the product 16·64·31, the reduction's 2·1024 additions at the
+  // diagonal, E 256: 34048 (version 1: 32768).
+  const MachineConfig c = paper_machine(4);
+  expect_paper(c, {64, 64, 64}, options(A::a3_2d_v2), 1024 + 768 + 2048 + 768, 10, 16 * 64 * 31 + 2048 + 256);
 }
 
 TEST(PaperTables, RectangularTransposeHasTwoLogNminWholeAndLogNmaxOverNminHalfSteps) {

@@ -40,6 +40,7 @@ constexpr std::array kAlgorithms = {
     MatmulAlgorithmInfo{A::a2_2d_sbnt, "a2-2d-sbnt", "A2(n), TXP(n)[C] + SBnT-b[C] + SBnT-b reduction[A]: §5.2.2, Tables 8, 11", "all", true},
     MatmulAlgorithmInfo{A::a3_2d, "a3-2d", "A3(1) version 1, TXP[C] + SBT-b[D] + reduction[A] + TXP[A]: §5.2.3, Tables 8-10", "one", true},
     MatmulAlgorithmInfo{A::a3_2d_sbnt, "a3-2d-sbnt", "A3(n) version 1: §5.2.3, Tables 8, 11", "all", true},
+    MatmulAlgorithmInfo{A::a3_2d_v2, "a3-2d-v2", "A3(1) version 2, TXP[C] + SBT-b[D] + SBT reduction[A] to its row + SBT-p[A]: §5.2.3", "one", true},
     MatmulAlgorithmInfo{A::a4_2d, "a4-2d", "A4(1), TXP[D] + SBT-b[D] + SBT-b reduction[A]: §5.2, Tables 8-10", "one", true},
     MatmulAlgorithmInfo{A::a4_2d_sbnt, "a4-2d-sbnt", "A4(n): §5.2, Tables 8, 11", "all", true},
     MatmulAlgorithmInfo{A::a5_2d, "a5-2d", "A5(1), TXP[D] + SBT-b[C] + reduction[A] + TXP[A]: §5.2, Tables 8-10", "one", true},
@@ -51,6 +52,14 @@ constexpr std::array kAlgorithms = {
 
 bool needs_square_grid(MatmulAlgorithm a) {
   return matmul_algorithm_info(a).two_dimensional && a != A::a1_2d && a != A::a1_2d_sbnt && !takes_rectangular_grid(a);
+}
+
+// Why an algorithm needs N1 = N2, for its error.
+std::string square_reason(MatmulAlgorithm a) {
+  if (a == A::cannon || a == A::dekel || a == A::sbt_aligned)
+    return "it moves C along rows and D along columns in pairs of steps, one to one";
+  if (a == A::outer_product) return "its wave fronts run from the diagonal blocks";
+  return "its transposes move block (k, l) to processor (l, k)";
 }
 
 // options.grid, when it has the cube's d dimensions and the algorithm takes it.
@@ -130,7 +139,7 @@ void check_matmul(const MatmulShape& shape, const MatmulOptions& options, int d)
                        std::to_string(shape.Q) + ", R = " + std::to_string(shape.R));
   } else if ((needs_square_grid(a) || takes_rectangular_grid(a)) && d % 2 != 0)
     throw UsageError("matmul " + name + ": needs a square processor grid N1 = N2, so an even d, got d = " +
-                     std::to_string(d) + " (its transposes move block (k, l) to processor (l, k))");
+                     std::to_string(d) + " (" + square_reason(a) + ")");
   if (a == A::a1_hybrid && (options.k < 0 || options.k > d))
     throw UsageError("matmul " + name + ": k = " + std::to_string(options.k) + " SBT steps, must be in 0.." +
                      std::to_string(d));

@@ -222,6 +222,20 @@ std::optional<MatmulTime> transposed_two_dimensional(const MachineConfig& config
   auto reduce = [&](std::size_t block) {
     return sbnt ? sbnt_reduce_scatter_time(m, block, c, 1, w) : std::optional(recursive_halving_reduce_scatter_time(m, block, c, 1, w));
   };
+  if (a == A::a3_2d_v2) {
+    // Version 2 (src/kernels/matmul_2d_transposed.cpp): TXP C, SBT-b of D's blocks in the row, the partial product,
+    // the SBT reduction of the p × s·r partial in the column to the diagonal (log s messages of it, each followed by
+    // s·p·r additions), the SBT scatter of its s column blocks along the row (2^i blocks, i = log s - 1 .. 0, sent
+    // one after the other), + E.
+    cost.add(transpose(p * q));
+    cost.add(broadcast(q * r));
+    cost.flops(p * R * (2 * q - 1));
+    cost.add(c * message_time(m, w * s * p * r, 1));
+    cost.flops(static_cast<std::size_t>(c) * s * p * r);
+    for (int i = 0; i < c; ++i) cost.add(message_time(m, w * (std::size_t{1} << i) * p * r, 1));
+    cost.flops(p * r);
+    return cost.result();
+  }
   const bool on_c = a == A::a2_2d || a == A::a2_2d_sbnt || a == A::a3_2d || a == A::a3_2d_sbnt;
   const bool transposes_a = a == A::a3_2d || a == A::a3_2d_sbnt || a == A::a5_2d || a == A::a5_2d_sbnt;
   const bool stacked = a == A::a2_2d || a == A::a2_2d_sbnt || a == A::a5_2d || a == A::a5_2d_sbnt;

@@ -62,6 +62,7 @@ enum class MatmulAlgorithm {
   a2_2d,            // A2(1): TXP[C] + SBT-b(1,N2)[C] + SBT-b(1,N1) reduction [A]; also on N1 != N2 (§5.2.2)
   a2_2d_sbnt,       // A2(n): the same with Stout & Wagar's all-port transpose and SBnTs
   a3_2d, a3_2d_sbnt,
+  a3_2d_v2,         // A3(1) version 2 (§5.2.3): reduction to the row A belongs in, then SBT-p(1,N2) in that row
   a4_2d, a4_2d_sbnt,
   a5_2d, a5_2d_sbnt,
   cannon,           // §5.2.1, Figure 17: CRA alignment of C in rows and D in columns, then s - 1 rotations, N1 = N2
