@@ -380,12 +380,13 @@ TEST(MatmulRows, AlgoAllLeavesOutTheSquareGridOnesOnAnOddCubeAndTheNPortOnesOnOn
   base.m = 6;
   std::vector<std::string> one;
   for (const KernelCase& c : family.expand_all(machine(3, "one"), base)) one.push_back(c.algo);
-  EXPECT_EQ(one, (std::vector<std::string>{"a1-cra", "a1-gcea", "a1-sbt", "a1-hybrid", "a3", "a4", "a1-2d"}));
+  EXPECT_EQ(one, (std::vector<std::string>{"a1-cra", "a1-gcea", "a1-sbt", "a1-hybrid", "a3", "a4", "a1-rows", "a3-rows",
+                                           "a4-rows", "a1-2d"}));
   base.m = 4;
   one.clear();
   for (const KernelCase& c : family.expand_all(machine(3, "one"), base)) one.push_back(c.algo);
-  EXPECT_EQ(one, (std::vector<std::string>{"a1-cra", "a1-gcea", "a1-sbt", "a1-hybrid", "a3", "a4", "a1-2d", "a2-2d",
-                                           "a3-2d", "a4-2d", "a5-2d"}));
+  EXPECT_EQ(one, (std::vector<std::string>{"a1-cra", "a1-gcea", "a1-sbt", "a1-hybrid", "a3", "a4", "a1-rows", "a3-rows",
+                                           "a4-rows", "a1-2d", "a2-2d", "a3-2d", "a4-2d", "a5-2d"}));
   EXPECT_EQ(family.expand_all(machine(2, "all"), base).size(), model::matmul_algorithms().size());
 }
 

@@ -91,6 +91,29 @@ TEST(Matmul, FloatsMoveHalfTheBytesOfDoubles) {
   }
 }
 
+TEST(Matmul1D, RowPartitioningComputesTheProductInItsClosedFormTime) {
+  // §5.1, Figure 6: node k holds block row k of every matrix (the grid N × 1).
+  for (A a : {A::a1_rows, A::a1_rows_sbnt, A::a3_rows, A::a3_rows_sbnt, A::a4_rows, A::a4_rows_sbnt})
+    for (const char* ports : {"one", "half", "all"})
+      for (int d : {1, 3})
+        for (const MatmulShape& shape : kShapes) check_matmul(machine(d, ports), shape, options(a), made_for(a, ports));
+}
+
+TEST(Matmul1D, RowPartitioningIsColumnPartitioningOfTheTransposedProduct) {
+  // "For row partitioning the roles of C and D are interchanged": A^T = D^T·C^T + E^T, so each row algorithm on
+  // P × Q × R sends, copies and computes what its column twin does on R × Q × P.
+  for (auto [rows, columns] : {std::pair{A::a1_rows, A::a1_sbt}, {A::a1_rows_sbnt, A::a1_sbnt}, {A::a3_rows, A::a3},
+                               {A::a3_rows_sbnt, A::a3_sbnt}, {A::a4_rows, A::a4}, {A::a4_rows_sbnt, A::a4_sbnt}})
+    for (const MatmulShape& shape : kShapes) {
+      const MachineConfig c = machine(3, "all");
+      const auto by_rows = model::matmul_time(c, shape, options(rows));
+      const auto by_columns = model::matmul_time(c, {shape.R, shape.Q, shape.P}, options(columns));
+      ASSERT_TRUE(by_rows && by_columns) << model::matmul_algorithm_info(rows).name;
+      EXPECT_EQ(by_rows->total(), by_columns->total()) << model::matmul_algorithm_info(rows).name;
+      EXPECT_EQ(by_rows->flops, by_columns->flops) << model::matmul_algorithm_info(rows).name;
+    }
+}
+
 TEST(Matmul1D, OnePortAlgorithmsHoldOnHalfDuplexToo) {
   for (A a : {A::a1_cra, A::a1_gcea, A::a1_sbt, A::a3, A::a4})
     for (const MatmulShape& shape : {MatmulShape{16, 16, 16}, MatmulShape{13, 7, 11}})
@@ -133,6 +156,13 @@ TEST(Matmul2D, TransposedAlgorithmsOnSquareGrids) {
         for (const MatmulShape& shape : kShapes) check_matmul(machine(d, ports), shape, options(a), made_for(a, ports));
 }
 
+TEST(Matmul2D, AlgorithmThreeVersionTwoOnSquareGridsOnEveryPortModel) {
+  // §5.2.3: the reduction lands A's row block in its own processor row, a scatter along that row places it.
+  for (const char* ports : {"one", "half", "all"})
+    for (int d : {0, 2, 4, 6})
+      for (const MatmulShape& shape : kShapes) check_matmul(machine(d, ports), shape, options(A::a3_2d_v2));
+}
+
 TEST(Matmul2D, TransposedAlgorithmsOnRectangularGrids) {
   // §5.2.2: A2-A5 on N1 × N2 grids, N1 != N2, with the rectangular transpose; P, Q, R multiples of max(N1, N2).
   for (A a : {A::a2_2d, A::a3_2d, A::a4_2d, A::a5_2d})
@@ -162,6 +192,20 @@ TEST(Matmul2D, PipelinedOuterProductTakesAtMostThePapersStepCount) {
         const Time s = Time{1} << (d / 2);
         EXPECT_LE(run.report.makespan, (2 * s + 1) * (communication + product)) << "d = " << d << " " << ports;
       }
+}
+
+TEST(Matmul2D, CannonDekelAndTheAlignedSbtOnSquareGridsOnEveryPortModel) {
+  // §5.2.1, Figure 17: the alignment's rows and columns move different distances, closed by a barrier each (Q(d)
+  // shows here); the multiplication steps send C and D one after the other through one port, side by side on two.
+  for (A a : {A::cannon, A::dekel, A::sbt_aligned})
+    for (const char* ports : {"one", "half", "k:2", "all"})
+      for (int d : {0, 2, 4, 6})
+        for (const MatmulShape& shape : kShapes) {
+          MachineConfig c = machine(d, ports);
+          c.barrier_a = 1.5;
+          c.barrier_b = 0.25;
+          check_matmul(c, shape, options(a));
+        }
 }
 
 // ----- The paper's tables, counted by hand ------------------------------------------------------------------------
@@ -206,6 +250,17 @@ TEST(PaperTables, TableSixAndSevenOnePortWithUnboundedPackets) {
   // A1^l(1) (CRA and GCEA): the same element transfers as A1(1), N - 1 = 15 start-ups; 2PQ⌈R/N⌉ flops.
   expect_paper(c, {64, 64, 64}, options(A::a1_cra), 3840, 15, 32768);
   expect_paper(c, {64, 64, 64}, options(A::a1_gcea), 3840, 15, 32768);
+}
+
+TEST(PaperTables, ColumnPartitioningForPNotAboveR) {
+  // §5.1: "column partitioning should be used for P <= R for a given type of algorithm". N = 16, P = 16, Q = 64,
+  // R = 256: A1 by columns broadcasts P⌈Q/N⌉ = 64 elements a node, 15·64 = 960 transfers; by rows D's block rows
+  // ⌈Q/N⌉R = 1024, 15360. Arithmetic 2PQ⌈R/N⌉ = 2QR⌈P/N⌉ = 32768 both.
+  const MachineConfig c = paper_machine(4);
+  expect_paper(c, {16, 64, 256}, options(A::a1_sbt), 960, 4, 32768);
+  expect_paper(c, {16, 64, 256}, options(A::a1_rows), 15360, 4, 32768);
+  // And for P > R the rows win: the same matrices transposed.
+  expect_paper(c, {256, 64, 16}, options(A::a1_rows), 960, 4, 32768);
 }
 
 TEST(PaperTables, TableSixOnePortWithPacketsOfTwoHundredFiftySixDoubles) {
@@ -281,6 +336,51 @@ TEST(PaperTables, TableNineA1DependsOnTheGridAsTableTwelveSays) {
   for (int n1 : {0, 1, 2, 4})
     EXPECT_GT(model::matmul_time(c, {256, 64, 64}, options(A::a1_2d, {n1, 4 - n1}))->communication,
               model::matmul_time(c, {256, 64, 64}, options(A::a1_2d, {3, 1}))->communication);
+}
+
+TEST(PaperTables, CannonAlignsInHalfTheRingAndRotatesMaxN1N2MinusOneTimes) {
+  // §5.2.1: aligning C moves ⌈P/N1⌉⌈Q/N2⌉⌊N2/2⌋ elements across an edge, D likewise ⌈Q/N1⌉⌈R/N2⌉⌊N1/2⌋, then
+  // max(N1, N2) - 1 steps each rotate both. P = Q = R = 64 on 4 × 4, blocks of 256: alignment 2·256 + 2·256, the
+  // rotations 3·(256 + 256) one-port: 2560 element transfers, 2 + 2 + 3·2 = 10 start-ups; all-port C and D go side
+  // by side, 3·256, 7 start-ups. Arithmetic: 4 block products of 2·16·16·16 = 32768.
+  MachineConfig c = paper_machine(4);
+  expect_paper(c, {64, 64, 64}, options(A::cannon), 2560, 10, 32768);
+  c.ports = Ports::parse("all");
+  expect_paper(c, {64, 64, 64}, options(A::cannon), 1792, 7, 32768);
+  // The SBT-based A1 on the same grid (Table 9: 1536, 4 start-ups) needs Q(⌈P/N1⌉ + ⌈R/N2⌉) of storage against
+  // Cannon's constant storage.
+}
+
+TEST(PaperTables, DekelAlignsInLogNStepsAndExchangesMaxN1N2MinusOneTimes) {
+  // §5.2.1: the set-up phase takes log N2 steps for C and log N1 for D; the multiplication phase N2 - 1 exchanges of
+  // ⌈P/N1⌉⌈Q/N2⌉ elements for C and N1 - 1 of ⌈Q/N1⌉⌈R/N2⌉ for D. P = Q = R = 64 on 4 × 4 (blocks of 256):
+  // alignment 2·256 + 2·256, then 3·(256 + 256) one-port: 2560 element transfers, 10 start-ups, as Cannon's there
+  // (log 4 = ⌊4/2⌋). On 8 × 8 (d = 6, P = Q = R = 64, blocks of 64) Dekel aligns in 3 steps where Cannon needs 4:
+  // 3·64·2 + 7·128 = 1280 against 4·64·2 + 7·128 = 1408, 20 and 22 start-ups; 8 products of 2·8·8·8 = 8192 flops.
+  const MachineConfig c4 = paper_machine(4), c6 = paper_machine(6);
+  expect_paper(c4, {64, 64, 64}, options(A::dekel), 2560, 10, 32768);
+  expect_paper(c6, {64, 64, 64}, options(A::dekel), 1280, 20, 8192);
+  expect_paper(c6, {64, 64, 64}, options(A::cannon), 1408, 22, 8192);
+}
+
+TEST(PaperTables, AlignedSbtMultipliesInLogNSteps) {
+  // §5.2.1: with Dekel's alignment the SBT-based algorithm's multiplication phase takes log N2 and log N1 steps.
+  // P = Q = R = 64 on 8 × 8 (blocks of 64): alignment 3·64·2 = 384, then steps of 1, 2, 4 blocks of C and D,
+  // (1 + 2 + 4)·128 = 896: 1280 element transfers, 6 + 6 = 12 start-ups (Dekel: 20), 8192 flops. Without the
+  // alignment (a1-2d, Table 9) the gathers alone move 7·64 + 7·64 = 896 in 6 start-ups, holding twice the storage.
+  const MachineConfig c = paper_machine(6);
+  expect_paper(c, {64, 64, 64}, options(A::sbt_aligned), 1280, 12, 8192);
+  expect_paper(c, {64, 64, 64}, options(A::a1_2d, {3, 3}), 896, 6, 8192);
+}
+
+TEST(PaperTables, AlgorithmThreeVersionTwoTradesTheTransposeOfAForAScatter) {
+  // P = Q = R = 64 on 4 × 4 (blocks of 16 × 16 = 256), B_m = ∞. Version 1 (Table 9): 3584 element transfers, 12
+  // start-ups. Version 2: TXP C n·256 = 1024, SBT-b of D 256 + 512, the reduction of the 16 × 64 partial to the
+  // diagonal 2·1024 (whole, where version 1's recursive halving sends 512 + 256), the scatter 512 + 256: 4608, in
+  // 4 + 2 + 2 + 2 = 10 start-ups. Arithmetic: the product 16·64·31, the reduction's 2·1024 additions at the
+  // diagonal, E 256: 34048 (version 1: 32768).
+  const MachineConfig c = paper_machine(4);
+  expect_paper(c, {64, 64, 64}, options(A::a3_2d_v2), 1024 + 768 + 2048 + 768, 10, 16 * 64 * 31 + 2048 + 256);
 }
 
 TEST(PaperTables, RectangularTransposeHasTwoLogNminWholeAndLogNmaxOverNminHalfSteps) {

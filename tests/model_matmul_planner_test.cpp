@@ -5,6 +5,7 @@
 
 #include <array>
 #include <algorithm>
+#include <tuple>
 
 #include "hcemu/errors.hpp"
 
@@ -171,6 +172,26 @@ TEST(MatmulPlanner, ConsidersOnlyAlgorithmsWithAClosedFormOnTheMachine) {
   }));
   const std::array none = {A::outer_product};
   EXPECT_THROW(model::best_matmul(one, {64, 64, 64}, none), UsageError);
+}
+
+TEST(MatmulPlanner, RowsOrColumnsByTheShape) {
+  // §5.1: "column partitioning should be used for P <= R": for A1, which broadcasts C by columns (P⌈Q/N⌉ a node)
+  // and D by rows (⌈Q/N⌉R). A3 and A4 move D's and C's blocks the other way round (A3 by columns broadcasts D,
+  // ⌈R/N⌉Q a node; A4 by columns transposes D's ⌈Q/N⌉⌈R/N⌉ blocks), so for them the rows win at P < R.
+  const MachineConfig c = figure_machine(4, 1);
+  for (auto [columns, rows, columns_at_small_p] :
+       {std::tuple{A::a1_sbt, A::a1_rows, true}, {A::a3, A::a3_rows, false}, {A::a4, A::a4_rows, false}}) {
+    const std::array candidates{columns, rows};
+    EXPECT_EQ(model::best_matmul(c, {32, 64, 512}, candidates).options.algorithm, columns_at_small_p ? columns : rows);
+    EXPECT_EQ(model::best_matmul(c, {512, 64, 32}, candidates).options.algorithm, columns_at_small_p ? rows : columns);
+  }
+}
+
+TEST(MatmulPlanner, CannonCompetesOnSquareGridsOnly) {
+  // Cannon's algorithm (§5.2.1) needs N1 = N2: a candidate on a 4-cube, not on a 3-cube.
+  const std::array candidates{A::cannon};
+  EXPECT_EQ(model::plan_matmul(figure_machine(4, 1), {64, 64, 64}, candidates).size(), 1u);
+  EXPECT_TRUE(model::plan_matmul(figure_machine(3, 1), {64, 64, 64}, candidates).empty());
 }
 
 }  // namespace

@@ -34,11 +34,22 @@ void run(detail::MatmulContext<T>& x) {
     case A::a4:
     case A::a4_sbnt:
       return detail::in_space_1d(x);
+    case A::a1_rows:
+    case A::a1_rows_sbnt:
+    case A::a3_rows:
+    case A::a3_rows_sbnt:
+    case A::a4_rows:
+    case A::a4_rows_sbnt:
+      return detail::rows_1d(x);
     case A::a1_2d:
     case A::a1_2d_sbnt:
       return detail::a1_2d(x);
     case A::outer_product:
       return detail::outer_product(x);
+    case A::cannon:
+    case A::dekel:
+    case A::sbt_aligned:
+      return detail::aligned_2d(x);
     default:
       if (x.grid.n1 != x.grid.n2) return detail::rectangular_2d(x);
       return detail::transposed_2d(x);

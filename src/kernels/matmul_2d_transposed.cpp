@@ -119,6 +119,57 @@ void a3(Square<T>& m) {
   m.transpose(a_lk.span(), m.x.blocks.a);
 }
 
+// Version 2 (§5.2.3): "the all-to-all reduction is carried out such that the inner products for the set of P/N2 rows
+// of A allocated to a column of processors are accumulated ... in the processor row in which the inner product shall
+// finally reside", then "one-to-all personalized communication" within that row, SBT-p(1,*) for one-port. On the
+// square grid column l holds the partial products of A's row block l, which resides in processor row l: an SBT
+// reduction in column l to processor (l, l) (log s steps of the whole p × s·r partial, an addition per element
+// each), then an SBT scatter of its s column blocks along row l (log s steps of s/2, s/4, ..., 1 blocks). No
+// transpose of A.
+template <class T>
+void a3_version2(Square<T>& m) {
+  Node& node = m.node;
+  Buffer<T> c_lk = node.template allocate<T>(m.x.blocks.c.size());
+  m.transpose(m.x.blocks.c, c_lk.span());
+  Buffer<T> d_row = m.gathered(m.x.blocks.d, m.l);
+  m.broadcast(d_row.span(), m.x.blocks.d.size(), m.row);
+  Buffer<T> partial = m.wide_product(c_lk.span(), d_row.span());  // A^k_l*: row block l, every column block
+  const std::size_t all = partial.size(), block = m.p * m.r;
+  // Reduce in column l (the high c dimensions) to row l: relative to the root, node k ^ l.
+  const std::size_t in_column = m.k ^ m.l;
+  Buffer<T> incoming = node.template allocate<T>(all);
+  for (int i = 0; i < m.c; ++i) {
+    const std::size_t bit = std::size_t{1} << i;
+    if ((in_column & (bit - 1)) != 0) break;  // already sent
+    const int partner = node.neighbor(m.c + i);
+    if (in_column & bit) {
+      node.send(partner, std::span<const T>(partial.span()));
+      break;
+    }
+    node.recv(partner, incoming.span());
+    for (std::size_t e = 0; e < all; ++e) partial[e] += incoming[e];
+    node.compute(all);
+  }
+  // Scatter along row l from (l, l): relative to the root, node l's column ^ l. The blocks a node holds form an
+  // aligned range of column indices, so every message is contiguous.
+  const std::size_t in_row = m.l ^ m.k;
+  std::span<T> blocks = partial.span();
+  for (int i = m.c - 1; i >= 0; --i) {
+    const std::size_t bit = std::size_t{1} << i, low = (bit << 1) - 1;
+    const bool sends = (in_row & low) == 0, receives = (in_row & low) == bit;
+    if (!sends && !receives) continue;
+    // The upper half of the sender's range: relative indices from (sender ^ bit), column indices from there ^ k.
+    const std::size_t first = ((sends ? in_row ^ bit : in_row) ^ m.k) & ~(bit - 1);
+    std::span<T> range = blocks.subspan(first * block, bit * block);
+    if (sends)
+      node.send(node.neighbor(i), std::span<const T>(range));
+    else
+      node.recv(node.neighbor(i), range);
+  }
+  std::copy(blocks.begin() + static_cast<std::ptrdiff_t>(m.l * block),
+            blocks.begin() + static_cast<std::ptrdiff_t>((m.l + 1) * block), m.x.blocks.a.begin());
+}
+
 template <class T>
 void a4(Square<T>& m) {
   Buffer<T> d_lk = m.node.template allocate<T>(m.x.blocks.d.size());
@@ -154,6 +205,9 @@ void transposed_2d(MatmulContext<T>& x) {
     case MatmulAlgorithm::a3_2d:
     case MatmulAlgorithm::a3_2d_sbnt:
       a3(m);
+      break;
+    case MatmulAlgorithm::a3_2d_v2:
+      a3_version2(m);
       break;
     case MatmulAlgorithm::a4_2d:
     case MatmulAlgorithm::a4_2d_sbnt:

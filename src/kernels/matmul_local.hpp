@@ -107,8 +107,10 @@ void sum_scatter(Node& node, std::span<T> data, std::size_t block, std::span<T> 
 template <class T> void a1_linear(MatmulContext<T>& x);    // a1_cra, a1_gcea, a1_rotated_gcea, a1_hybrid
 template <class T> void a1_tree(MatmulContext<T>& x);      // a1_sbt, a1_sbnt, a1_nrsbt
 template <class T> void in_space_1d(MatmulContext<T>& x);  // a3, a3_sbnt, a4, a4_sbnt
+template <class T> void rows_1d(MatmulContext<T>& x);      // a1_rows .. a4_rows_sbnt: row partitioning
 template <class T> void a1_2d(MatmulContext<T>& x);        // a1_2d, a1_2d_sbnt
 template <class T> void outer_product(MatmulContext<T>& x);
+template <class T> void aligned_2d(MatmulContext<T>& x);    // cannon, dekel, sbt_aligned
 template <class T> void transposed_2d(MatmulContext<T>& x);  // a2..a5 2-D on a square grid
 template <class T> void rectangular_2d(MatmulContext<T>& x);  // a2..a5 2-D, one-port, on an N1 × N2 grid, N1 != N2
 

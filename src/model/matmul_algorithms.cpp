@@ -27,6 +27,12 @@ constexpr std::array kAlgorithms = {
     MatmulAlgorithmInfo{A::a3_sbnt, "a3-sbnt", "A3(n), SBnT-p[C] + SBnT-b[D] + SBnT-p[A]: §5.1, Tables 5-7", "all", false},
     MatmulAlgorithmInfo{A::a4, "a4", "A4(1), SBT-p[D] + SBT-b reduction[A]: §5.1, Tables 5-7", "one", false},
     MatmulAlgorithmInfo{A::a4_sbnt, "a4-sbnt", "A4(n), SBnT-p[D] + SBnT-b reduction[A]: §5.1, Tables 5-7", "all", false},
+    MatmulAlgorithmInfo{A::a1_rows, "a1-rows", "A1(1) by rows, SBT-b(1,N)[D]: §5.1, Figure 6", "one", false},
+    MatmulAlgorithmInfo{A::a1_rows_sbnt, "a1-rows-sbnt", "A1(n) by rows, SBnT-b(n,N)[D]: §5.1, Figure 6", "all", false},
+    MatmulAlgorithmInfo{A::a3_rows, "a3-rows", "A3(1) by rows, SBT-p[D] + SBT-b[C] + SBT-p[A]: §5.1, Figure 6", "one", false},
+    MatmulAlgorithmInfo{A::a3_rows_sbnt, "a3-rows-sbnt", "A3(n) by rows, SBnT-p[D] + SBnT-b[C] + SBnT-p[A]: §5.1, Figure 6", "all", false},
+    MatmulAlgorithmInfo{A::a4_rows, "a4-rows", "A4(1) by rows, SBT-p[C] + SBT-b reduction[A]: §5.1, Figure 6", "one", false},
+    MatmulAlgorithmInfo{A::a4_rows_sbnt, "a4-rows-sbnt", "A4(n) by rows, SBnT-p[C] + SBnT-b reduction[A]: §5.1, Figure 6", "all", false},
     MatmulAlgorithmInfo{A::a1_2d, "a1-2d", "A1(1), SBT-b(1,N2)[C] + SBT-b(1,N1)[D]: §5.2.1, Tables 8-10", "one", true},
     MatmulAlgorithmInfo{A::a1_2d_sbnt, "a1-2d-sbnt", "A1(n), SBnT-b(n2,N2)[C] + SBnT-b(n1,N1)[D]: §5.2.1, Tables 8, 11", "all", true},
     MatmulAlgorithmInfo{A::outer_product, "outer-product", "pipelined outer products: §5.2.1, Figure 16", "one", true},
@@ -34,14 +40,26 @@ constexpr std::array kAlgorithms = {
     MatmulAlgorithmInfo{A::a2_2d_sbnt, "a2-2d-sbnt", "A2(n), TXP(n)[C] + SBnT-b[C] + SBnT-b reduction[A]: §5.2.2, Tables 8, 11", "all", true},
     MatmulAlgorithmInfo{A::a3_2d, "a3-2d", "A3(1) version 1, TXP[C] + SBT-b[D] + reduction[A] + TXP[A]: §5.2.3, Tables 8-10", "one", true},
     MatmulAlgorithmInfo{A::a3_2d_sbnt, "a3-2d-sbnt", "A3(n) version 1: §5.2.3, Tables 8, 11", "all", true},
+    MatmulAlgorithmInfo{A::a3_2d_v2, "a3-2d-v2", "A3(1) version 2, TXP[C] + SBT-b[D] + SBT reduction[A] to its row + SBT-p[A]: §5.2.3", "one", true},
     MatmulAlgorithmInfo{A::a4_2d, "a4-2d", "A4(1), TXP[D] + SBT-b[D] + SBT-b reduction[A]: §5.2, Tables 8-10", "one", true},
     MatmulAlgorithmInfo{A::a4_2d_sbnt, "a4-2d-sbnt", "A4(n): §5.2, Tables 8, 11", "all", true},
     MatmulAlgorithmInfo{A::a5_2d, "a5-2d", "A5(1), TXP[D] + SBT-b[C] + reduction[A] + TXP[A]: §5.2, Tables 8-10", "one", true},
     MatmulAlgorithmInfo{A::a5_2d_sbnt, "a5-2d-sbnt", "A5(n): §5.2, Tables 8, 11", "all", true},
+    MatmulAlgorithmInfo{A::cannon, "cannon", "Cannon's algorithm, CRA alignment + rotations of C and D: §5.2.1, Figure 17", "one", true},
+    MatmulAlgorithmInfo{A::dekel, "dekel", "Dekel's algorithm, GCEA-based: exchange alignment + GCEA(1,N2)[C], GCEA(1,N1)[D]: §5.2.1", "one", true},
+    MatmulAlgorithmInfo{A::sbt_aligned, "sbt-aligned", "SBT-based with Dekel's alignment: SBT-b(1,N2)[C], SBT-b(1,N1)[D] step by step: §5.2.1", "one", true},
 };
 
 bool needs_square_grid(MatmulAlgorithm a) {
   return matmul_algorithm_info(a).two_dimensional && a != A::a1_2d && a != A::a1_2d_sbnt && !takes_rectangular_grid(a);
+}
+
+// Why an algorithm needs N1 = N2, for its error.
+std::string square_reason(MatmulAlgorithm a) {
+  if (a == A::cannon || a == A::dekel || a == A::sbt_aligned)
+    return "it moves C along rows and D along columns in pairs of steps, one to one";
+  if (a == A::outer_product) return "its wave fronts run from the diagonal blocks";
+  return "its transposes move block (k, l) to processor (l, k)";
 }
 
 // options.grid, when it has the cube's d dimensions and the algorithm takes it.
@@ -55,6 +73,11 @@ bool grid_given(const MatmulOptions& options, int d) {
 std::span<const MatmulAlgorithmInfo> matmul_algorithms() { return kAlgorithms; }
 
 bool matmul_takes_rectangular_grid(MatmulAlgorithm algorithm) { return takes_rectangular_grid(algorithm); }
+
+bool matmul_partitions_rows(MatmulAlgorithm a) {
+  return a == A::a1_rows || a == A::a1_rows_sbnt || a == A::a3_rows || a == A::a3_rows_sbnt || a == A::a4_rows ||
+         a == A::a4_rows_sbnt;
+}
 
 const MatmulAlgorithmInfo& matmul_algorithm_info(MatmulAlgorithm algorithm) {
   for (const auto& row : kAlgorithms)
@@ -77,6 +100,7 @@ std::optional<std::size_t> parse_matmul_element(std::string_view name) {
 std::string_view matmul_element_name(std::size_t element_bytes) { return element_bytes == 4 ? "float" : "double"; }
 
 Grid matmul_grid(const MatmulOptions& options, int d) {
+  if (matmul_partitions_rows(options.algorithm)) return {d, 0};
   if (!matmul_algorithm_info(options.algorithm).two_dimensional) return {0, d};
   if (grid_given(options, d)) return options.grid;
   if (!needs_square_grid(options.algorithm) && !takes_rectangular_grid(options.algorithm)) return options.grid;
@@ -115,7 +139,7 @@ void check_matmul(const MatmulShape& shape, const MatmulOptions& options, int d)
                        std::to_string(shape.Q) + ", R = " + std::to_string(shape.R));
   } else if ((needs_square_grid(a) || takes_rectangular_grid(a)) && d % 2 != 0)
     throw UsageError("matmul " + name + ": needs a square processor grid N1 = N2, so an even d, got d = " +
-                     std::to_string(d) + " (its transposes move block (k, l) to processor (l, k))");
+                     std::to_string(d) + " (" + square_reason(a) + ")");
   if (a == A::a1_hybrid && (options.k < 0 || options.k > d))
     throw UsageError("matmul " + name + ": k = " + std::to_string(options.k) + " SBT steps, must be in 0.." +
                      std::to_string(d));

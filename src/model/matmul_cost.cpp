@@ -123,6 +123,51 @@ std::optional<MatmulTime> one_dimensional(const MachineConfig& config, const Mat
   return cost.result();
 }
 
+// Row partitioning (src/kernels/matmul_rows.cpp; §5.1, Figure 6): the column algorithms' mirror images, C and D's
+// roles interchanged, p = ⌈P/N⌉, q = ⌈Q/N⌉, r = ⌈R/N⌉. A1: the all-to-all broadcast of D's block rows (qR elements),
+// 2pQR flops. A3: cut D (ρ·qR), transpose blocks of qr, broadcast C's pQ, P·r(2Q - 1) flops, transpose blocks of pr
+// back, glue (ρ·pR), + E. A4: cut C (ρ·pQ), transpose blocks of pq, PR(2q - 1) flops, reduce-scatter blocks of pR
+// with (N - 1)pR additions, + E.
+std::optional<MatmulTime> row_partitioned(const MachineConfig& config, const MatmulShape& shape,
+                                          const MatmulOptions& options) {
+  const int d = config.d;
+  const auto N = static_cast<std::size_t>(config.nodes());
+  const std::size_t P = shape.P, Q = shape.Q, R = shape.R;
+  const std::size_t p = (P + N - 1) / N, q = (Q + N - 1) / N, r = (R + N - 1) / N;
+  Cost cost(config, options.element_bytes);
+  const std::size_t w = options.element_bytes;
+  const MachineConfig& m = cost.silent;
+  const A a = options.algorithm;
+  const bool sbnt = a == A::a1_rows_sbnt || a == A::a3_rows_sbnt || a == A::a4_rows_sbnt;
+  if (sbnt && !all_port(config)) return std::nullopt;
+  auto broadcast = [&](std::size_t block) {
+    return sbnt ? sbnt_allgather_time(m, w * block, d) : std::optional(recursive_doubling_allgather_time(m, w * block));
+  };
+  auto exchange = [&](std::size_t block) {
+    return sbnt ? sbnt_exchange_time(m, w * block) : std::optional(standard_exchange_time(m, w * block));
+  };
+  if (a == A::a1_rows || a == A::a1_rows_sbnt) {
+    cost.add(broadcast(q * R));
+    cost.flops(2 * p * Q * R);
+  } else if (a == A::a3_rows || a == A::a3_rows_sbnt) {
+    cost.copy(q * R);
+    cost.add(exchange(q * r));
+    cost.add(broadcast(p * Q));
+    cost.flops(P * r * (2 * Q - 1));
+    cost.add(exchange(p * r));
+    cost.copy(p * R);
+    cost.flops(p * R);
+  } else {
+    cost.copy(p * Q);
+    cost.add(exchange(p * q));
+    cost.flops(P * R * (2 * q - 1));
+    cost.add(sbnt ? sbnt_reduce_scatter_time(m, p * R, d, 1, w)
+                  : std::optional(recursive_halving_reduce_scatter_time(m, p * R, d, 1, w)));
+    cost.flops((N - 1) * p * R + p * R);
+  }
+  return cost.result();
+}
+
 std::optional<MatmulTime> a1_two_dimensional(const MachineConfig& config, const MatmulShape& shape,
                                              const MatmulOptions& options) {
   const Grid g = options.grid;
@@ -177,6 +222,20 @@ std::optional<MatmulTime> transposed_two_dimensional(const MachineConfig& config
   auto reduce = [&](std::size_t block) {
     return sbnt ? sbnt_reduce_scatter_time(m, block, c, 1, w) : std::optional(recursive_halving_reduce_scatter_time(m, block, c, 1, w));
   };
+  if (a == A::a3_2d_v2) {
+    // Version 2 (src/kernels/matmul_2d_transposed.cpp): TXP C, SBT-b of D's blocks in the row, the partial product,
+    // the SBT reduction of the p × s·r partial in the column to the diagonal (log s messages of it, each followed by
+    // s·p·r additions), the SBT scatter of its s column blocks along the row (2^i blocks, i = log s - 1 .. 0, sent
+    // one after the other), + E.
+    cost.add(transpose(p * q));
+    cost.add(broadcast(q * r));
+    cost.flops(p * R * (2 * q - 1));
+    cost.add(c * message_time(m, w * s * p * r, 1));
+    cost.flops(static_cast<std::size_t>(c) * s * p * r);
+    for (int i = 0; i < c; ++i) cost.add(message_time(m, w * (std::size_t{1} << i) * p * r, 1));
+    cost.flops(p * r);
+    return cost.result();
+  }
   const bool on_c = a == A::a2_2d || a == A::a2_2d_sbnt || a == A::a3_2d || a == A::a3_2d_sbnt;
   const bool transposes_a = a == A::a3_2d || a == A::a3_2d_sbnt || a == A::a5_2d || a == A::a5_2d_sbnt;
   const bool stacked = a == A::a2_2d || a == A::a2_2d_sbnt || a == A::a5_2d || a == A::a5_2d_sbnt;
@@ -246,15 +305,52 @@ std::optional<MatmulTime> rectangular_two_dimensional(const MachineConfig& confi
   return cost.result();
 }
 
+// Cannon's and Dekel's algorithms on the s × s grid (src/kernels/matmul_aligned.cpp; §5.2.1). Cannon's alignment
+// rotates C in row K by min(K, s - K) and D in column L by min(L, s - L) CRA steps, at most ⌊s/2⌋ each (the paper's
+// ⌈P/N1⌉⌈Q/N2⌉⌊N2/2⌋ elements across an edge for C); Dekel's exchanges across one dimension for every set bit of
+// the row (column) index, at most log s steps each (the aligned SBT too). Each alignment is closed by a barrier
+// (Q(d)). Then s - 1 steps (the aligned SBT: log s steps, step i moving 2^i blocks of each), each moving C and D: one
+// after the other through a single port, side by side where the node drives two links at once (all-port, k:N with
+// N >= 2); s block products of 2pqr flops.
+std::optional<MatmulTime> aligned_two_dimensional(const MachineConfig& config, const MatmulShape& shape,
+                                                  const MatmulOptions& options) {
+  const int c = config.d / 2;
+  const auto s = std::size_t{1} << c;
+  const Grid g{c, c};
+  const BlockShape cb = block_shape(shape.P, shape.Q, g), db = block_shape(shape.Q, shape.R, g);
+  Cost cost(config, options.element_bytes);
+  const std::size_t w = options.element_bytes;
+  const MachineConfig& m = cost.silent;
+  if (s > 1) {
+    const Time c_step = pairwise_exchange_time(m, w * cb.size(), 1), d_step = pairwise_exchange_time(m, w * db.size(), 1);
+    const bool side_by_side = all_port(config) || (config.ports.kind == Ports::Kind::k && config.ports.n >= 2);
+    const auto align_steps = static_cast<Time>(options.algorithm == A::cannon ? s / 2 : static_cast<std::size_t>(c));
+    cost.add(align_steps * (c_step + d_step) + 2 * cost.table.barrier(config.d));
+    auto step = [&](std::size_t blocks) {
+      const Time tc = pairwise_exchange_time(m, blocks * w * cb.size(), 1), td = pairwise_exchange_time(m, blocks * w * db.size(), 1);
+      return side_by_side ? std::max(tc, td) : tc + td;
+    };
+    if (options.algorithm == A::sbt_aligned)
+      for (int i = 0; i < c; ++i) cost.add(step(std::size_t{1} << i));
+    else
+      cost.add(static_cast<Time>(s - 1) * step(1));
+  }
+  cost.flops(s * 2 * cb.size() * db.cols);
+  return cost.result();
+}
+
 }  // namespace
 
 std::optional<MatmulTime> matmul_time(const MachineConfig& config, const MatmulShape& shape,
                                       const MatmulOptions& options) {
   check_matmul(shape, options, config.d);
+  if (matmul_partitions_rows(options.algorithm)) return row_partitioned(config, shape, options);
   if (!matmul_algorithm_info(options.algorithm).two_dimensional) return one_dimensional(config, shape, options);
   if (options.algorithm == A::a1_2d || options.algorithm == A::a1_2d_sbnt)
     return a1_two_dimensional(config, shape, options);
   if (options.algorithm == A::outer_product) return std::nullopt;
+  if (options.algorithm == A::cannon || options.algorithm == A::dekel || options.algorithm == A::sbt_aligned)
+    return aligned_two_dimensional(config, shape, options);
   if (const Grid g = matmul_grid(options, config.d); g.n1 != g.n2)
     return rectangular_two_dimensional(config, shape, options, g);
   return transposed_two_dimensional(config, shape, options);

@@ -48,6 +48,13 @@ enum class MatmulAlgorithm {
   a3_sbnt,          // A3(n): SBnT-p[C] + SBnT-b[D] + SBnT-p[A]
   a4,               // A4(1): SBT-p(1,N)[D] + SBT-b(1,N) reduction [A]
   a4_sbnt,          // A4(n): SBnT-p[D] + SBnT-b reduction [A]
+  // One-dimensional row partitioning (§5.1, Figure 6: the roles of C and D interchanged), the grid N × 1.
+  a1_rows,          // A1(1): SBT-b(1,N)[D], then the product
+  a1_rows_sbnt,     // A1(n): SBnT-b(n,N)[D]
+  a3_rows,          // A3(1): SBT-p(1,N)[D] + SBT-b(1,N)[C] + SBT-p(1,N)[A]
+  a3_rows_sbnt,     // A3(n): SBnT-p[D] + SBnT-b[C] + SBnT-p[A]
+  a4_rows,          // A4(1): SBT-p(1,N)[C] + SBT-b(1,N) reduction [A]
+  a4_rows_sbnt,     // A4(n): SBnT-p[C] + SBnT-b reduction [A]
   // Two-dimensional partitioning (§5.2, Tables 8-11).
   a1_2d,            // A1(1): SBT-b(1,N2)[C] in processor rows, then SBT-b(1,N1)[D] in processor columns
   a1_2d_sbnt,       // A1(n): SBnT-b(n2,N2)[C] and SBnT-b(n1,N1)[D] side by side
@@ -55,8 +62,12 @@ enum class MatmulAlgorithm {
   a2_2d,            // A2(1): TXP[C] + SBT-b(1,N2)[C] + SBT-b(1,N1) reduction [A]; also on N1 != N2 (§5.2.2)
   a2_2d_sbnt,       // A2(n): the same with Stout & Wagar's all-port transpose and SBnTs
   a3_2d, a3_2d_sbnt,
+  a3_2d_v2,         // A3(1) version 2 (§5.2.3): reduction to the row A belongs in, then SBT-p(1,N2) in that row
   a4_2d, a4_2d_sbnt,
   a5_2d, a5_2d_sbnt,
+  cannon,           // §5.2.1, Figure 17: CRA alignment of C in rows and D in columns, then s - 1 rotations, N1 = N2
+  dekel,            // §5.2.1: Dekel's GCEA-based algorithm, XOR alignment, then s - 1 GCEA exchanges, N1 = N2
+  sbt_aligned,      // §5.2.1: Dekel's alignment, then SBT-b(1,N2)[C] and SBT-b(1,N1)[D] step by step, N1 = N2
 };
 
 struct MatmulOptions {
@@ -83,10 +94,13 @@ std::span<const MatmulAlgorithmInfo> matmul_algorithms();
 const MatmulAlgorithmInfo& matmul_algorithm_info(MatmulAlgorithm algorithm);
 std::optional<MatmulAlgorithm> parse_matmul_algorithm(std::string_view name);
 
+// Whether the algorithm partitions by rows (the grid N × 1; §5.1, Figure 6).
+bool matmul_partitions_rows(MatmulAlgorithm algorithm);
+
 // Whether the algorithm runs on a rectangular grid too: the one-port A2-A5 (§5.2.2: the transpose on N1 × N2).
 bool matmul_takes_rectangular_grid(MatmulAlgorithm algorithm);
 
-// The grid an algorithm lays its blocks out on for a d-cube: 1 × N for the one-dimensional ones, options.grid for
+// The grid an algorithm lays its blocks out on for a d-cube: 1 × N for column partitioning, N × 1 for row partitioning, options.grid for
 // A1 2-D and for the one-port A2-A5 when it has d dimensions, the square grid for the others.
 Grid matmul_grid(const MatmulOptions& options, int d);
 
@@ -98,7 +112,7 @@ struct BlockShape {
 BlockShape block_shape(std::size_t rows, std::size_t cols, Grid grid);
 
 // Throws UsageError, naming the constraint, unless the algorithm runs this shape on a d-cube: P, Q, R >= 1;
-// element_bytes 4 or 8; A1 2-D: n1, n2 >= 0 with n1 + n2 = d; the outer product and A2-A5 2-D: d even (a square grid, N1 = N2: the
+// element_bytes 4 or 8; A1 2-D: n1, n2 >= 0 with n1 + n2 = d; the outer product, Cannon's, Dekel's, the aligned SBT and A2-A5 2-D: d even (a square grid, N1 = N2: the
 // transposes move block (k, l) to processor (l, k)); the hybrid: 0 <= k <= d. Any P, Q, R that do not divide
 // evenly are padded with zeros to whole blocks.
 void check_matmul(const MatmulShape& shape, const MatmulOptions& options, int d);
