@@ -22,38 +22,67 @@
 // skip the queue there.
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <vector>
 
 #include "hcemu/time.hpp"
 #include "runtime/commit_queue.hpp"
 #include "runtime/pending.hpp"
+#include "runtime/placer.hpp"
+
+namespace hcemu::timing {
+class TimingModel;
+}
 
 namespace hcemu::detail {
 
-class RunState;
+class Engine;
+class GlobalBarrier;
+class RunControl;
+class Transport;
 struct Message;
 
-class Coordinator {
- public:
-  explicit Coordinator(RunState& run) : run_(run) {}
+// What the placer knows of its run: all of it outlives the coordinator.
+struct PlacerContext {
+  timing::TimingModel& timing;
+  Engine& engine;
+  GlobalBarrier& barrier;
+  RunControl& control;
+  const std::vector<NodeEvents*>& nodes;  // by id; null for another rank's
+  Transport* transport;                   // spread over MPI ranks; else nullptr
+  int first_node;                         // this process's nodes: [first_node, first_node + local_nodes)
+  int local_nodes;
+  bool ordered;  // Placer::orders_in_model_time()
+};
 
+class Coordinator final : public Placer {
+ public:
+  explicit Coordinator(const PlacerContext& run) : run_(run) {}
+
+  // `origin`: of native clocks, once the nodes start.
   void start(int nodes);
-  // Any thread: `p` waits for its turn.
-  void submit(Pending* p);
-  void node_parked();
-  void node_woken();
-  void node_done();
-  // Spread over ranks: the last of this rank's nodes has entered the barrier, the latest at `latest_entry`; the
-  // barrier is released at a round where every rank's nodes have.
-  void local_barrier_complete(Time latest_entry);
-  // Spread over ranks under native timing: sends `m`, placed already, to its receiver's rank at once.
-  void send_now(const Message& m);
+  void set_origin(std::chrono::steady_clock::time_point origin) { origin_ = origin; }
   // After the run: frees whatever an aborted run left in the queue.
   void discard_pending();
   std::uint64_t rounds() const { return rounds_; }
 
+  // What a node tells the placer (runtime/placer.hpp).
+  bool orders_in_model_time() const override { return run_.ordered; }
+  void submit(Pending* p) override;
+  void forward_placed(Message* m) override;
+  void node_parked() override;
+  void node_woken() override;
+  void node_done() override;
+  bool barrier_complete(Time latest_entry) override;
+
  private:
+  bool distributed() const { return run_.transport != nullptr; }
+  bool is_local(int id) const { return id >= run_.first_node && id - run_.first_node < run_.local_nodes; }
+  int rank_of(int id) const;
+  NodeEvents& node(int id) const { return *run_.nodes[static_cast<std::size_t>(id)]; }
+  // Spread over ranks under native timing: sends `m`, placed already, to its receiver's rank at once.
+  void send_now(const Message& m);
   void on_quiescent();
   void place_in_order();
   // Spread over ranks (coordinator_ranks.cpp): one round of placing, with every rank.
@@ -80,7 +109,8 @@ class Coordinator {
   };
   static constexpr int kSubmissionLists = 8;
 
-  RunState& run_;
+  const PlacerContext& run_;
+  std::chrono::steady_clock::time_point origin_;
   alignas(64) std::atomic<int> running_{0};
   std::atomic<int> unfinished_{0};
   std::array<Submissions, kSubmissionLists> submissions_;

@@ -17,8 +17,11 @@
 
 #include "runtime/coordinator.hpp"
 #include "runtime/message.hpp"
-#include "runtime/node_runtime.hpp"
-#include "runtime/run_state.hpp"
+#include "runtime/barrier.hpp"
+#include "runtime/engine.hpp"
+#include "runtime/run_control.hpp"
+#include "runtime/transport.hpp"
+#include "timing/timing_model.hpp"
 
 namespace hcemu::detail {
 
@@ -48,11 +51,6 @@ void put_submission(Wire& w, const Pending* p) {
 
 }  // namespace
 
-void Coordinator::local_barrier_complete(Time latest_entry) {
-  barrier_latest_ = latest_entry;  // read by the round, which starts only once this node has parked
-  barrier_complete_.store(true, std::memory_order_seq_cst);
-}
-
 void Coordinator::round() {
   Transport& transport = *run_.transport;
   ++rounds_;
@@ -64,7 +62,7 @@ void Coordinator::round() {
   Wire w;
   int failed_node = -1;
   std::string failed_what;
-  const bool failed = run_.failed_here(&failed_node, &failed_what);
+  const bool failed = run_.control.failed_here(&failed_node, &failed_what);
   w.put<std::int32_t>(unfinished_.load(std::memory_order_seq_cst));
   w.put(failed);
   w.put<std::int32_t>(failed_node);
@@ -116,7 +114,7 @@ void Coordinator::round() {
       timing::Route route;
       route.in_port = in.get<int>();
       for (auto links = in.get<std::uint32_t>(); links > 0; --links) route.links.push_back(in.get<int>());
-      Message* m = Message::make_copy(key.source, destination, tag, context, bytes, run_.is_local(destination));
+      Message* m = Message::make_copy(key.source, destination, tag, context, bytes, is_local(destination));
       run_.timing.copy_issued(m->transfer, key.source, destination, bytes, key.ready, channel, key.seq,
                               std::move(route));
       m->key = m->transfer.key;
@@ -126,7 +124,7 @@ void Coordinator::round() {
 
   if (any_failure) {  // every rank reports the first rank's failure
     stopped_ = true;
-    run_.fail_as(failed_node, failed_what);
+    run_.control.fail_as(failed_node, failed_what);
     return;
   }
   timing::OrderKey horizon = timing::OrderKey::infinity();
@@ -137,13 +135,13 @@ void Coordinator::round() {
       release = run_.timing.barrier_release(latest_entry);
     } catch (const std::exception& e) {
       stopped_ = true;
-      run_.fail_as(0, e.what());  // the same node on every rank: which node entered last is not known here
+      run_.control.fail_as(0, e.what());  // the same node on every rank: which node entered last is not known here
       return;
     }
     barrier_complete_.store(false, std::memory_order_seq_cst);
     run_.barrier.release(release);
     for (int i = run_.first_node; i < run_.first_node + run_.local_nodes; ++i)
-      run_.nodes[static_cast<std::size_t>(i)]->notify();
+      node(i).notify();
     horizon = timing::OrderKey::floor_of(release, 0);  // a node it wakes issues no earlier
     released = true;
   }
@@ -159,13 +157,12 @@ void Coordinator::round() {
 void Coordinator::place_round(timing::OrderKey horizon) {
   Transport& transport = *run_.transport;
   std::vector<Message*> incoming, outgoing;
-  const auto node = [&](int id) { return run_.nodes[static_cast<std::size_t>(id)].get(); };
   while (!queue_.empty() && queue_.top_key() < horizon) {
     Pending* p = queue_.pop();
     if (p->kind == Pending::Kind::horizon) {
       horizon = std::min(horizon, timing::OrderKey::floor_of(p->key.ready, p->owner));
-      if (run_.is_local(p->owner))
-        node(p->owner)->horizon_reached(*p);
+      if (is_local(p->owner))
+        node(p->owner).horizon_reached(*p);
       else
         delete p;
       continue;
@@ -176,24 +173,24 @@ void Coordinator::place_round(timing::OrderKey horizon) {
       step = run_.timing.commit(m->transfer, m->key.ready);
     } catch (const std::exception& e) {  // every rank meets it at the same transfer
       stopped_ = true;
-      run_.fail_as(m->source, e.what());
+      run_.control.fail_as(m->source, e.what());
       Message::destroy(m);
       break;
     }
-    const bool from_here = run_.is_local(m->source), to_here = run_.is_local(m->destination);
+    const bool from_here = is_local(m->source), to_here = is_local(m->destination);
     if (step.sender_released) {
       horizon = std::min(horizon, timing::OrderKey::floor_of(m->times().sender_done, m->source));
-      if (from_here) node(m->source)->transfer_released(*m);
+      if (from_here) node(m->source).transfer_released(*m);
     }
     if (step.arrived) {
       horizon = std::min(horizon, timing::OrderKey::floor_of(m->times().arrival, m->destination));
       if (from_here && to_here) {
-        node(m->destination)->deliver(m);
+        node(m->destination).deliver(m);
       } else if (to_here) {
-        if (m->bytes > 0) transport.start_receive(run_.rank_of(m->source), m->payload(), m->bytes);
+        if (m->bytes > 0) transport.start_receive(rank_of(m->source), m->payload(), m->bytes);
         incoming.push_back(m);
       } else if (from_here) {
-        if (m->bytes > 0) transport.start_send(run_.rank_of(m->destination), m->payload(), m->bytes);
+        if (m->bytes > 0) transport.start_send(rank_of(m->destination), m->payload(), m->bytes);
         outgoing.push_back(m);
       } else {
         Message::destroy(m);
@@ -204,7 +201,7 @@ void Coordinator::place_round(timing::OrderKey horizon) {
     }
   }
   transport.finish();
-  for (Message* m : incoming) node(m->destination)->deliver(m);
+  for (Message* m : incoming) node(m->destination).deliver(m);
   for (Message* m : outgoing) Message::destroy(m);
 }
 
@@ -212,8 +209,8 @@ void Coordinator::report_deadlock() {
   Wire w;
   std::vector<BlockedOperation> blocked;
   for (int i = run_.first_node; i < run_.first_node + run_.local_nodes; ++i)
-    if (run_.nodes[static_cast<std::size_t>(i)]->parked())
-      blocked.push_back(run_.nodes[static_cast<std::size_t>(i)]->blocked_operation());
+    if (node(i).parked())
+      blocked.push_back(node(i).blocked_operation());
   w.put<std::uint64_t>(blocked.size());
   for (const BlockedOperation& b : blocked) {
     w.put(b.node);
@@ -237,7 +234,7 @@ void Coordinator::report_deadlock() {
       blocked.push_back(std::move(b));
     }
   }
-  run_.deadlock(std::move(blocked));
+  run_.control.deadlock(std::move(blocked));
 }
 
 // Native timing places every transfer as it is issued (it holds nothing), so there is nothing to place in rounds: a
@@ -259,7 +256,7 @@ void Coordinator::send_now(const Message& m) {
   w.put(m.transfer.times);
   std::vector<std::byte>& bytes = w.bytes();
   bytes.insert(bytes.end(), m.payload(), m.payload() + m.bytes);
-  run_.transport->send_now(run_.rank_of(m.destination), std::move(bytes));
+  run_.transport->send_now(rank_of(m.destination), std::move(bytes));
   native_sent_.fetch_add(1, std::memory_order_relaxed);
 }
 
@@ -276,11 +273,11 @@ void Coordinator::deliver_native(const std::vector<std::byte>& message) {
   m->transfer.bytes = bytes;
   // It arrived now, on this rank's clock: the sender's clock, on another host perhaps, is not comparable with the
   // receiver's (a FORCED receive is matched against this).
-  const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - run_.origin);
+  const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - origin_);
   m->transfer.times.first_byte = m->transfer.times.arrival = static_cast<Time>(ns.count()) * 1000;
   if (bytes > 0) std::memcpy(m->payload(), message.data() + (message.size() - bytes), bytes);
   ++native_received_;
-  run_.nodes[static_cast<std::size_t>(destination)]->deliver(m);
+  node(destination).deliver(m);
 }
 
 void Coordinator::native_progress() {
@@ -298,7 +295,7 @@ void Coordinator::native_progress() {
       int node = -1;
       std::string what;
       transport.start_sum({native_changed_ ? 1 : 0, unfinished_.load(std::memory_order_seq_cst),
-                           run_.failed_here(&node, &what) ? 1 : 0, native_sent_.load(std::memory_order_relaxed),
+                           run_.control.failed_here(&node, &what) ? 1 : 0, native_sent_.load(std::memory_order_relaxed),
                            native_received_, barrier_complete_.load(std::memory_order_seq_cst) ? 1 : 0});
       native_changed_ = false;
       native_counting_ = true;
@@ -309,7 +306,7 @@ void Coordinator::native_progress() {
         int node = -1;
         std::string what;
         Wire w;
-        const bool failed = run_.failed_here(&node, &what);
+        const bool failed = run_.control.failed_here(&node, &what);
         w.put(failed);
         w.put(node);
         w.put_string(what);
@@ -320,7 +317,7 @@ void Coordinator::native_progress() {
           const int n = r.get<int>();
           std::string text = r.get_string();
           if (f) {
-            run_.fail_as(n, text);
+            run_.control.fail_as(n, text);
             return;
           }
         }
@@ -337,7 +334,7 @@ void Coordinator::native_progress() {
         barrier_complete_.store(false, std::memory_order_seq_cst);
         run_.barrier.release(run_.timing.barrier_release(latest));
         for (int i = run_.first_node; i < run_.first_node + run_.local_nodes; ++i)
-          run_.nodes[static_cast<std::size_t>(i)]->notify();
+          node(i).notify();
         native_changed_ = true;
         continue;
       }

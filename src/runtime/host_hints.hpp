@@ -1,0 +1,77 @@
+#pragma once
+// Hints to the host's cache, never to the model: the one part of the runtime that knows where a node's hot data lies.
+// A node's state is cold by the time it runs again (every other node has run since), so a worker loads what the node
+// will touch first shortly before it resumes it (Engine::set_warm): stage 0 the node's own parts, stage 1 what a wait
+// set down before parking (the slot or element it waits on, its buffer and matching entry, the slot of its last send)
+// and what the node is likely to do next. The next step of a kernel that exchanges with one partner after another is
+// learnt from its sends: the order of its partners (a constant stride, additive or in the bits that differ from the
+// node's own id, as in the Direct exchange's id ^ j) and where their blocks lie (a constant stride per partner).
+#include <array>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+namespace hcemu::detail {
+
+class Inbox;
+class Matcher;
+class RequestTable;
+struct RecvGroupState;
+
+class HostHints {
+ public:
+  // Everything given outlives the hints.
+  HostHints(int node, int nodes, const RequestTable& requests, const Matcher& matcher, const Inbox& inbox);
+
+  // An object whose first lines every resume touches (stage 0).
+  void keep_warm(const void* object, std::size_t bytes);
+  void start_run();
+
+  // A send of `bytes` from `data` to `peer`: what the partner order and the block stride are learnt from.
+  void sent(int peer, const void* data, std::size_t bytes) {
+    if (peer != partner_) learn_partner(peer);
+    if (bytes > 0 && data != block_) learn_block(peer, static_cast<const char*>(data));
+  }
+
+  // Before the node parks: in a send to `peer` with `tag` in `context` of `data` (peer -1: no send), on receive slot
+  // `index`, or on element `e` of group `g`. `hold_slot`: the send whose slot the placer writes meanwhile.
+  void parking_to_send(int peer, int tag, std::uint32_t context, const void* data, std::uint32_t hold_slot);
+  void parking_on_receive(std::uint32_t index, std::uint32_t hold_slot);
+  void parking_on_element(const RecvGroupState& g, std::uint32_t e, std::uint32_t hold_slot);
+  void resumed() { set({}); }
+
+  // Any worker, while the node may run elsewhere: starts loading what the node touches first.
+  void warm(int stage) const;
+
+ private:
+  static constexpr int kHints = 10;
+  static constexpr int kObjects = 8;
+  using Hints = std::array<const void*, kHints>;
+
+  void set(const Hints& hints);
+  void learn_partner(int peer);
+  void learn_block(int peer, const char* data);
+  int next_partner() const;                  // -1: no guess
+  const void* block_of(int partner) const;  // null: no guess
+  // The receive likeliest to meet the next arrival: a group's element from `peer` with `tag` (the node the caller is
+  // about to send to), else the receive posted after the last one met; its lines into `h` from `at`.
+  void next_arrival(int peer, int tag, std::uint32_t context, Hints& h, int at) const;
+  void hold_lines(std::uint32_t hold_slot, Hints& h, int at) const;
+
+  int node_;
+  int nodes_;
+  const RequestTable& requests_;
+  const Matcher& matcher_;
+  const Inbox& inbox_;
+  std::array<const void*, kObjects> objects_{};
+  std::array<std::size_t, kObjects> object_bytes_{};
+  // The latest two partners, whether each stride guessed the latest right, and the latest block and its stride.
+  int partner_ = -1, previous_partner_ = -1;
+  bool xor_stride_right_ = false, add_stride_right_ = false;
+  int block_partner_ = -1;
+  const char* block_ = nullptr;
+  std::ptrdiff_t block_stride_ = 0;  // bytes per partner id; 0: none known
+  std::atomic<const void*> hints_[kHints] = {};
+};
+
+}  // namespace hcemu::detail
