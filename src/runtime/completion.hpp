@@ -72,7 +72,7 @@ class Completion {
   Time complete_all(const std::vector<std::uint32_t>& sends, std::vector<std::uint32_t>& receives);
   // wait_any's: the best known, and its completion.
   Best best_known(std::span<Request> requests);
-  Status complete_one(Request& r, const char* call);
+  Status complete_one(Request& r);
   bool fruitless_test(const Slot& s, Time now);  // counts a test() that found `s` incomplete; false
   void settle(const Slot& s, Time now);          // a test(): everything ready by `now` placed
 

@@ -194,7 +194,7 @@ std::size_t Completion::wait_any(std::span<Request> requests, Status* status) {
       Request& r = requests[best.index];
       if (best.message != nullptr && !core_.matcher().take_for(RequestAccess::slot(r), best.message))
         continue;  // FORCED discard
-      const Status st = complete_one(r, "wait_any");
+      const Status st = complete_one(r);
       if (status != nullptr) *status = st;
       return best.index;
     }
@@ -240,8 +240,8 @@ Completion::Best Completion::best_known(std::span<Request> requests) {
   return best;
 }
 
-// A request known to be complete: completed, the clock moved to its end, traced as `call` "send" or "recv", freed.
-Status Completion::complete_one(Request& r, const char* call) {
+// wait_any's request known to complete first: completed, the clock moved to its end, traced, freed.
+Status Completion::complete_one(Request& r) {
   const std::uint32_t index = RequestAccess::slot(r);
   Slot& s = core_.requests().at(index);
   const Time before = core_.clock().now();

@@ -178,12 +178,28 @@ void Coordinator::place_in_order() {
     }
   } woken(*this);
   queue_submissions();
-  // A node parked before this pass runs again only when an event of this pass wakes it, and whatever it issues then
-  // is ready no earlier than that event: a message's arrival (a wait on messages ends no earlier than the arrival
-  // of the last one it needed, and a wait for the first of several asks for a horizon again whenever an earlier one
-  // comes), its own transfer's end at the sender, the time of its horizon. So the earliest event that woke a node
-  // bounds what may still be placed (ties by node id: a transfer ready at the same time from a lower node comes
-  // first). Whatever else wakes a node (a barrier's release) is done by a node that runs, and comes later than it.
+  if (!place_until_woken_could_issue()) return;
+  woken.count();
+  // The count first, then what waits: a node submits before it parks, so once the count has been read as zero every
+  // submission is in a list. Read the other way round, a node woken in this pass could submit and park between the
+  // two reads, and its transfer would be taken for never issued.
+  if (running_.load(std::memory_order_seq_cst) == 0 && queue_.empty() && !submissions_waiting() &&
+      unfinished_.load(std::memory_order_seq_cst) > 0 && !run_.control.aborted()) {
+    // Every unfinished node is parked and nothing is left that could wake one.
+    std::vector<BlockedOperation> blocked;
+    for (const NodeEvents* node : run_.nodes)
+      if (node->parked()) blocked.push_back(node->blocked_operation());
+    run_.control.deadlock(std::move(blocked));
+  }
+}
+
+// A node parked before this pass runs again only when an event of this pass wakes it, and whatever it issues then is
+// ready no earlier than that event: a message's arrival (a wait on messages ends no earlier than the arrival of the
+// last one it needed, and a wait for the first of several asks for a horizon again whenever an earlier one comes), its
+// own transfer's end at the sender, the time of its horizon. So the earliest event that woke a node bounds what may
+// still be placed (ties by node id: a transfer ready at the same time from a lower node comes first). Whatever else
+// wakes a node (a barrier's release) is done by a node that runs, and comes later than it.
+bool Coordinator::place_until_woken_could_issue() {
   timing::OrderKey horizon = timing::OrderKey::infinity();
   const auto event = [&](bool woke, Time t, int node) {
     if (woke) horizon = std::min(horizon, timing::OrderKey::floor_of(t, node));
@@ -201,11 +217,9 @@ void Coordinator::place_in_order() {
     } catch (const std::exception& e) {  // the run leaves the model's range: the sender's transfer is the cause
       run_.control.fail(m->source, std::current_exception(), e.what());
       Message::destroy(m);
-      return;
+      return false;
     }
-    if (step.sender_released)
-      event(node(m->source).transfer_released(*m), m->times().sender_done,
-            m->source);
+    if (step.sender_released) event(node(m->source).transfer_released(*m), m->times().sender_done, m->source);
     if (step.arrived) {
       const Time arrival = m->times().arrival;
       const int receiver = m->destination;
@@ -215,18 +229,7 @@ void Coordinator::place_in_order() {
       queue_.push(m);
     }
   }
-  woken.count();
-  // The count first, then what waits: a node submits before it parks, so once the count has been read as zero every
-  // submission is in a list. Read the other way round, a node woken in this pass could submit and park between the
-  // two reads, and its transfer would be taken for never issued.
-  if (running_.load(std::memory_order_seq_cst) == 0 && queue_.empty() && !submissions_waiting() &&
-      unfinished_.load(std::memory_order_seq_cst) > 0 && !run_.control.aborted()) {
-    // Every unfinished node is parked and nothing is left that could wake one.
-    std::vector<BlockedOperation> blocked;
-    for (const NodeEvents* node : run_.nodes)
-      if (node->parked()) blocked.push_back(node->blocked_operation());
-    run_.control.deadlock(std::move(blocked));
-  }
+  return true;
 }
 
 void Coordinator::discard_pending() {

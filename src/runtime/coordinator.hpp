@@ -42,6 +42,7 @@ class GlobalBarrier;
 class RunControl;
 class Transport;
 struct Message;
+class WireReader;
 
 // What the placer knows of its run: all of it outlives the coordinator.
 struct PlacerContext {
@@ -85,14 +86,20 @@ class Coordinator final : public Placer {
   void send_now(const Message& m);
   void on_quiescent();
   void place_in_order();
+  // One pass of placing, in key order, while no node it woke could issue a transfer ahead of the next key; false
+  // when the run failed.
+  bool place_until_woken_could_issue();
   // Spread over ranks (coordinator_ranks.cpp): one round of placing, with every rank.
   void round();
   void place_round(timing::OrderKey horizon);
+  void queue_submissions_of(WireReader& in, std::uint64_t count);
+  bool release_barrier(Time latest_entry, timing::OrderKey& horizon);
   void report_deadlock();
   // Native timing: polls for messages from other ranks while no node of this rank runs, and finds out with the
   // others when the run is over (coordinator_ranks.cpp).
   void native_progress();
   void deliver_native(const std::vector<std::byte>& message);
+  void agree_on_failure();
   // Moves every submission so far into `into`; whether any is waiting.
   void take_submissions(std::vector<CommitQueue::Item>& into);
   void queue_submissions();  // the one placing: every submission so far into its queue

@@ -95,31 +95,7 @@ void Coordinator::round() {
       for (Pending* p : mine) queue_.push(p);
       continue;
     }
-    for (std::uint64_t i = 0; i < count; ++i) {
-      const auto key = in.get<timing::OrderKey>();
-      if (in.get<std::uint8_t>() == kHorizonRecord) {
-        auto* p = new Pending();
-        p->kind = Pending::Kind::horizon;
-        p->owner = in.get<int>();
-        p->ticket = in.get<std::uint64_t>();
-        p->key = key;
-        queue_.push(p);
-        continue;
-      }
-      const int destination = in.get<int>();
-      const int tag = in.get<int>();
-      const auto context = in.get<std::uint32_t>();
-      const auto bytes = static_cast<std::size_t>(in.get<std::uint64_t>());
-      const int channel = in.get<int>();
-      timing::Route route;
-      route.in_port = in.get<int>();
-      for (auto links = in.get<std::uint32_t>(); links > 0; --links) route.links.push_back(in.get<int>());
-      Message* m = Message::make_copy(key.source, destination, tag, context, bytes, is_local(destination));
-      run_.timing.copy_issued(m->transfer, key.source, destination, bytes, key.ready, channel, key.seq,
-                              std::move(route));
-      m->key = m->transfer.key;
-      queue_.push(m);
-    }
+    queue_submissions_of(in, count);
   }
 
   if (any_failure) {  // every rank reports the first rank's failure
@@ -130,19 +106,7 @@ void Coordinator::round() {
   timing::OrderKey horizon = timing::OrderKey::infinity();
   bool released = false;
   if (barrier_ranks == transport.ranks()) {
-    Time release = 0;
-    try {
-      release = run_.timing.barrier_release(latest_entry);
-    } catch (const std::exception& e) {
-      stopped_ = true;
-      run_.control.fail_as(0, e.what());  // the same node on every rank: which node entered last is not known here
-      return;
-    }
-    barrier_complete_.store(false, std::memory_order_seq_cst);
-    run_.barrier.release(release);
-    for (int i = run_.first_node; i < run_.first_node + run_.local_nodes; ++i)
-      node(i).notify();
-    horizon = timing::OrderKey::floor_of(release, 0);  // a node it wakes issues no earlier
+    if (!release_barrier(latest_entry, horizon)) return;
     released = true;
   }
   if (queue_.empty() && !released) {
@@ -152,6 +116,53 @@ void Coordinator::round() {
     return;
   }
   place_round(horizon);
+}
+
+// Another rank's submissions, `count` of them, as it wrote them: into the queue, as copies.
+void Coordinator::queue_submissions_of(WireReader& in, std::uint64_t count) {
+  for (std::uint64_t i = 0; i < count; ++i) {
+    const auto key = in.get<timing::OrderKey>();
+    if (in.get<std::uint8_t>() == kHorizonRecord) {
+      auto* p = new Pending();
+      p->kind = Pending::Kind::horizon;
+      p->owner = in.get<int>();
+      p->ticket = in.get<std::uint64_t>();
+      p->key = key;
+      queue_.push(p);
+      continue;
+    }
+    const int destination = in.get<int>();
+    const int tag = in.get<int>();
+    const auto context = in.get<std::uint32_t>();
+    const auto bytes = static_cast<std::size_t>(in.get<std::uint64_t>());
+    const int channel = in.get<int>();
+    timing::Route route;
+    route.in_port = in.get<int>();
+    for (auto links = in.get<std::uint32_t>(); links > 0; --links) route.links.push_back(in.get<int>());
+    Message* m = Message::make_copy(key.source, destination, tag, context, bytes, is_local(destination));
+    run_.timing.copy_issued(m->transfer, key.source, destination, bytes, key.ready, channel, key.seq,
+                            std::move(route));
+    m->key = m->transfer.key;
+    queue_.push(m);
+  }
+}
+
+// Every rank's nodes are in the barrier: released at the timing model's time for the latest entry, which bounds
+// `horizon` (a node it wakes issues no earlier). False when that time leaves the model's range (the run fails).
+bool Coordinator::release_barrier(Time latest_entry, timing::OrderKey& horizon) {
+  Time release = 0;
+  try {
+    release = run_.timing.barrier_release(latest_entry);
+  } catch (const std::exception& e) {
+    stopped_ = true;
+    run_.control.fail_as(0, e.what());  // the same node on every rank: which node entered last is not known here
+    return false;
+  }
+  barrier_complete_.store(false, std::memory_order_seq_cst);
+  run_.barrier.release(release);
+  for (int i = run_.first_node; i < run_.first_node + run_.local_nodes; ++i) node(i).notify();
+  horizon = timing::OrderKey::floor_of(release, 0);
+  return true;
 }
 
 void Coordinator::place_round(timing::OrderKey horizon) {
@@ -280,6 +291,27 @@ void Coordinator::deliver_native(const std::vector<std::byte>& message) {
   node(destination).deliver(m);
 }
 
+// Native timing, some rank has failed: every rank reports the first rank's failure.
+void Coordinator::agree_on_failure() {
+  int node = -1;
+  std::string what;
+  Wire w;
+  const bool failed = run_.control.failed_here(&node, &what);
+  w.put(failed);
+  w.put(node);
+  w.put_string(what);
+  for (const std::vector<std::byte>& part : run_.transport->all_gather(w.bytes())) {
+    WireReader r(part);
+    const bool f = r.get<bool>();
+    const int n = r.get<int>();
+    std::string text = r.get_string();
+    if (f) {
+      run_.control.fail_as(n, text);
+      return;
+    }
+  }
+}
+
 void Coordinator::native_progress() {
   Transport& transport = *run_.transport;
   native_changed_ = true;  // this rank's nodes ran since it was here last
@@ -303,24 +335,8 @@ void Coordinator::native_progress() {
     if (transport.sum_done(totals)) {
       native_counting_ = false;
       if (totals[2] > 0) {  // a failure: every rank reports the first rank's
-        int node = -1;
-        std::string what;
-        Wire w;
-        const bool failed = run_.control.failed_here(&node, &what);
-        w.put(failed);
-        w.put(node);
-        w.put_string(what);
         stopped_ = true;
-        for (const std::vector<std::byte>& part : transport.all_gather(w.bytes())) {
-          WireReader r(part);
-          const bool f = r.get<bool>();
-          const int n = r.get<int>();
-          std::string text = r.get_string();
-          if (f) {
-            run_.control.fail_as(n, text);
-            return;
-          }
-        }
+        agree_on_failure();
         return;
       }
       if (totals[5] == transport.ranks()) {  // every node is in the barrier: released at the latest entry's time

@@ -160,6 +160,10 @@ class Matcher {
   // The first waiting message of the key that `k` receives, if any, meets it (post() for one element).
   void take_waiting(RecvGroupState& g, std::uint32_t k);
   void free_group(std::uint32_t index);
+  // post_group's steps (matcher_groups.cpp).
+  RecvGroupState lay_out_group(std::span<const int> sources, int nodes, bool trace);
+  int repeated_source(RecvGroupState& g, int nodes);
+  int earlier_receive(const RecvGroupState& g, std::uint32_t context, int tag) const;
   // After the end: a message longer than the receive it would have met is the run's error (the first such).
   void check_leftover(const Message& m, std::size_t capacity);
   void* allocate_block(std::size_t bytes);  // counted by the guard, from the pool when large
