@@ -23,10 +23,7 @@ void HostHints::keep_warm(const void* object, std::size_t bytes) {
 
 void HostHints::start_run() {
   set({});
-  partner_ = previous_partner_ = block_partner_ = -1;
-  xor_stride_right_ = add_stride_right_ = false;
-  block_ = nullptr;
-  block_stride_ = 0;
+  learnt_ = Learnt{};
 }
 
 void HostHints::set(const Hints& hints) {
@@ -37,6 +34,7 @@ void HostHints::warm(int stage) const {
   if (stage == 0) {
     // Each hot object's first lines: what a resume reads of it (its small fields, the heads of its tables).
     constexpr std::size_t kMostBytes = 192;
+    __builtin_prefetch(&learnt_, 1);
     for (int i = 0; i < kObjects && objects_[i] != nullptr; ++i) {
       const auto* bytes = static_cast<const char*>(objects_[i]);
       for (std::size_t line = 0; line < std::min(object_bytes_[i], kMostBytes); line += 64)
@@ -63,17 +61,17 @@ int after_add_stride(int nodes, int before, int last) {
 }  // namespace
 
 void HostHints::learn_partner(int peer) {
-  const bool known = previous_partner_ >= 0 && partner_ >= 0;
-  xor_stride_right_ = known && after_xor_stride(node_, previous_partner_, partner_) == peer;
-  add_stride_right_ = known && after_add_stride(nodes_, previous_partner_, partner_) == peer;
-  previous_partner_ = partner_;
-  partner_ = peer;
+  const bool known = learnt_.previous_partner >= 0 && learnt_.partner >= 0;
+  learnt_.xor_stride_right = known && after_xor_stride(node_, learnt_.previous_partner, learnt_.partner) == peer;
+  learnt_.add_stride_right = known && after_add_stride(nodes_, learnt_.previous_partner, learnt_.partner) == peer;
+  learnt_.previous_partner = learnt_.partner;
+  learnt_.partner = peer;
 }
 
 int HostHints::next_partner() const {
-  if (previous_partner_ < 0) return -1;
-  const int next = xor_stride_right_   ? after_xor_stride(node_, previous_partner_, partner_)
-                   : add_stride_right_ ? after_add_stride(nodes_, previous_partner_, partner_)
+  if (learnt_.previous_partner < 0) return -1;
+  const int next = learnt_.xor_stride_right   ? after_xor_stride(node_, learnt_.previous_partner, learnt_.partner)
+                   : learnt_.add_stride_right ? after_add_stride(nodes_, learnt_.previous_partner, learnt_.partner)
                                        : -1;
   return next < nodes_ ? next : -1;
 }
@@ -81,18 +79,18 @@ int HostHints::next_partner() const {
 // The block sent to a partner, as a constant number of bytes per partner id from the last one (each partner's block
 // at its place in one buffer). Divides only when the stride changes.
 void HostHints::learn_block(int peer, const char* data) {
-  const std::ptrdiff_t partners = peer - block_partner_;
-  if (block_ != nullptr && partners != 0 && data - block_ != partners * block_stride_)
-    block_stride_ = (data - block_) % partners == 0 ? (data - block_) / partners : 0;
-  block_partner_ = peer;
-  block_ = data;
+  const std::ptrdiff_t partners = peer - learnt_.block_partner;
+  if (learnt_.block != nullptr && partners != 0 && data - learnt_.block != partners * learnt_.block_stride)
+    learnt_.block_stride = (data - learnt_.block) % partners == 0 ? (data - learnt_.block) / partners : 0;
+  learnt_.block_partner = peer;
+  learnt_.block = data;
 }
 
 const void* HostHints::block_of(int partner) const {
-  if (partner < 0 || block_stride_ == 0) return nullptr;
+  if (partner < 0 || learnt_.block_stride == 0) return nullptr;
   // Only ever prefetched: a wrong guess costs a useless load, never a fault.
-  return reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(block_) +
-                                       static_cast<std::uintptr_t>((partner - block_partner_) * block_stride_));
+  return reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(learnt_.block) +
+                                       static_cast<std::uintptr_t>((partner - learnt_.block_partner) * learnt_.block_stride));
 }
 
 void HostHints::hold_lines(std::uint32_t hold_slot, Hints& h, int at) const {

@@ -29,8 +29,8 @@ class HostHints {
 
   // A send of `bytes` from `data` to `peer`: what the partner order and the block stride are learnt from.
   void sent(int peer, const void* data, std::size_t bytes) {
-    if (peer != partner_) learn_partner(peer);
-    if (bytes > 0 && data != block_) learn_block(peer, static_cast<const char*>(data));
+    if (peer != learnt_.partner) learn_partner(peer);
+    if (bytes > 0 && data != learnt_.block) learn_block(peer, static_cast<const char*>(data));
   }
 
   // Before the node parks: in a send to `peer` with `tag` in `context` of `data` (peer -1: no send), on receive slot
@@ -65,12 +65,15 @@ class HostHints {
   const Inbox& inbox_;
   std::array<const void*, kObjects> objects_{};
   std::array<std::size_t, kObjects> object_bytes_{};
-  // The latest two partners, whether each stride guessed the latest right, and the latest block and its stride.
-  int partner_ = -1, previous_partner_ = -1;
-  bool xor_stride_right_ = false, add_stride_right_ = false;
-  int block_partner_ = -1;
-  const char* block_ = nullptr;
-  std::ptrdiff_t block_stride_ = 0;  // bytes per partner id; 0: none known
+  // What sends teach, read on every send (warmed with the registered objects): the latest two partners, whether
+  // each stride guessed the latest right, and the latest block and its stride.
+  struct Learnt {
+    int partner = -1, previous_partner = -1;
+    bool xor_stride_right = false, add_stride_right = false;
+    int block_partner = -1;
+    const char* block = nullptr;
+    std::ptrdiff_t block_stride = 0;  // bytes per partner id; 0: none known
+  } learnt_;
   std::atomic<const void*> hints_[kHints] = {};
 };
 

@@ -147,7 +147,7 @@ void Matcher::arrive(Message* m) {
   if (!meet(m, r)) return;  // discarded: the receive waits for a later message
   advance_receives(e, next, last);
   // Receives posted together mostly meet their messages in the order they were posted: the slot after this one is
-  // the likeliest next (NodeRuntime::place_own_transfers names it to the engine before the node parks).
+  // the likeliest next (HostHints names it to the engine when the node parks to send).
   last_arrival_match_ = index;
   if (index + 1 < requests_.size()) __builtin_prefetch(&requests_.at(index + 1));
 }

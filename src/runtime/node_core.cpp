@@ -9,10 +9,7 @@
 namespace hcemu::detail {
 
 NodeCore::NodeCore(const NodeContext& context, int id)
-    : context_(context),
-      id_(id),
-      nodes_(context.config.nodes()),
-      ordered_(context.placer.orders_in_model_time()),
+    : own_{&context, nullptr, 0, id, context.config.nodes(), 0, context.placer.orders_in_model_time(), false},
       parking_(context.timing.topology().input_ports(), id - context.first_node, clock_, context.placer,
                context.engine, context.control),
       requests_(&context.kept_blocks, &context.memory_guard),
@@ -21,8 +18,9 @@ NodeCore::NodeCore(const NodeContext& context, int id)
       arena_(id, context.settings.arena_bytes, &context.blocks, &context.memory_guard),
       matcher_(id, context.timing, requests_, arena_, context.config.protocol == Protocol::forced,
                &context.kept_blocks, &context.memory_guard),
-      hints_(id, nodes_, requests_, matcher_, parking_.inbox()) {
-  stack_reach_ = context.settings.stack_bytes > 0 ? context.settings.stack_bytes : std::size_t{8} << 20;  // pthread's
+      hints_(id, own_.nodes, requests_, matcher_, parking_.inbox()) {
+  own_.stack_reach = context.settings.stack_bytes > 0 ? context.settings.stack_bytes : std::size_t{8} << 20;  // pthread
+  hints_.keep_warm(&own_, sizeof own_);
   hints_.keep_warm(&parking_, sizeof parking_);
   hints_.keep_warm(&requests_, sizeof requests_);
   hints_.keep_warm(&clock_, sizeof clock_);
@@ -43,33 +41,33 @@ void NodeCore::start_run() {
   arena_.reset();
   requests_.clear();
   ports_.reset();
-  tracing_ = context_.settings.trace;
-  matcher_.keep_first_bytes(tracing_);
+  own_.tracing = own_.context->settings.trace;
+  matcher_.keep_first_bytes(own_.tracing);
   hints_.start_run();
-  collective_ = 0;
+  own_.collective = 0;
   trace_.clear();
-  yield_rng_.seed(context_.settings.yield_seed ^ static_cast<unsigned>(id_ * 2654435761u));
+  yield_rng_.seed(own_.context->settings.yield_seed ^ static_cast<unsigned>(own_.id * 2654435761u));
 }
 
 std::string NodeCore::where(const char* operation) const {
-  return "node " + std::to_string(id_) + ": " + operation + ": ";
+  return "node " + std::to_string(own_.id) + ": " + operation + ": ";
 }
 
 void NodeCore::check_running() {
   // The node API belongs to the node's own thread of control, inside Machine::run: a call whose frame lies outside the
-  // node's stack comes from another thread (one the kernel started), or after the kernel returned (stack_top_ null).
+  // node's stack comes from another thread (one the kernel started), or after the kernel returned (own_.stack_top null).
   const auto* frame = static_cast<const char*>(__builtin_frame_address(0));
-  if (frame > stack_top_ || frame + stack_reach_ < stack_top_) [[unlikely]]
+  if (frame > own_.stack_top || frame + own_.stack_reach < own_.stack_top) [[unlikely]]
     called_from_outside();
-  if (context_.control.aborted()) throw Aborted{};
+  if (own_.context->control.aborted()) throw Aborted{};
 }
 
 void NodeCore::called_from_outside() const {
-  if (stack_top_ == nullptr)
-    throw UsageError("node " + std::to_string(id_) +
+  if (own_.stack_top == nullptr)
+    throw UsageError("node " + std::to_string(own_.id) +
                      ": the node API was called after the node's kernel returned: a Node& is valid only inside "
                      "Machine::run, while its kernel runs");
-  throw UsageError("node " + std::to_string(id_) +
+  throw UsageError("node " + std::to_string(own_.id) +
                    ": the node API was called from a thread that is not the node's own (one the kernel started?): "
                    "only the kernel's own thread of control may use its Node& (docs/engine.md, \"What a kernel must "
                    "not do\")");
@@ -77,7 +75,7 @@ void NodeCore::called_from_outside() const {
 
 void NodeCore::no_such_peer(int peer, const char* operation) const {
   throw UsageError(where(operation) + "node " + std::to_string(peer) + " does not exist in a " +
-                   std::to_string(nodes_) + "-node machine");
+                   std::to_string(own_.nodes) + "-node machine");
 }
 
 void NodeCore::block_until(Wait& w) {
@@ -88,16 +86,16 @@ void NodeCore::block_until(Wait& w) {
 }
 
 void NodeCore::maybe_yield() {
-  if (context_.settings.yield_seed != 0 && (yield_rng_() & 3) == 0) {
+  if (own_.context->settings.yield_seed != 0 && (yield_rng_() & 3) == 0) {
     clock_.pause();
-    context_.engine.yield(id_ - context_.first_node);
+    own_.context->engine.yield(own_.id - own_.context->first_node);
     clock_.resume();
   }
 }
 
 void NodeCore::advance_clock(Time target) {
   if (auto deadline = clock_.advance_to(target)) {
-    context_.engine.sleep_until(id_ - context_.first_node, *deadline);
+    own_.context->engine.sleep_until(own_.id - own_.context->first_node, *deadline);
     clock_.reached(target);
   }
 }

@@ -55,12 +55,12 @@ class NodeCore {
   void start_run();
   void drain_leftovers_quietly();  // frees what a run left in the inbox and the matcher
 
-  const NodeContext& context() const { return context_; }
-  int id() const { return id_; }
-  int nodes() const { return nodes_; }
+  const NodeContext& context() const { return (*own_.context); }
+  int id() const { return own_.id; }
+  int nodes() const { return own_.nodes; }
   // Placer::orders_in_model_time(), asked once.
-  bool ordered() const { return ordered_; }
-  bool tracing() const { return tracing_; }
+  bool ordered() const { return own_.ordered; }
+  bool tracing() const { return own_.tracing; }
   Parking& parking() { return parking_; }
   const Parking& parking() const { return parking_; }
   RequestTable& requests() { return requests_; }
@@ -74,11 +74,11 @@ class NodeCore {
   HostHints& hints() { return hints_; }
   const HostHints& hints() const { return hints_; }
   // The collective scope the node is in (0: none).
-  std::uint32_t collective() const { return collective_; }
-  void set_collective(std::uint32_t c) { collective_ = c; }
+  std::uint32_t collective() const { return own_.collective; }
+  void set_collective(std::uint32_t c) { own_.collective = c; }
 
   // The node's own stack while its kernel runs, from `top` down (null: outside the run).
-  void enter_kernel(const char* top) { stack_top_ = top; }
+  void enter_kernel(const char* top) { own_.stack_top = top; }
   void check_running();
   void drain() {
     if (parking_.inbox().maybe_nonempty()) parking_.inbox().drain([&](Message* m) { matcher_.arrive(m); });
@@ -88,19 +88,19 @@ class NodeCore {
   void advance_clock(Time target);
   void charge(Time cost, const char* kind);  // local work
   void check_peer(int peer, const char* operation) const {
-    if (peer < 0 || peer >= nodes_) no_such_peer(peer, operation);
+    if (peer < 0 || peer >= own_.nodes) no_such_peer(peer, operation);
   }
   std::string where(const char* operation) const;
 
   void record(const char* kind, Time start, Time end, int peer = -1, std::size_t bytes = 0, int tag = 0,
               std::uint64_t message = 0) {
-    if (tracing_) trace_.push_back(TraceSpan{id_, kind, start, end, peer, bytes, tag, message, {}});
+    if (own_.tracing) trace_.push_back(TraceSpan{own_.id, kind, start, end, peer, bytes, tag, message, {}});
   }
   // A blocking call of the node API that advanced the clock: a "wait" span of the node's program. `call` is
   // TraceSpan::call: "send", "recv", "exchange", "wait_all", and for wait and wait_any what they waited for ("wait
   // send", "wait_any recv").
   void record_call(const char* call, Time start, Time end, int peer = -1, std::size_t bytes = 0, int tag = 0) {
-    if (tracing_) trace_.push_back(TraceSpan{id_, "wait", start, end, peer, bytes, tag, 0, call});
+    if (own_.tracing) trace_.push_back(TraceSpan{own_.id, "wait", start, end, peer, bytes, tag, 0, call});
   }
   std::vector<TraceSpan>& trace() { return trace_; }
 
@@ -108,11 +108,17 @@ class NodeCore {
   [[noreturn]] void called_from_outside() const;
   [[noreturn]] void no_such_peer(int peer, const char* operation) const;
 
-  const NodeContext& context_;
-  int id_;
-  int nodes_;  // in the whole machine
-  bool ordered_;
-  bool tracing_ = false;
+  // What every call of the node API reads first (check_running, the trace): one object, warmed with the parts.
+  struct Own {
+    const NodeContext* context;
+    const char* stack_top = nullptr;
+    std::size_t stack_reach = 0;
+    int id;
+    int nodes;  // in the whole machine
+    std::uint32_t collective = 0;
+    bool ordered;
+    bool tracing = false;
+  } own_;
   Parking parking_;
   RequestTable requests_;
   timing::NodeClock clock_;
@@ -120,9 +126,6 @@ class NodeCore {
   Arena arena_;
   Matcher matcher_;
   HostHints hints_;
-  const char* stack_top_ = nullptr;
-  std::size_t stack_reach_ = 0;
-  std::uint32_t collective_ = 0;
   std::vector<TraceSpan> trace_;
   std::minstd_rand yield_rng_;
 };
