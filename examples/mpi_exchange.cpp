@@ -30,13 +30,10 @@ int main(int argc, char** argv) {
       node.wait(send);
     }
   };
-  hcemu::Machine spread(config);  // over every rank of the job
+  hcemu::Machine spread = session.machine(config);  // over every rank of the job
   const hcemu::RunReport report = spread.run(direct);
-  hcemu::RunReport alone;
-  {
-    hcemu::mpi::InProcess here;  // the same machine in this process alone, to compare
-    alone = hcemu::Machine(config).run(direct);
-  }
+  // The same machine in this process alone, to compare: a machine not given the session's Spread.
+  const hcemu::RunReport alone = hcemu::Machine(config).run(direct);
   const double predicted = 150.0 * 4 + 15 * (95.0 + 15.45 + 0.394 * 64);
   if (session.rank() == 0) {
     report.print(std::cout);

@@ -223,10 +223,10 @@ TEST(AllgatherRegistry, CompletedHasNoPredictionOnOnePort) {
   const harness::KernelResult r = info.run(config, {}, c);
   EXPECT_TRUE(r.verified) << r.verify_message;
   EXPECT_FALSE(r.predicted.has_value());
-  // The one-port rows only: recursive doubling, CRA and GCEA.
+  // The one-port rows only: recursive doubling, CRA, GCEA and Johnsson & Ho's one-port tree schedules.
   std::vector<std::string> one_port;
   for (const harness::KernelCase& k : info.expand_all(config, c)) one_port.push_back(k.algo);
-  EXPECT_EQ(one_port, (std::vector<std::string>{"recursive-doubling", "cra", "gcea"}));
+  EXPECT_EQ(one_port, (std::vector<std::string>{"recursive-doubling", "cra", "gcea", "sbnt-one-port", "nrsbt-one-port"}));
 }
 
 }  // namespace

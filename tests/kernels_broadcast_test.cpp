@@ -5,6 +5,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 
 #include "harness/algorithm.hpp"
 #include "hcemu/hcemu.hpp"
@@ -56,6 +57,9 @@ Broadcast sbt() {
 }
 Broadcast bcast2() {
   return [](Node& node, std::span<std::byte> data, int root) { kernels::symmetrized_broadcast(node, data, root); };
+}
+Broadcast bcast3a() {
+  return [](Node& node, std::span<std::byte> data, int root) { kernels::systolic_broadcast(node, data, root); };
 }
 Broadcast bcast4(int groups) {
   return [groups](Node& node, std::span<std::byte> data, int root) {
@@ -196,6 +200,47 @@ HCEMU_KERNEL_CHECKS(SymmetrizedBroadcast, RunsOnOnePortWithoutAClosedForm) {
   checks.add(check);
 }
 
+// ----- BROADCAST 3A --------------------------------------------------------------------------------------------------
+
+HCEMU_KERNEL_CHECKS(SystolicBroadcast, MatchesStoutAndWagarNumericExamples) {
+  // Stout & Wagar (1990) §2, τ = 1: (d + 1)(m/d + β): d = 3, β = 12, m = 3600: 4·1212 = 4848; d = 4, β = 16,
+  // m = 4800: 5·1216 = 6080.
+  for (const auto& [d, beta, m, want] :
+       {std::tuple{3, 12.0, std::size_t{3600}, 4848.0}, std::tuple{4, 16.0, std::size_t{4800}, 6080.0}}) {
+    auto check = broadcast_check(m, bcast3a());
+    check.dims({d}).ports({"all"}).base(link_bound_machine(beta, 1)).predict(
+        [want](const MachineConfig&) -> std::optional<Time> { return from_us(want); });
+    checks.add("d = " + std::to_string(d), check);
+  }
+}
+
+HCEMU_KERNEL_CHECKS(SystolicBroadcast, TakesDPlusOneStagesOfPaddedPackets) {
+  // d + 1 stages of ⌈m/d⌉-byte packets for d >= 2; at d = 1 the one stage-1 send would go back to the root, so
+  // the message crosses once: T(m). m = 1001 on a 4-cube: 5·T(251).
+  auto hand = broadcast_check(1001, bcast3a());
+  hand.dims({1, 4}).ports({"all"}).base(link_bound_machine()).predict(
+      [](const MachineConfig& cfg) -> std::optional<Time> {
+        return cfg.d == 1 ? from_us(10) + 1001 * from_us(0.01) : 5 * (from_us(10) + 251 * from_us(0.01));
+      });
+  checks.add("by hand", hand);
+  for (std::size_t m : {std::size_t{0}, std::size_t{1}, std::size_t{840}, std::size_t{1001}}) {
+    auto check = broadcast_check(m, bcast3a());
+    check.dims(0, 8).ports({"all"}).base(circuit_machine()).predict([m](const MachineConfig& cfg) {
+      return model::systolic_broadcast_time(cfg, m);
+    });
+    checks.add("m = " + std::to_string(m), check);
+  }
+}
+
+HCEMU_KERNEL_CHECKS(SystolicBroadcast, RunsOnOnePortWithoutAClosedForm) {
+  auto check = broadcast_check(300, bcast3a());
+  check.dims(0, 5).ports({"one", "k:2"}).base(circuit_machine()).predict([](const MachineConfig& cfg) {
+    return model::systolic_broadcast_time(cfg, 300);
+  });
+  check.check(test::no_closed_form);
+  checks.add(check);
+}
+
 // ----- BROADCAST 4 ---------------------------------------------------------------------------------------------------
 
 HCEMU_KERNEL_CHECKS(PipelinedBroadcast, MatchesStoutAndWagarNumericExamples) {
@@ -330,9 +375,31 @@ HCEMU_KERNEL_CHECKS(NesbtBroadcast, TreesUseEveryDirectedLinkButThoseIntoTheRoot
   checks.add(check);
 }
 
-HCEMU_KERNEL_CHECKS(NesbtBroadcast, RunsOnOnePortWithoutAClosedForm) {
+HCEMU_KERNEL_CHECKS(NesbtBroadcast, OnePortWithChunksOfOneSizeTakesTheRootsChunksAndDMoreLinks) {
+  // nESBT-b(1,1) (Johnsson & Ho 1987 Table 1): with every chunk B bytes, (⌈M/B⌉ + H - 1)·T(B), H = d + 1 levels.
+  // m = 840 = 2^3·3·5·7 divides into d pieces for d = 1..8; chunks of 5 bytes divide every piece but d = 8's (105).
+  for (std::size_t chunk : {std::size_t{5}, std::size_t{0}}) {
+    auto check = broadcast_check(840, nesbt(chunk));
+    check.dims({1, 2, 3, 4, 5, 6, 7}).ports({"one"}).base(circuit_machine()).predict([chunk](const MachineConfig& cfg) {
+      return model::nesbt_broadcast_time(cfg, 840, chunk);
+    });
+    checks.add("chunk = " + std::to_string(chunk), check);
+  }
+}
+
+HCEMU_KERNEL_CHECKS(NesbtBroadcast, RunsOnOnePortWithoutAClosedFormWhereItsChunksDiffer) {
+  // m = 500 into d = 3 pieces (167, 167, 166) or chunks of 20 that leave a shorter last one (d = 2, 4: 250, 125).
   auto check = broadcast_check(500, nesbt(20));
-  check.dims(0, 5).ports({"one", "half"}).base(circuit_machine()).predict([](const MachineConfig& cfg) {
+  check.dims({2, 3, 4}).ports({"one"}).base(circuit_machine()).predict([](const MachineConfig& cfg) {
+    return model::nesbt_broadcast_time(cfg, 500, 20);
+  });
+  check.check(test::no_closed_form);
+  checks.add(check);
+}
+
+HCEMU_KERNEL_CHECKS(NesbtBroadcast, RunsOnHalfDuplexWithoutAClosedForm) {
+  auto check = broadcast_check(500, nesbt(20));
+  check.dims(0, 5).ports({"half"}).base(circuit_machine()).predict([](const MachineConfig& cfg) {
     return model::nesbt_broadcast_time(cfg, 500, 20);
   });
   check.check(test::no_closed_form);
@@ -345,7 +412,7 @@ HCEMU_KERNEL_CHECKS(Broadcasts, PostEveryReceiveBeforeItsMessageArrivesUnderForc
   MachineConfig forced = circuit_machine();
   forced.protocol = Protocol::forced;
   for (const auto& [name, kernel] : std::vector<std::pair<std::string, Broadcast>>{
-           {"sbt", sbt()}, {"bcast2", bcast2()}, {"bcast4", bcast4(3)}, {"nesbt", nesbt(10)}}) {
+           {"sbt", sbt()}, {"bcast2", bcast2()}, {"bcast3a", bcast3a()}, {"bcast4", bcast4(3)}, {"nesbt", nesbt(10)}}) {
     auto check = broadcast_check(257, kernel);
     check.dims(0, 6).ports({"one", "all"}).base(forced);
     checks.add(name, check);

@@ -187,6 +187,35 @@ HCEMU_KERNEL_CHECKS(RotatedGrayCodeBroadcast, TakesNMinusOnePartTimes) {
   }
 }
 
+HCEMU_KERNEL_CHECKS(NrsbtOnePortBroadcast, MatchesTableOneForThreeAndFiveCubes) {
+  // nRSBT-b(1,1): Mn t_c + (2Σ_{i<n} ⌈Mi/(nB_m)⌉ + ⌈M/B_m⌉) τ. n = 3, M = 24, B_m = 8: 72 and 9; n = 5, M = 1024,
+  // B_m = 64: 5120 and 84.
+  for (auto [d, elements, packet, transfers, startups] :
+       {std::tuple{3, std::size_t{24}, std::size_t{8}, 72.0, 9L}, {5, std::size_t{1024}, std::size_t{64}, 5120.0, 84L}}) {
+    auto check = broadcast_check(elements * kElement, [](Node& node, std::span<std::byte> data, int root) {
+      kernels::nrsbt_one_port_broadcast(node, data, root);
+    });
+    check.dims({d}).ports({"one"}).base(paper_machine(packet)).predict([=](const MachineConfig&) -> std::optional<Time> {
+      return paper_time(transfers, startups);
+    });
+    checks.add(check);
+  }
+}
+
+HCEMU_KERNEL_CHECKS(NrsbtOnePortBroadcast, EveryPortModelTakesTheRootsSendsBackToBack) {
+  for (std::size_t m : {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{1001}}) {
+    MachineConfig c = circuit_machine();
+    c.packet = 48;
+    auto check = broadcast_check(m, [](Node& node, std::span<std::byte> data, int root) {
+      kernels::nrsbt_one_port_broadcast(node, data, root);
+    });
+    check.dims(0, 7).ports({"one", "half", "k:2", "all"}).base(c).predict([m](const MachineConfig& cfg) {
+      return model::nrsbt_one_port_broadcast_time(cfg, m);
+    });
+    checks.add("m = " + std::to_string(m), check);
+  }
+}
+
 HCEMU_KERNEL_CHECKS(PipelinedSbtBroadcast, MatchesTableOneOnAllPort) {
   // SBT-b(n,1): (M + (n - 1)B) t_c + (⌈M/B⌉ + n - 1) τ. n = 3, M = 24, B = 8: 40 and 5; n = 5, M = 1024, B = 64:
   // 1280 and 20.
@@ -378,6 +407,72 @@ HCEMU_KERNEL_CHECKS(SbntAllgather, TakesTheBusiestPortOfEveryStep) {
     });
     checks.add("m = " + std::to_string(m), check);
   }
+}
+
+HCEMU_KERNEL_CHECKS(PipelinedSbtAllgather, MatchesTableTwoOnAllPort) {
+  // SBT-b(n,N): (1/2)NM element transfers, Σ_i ⌈C(n-1,i)M/B_m⌉ start-ups. n = 3, M = 4, B_m >= every message: 16 and
+  // 3; n = 5, M = 32: 512 and 5, with B_m = 64: 1 + 2 + 3 + 2 + 1 = 9, with B_m = 16: 2 + 8 + 12 + 8 + 2 = 32.
+  for (auto [d, elements, packet, transfers, startups] :
+       {std::tuple{3, std::size_t{4}, std::size_t{0}, 16.0, 3L}, {5, std::size_t{32}, std::size_t{0}, 512.0, 5L},
+        {5, std::size_t{32}, std::size_t{64}, 512.0, 9L}, {5, std::size_t{32}, std::size_t{16}, 512.0, 32L}}) {
+    auto check = allgather_check(elements * kElement, [](Node& n, std::span<std::byte> all, std::size_t m) {
+      kernels::pipelined_sbt_allgather(n, all, m);
+    });
+    check.dims({d}).ports({"all"}).base(paper_machine(packet)).predict([=](const MachineConfig&) -> std::optional<Time> {
+      return paper_time(transfers, startups);
+    });
+    checks.add("M = " + std::to_string(elements) + ", packet = " + std::to_string(packet), check);
+  }
+  for (std::size_t m : {std::size_t{0}, std::size_t{5}, std::size_t{256}}) {
+    MachineConfig c = circuit_machine();
+    c.rho = 0.002;
+    auto check = allgather_check(m, [](Node& n, std::span<std::byte> all, std::size_t bytes) {
+      kernels::pipelined_sbt_allgather(n, all, bytes);
+    });
+    check.dims(0, 7).ports({"all"}).base(c).predict([m](const MachineConfig& cfg) {
+      return model::pipelined_sbt_allgather_time(cfg, m);
+    });
+    checks.add("m = " + std::to_string(m), check);
+  }
+}
+
+HCEMU_KERNEL_CHECKS(OnePortTreeAllgathers, MatchTableTwosMinimumWhereEveryStepFitsAPacket) {
+  // nRSBT-b(1,N): (N - 1)M element transfers and 2n - 1 start-ups; n = 4, M = 32: 480 and 7. SBnT-b(1,N) by the exact
+  // tree: the same (N - 1)M, n = 5, M = 32: 992, but 2n - 2 = 8 start-ups, since no SBnT edge falls in the last step
+  // (the paper counts 2n - 1).
+  auto nrsbt = allgather_check(32 * kElement, [](Node& n, std::span<std::byte> all, std::size_t m) {
+    kernels::nrsbt_one_port_allgather(n, all, m);
+  });
+  nrsbt.dims({4}).ports({"one"}).base(paper_machine()).predict([](const MachineConfig&) -> std::optional<Time> {
+    return paper_time(480, 7);
+  });
+  checks.add("nRSBT", nrsbt);
+  auto sbnt = allgather_check(32 * kElement, [](Node& n, std::span<std::byte> all, std::size_t m) {
+    kernels::sbnt_one_port_allgather(n, all, m);
+  });
+  sbnt.dims({5}).ports({"one"}).base(paper_machine()).predict([](const MachineConfig&) -> std::optional<Time> {
+    return paper_time(992, 8);
+  });
+  checks.add("SBnT", sbnt);
+}
+
+HCEMU_KERNEL_CHECKS(OnePortTreeAllgathers, EveryPortModelTakesOneExchangeAStep) {
+  using Time_of = Time (*)(const MachineConfig&, std::size_t);
+  for (auto [name, kernel, time] :
+       {std::tuple{"sbnt", &kernels::sbnt_one_port_allgather, Time_of{&model::sbnt_one_port_allgather_time}},
+        {"nrsbt", &kernels::nrsbt_one_port_allgather, Time_of{&model::nrsbt_one_port_allgather_time}}})
+    for (std::size_t m : {std::size_t{0}, std::size_t{5}, std::size_t{101}}) {
+      MachineConfig c = circuit_machine();
+      c.rho = 0.002;
+      c.packet = 48;
+      auto check = allgather_check(m, [kernel](Node& n, std::span<std::byte> all, std::size_t bytes) {
+        kernel(n, all, bytes);
+      });
+      check.dims(0, 7).ports({"one", "half", "k:2", "all"}).base(c).predict([m, time](const MachineConfig& cfg) {
+        return time(cfg, m);
+      });
+      checks.add(std::string(name) + ", m = " + std::to_string(m), check);
+    }
 }
 
 HCEMU_KERNEL_CHECKS(SbntAllgather, RunsOnOtherPortModelsWithoutAClosedForm) {

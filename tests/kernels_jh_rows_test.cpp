@@ -16,6 +16,7 @@
 #include "hcemu/model/collectives.hpp"
 #include "hcemu/model/matmul.hpp"
 #include "hcemu/model/matmul_planner.hpp"
+#include "hcemu/model/paper_tables.hpp"
 #include "hcemu/model/primitives.hpp"
 #include "kernel_machines.hpp"
 
@@ -80,10 +81,16 @@ INSTANTIATE_TEST_SUITE_P(Rows, JohnssonHoPrimitiveRows,
                                            PrimitiveRow{"broadcast", "rotated-gray-code"},
                                            PrimitiveRow{"broadcast", "pipelined-sbt"},
                                            PrimitiveRow{"broadcast", "sbnt"}, PrimitiveRow{"broadcast", "nrsbt"},
+                                           PrimitiveRow{"broadcast", "nrsbt-one-port"},
                                            PrimitiveRow{"allgather", "cra"}, PrimitiveRow{"allgather", "rotated-cra"},
                                            PrimitiveRow{"allgather", "gcea"}, PrimitiveRow{"allgather", "rotated-gcea"},
                                            PrimitiveRow{"allgather", "sbnt"}, PrimitiveRow{"allgather", "nrsbt"},
-                                           PrimitiveRow{"exchange", "sbnt"}, PrimitiveRow{"reduce", "sbt"},
+                                           PrimitiveRow{"allgather", "pipelined-sbt"},
+                                           PrimitiveRow{"allgather", "sbnt-one-port"},
+                                           PrimitiveRow{"allgather", "nrsbt-one-port"},
+                                           PrimitiveRow{"scatter", "pipelined-sbt"}, PrimitiveRow{"scatter", "sbnt"},
+                                           PrimitiveRow{"exchange", "sbnt"}, PrimitiveRow{"exchange", "nrsbt"},
+                                           PrimitiveRow{"reduce", "sbt"},
                                            PrimitiveRow{"reduce", "recursive-halving"}, PrimitiveRow{"reduce", "sbnt"}),
                          [](const ::testing::TestParamInfo<PrimitiveRow>& row) {
                            std::string name = std::get<0>(row.param) + "_" + std::get<1>(row.param);
@@ -138,6 +145,27 @@ TEST(JohnssonHoPrimitiveRows, NrsbtIsTheSameKernelAsBroadcastTwoAndCompleteBroad
   }
 }
 
+TEST(JohnssonHoPrimitiveRows, SbntRowsCarryTheirTablesBalancedFigureBesideTheExactOne) {
+  // Tables 2-4 count perfectly balanced subtrees; the rows predict the exact tree and report the table's figure.
+  const MachineConfig config = machine(5, "all");
+  for (const auto& [family_name, algo, table] :
+       {std::tuple{"allgather", "sbnt", model::sbnt_balanced_table_time(config, 64)},
+        {"scatter", "sbnt", model::sbnt_balanced_table_time(config, 64)},
+        {"exchange", "sbnt", model::sbnt_exchange_table_time(config, 64)}}) {
+    SCOPED_TRACE(std::string(family_name) + " " + algo);
+    KernelCase c;
+    c.algo = algo;
+    c.m = 64;
+    const KernelResult r = check_row(harness::find_family(family_name), config, c);
+    ASSERT_TRUE(r.paper_table.has_value());
+    EXPECT_EQ(r.paper_table, table);
+    EXPECT_GT(*r.predicted, *r.paper_table);  // the busiest port of the exact tree carries more than C(n,s)/n
+  }
+  KernelCase c;
+  c.algo = "gcea";
+  EXPECT_FALSE(check_row(harness::find_family("allgather"), config, c).paper_table.has_value());
+}
+
 TEST(JohnssonHoPrimitiveRows, OnlyThePortModelsARowIsMadeForRunUnderAlgoAll) {
   const KernelFamily& family = harness::find_family("allgather");
   KernelCase base;
@@ -145,9 +173,10 @@ TEST(JohnssonHoPrimitiveRows, OnlyThePortModelsARowIsMadeForRunUnderAlgoAll) {
   std::vector<std::string> one, all;
   for (const KernelCase& c : family.expand_all(machine(3, "one"), base)) one.push_back(c.algo);
   for (const KernelCase& c : family.expand_all(machine(3, "all"), base)) all.push_back(c.algo);
-  EXPECT_EQ(one, (std::vector<std::string>{"recursive-doubling", "cra", "gcea"}));
+  EXPECT_EQ(one, (std::vector<std::string>{"recursive-doubling", "cra", "gcea", "sbnt-one-port", "nrsbt-one-port"}));
   EXPECT_EQ(all, (std::vector<std::string>{"recursive-doubling", "completed", "cra", "rotated-cra", "gcea",
-                                           "rotated-gcea", "sbnt", "nrsbt"}));
+                                           "rotated-gcea", "sbnt", "nrsbt", "pipelined-sbt", "sbnt-one-port",
+                                           "nrsbt-one-port"}));
 }
 
 TEST(ReduceRows, OneToAllReductionPaysDStepsOfAMessageAndACombine) {

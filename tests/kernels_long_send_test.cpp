@@ -424,6 +424,87 @@ HCEMU_KERNEL_CHECKS(ArbitrarySend3, EveryDistanceAndDimension) {
   }
 }
 
+// ----- The exchanges -------------------------------------------------------------------------------------------------
+
+// Both ends hold m random bytes, every other node zeros; the ends must swap their bytes and no other node change.
+KernelCheck<> exchange_check(std::size_t m, PairOf pair_of, Send exchange) {
+  KernelCheck check;
+  check
+      .input([m, pair_of](const Case& c, int node, std::mt19937_64& rng) {
+        Data data = testing::random_bytes(m, rng);
+        const Pair p = pair_of(c.d);
+        return node == p.src || node == p.dst ? data : Data(m);
+      })
+      .kernel([pair_of, exchange](Node& node, std::span<const std::byte> in, Data& out) {
+        out.assign(in.begin(), in.end());
+        const Pair p = pair_of(node.dim());
+        exchange(node, out, p.src, p.dst);
+      })
+      .reference([pair_of](const Case& c, const std::vector<Data>& in) {
+        std::vector<Data> out = in;
+        const Pair p = pair_of(c.d);
+        std::swap(out[static_cast<std::size_t>(p.src)], out[static_cast<std::size_t>(p.dst)]);
+        return out;
+      })
+      .tolerance(testing::Tolerance::exact())
+      .no_contention()
+      .no_forced_discards();
+  return check;
+}
+
+Send oc_exchange(int g) {
+  return [g](Node& node, std::span<std::byte> data, int a, int b) { kernels::oc_exchange(node, data, g, a, b); };
+}
+Send arbitrary_exchange(int g, int xg) {
+  return [g, xg](Node& node, std::span<std::byte> data, int a, int b) {
+    kernels::arbitrary_exchange(node, data, g, xg, a, b);
+  };
+}
+
+HCEMU_KERNEL_CHECKS(Exchanges, TakeOneSendsTimeBothWays) {
+  // Stout & Wagar (1990) §3 and §4: each send uses its links in one direction only, so the two run at once on
+  // disjoint links: O.C. SEND 4 and ARBITRARY SEND 3's times, padding, ρ and circuit included.
+  MachineConfig copying = circuit_machine();
+  copying.rho = 0.002;
+  for (auto [m, g, xg] : {std::tuple{std::size_t{1001}, 3, 2}, {std::size_t{77}, 1, 1}, {std::size_t{0}, 2, 1}})
+    for (const auto& [where, pair] : pairs_at({0, 1, 2, 4})) {
+      auto oc = exchange_check(m, pair, oc_exchange(g));
+      oc.dims(0, 6).ports({"all"}).base(copying).predict([m = m, g = g, pair = pair](const MachineConfig& cfg) {
+        return model::oc_exchange_time(cfg, m, distance(pair, cfg.d), g);
+      });
+      checks.add("oc, m = " + std::to_string(m) + ", " + where, oc);
+      auto as = exchange_check(m, pair, arbitrary_exchange(g, xg));
+      as.dims(0, 6).ports({"all"}).base(link_bound_machine()).predict(
+          [m = m, g = g, xg = xg, pair = pair](const MachineConfig& cfg) {
+            return model::arbitrary_exchange_time(cfg, m, distance(pair, cfg.d), g, xg);
+          });
+      checks.add("arbitrary, m = " + std::to_string(m) + ", " + where, as);
+    }
+}
+
+HCEMU_KERNEL_CHECKS(Exchanges, OcExchangeOfThePapersNumbers) {
+  // §3 and §9, τ = 1: O.C. SEND 4 with g = 5 / 10 takes 1644 / 1524 (d = 3, β = 12, m = 3600); so does the exchange.
+  for (auto [g, want] : {std::pair{5, 1644.0}, {10, 1524.0}}) {
+    auto check = exchange_check(3600, opposite_corner(), oc_exchange(g));
+    check.dims({3}).ports({"all"}).base(link_bound_machine(12, 1)).predict(
+        [want = want](const MachineConfig&) -> std::optional<Time> { return from_us(want); });
+    checks.add("g = " + std::to_string(g), check);
+  }
+}
+
+HCEMU_KERNEL_CHECKS(Exchanges, DeliverUnderForcedOnEveryPortModel) {
+  MachineConfig forced = link_bound_machine();
+  forced.protocol = Protocol::forced;
+  for (const auto& [where, pair] : pairs_at({0, 2})) {
+    auto oc = exchange_check(123, pair, oc_exchange(3));
+    oc.dims({1, 3, 5}).ports({"one", "all"}).base(forced);
+    checks.add("oc, " + where, oc);
+    auto as = exchange_check(123, pair, arbitrary_exchange(2, 2));
+    as.dims({1, 3, 5}).ports({"one", "all"}).base(forced);
+    checks.add("arbitrary, " + where, as);
+  }
+}
+
 // ----- Every kernel
 // ---------------------------------------------------------------------------------------------------
 
@@ -459,15 +540,49 @@ TEST(LongSends, AllPortFormsHaveNoOnePortPrediction) {
   EXPECT_EQ(model::oc_send_1_time(c, 100, 4), 4 * link_bound_hop(100));
 }
 
-TEST(LongSends, OptimalGroupsFollowThePaper) {
-  // §3: g = sqrt((K_{d-1} - 1)τm/(dβ)); d = 4, τ = 1, β = 16, m = 4800: sqrt((5/3)·4800/64) = sqrt(125) = 11.18.
-  MachineConfig c = link_bound_machine(16, 1);
-  c.d = 4;
-  EXPECT_EQ(model::optimal_oc_send_groups(c, 4800, 4), 11);
-  // §4: X.O.C. g = sqrt((n + K_{n-1})τm/(nβ)); n = 3: sqrt((3 + 5/2)·4800/48) = sqrt(550) = 23.45.
-  EXPECT_EQ(model::optimal_xoc_send_groups(c, 4800, 3), 23);
-  // ARBITRARY SEND 2, n = 1 <= d - 2: sqrt((n + 1)τm/(dβ)) = sqrt(2·4800/64) = 12.2.
-  EXPECT_EQ(model::optimal_arbitrary_send_2_groups(c, 4800, 1), 12);
+// The default group counts are the least of the closed form over every g (the paper's continuous optimum ignores
+// hcemu's padding to g·lcm(1..n) units): checked against a plain scan of every g up to the one of a one-byte unit,
+// where more groups only add packet times (and a few past it, to see that they do).
+TEST(LongSends, DefaultGroupsAreTheLeastOfTheClosedFormOverEveryG) {
+  for (const auto& [beta, tau] : std::vector<std::pair<double, double>>{{20, 1}, {16, 1}, {10, 0.01}, {100, 1}})
+    for (int d = 1; d <= 6; ++d)
+      for (std::size_t m : {std::size_t{1}, std::size_t{77}, std::size_t{1001}, std::size_t{4800}, std::size_t{6000}})
+        for (int n = 1; n <= d; ++n) {
+          MachineConfig c = link_bound_machine(beta, tau);
+          c.d = d;
+          c.ports = Ports::parse("all");
+          SCOPED_TRACE("beta " + std::to_string(beta) + " d " + std::to_string(d) + " m " + std::to_string(m) + " n " +
+                       std::to_string(n));
+          const auto least = [&](auto time_of, int top) {
+            int best = 1;
+            for (int g = 2; g <= top; ++g)
+              if (*time_of(g) < *time_of(best)) best = g;
+            return best;
+          };
+          const int units = static_cast<int>(model::spread_unit_bytes(m, n)) + 4;
+          EXPECT_EQ(model::optimal_oc_send_groups(c, m, n),
+                    least([&](int g) { return model::oc_send_4_time(c, m, n, g); }, units));
+          EXPECT_EQ(model::optimal_arbitrary_send_2_groups(c, m, n),
+                    least([&](int g) { return model::arbitrary_send_2_time(c, m, n, g); },
+                          static_cast<int>((m + static_cast<std::size_t>(d) - 1) / static_cast<std::size_t>(d))));
+          if (n < d) {
+            EXPECT_EQ(model::optimal_xoc_send_groups(c, m, n),
+                      least([&](int g) { return model::xoc_send_time(c, m, n, g); }, units));
+          }
+        }
+}
+
+TEST(LongSends, DefaultOcGroupsCountThePadding) {
+  // d = n = 6, β = 20, τ = 1, m = 6000: the paper's sqrt((K_5 - 1)τm/(dβ)) = sqrt((8/5)·6000/120) = 8.9 rounds to 9.
+  // lcm(1..6) = 60 units; a stage-k link carries 60/(6·C(5,k)) = 10, 2, 1, 1, 2, 10 of them. g = 9: a unit of
+  // ⌈6000/540⌉ = 12 bytes, 8·T(120) + T(120) + T(24) + T(12) + T(12) + T(24) + T(120) = 8·140 + 432 = 1552;
+  // g = 10: 10 bytes, 9·120 + 380 = 1460, the least (the padding of g = 9 costs 480 bytes).
+  MachineConfig c = link_bound_machine(20, 1);
+  c.d = 6;
+  c.ports = Ports::parse("all");
+  EXPECT_EQ(model::oc_send_4_time(c, 6000, 6, 9), from_us(1552));
+  EXPECT_EQ(model::oc_send_4_time(c, 6000, 6, 10), from_us(1460));
+  EXPECT_EQ(model::optimal_oc_send_groups(c, 6000, 6), 10);
 }
 
 }  // namespace

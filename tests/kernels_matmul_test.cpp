@@ -6,7 +6,7 @@
 #include <string>
 
 #include "hcemu/hcemu.hpp"
-#include "hcemu/model/transfer.hpp"
+#include "hcemu/model/costs.hpp"
 #include "kernel_machines.hpp"
 #include "matmul_support.hpp"
 
@@ -116,7 +116,7 @@ TEST(Matmul2D, PipelinedOuterProductTakesAtMostThePapersStepCount) {
         const auto cb = model::block_shape(shape.P, shape.Q, g), db = model::block_shape(shape.Q, shape.R, g);
         const Time tc = model::message_time(c, 8 * cb.size(), 1), td = model::message_time(c, 8 * db.size(), 1);
         const Time communication = std::string(ports) == "one" ? tc + td : std::max(tc, td);
-        const Time product = CostTable::from(c).flop * static_cast<Time>(2 * cb.size() * db.cols);
+        const Time product = model::compute_time(c, 2 * cb.size() * db.cols);
         const Time s = Time{1} << (d / 2);
         EXPECT_LE(run.report.makespan, (2 * s + 1) * (communication + product)) << "d = " << d << " " << ports;
       }

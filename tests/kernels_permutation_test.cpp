@@ -80,6 +80,13 @@ TEST(Permutations, AreTheNamedMaps) {
   EXPECT_EQ(model::bit_reversal_permutation(3).image, (V{0, 4, 2, 6, 1, 5, 3, 7}));
   EXPECT_EQ(model::shuffle_permutation(3).image, (V{0, 2, 4, 6, 1, 3, 5, 7}));
   EXPECT_EQ(model::shuffle_permutation(0).image, (V{0}));
+  // Stout & Wagar (1990) §6: rotation, every node to the next higher-numbered one mod 2^d.
+  EXPECT_EQ(model::rotation_permutation(3).image, (V{1, 2, 3, 4, 5, 6, 7, 0}));
+  EXPECT_EQ(model::permutation_by_name("rotation", 0).image, (V{0}));
+  // §9: reflection, every node of the lower half (0..2^(d-1) - 1) swaps with its neighbour across dimension d - 1.
+  EXPECT_EQ(model::reflection_permutation(3).image, (V{4, 5, 6, 7, 0, 1, 2, 3}));
+  EXPECT_EQ(model::permutation_by_name("reflection", 1).image, (V{1, 0}));
+  EXPECT_EQ(model::permutation_by_name("reflection", 0).image, (V{0}));
 }
 
 TEST(Permutations, RandomOnesArePermutationsFixedByTheirSeed) {
@@ -95,6 +102,12 @@ TEST(Permutations, RandomOnesArePermutationsFixedByTheirSeed) {
 
 TEST(Permutations, UnknownNamesAreUsageErrors) {
   EXPECT_THROW(model::permutation_by_name("transpose", 4), UsageError);
+  try {
+    model::permutation_by_name("transpose", 4);
+  } catch (const UsageError& e) {  // the message names every permutation there is
+    for (const std::string& name : model::permutation_names())
+      EXPECT_NE(std::string(e.what()).find(name), std::string::npos) << e.what();
+  }
   EXPECT_THROW(model::permutation_by_name("random:x", 4), UsageError);
   EXPECT_THROW(model::inverse_permutation(std::vector<std::uint32_t>{0, 0}), UsageError);
 }
@@ -283,12 +296,20 @@ HCEMU_KERNEL_CHECKS(PermutedSend, LocalCopiesAndCircuitsStayExact) {
   checks.add(check);
 }
 
+// Where the pieces p = ⌈m/2^d⌉ do not split evenly over their paths (lcm(1..d) does not divide p), the exchanges'
+// links carry unequal loads; the form takes each stage's fullest link and still equals the emulator. d = 5,
+// m = 4800 (p = 150, lcm(1..5) = 60) is the case a balanced-only form could not predict.
 HCEMU_KERNEL_CHECKS(PermutedSend, PadsMessagesThatDoNotSplitEvenly) {
-  for (std::size_t m : {std::size_t{1}, std::size_t{77}}) {
-    auto check = permutation_check(fixed(m), named("shuffle"), permuted());
-    check.no_contention().dims(0, 6).ports({"all"}).base(link_bound_machine());
-    checks.add("m = " + std::to_string(m), check);
-  }
+  MachineConfig copying = circuit_machine();
+  copying.rho = 0.002;
+  for (const auto& [machine, base] :
+       std::vector<std::pair<std::string, MachineConfig>>{{"link-bound", link_bound_machine()}, {"circuit", copying}})
+    for (std::size_t m : {std::size_t{1}, std::size_t{77}, std::size_t{4800}}) {
+      auto check = permutation_check(fixed(m), named(m == 4800 ? "rotation" : "shuffle"), permuted());
+      check.no_contention().dims(0, 6).ports({"all"}).base(base).predict(
+          [m](const MachineConfig& cfg) { return model::permuted_send_time(cfg, m); });
+      checks.add(machine + ", m = " + std::to_string(m), check);
+    }
 }
 
 // ----- Every kernel

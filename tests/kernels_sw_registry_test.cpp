@@ -67,7 +67,7 @@ std::vector<KernelCase> bases(std::string_view family, int d) {
     base.m = 13;
     out.push_back(base);
   } else {
-    for (const char* perm : {"inversion", "bit-reversal", "shuffle", "random:9"}) {
+    for (const char* perm : {"inversion", "bit-reversal", "shuffle", "rotation", "reflection", "random:9"}) {
       base.m = 100;
       base.params.set("perm", std::string(perm));
       out.push_back(base);
@@ -141,12 +141,14 @@ TEST(StoutWagarRegistry, AlgoAllRunsWhatTheCaseAllows) {
   const MachineConfig all = with(link_bound_machine(), 4, "all"), one = with(circuit_machine(), 4, "one");
   KernelCase corner;
   EXPECT_EQ(names(long_send_family().expand_all(all, corner)),
-            (std::vector<std::string>{"direct", "ocs1", "ocs2", "ocs3", "ocs4", "as1", "as2", "as3"}));
+            (std::vector<std::string>{"direct", "ocs1", "ocs2", "ocs3", "ocs4", "as1", "as2", "as3", "oc-exchange",
+                                      "arbitrary-exchange"}));
   KernelCase near = corner;
   near.params.set("dst", std::uint64_t{6});
   EXPECT_EQ(
       names(long_send_family().expand_all(all, near)),
-      (std::vector<std::string>{"direct", "ocs1", "ocs2", "ocs3", "ocs4", "as1", "as2", "xocs1", "xocs2", "as3"}));
+      (std::vector<std::string>{"direct", "ocs1", "ocs2", "ocs3", "ocs4", "as1", "as2", "xocs1", "xocs2", "as3",
+                                "oc-exchange", "arbitrary-exchange"}));
   EXPECT_EQ(names(long_send_family().expand_all(one, near)), (std::vector<std::string>{"direct", "ocs1"}));
 
   KernelCase inversion, shuffle;

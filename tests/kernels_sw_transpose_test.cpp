@@ -10,7 +10,7 @@
 #include <string>
 
 #include "harness/algorithm.hpp"
-#include "hcemu/detail/cost_table.hpp"
+#include "common/cost_table.hpp"
 #include "hcemu/hcemu.hpp"
 #include "hcemu/kernels/transpose.hpp"
 #include "hcemu/model/transpose.hpp"

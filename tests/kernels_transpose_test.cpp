@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "hcemu/detail/cost_table.hpp"
+#include "common/cost_table.hpp"
 #include "hcemu/hcemu.hpp"
 #include "hcemu/kernels/transpose.hpp"
 #include "hcemu/model/all_port_exchange.hpp"

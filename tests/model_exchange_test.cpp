@@ -4,7 +4,7 @@
 
 #include <bit>
 
-#include "hcemu/detail/cost_table.hpp"
+#include "common/cost_table.hpp"
 #include "hcemu/errors.hpp"
 #include "hcemu/model/exchange.hpp"
 

@@ -186,6 +186,7 @@ TEST(LowerBounds, NoClosedFormIsBelowItsBound) {
         const Time bcast = model::broadcast_lower_bound(c, m);
         expect_above(model::sbt_broadcast_time(c, m), bcast, "sbt " + at);
         expect_above(model::symmetrized_broadcast_time(c, m), bcast, "bcast2 " + at);
+        expect_above(model::systolic_broadcast_time(c, m), bcast, "bcast3a " + at);
         for (int g : {1, 3, model::optimal_broadcast_groups(c, m)})
           expect_above(model::pipelined_broadcast_time(c, m, g), bcast, "bcast4 " + at);
         expect_above(model::nesbt_broadcast_time(c, m, model::optimal_nesbt_chunk(c, m)), bcast, "nesbt " + at);

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "hcemu/config.hpp"
-#include "hcemu/detail/cost_table.hpp"
+#include "common/cost_table.hpp"
 #include "hcemu/errors.hpp"
 #include "hcemu/model/torus_exchange_cost.hpp"
 

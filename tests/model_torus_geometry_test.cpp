@@ -11,7 +11,7 @@
 namespace hcemu::model {
 namespace {
 
-using D = TorusDirection;
+using D = Direction;
 
 std::vector<TorusLink> links_of(const TorusRoute& route) {
   std::vector<TorusLink> links;
@@ -22,7 +22,7 @@ std::vector<TorusLink> links_of(const TorusRoute& route) {
 TEST(TorusGeometry, IdIsRowTimesColumnsPlusColumn) {
   const TorusShape shape{4, 8, true};  // R = 4 rows, C = 8 columns
   EXPECT_EQ(torus_id(shape, {3, 2}), 2 * 8 + 3);
-  EXPECT_EQ(torus_coord(shape, 19), (TorusCoord{3, 2}));
+  EXPECT_EQ(torus_coord(shape, 19), (Coordinates{3, 2}));
   EXPECT_EQ(shape.nodes(), 32);
   EXPECT_EQ(torus_link_slots(shape), 128);
 }
@@ -77,7 +77,7 @@ TEST(TorusRouting, ATieOfHalfTheRingGoesPlusUnlessAskedOtherwise) {
   const TorusRoute plus = torus_route(shape, 0, 4);  // forward 4 = backward 4
   EXPECT_EQ(links_of(plus),
             (std::vector<TorusLink>{{0, D::plus_x}, {1, D::plus_x}, {2, D::plus_x}, {3, D::plus_x}}));
-  const TorusRoute minus = torus_route(shape, 0, 4, {LegWay::minus, LegWay::shorter});
+  const TorusRoute minus = torus_route(shape, 0, 4, {Way::minus, Way::shorter});
   EXPECT_EQ(links_of(minus),
             (std::vector<TorusLink>{{0, D::minus_x}, {7, D::minus_x}, {6, D::minus_x}, {5, D::minus_x}}));
   // A tie on the y leg: (2,1) -> (2,5).
@@ -88,7 +88,7 @@ TEST(TorusRouting, ATieOfHalfTheRingGoesPlusUnlessAskedOtherwise) {
 
 TEST(TorusRouting, AskingForTheLongWayIsHonoured) {
   const TorusShape shape = TorusShape::square(3);
-  const TorusRoute route = torus_route(shape, 0, 2, {LegWay::minus, LegWay::shorter});  // 6 hops instead of 2
+  const TorusRoute route = torus_route(shape, 0, 2, {Way::minus, Way::shorter});  // 6 hops instead of 2
   EXPECT_EQ(route.hops(), 6);
   EXPECT_EQ(route.link(5), (TorusLink{3, D::minus_x}));
 }
@@ -135,7 +135,7 @@ TEST(TorusRouting, TwoRoutesOverTheSameWrapAroundLinkShareIt) {
   // C: (0,1) -> (3,1) goes the short way, through the wrap-around link (0,1)-x.
   // D: (1,1) -> (3,1) asked to go -x: (1,1)-x, then the same (0,1)-x.
   const auto c = links_of(torus_route(shape, 4, 7));
-  const auto d = links_of(torus_route(shape, 5, 7, {LegWay::minus, LegWay::shorter}));
+  const auto d = links_of(torus_route(shape, 5, 7, {Way::minus, Way::shorter}));
   EXPECT_EQ(c, (std::vector<TorusLink>{{4, D::minus_x}}));
   EXPECT_EQ(d, (std::vector<TorusLink>{{5, D::minus_x}, {4, D::minus_x}}));
 }
@@ -145,8 +145,8 @@ TEST(TorusRouting, AMeshRoutesTheOnlyWayAndRefusesTheOther) {
   const TorusRoute route = torus_route(mesh, 0, 3);  // on the torus this would be one hop -x
   EXPECT_EQ(route.x_leg.direction, D::plus_x);
   EXPECT_EQ(route.hops(), 3);
-  EXPECT_THROW(torus_route(mesh, 0, 3, {LegWay::minus, LegWay::shorter}), UsageError);
-  EXPECT_EQ(torus_route(mesh, 3, 0, {LegWay::minus, LegWay::shorter}).hops(), 3);
+  EXPECT_THROW(torus_route(mesh, 0, 3, {Way::minus, Way::shorter}), UsageError);
+  EXPECT_EQ(torus_route(mesh, 3, 0, {Way::minus, Way::shorter}).hops(), 3);
 }
 
 TEST(TorusRouting, DegenerateOneByCAndRByOneTori) {
@@ -166,7 +166,7 @@ TEST(TorusRouting, DegenerateOneByCAndRByOneTori) {
 
 TEST(TorusRouting, ARouteToItselfIsEmpty) {
   EXPECT_EQ(torus_route(TorusShape::square(3), 9, 9).hops(), 0);
-  EXPECT_EQ(torus_route(TorusShape::square(3), 9, 9, {LegWay::plus, LegWay::minus}).hops(), 0);
+  EXPECT_EQ(torus_route(TorusShape::square(3), 9, 9, {Way::plus, Way::minus}).hops(), 0);
 }
 
 TEST(TorusRouting, NodesOutsideTheTorusAreRejected) {

@@ -15,8 +15,8 @@
 namespace hcemu::model {
 namespace {
 
-std::vector<TorusCoord> square_nodes(int d) {
-  std::vector<TorusCoord> nodes;
+std::vector<Coordinates> square_nodes(int d) {
+  std::vector<Coordinates> nodes;
   for (int y = 0; y < (1 << d); ++y)
     for (int x = 0; x < (1 << d); ++x) nodes.push_back({x, y});
   return nodes;
@@ -45,7 +45,7 @@ TEST(TorusMirror, ComplementsTheLowBitsInsideTheAlignedBlock) {
 TEST(TorusGroups, TheGroupsOfPhasePPartitionTheTorusIntoGroupsOfTwoToThePPlusOneNodesPerSubmesh) {
   for (int p = 2; p <= 6; ++p) {
     std::vector<int> count(std::size_t{1} << (p - 1), 0);
-    for (const TorusCoord c : square_nodes(p)) {
+    for (const Coordinates c : square_nodes(p)) {
       int groups = 0;
       for (int j = 1; j <= (1 << (p - 1)); ++j)
         if (torus_in_group(p, j, c)) {
@@ -85,7 +85,7 @@ TEST(TorusGroups, SecondSpecialGroupAsPrintedWouldOverlapTheFirst) {
   for (int p = 3; p <= 5; ++p) {
     const int big = 1 << p;
     int printed_overlap = 0, corrected_overlap = 0;
-    for (const TorusCoord c : square_nodes(p)) {
+    for (const Coordinates c : square_nodes(p)) {
       const bool printed = (c.y - c.x + big / 2) % big == 0 || (c.x + c.y) % big == big - 1;
       if (printed && torus_in_group(p, 1, c)) ++printed_overlap;
       if (torus_in_group(p, 2, c) && torus_in_group(p, 1, c)) ++corrected_overlap;
@@ -98,7 +98,7 @@ TEST(TorusGroups, SecondSpecialGroupAsPrintedWouldOverlapTheFirst) {
 TEST(TorusGroups, TheFirstSpecialGroupSplitsIntoBothSpecialGroupsOfTheNextPhase) {
   // Suh, Shin & An §3.1: SG_j(1) = SG_(j+1)(1) ∪ SG_(j+1)(2).
   for (int j = 2; j <= 5; ++j)
-    for (const TorusCoord c : square_nodes(j + 1)) {
+    for (const Coordinates c : square_nodes(j + 1)) {
       EXPECT_EQ(torus_in_group(j, 1, c), torus_in_group(j + 1, 1, c) || torus_in_group(j + 1, 2, c));
     }
 }
@@ -106,7 +106,7 @@ TEST(TorusGroups, TheFirstSpecialGroupSplitsIntoBothSpecialGroupsOfTheNextPhase)
 TEST(TorusGroups, MirrorOneLevelDownSwapsTheTwoSpecialGroups) {
   // μ_(p-1), along x or along y, maps SG_p(1) onto SG_p(2): the pairing of the concentration and send steps.
   for (int p = 2; p <= 6; ++p)
-    for (const TorusCoord c : square_nodes(p)) {
+    for (const Coordinates c : square_nodes(p)) {
       if (!torus_in_group(p, 1, c)) continue;
       EXPECT_TRUE(torus_in_group(p, 2, {torus_mirror(c.x, p - 1), c.y})) << "p=" << p;
       EXPECT_TRUE(torus_in_group(p, 2, {c.x, torus_mirror(c.y, p - 1)})) << "p=" << p;
@@ -117,7 +117,7 @@ TEST(TorusGroups, TheActiveSetIsTheUnionOfTheGroupPairsWhoseIndexIsAMultipleOfTw
   // A_x = SG_(x+1)(1) = ∪ G_p(2k+1) ∪ G_p(2k+2) over k ≡ 0 (mod 2^x): for x = 1 the paper's G_p(4i-3), G_p(4i-2).
   for (int p = 3; p <= 6; ++p)
     for (int x = 1; x <= p - 2; ++x)
-      for (const TorusCoord c : square_nodes(p)) {
+      for (const Coordinates c : square_nodes(p)) {
         const int j = torus_group_of(p, c);
         const int k = (j - 1) / 2;
         EXPECT_EQ(torus_in_active_set(x, c), k % (1 << x) == 0) << "p=" << p << " x=" << x;
@@ -175,22 +175,22 @@ TEST(TorusSchedule, ThePhasesAreInThePapersOrder) {
 TEST(TorusSchedule, HandWorkedActions) {
   // 4 x 4 (d = 2): phase 1 flips x_0, then y_0; phase 2 mirrors the whole ring, x <-> 3 - x.
   const TorusSchedule t2 = torus_t2_schedule(2);
-  EXPECT_EQ(torus_action(t2, 0, {0, 0}).partner, (TorusCoord{1, 0}));
-  EXPECT_EQ(torus_action(t2, 1, {2, 2}).partner, (TorusCoord{2, 3}));
-  EXPECT_EQ(torus_action(t2, 2, {1, 3}).partner, (TorusCoord{2, 3}));
-  EXPECT_EQ(torus_action(t2, 3, {1, 3}).partner, (TorusCoord{1, 0}));
+  EXPECT_EQ(torus_action(t2, 0, {0, 0}).partner, (Coordinates{1, 0}));
+  EXPECT_EQ(torus_action(t2, 1, {2, 2}).partner, (Coordinates{2, 3}));
+  EXPECT_EQ(torus_action(t2, 2, {1, 3}).partner, (Coordinates{2, 3}));
+  EXPECT_EQ(torus_action(t2, 3, {1, 3}).partner, (Coordinates{1, 0}));
   // T1.1 on 16 x 16, step 2 (V_1): (0,1) is in SG_2(2) (x + y ≡ 1) and gives its data to (0,0) in SG_2(1).
   const TorusSchedule t11 = torus_schedule(4, 1);
   EXPECT_EQ(torus_action(t11, 1, {0, 1}).role, TorusRole::send);
-  EXPECT_EQ(torus_action(t11, 1, {0, 1}).partner, (TorusCoord{0, 0}));
+  EXPECT_EQ(torus_action(t11, 1, {0, 1}).partner, (Coordinates{0, 0}));
   EXPECT_EQ(torus_action(t11, 1, {0, 0}).role, TorusRole::receive);
   // Phase 2: SG_2(2) nodes are idle from here on; SG_2(1) nodes exchange H_2: (0,0) <-> (3,0).
   EXPECT_EQ(torus_action(t11, 2, {0, 1}).role, TorusRole::idle);
-  EXPECT_EQ(torus_action(t11, 2, {0, 0}).partner, (TorusCoord{3, 0}));
+  EXPECT_EQ(torus_action(t11, 2, {0, 0}).partner, (Coordinates{3, 0}));
   // The send step: (0,0) in SG_2(1) sends to its H_1 mirror (1,0).
   EXPECT_EQ(torus_action(t11, 8, {0, 0}).role, TorusRole::send);
   EXPECT_EQ(torus_action(t11, 8, {1, 0}).role, TorusRole::receive);
-  EXPECT_EQ(torus_action(t11, 8, {1, 0}).partner, (TorusCoord{0, 0}));
+  EXPECT_EQ(torus_action(t11, 8, {1, 0}).partner, (Coordinates{0, 0}));
 }
 
 // Checks one step: roles pair up, one message in and one out per node at most, no directed link twice.
@@ -199,7 +199,7 @@ void check_step(const TorusSchedule& s, std::size_t k) {
   std::vector<int> out(static_cast<std::size_t>(shape.nodes()), 0), in(out.size(), 0);
   std::vector<int> link_use(static_cast<std::size_t>(torus_link_slots(shape)), 0);
   for (int id = 0; id < shape.nodes(); ++id) {
-    const TorusCoord u = torus_coord(shape, id);
+    const Coordinates u = torus_coord(shape, id);
     const TorusAction a = torus_action(s, k, u);
     if (a.role == TorusRole::idle) continue;
     const TorusAction b = torus_action(s, k, a.partner);
@@ -315,7 +315,7 @@ void simulate(int d, int x) {
   const TorusSchedule s = torus_schedule(d, x);
   const TorusShape shape = TorusShape::square(d);
   const auto nodes = static_cast<std::size_t>(shape.nodes());
-  const auto key = [&](TorusCoord source, TorusCoord dest) {
+  const auto key = [&](Coordinates source, Coordinates dest) {
     return static_cast<std::size_t>(torus_id(shape, source)) * nodes + static_cast<std::size_t>(torus_id(shape, dest));
   };
   std::vector<int> holder(nodes * nodes);
@@ -325,7 +325,7 @@ void simulate(int d, int x) {
     std::vector<std::pair<std::size_t, int>> moves;
     std::size_t largest = 0;
     for (int id = 0; id < shape.nodes(); ++id) {
-      const TorusCoord u = torus_coord(shape, id);
+      const Coordinates u = torus_coord(shape, id);
       const TorusAction a = torus_action(s, k, u);
       if (a.role != TorusRole::exchange && a.role != TorusRole::send) continue;
       const TorusBlockSet sent = torus_transfer(s, k, u, a.partner);

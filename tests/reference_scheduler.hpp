@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "hcemu/hcemu.hpp"
-#include "hcemu/model/transfer.hpp"
+#include "model/transfer_table.hpp"
 
 namespace hcemu::test {
 

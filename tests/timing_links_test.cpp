@@ -14,7 +14,7 @@
 
 #include "reference_scheduler.hpp"
 #include "timing/links.hpp"
-#include "timing/topology.hpp"
+#include "timing/wiring.hpp"
 
 namespace hcemu::timing {
 namespace {
@@ -31,8 +31,8 @@ class LinkTableTest : public ::testing::TestWithParam<Case> {};
 
 TEST_P(LinkTableTest, EqualsSearchingEveryBookingFromTheFront) {
   const Case c = GetParam();
-  const auto topology = make_hypercube(c.d);
-  LinkTable table(*topology);
+  const auto wiring = make_hypercube(c.d);
+  LinkTable table(*wiring);
   test::ReferenceLinks reference;
   std::mt19937 rng(c.seed);
   const auto uniform = [&](Time lo, Time hi) { return std::uniform_int_distribution<Time>(lo, hi)(rng); };
@@ -44,7 +44,7 @@ TEST_P(LinkTableTest, EqualsSearchingEveryBookingFromTheFront) {
     std::vector<int> route;
     const int hops = static_cast<int>(uniform(1, c.max_hops));
     while (static_cast<int>(route.size()) < hops) {
-      const int link = static_cast<int>(uniform(0, topology->link_count() - 1));
+      const int link = static_cast<int>(uniform(0, wiring->link_count() - 1));
       if (std::find(route.begin(), route.end(), link) == route.end()) route.push_back(link);
     }
     const Time duration = uniform(0, 5) == 0 ? uniform(1, 5) : uniform(50, 400);
@@ -63,8 +63,8 @@ TEST_P(LinkTableTest, EqualsSearchingEveryBookingFromTheFront) {
   for (const LinkStats& s : table.stats()) {
     // Link k of node `from` on the cube: the table names links by (from, dimension).
     int index = -1;
-    for (int l = 0; l < topology->link_count(); ++l) {
-      const LinkEnds e = topology->ends(l);
+    for (int l = 0; l < wiring->link_count(); ++l) {
+      const LinkEnds e = wiring->ends(l);
       if (e.from == s.from && e.label == s.dim) index = l;
     }
     ASSERT_GE(index, 0);

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "hcemu/model/transfer.hpp"
+#include "hcemu/model/costs.hpp"
 
 namespace allreduce {
 
@@ -65,7 +65,7 @@ void ring(hcemu::Node& node, std::span<double> data) {
 
 hcemu::Time recursive_doubling_time(const hcemu::MachineConfig& config, std::size_t m) {
   const hcemu::Time step = hcemu::model::pairwise_exchange_time(config, sizeof(double) * m, 1) +
-                           hcemu::from_us(config.flop) * static_cast<hcemu::Time>(m);
+                           hcemu::model::compute_time(config, m);
   return config.d * step;
 }
 
@@ -74,7 +74,7 @@ hcemu::Time ring_time(const hcemu::MachineConfig& config, std::size_t m) {
   if (p == 1) return 0;
   const std::size_t b = (m + p - 1) / p;
   const hcemu::Time exchange = hcemu::model::pairwise_exchange_time(config, sizeof(double) * b, 1);
-  const hcemu::Time add = hcemu::from_us(config.flop) * static_cast<hcemu::Time>(b);
+  const hcemu::Time add = hcemu::model::compute_time(config, b);
   return static_cast<hcemu::Time>(p - 1) * (exchange + add) + static_cast<hcemu::Time>(p - 1) * exchange;
 }
 

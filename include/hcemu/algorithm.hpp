@@ -80,6 +80,7 @@ struct KernelResult {
   std::string verify_message;       // why verification failed, empty when it passed
   std::optional<Time> predicted;    // the closed form for this case, when the model has one
   std::optional<Time> lower_bound;  // no algorithm can do the case faster, when the papers give a bound
+  std::optional<Time> paper_table;  // the paper's own table figure for the case, where it idealises (Algorithm)
 };
 
 // count and bytes: 0 when not given (the paper's optimum); node: a node id, where 0 is node 0 and not given is
@@ -127,6 +128,10 @@ struct Algorithm {
   // The cases `--algo all` runs of it (the multiphase exchange: every equipartition). Empty: the base case, when the
   // machine's port model is one it is made for and it can run.
   CasesFn all_cases;
+  // The figure the paper's table prints for the case, where the table idealises what the algorithm does (Johnsson &
+  // Ho's SBnT rows count perfectly balanced subtrees; predict is the exact tree's time), so that a reader sees both;
+  // nullopt where it gives none. Empty: the table and predict agree, or the paper has no table.
+  TimeFn paper_table = {};
 
   bool suits(const Ports& machine_ports) const;
   const ParamSpec* param(std::string_view name) const;

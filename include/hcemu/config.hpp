@@ -13,7 +13,13 @@
 
 namespace hcemu {
 
-enum class Switching { circuit, store_and_forward };
+namespace detail {
+class Transport;
+struct SpreadAccess;
+}  // namespace detail
+
+// How a message crosses the machine: docs/model.md §3 (circuit, store-and-forward) or §12 (LogGP).
+enum class Switching { circuit, store_and_forward, loggp };
 enum class Protocol { forced, unforced };
 enum class Timing { virtual_time, wall, native };  // "virtual" in configs and on the command line
 // How node threads run: lightweight threads on oneTBB's worker pool, or one OS thread each.
@@ -22,14 +28,23 @@ inline constexpr EngineKind kEngineKinds[] = {EngineKind::tasks, EngineKind::os_
 // The largest cube an engine runs in one process; without an argument, the largest any engine runs there.
 int max_dimension(EngineKind engine);
 int max_dimension();
-// The largest cube a machine may be, in one process or spread over the MPI ranks of an hcemu::mpi::Session
-// (hcemu/mpi.hpp): each rank holds at most 2^max_dimension(engine) nodes, up to 2^20 in all. The range of the key `d`.
-int max_spread_dimension(EngineKind engine);
-int max_spread_dimension();
-// The ranks the machines made from now on are spread over: set by hcemu::mpi::Session; 1 without one.
-int spread_ranks();
-void set_spread_ranks(int ranks);
+// The largest cube a machine may be, in one process (ranks = 1) or spread over `ranks` MPI ranks (hcemu/mpi.hpp):
+// each rank holds at most 2^max_dimension(engine) nodes, up to 2^kMaxSpreadDimension in all, the range of the key `d`.
+int max_spread_dimension(EngineKind engine, int ranks);
 inline constexpr int kMaxSpreadDimension = 20;
+
+// Where a machine's nodes run (docs/mpi.md): in this process alone, the default, or over the MPI ranks of an
+// hcemu::mpi::Session, which hands them out (Session::spread, Session::machine). Nothing else spreads a machine.
+class Spread {
+ public:
+  Spread() = default;
+  int ranks() const { return ranks_; }
+
+ private:
+  friend struct detail::SpreadAccess;
+  detail::Transport* transport_ = nullptr;
+  int ranks_ = 1;
+};
 
 // docs/model.md §1: the 2^d-node hypercube (e-cube routing), or an R x C torus, or a mesh (the torus without its
 // wrap-around links), routed x first, then y (Suh, Shin & An). Spelt `cube`, `torus`, `torus:RxC`, `mesh:RxC`;
@@ -72,7 +87,7 @@ EngineKind default_engine();
 
 struct MachineConfig {
   std::string name = "custom";  // preset name, for reports
-  int d = 0;                    // 2^d nodes, 0..max_spread_dimension(settings.engine)
+  int d = 0;                    // 2^d nodes, 0..max_spread_dimension(settings.engine, settings.spread.ranks())
 
   // docs/model.md §2. Times in microseconds, sizes in bytes.
   double lambda = 0;                // λ: start-up of one transfer (one packet)
@@ -87,6 +102,11 @@ struct MachineConfig {
   double flop = 0;                  // t_a: per floating-point operation
   double sys_copy = 0;              // per byte out of the system buffer, UNFORCED late receive
   Switching switching = Switching::circuit;
+  // docs/model.md §12, used when switching is loggp (Alexandrov, Ionescu, Schauser & Scheiman 1995): L, o, g, G.
+  double loggp_latency = 0;         // L: from the last byte's injection to its arrival at the receiver
+  double loggp_overhead = 0;        // o: the sender's, and again the receiver's, processing of one message
+  double loggp_gap = 0;             // g: least time between two messages' injections, or receptions, at a node
+  double loggp_gap_per_byte = 0;    // G: per byte of a message after the first
   Topology topology;
   Ports ports;
   Protocol protocol = Protocol::unforced;
@@ -108,9 +128,10 @@ struct EmulatorSettings {
   unsigned yield_seed = 0;                     // != 0: random thread yields in the runtime, to shake out races
   bool trace = false;                          // record spans for a Chrome trace
   double mpi_timeout_seconds = 60;             // spread over MPI ranks: the longest wait for the others; 0 = forever
+  Spread spread;                               // where the nodes run: this process (default), or a session's ranks
 
   void validate() const;  // throws ConfigError naming the first key out of its range
-  // What only the pair can tell: the dimension the engine supports.
+  // What only the pair can tell: the dimension the engine supports, over spread.ranks() processes.
   void validate_for(const MachineConfig& config) const;
 };
 

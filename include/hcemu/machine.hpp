@@ -2,6 +2,7 @@
 // The emulated hypercube: 2^d node threads running one kernel (docs/model.md §1).
 #include <functional>
 #include <memory>
+#include <string>
 
 #include "hcemu/config.hpp"
 #include "hcemu/errors.hpp"
@@ -19,8 +20,9 @@ using Kernel = std::function<void(Node&)>;
 
 class Machine {
  public:
-  // Validates both; throws ConfigError. Made while an hcemu::mpi::Session lives on more than one rank (and no
-  // hcemu::mpi::InProcess on this thread), the machine is spread over the ranks (hcemu/mpi.hpp).
+  // Validates both; throws ConfigError. Runs in this process alone, unless settings.spread is an
+  // hcemu::mpi::Session's (Session::spread, or made by Session::machine): then it is spread over the session's ranks
+  // (hcemu/mpi.hpp), and the session must outlive it.
   explicit Machine(MachineConfig config, EmulatorSettings settings = {});
   ~Machine();
   Machine(Machine&&) noexcept;
@@ -35,6 +37,9 @@ class Machine {
 
   // How many MPI ranks it is spread over (1: this process alone).
   int ranks() const;
+  // Spread over ranks, a collective (every rank calls it): the first non-empty text among the ranks' `mine`, in rank
+  // order, such as the first failure a check of each rank's own nodes found. In one process: `mine`.
+  std::string first_of_ranks(const std::string& mine) const;
 
  private:
   MachineConfig config_;

@@ -11,6 +11,7 @@
 
 #include "hcemu/config.hpp"
 #include "hcemu/time.hpp"
+#include "hcemu/torus_types.hpp"
 
 namespace hcemu {
 
@@ -18,17 +19,6 @@ namespace detail {
 class NodeBackend;
 struct RequestAccess;
 }  // namespace detail
-
-// On a torus or mesh (docs/model.md §1): where a node is, its neighbour in each direction, and which way round
-// its ring each leg of its messages goes. Node (x, y) has id y·C + x.
-enum class Direction : std::uint8_t { plus_x, minus_x, plus_y, minus_y };
-struct Coordinates {
-  int x = 0;
-  int y = 0;
-  friend bool operator==(const Coordinates&, const Coordinates&) = default;
-};
-// The shorter way (a leg of exactly half the ring, a tie, goes +), or always +, or always -.
-enum class Way : std::uint8_t { shorter, plus, minus };
 
 // A receive from whichever node's message completes first (post_recv, recv): the earliest completion in model
 // time, ties by lower source id, whatever the order in which the host's threads ran.

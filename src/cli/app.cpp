@@ -93,15 +93,16 @@ std::string parse_error_sentence(const CLI::ParseError& e, const CLI::App& app,
 
 namespace {
 bool files_here = true;
-int ranks_here = 1;
+Spread spread_here;
 std::vector<std::string> hosts_here;
 }  // namespace
 
 const std::vector<std::string>& process_hosts() { return hosts_here; }
 void set_process_hosts(std::vector<std::string> hosts) { hosts_here = std::move(hosts); }
 
-int process_ranks() { return ranks_here; }
-void set_process_ranks(int ranks) { ranks_here = ranks; }
+const Spread& process_spread() { return spread_here; }
+void set_process_spread(Spread spread) { spread_here = spread; }
+int process_ranks() { return spread_here.ranks(); }
 
 bool writes_files() { return files_here; }
 void set_writes_files(bool on) { files_here = on; }

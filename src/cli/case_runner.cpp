@@ -254,6 +254,7 @@ CaseOutcome run_case(const KernelFamily& family, const MachineConfig& config, co
   if (outcome.result && measures_the_host(settings)) {
     outcome.result->predicted.reset();
     outcome.result->lower_bound.reset();
+    outcome.result->paper_table.reset();
   }
   return outcome;
 }
@@ -343,6 +344,10 @@ nlohmann::json outcome_json(const KernelFamily& family, const MachineConfig& con
   j["predicted_ps"] = r.predicted ? nlohmann::json(*r.predicted) : nlohmann::json(nullptr);
   j["lower_bound_us"] = r.lower_bound ? nlohmann::json(to_us(*r.lower_bound)) : nlohmann::json(nullptr);
   j["lower_bound_ps"] = r.lower_bound ? nlohmann::json(*r.lower_bound) : nlohmann::json(nullptr);
+  if (r.paper_table) {
+    j["paper_table_us"] = to_us(*r.paper_table);
+    j["paper_table_ps"] = *r.paper_table;
+  }
   j["emulated_ps"] = r.report.makespan;
   j["verified"] = r.verified;
   if (!r.verify_message.empty()) j["verify_message"] = r.verify_message;

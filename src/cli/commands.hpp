@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "hcemu/config.hpp"
+
 namespace CLI {
 class App;
 }
@@ -30,9 +32,12 @@ Action add_version_command(CLI::App& app);
 // Whether this process writes the files asked for (--trace, --csv, --plot): under mpirun only rank 0 does.
 bool writes_files();
 void set_writes_files(bool on);
+// Where the command's machines run: this process alone, or under mpirun the ranks of its hcemu::mpi::Session. Every
+// config the command builds carries it in its settings (ConfigBuilder).
+const Spread& process_spread();
+void set_process_spread(Spread spread);
 // How many MPI ranks run this command together (1: none).
 int process_ranks();
-void set_process_ranks(int ranks);
 // The hosts of those ranks, in rank order (empty: none).
 const std::vector<std::string>& process_hosts();
 void set_process_hosts(std::vector<std::string> hosts);

@@ -1,5 +1,6 @@
 #include "cli/config_builder.hpp"
 
+#include "cli/commands.hpp"
 #include "common/nearest_name.hpp"
 #include "hcemu/errors.hpp"
 
@@ -30,6 +31,8 @@ std::string nearest_config_key(std::string_view unknown) {
   for (const ConfigKey& key : config_keys()) names.emplace_back(key.name);
   return nearest_key(unknown, names);
 }
+
+ConfigBuilder::ConfigBuilder() { setup_.settings.spread = process_spread(); }
 
 void ConfigBuilder::set(std::string_view key, const Value& value, const Origin& origin) {
   const ConfigKey* row = find_config_key(key);

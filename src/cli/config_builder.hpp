@@ -32,7 +32,8 @@ using MachineFamily = MachineSetup;
 
 class ConfigBuilder {
  public:
-  ConfigBuilder() = default;
+  // Its settings run the machine where the command's machines run (process_spread: under mpirun, over the ranks).
+  ConfigBuilder();
 
   // Throws ConfigError naming the key and the origin: unknown key (with the nearest valid one), wrong type,
   // value out of range (the key's row in hcemu/config_keys.hpp), or a dimension that some engine cannot run.

@@ -10,7 +10,7 @@
 #include "cli/least_squares.hpp"
 #include "hcemu/machine.hpp"
 #include "hcemu/model/transfer.hpp"
-#include "runtime/transport.hpp"
+#include "common/wire.hpp"
 
 namespace hcemu::cli {
 
@@ -59,7 +59,7 @@ void get_all(detail::WireReader& r, std::vector<T>& v) {
   v.resize(static_cast<std::size_t>(r.get<std::uint64_t>()));
   for (T& x : v) x = r.get<T>();
 }
-void share_from_rank0(Samples& samples) {
+void share_from_rank0(const Machine& machine, Samples& samples) {
   detail::Wire w;
   if (!samples.ping_pong.empty()) {
     put_all(w, samples.ping_pong);
@@ -69,7 +69,7 @@ void share_from_rank0(Samples& samples) {
     put_all(w, samples.compute);
   }
   const std::string text(reinterpret_cast<const char*>(w.bytes().data()), w.bytes().size());
-  const std::string first = detail::first_of_ranks(text);
+  const std::string first = machine.first_of_ranks(text);
   std::vector<std::byte> bytes(first.size());
   std::memcpy(bytes.data(), first.data(), first.size());
   detail::WireReader r(bytes);
@@ -179,7 +179,7 @@ void measure(const MachineConfig& c, const EmulatorSettings& settings, int reps,
       samples.compute.push_back({d, static_cast<std::size_t>(flops), median(times)});
     }
   });
-  if (machine.ranks() > 1) share_from_rank0(samples);
+  if (machine.ranks() > 1) share_from_rank0(machine, samples);
 }
 
 struct Regression {

@@ -13,7 +13,6 @@
 #include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
 #include "cli/output_file.hpp"
-#include "runtime/transport.hpp"
 
 namespace hcemu::cli {
 
@@ -43,7 +42,7 @@ int run_main_on_ranks(int argc, char** argv) {
   std::ostream quiet_out(nullptr);  // discards everything
   std::ostringstream quiet_err;     // kept: rank 0 prints it when only this rank failed
   set_writes_files(rank == 0);
-  set_process_ranks(session->ranks());
+  set_process_spread(session->spread());
   set_process_hosts(session->hosts());
   int code = run_main(argc, argv, rank == 0 ? standard_output() : quiet_out, rank == 0 ? std::cerr : quiet_err);
 
@@ -67,7 +66,7 @@ int run_main_on_ranks(int argc, char** argv) {
   MPI_Allreduce(&code, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   if (worst != 0) {
     // Rank 0 says what went wrong when only other ranks saw it: the first of their errors, in rank order.
-    const std::string first = detail::first_of_ranks(code != 0 && rank != 0 ? quiet_err.str() : std::string());
+    const std::string first = session->first_of_ranks(code != 0 && rank != 0 ? quiet_err.str() : std::string());
     if (rank == 0 && code == 0) std::cerr << first;
   }
   return worst;

@@ -23,6 +23,7 @@
 #include "cli/sweep_csv.hpp"
 #include "cli/sweep_points.hpp"
 #include "cli/text_table.hpp"
+#include "hcemu/model/transfer.hpp"
 
 namespace hcemu::cli {
 
@@ -48,8 +49,10 @@ CaseOutcome predict_case(const harness::KernelFamily& family, const MachineConfi
     harness::KernelResult r;
     r.run_case = family.resolved(config, c);
     const harness::Algorithm& row = family.algorithm(c.algo);
-    r.predicted = row.predict(config, r.run_case);
-    if (row.lower_bound) r.lower_bound = row.lower_bound(config, r.run_case);
+    if (model::transfer_forms_apply(config)) {  // none under LogGP
+      r.predicted = row.predict(config, r.run_case);
+      if (row.lower_bound) r.lower_bound = row.lower_bound(config, r.run_case);
+    }
     r.verified = true;  // nothing ran, so nothing can differ
     outcome.result = std::move(r);
   } catch (const std::exception& e) {

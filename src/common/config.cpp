@@ -1,7 +1,6 @@
 #include "hcemu/config.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <bit>
 #include <charconv>
 #include <cmath>
@@ -82,7 +81,14 @@ std::pair<int, int> Topology::sides(int d) const {
   return {rows, cols};
 }
 
-std::string_view to_string(Switching s) { return s == Switching::circuit ? "circuit" : "store_and_forward"; }
+std::string_view to_string(Switching s) {
+  switch (s) {
+    case Switching::circuit: return "circuit";
+    case Switching::store_and_forward: return "store_and_forward";
+    case Switching::loggp: return "loggp";
+  }
+  return "?";
+}
 std::string_view to_string(Protocol p) { return p == Protocol::forced ? "forced" : "unforced"; }
 std::string_view to_string(Timing t) {
   switch (t) {
@@ -96,7 +102,8 @@ std::string_view to_string(Timing t) {
 Switching parse_switching(std::string_view s) {
   if (s == "circuit") return Switching::circuit;
   if (s == "store_and_forward") return Switching::store_and_forward;
-  throw ConfigError("switching", "expected circuit or store_and_forward, got '" + std::string(s) + "'");
+  if (s == "loggp") return Switching::loggp;
+  throw ConfigError("switching", "expected circuit, store_and_forward or loggp, got '" + std::string(s) + "'");
 }
 Protocol parse_protocol(std::string_view s) {
   if (s == "forced") return Protocol::forced;
@@ -145,22 +152,9 @@ int max_dimension() {
   return most;
 }
 
-namespace {
-std::atomic<int> spread{1};
-}  // namespace
-
-int spread_ranks() { return spread.load(std::memory_order_relaxed); }
-void set_spread_ranks(int ranks) { spread.store(std::max(1, ranks), std::memory_order_relaxed); }
-
-int max_spread_dimension(EngineKind engine) {
-  const int spread_bits = static_cast<int>(std::bit_width(static_cast<unsigned>(spread_ranks()))) - 1;
+int max_spread_dimension(EngineKind engine, int ranks) {
+  const int spread_bits = static_cast<int>(std::bit_width(static_cast<unsigned>(std::max(1, ranks)))) - 1;
   return std::min(kMaxSpreadDimension, max_dimension(engine) + spread_bits);
-}
-
-int max_spread_dimension() {
-  int most = 0;
-  for (EngineKind e : kEngineKinds) most = std::max(most, max_spread_dimension(e));
-  return most;
 }
 
 void MachineConfig::validate() const {
@@ -172,13 +166,16 @@ void EmulatorSettings::validate() const {
 }
 
 void EmulatorSettings::validate_for(const MachineConfig& config) const {
-  const int most = max_spread_dimension(engine);
+  const int ranks = spread.ranks();
+  const int most = max_spread_dimension(engine, ranks);
+  int most_of_any = 0;
+  for (EngineKind e : kEngineKinds) most_of_any = std::max(most_of_any, max_spread_dimension(e, ranks));
   if (config.d > most)
     throw ConfigError("d", "the " + std::string(to_string(engine)) + " engine runs cubes of d = 0.." +
                                std::to_string(most) +
-                               (spread_ranks() > 1 ? " over " + std::to_string(spread_ranks()) + " MPI ranks" : "") +
-                               ", got " + std::to_string(config.d) +
-                               (most < max_spread_dimension() ? " (another engine runs larger ones)" : ""));
+                               (ranks > 1 ? " over " + std::to_string(ranks) + " MPI ranks" : "") + ", got " +
+                               std::to_string(config.d) +
+                               (most < most_of_any ? " (another engine runs larger ones)" : ""));
 }
 
 }  // namespace hcemu

@@ -380,8 +380,28 @@ std::shared_ptr<const detail::KeyBinding> field(typename Kind::Value Owner::*mem
 
 ChoiceKind<Switching> switching_kind() {
   return {parse_switching, [](Switching s) { return std::string(to_string(s)); },
-          [] { return std::string("circuit or store_and_forward"); }};
+          [] { return std::string("circuit, store_and_forward or loggp"); }};
 }
+// LogGP's g, which must stay within 2o + L under switching = loggp: hcemu's ports hold a message's input for its gap
+// up to the moment its receive completes, and that hold must fit after the message starts (docs/model.md §12).
+struct LogGPGapKind {
+  using Value = double;
+  TimeKind time;
+  static constexpr KeyType type = KeyType::time;
+  std::string range() const { return time.range() + ", and at most 2·loggp_overhead + loggp_latency under loggp"; }
+  void check(std::string_view key, double x, const MachineConfig& owner) const {
+    time.check(key, x);
+    if (owner.switching != Switching::loggp) return;
+    const Time bound = 2 * from_us(owner.loggp_overhead) + from_us(owner.loggp_latency);
+    if (from_us(x) > bound)
+      fail(key, "must be at most 2·loggp_overhead + loggp_latency = " + shortest(to_us(bound)) + " µs under "
+                "switching = loggp (docs/model.md §12), got " + shortest(x));
+  }
+  double read(std::string_view key, const KeyValue& v) const { return time.read(key, v); }
+  KeyValue write(double x) const { return x; }
+  KeyValue read_text(std::string_view text) const { return number_or_text(text); }
+};
+
 ChoiceKind<Protocol> protocol_kind() {
   return {parse_protocol, [](Protocol p) { return std::string(to_string(p)); },
           [] { return std::string("forced or unforced"); }};
@@ -429,9 +449,9 @@ ChoiceKind<EngineKind> engine_kind() {
 // model time, 2^62 ps (docs/model.md, The range of model time), must stay within the 2^63 ns of the host's clock.
 constexpr double kMaxTimeScale = 1000;
 
-// δ' = delta_msg_per_d · d must stay a valid time on the largest cube.
+// δ' = delta_msg_per_d · d must stay a valid time on the largest cube, spread over MPI ranks or not.
 TimeKind per_dimension_time() {
-  const int d = max_spread_dimension();
+  const int d = kMaxSpreadDimension;
   return {TimeKind{}.max / d, "1e9/" + std::to_string(d)};
 }
 
@@ -447,7 +467,7 @@ const std::vector<ConfigKey>& config_keys() {
   static const std::vector<ConfigKey> keys = {
       // The machine of the papers: docs/model.md §2.
       {"d", "", "-d,--dim", "dimension: 2^d nodes (a square torus or mesh: 2^(d/2) x 2^(d/2))",
-       field(&M::d, IntegerKind<int>{0, max_spread_dimension()}, "")},
+       field(&M::d, IntegerKind<int>{0, kMaxSpreadDimension}, "")},
       {"lambda", "λ", "", "start-up of one transfer (one packet)", field(&M::lambda, time, "µs")},
       {"lambda0", "λ0", "",
        "start-up of a zero-byte message; follows lambda unless set, so a preset that sets it keeps it when only lambda "
@@ -469,8 +489,18 @@ const std::vector<ConfigKey>& config_keys() {
       {"flop", "t_a", "", "per floating-point operation (Node::compute)", field(&M::flop, time, "µs/flop")},
       {"sys_copy", "", "", "per byte copied out of the system buffer by a late UNFORCED receive",
        field(&M::sys_copy, time, "µs/byte")},
-      {"switching", "", "--switching", "how a message crosses the machine: one circuit, or hop by hop",
+      {"switching", "", "--switching",
+       "how a message crosses the machine: one circuit, hop by hop, or the LogGP model (no links, the loggp_ keys)",
        field(&M::switching, switching_kind(), "")},
+      // LogGP (Alexandrov, Ionescu, Schauser & Scheiman 1995): docs/model.md §12. Read only under switching = loggp.
+      {"loggp_latency", "L", "", "LogGP: from a message's injection into the network to its arrival",
+       field(&M::loggp_latency, time, "µs")},
+      {"loggp_overhead", "o", "", "LogGP: the sender's, and again the receiver's, processing of one message",
+       field(&M::loggp_overhead, time, "µs")},
+      {"loggp_gap", "g", "", "LogGP: least time between two messages sent, or received, by one node",
+       field(&M::loggp_gap, LogGPGapKind{}, "µs")},
+      {"loggp_gap_per_byte", "G", "", "LogGP: per byte of a message after its first",
+       field(&M::loggp_gap_per_byte, time, "µs/byte")},
       {"topology", "", "--topology",
        "the 2^d-node hypercube (e-cube routes), or an R x C torus or mesh (routes x then y); square without sides",
        field(&M::topology, TopologyKind{}, "")},

@@ -1,4 +1,4 @@
-#include "hcemu/detail/cost_table.hpp"
+#include "common/cost_table.hpp"
 
 namespace hcemu {
 

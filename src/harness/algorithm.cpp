@@ -9,6 +9,7 @@
 #include "harness/verification.hpp"
 #include "hcemu/errors.hpp"
 #include "hcemu/machine.hpp"
+#include "hcemu/model/transfer.hpp"
 
 namespace hcemu {
 
@@ -116,18 +117,21 @@ KernelResult KernelFamily::run(const MachineConfig& config, const EmulatorSettin
   const Algorithm& row = algorithm(c.algo);
   const KernelCase r = resolved(config, c);
   // Before the run: a case whose closed form leaves the model's range fails at once, not after the run.
-  const std::optional<Time> predicted = row.predict ? within_range(row.predict(config, r)) : std::nullopt;
-  const std::optional<Time> bound = row.lower_bound ? within_range(row.lower_bound(config, r)) : std::nullopt;
+  const bool forms = model::transfer_forms_apply(config);  // none under LogGP
+  const std::optional<Time> predicted =
+      forms && row.predict ? within_range(row.predict(config, r)) : std::nullopt;
+  const std::optional<Time> bound = forms && row.lower_bound ? within_range(row.lower_bound(config, r)) : std::nullopt;
   KernelResult result = row.run(config, settings, r);
   result.run_case = r;
   result.predicted = predicted;
   result.lower_bound = bound;
+  result.paper_table = row.paper_table ? within_range(row.paper_table(config, r)) : std::nullopt;
   return result;
 }
 
 std::optional<Time> KernelFamily::predict(const MachineConfig& config, const KernelCase& c) const {
   const Algorithm& row = algorithm(c.algo);
-  if (!row.predict) return std::nullopt;
+  if (!row.predict || !model::transfer_forms_apply(config)) return std::nullopt;
   return within_range(row.predict(config, resolved(config, c)));
 }
 
@@ -154,7 +158,7 @@ KernelResult run_verified(const MachineConfig& config, const EmulatorSettings& s
   const FailFn fail = [&failure](std::string sentence) { failure.report(std::move(sentence)); };
   Machine machine(config, settings);
   result.report = machine.run([&](Node& node) { body(node, fail); });
-  failure.record_into(result);
+  failure.record_into(result, machine);
   return result;
 }
 

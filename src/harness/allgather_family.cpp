@@ -9,6 +9,7 @@
 #include "hcemu/machine.hpp"
 #include "hcemu/model/collectives.hpp"
 #include "hcemu/model/lower_bounds.hpp"
+#include "hcemu/model/paper_tables.hpp"
 #include "hcemu/model/primitives.hpp"
 
 namespace hcemu::harness {
@@ -42,7 +43,7 @@ RunFn allgather_run(AllgatherCall call) {
         return;
       }
     });
-    failure.record_into(result);
+    failure.record_into(result, machine);
     return result;
   };
 }
@@ -171,6 +172,9 @@ Algorithm sbnt() {
                     const KernelCase& c) { return model::sbnt_allgather_time(config, c.m, config.d); },
       .lower_bound = problem_bound,
       .all_cases = {},
+      // Table 2's perfectly balanced figure beside the exact tree's (docs/kernels/allgather.md).
+      .paper_table = [](const MachineConfig& config,
+                        const KernelCase& c) { return model::sbnt_balanced_table_time(config, c.m); },
   };
 }
 
@@ -185,6 +189,74 @@ Algorithm nrsbt() {
   return row;
 }
 
+// ----- Johnsson & Ho (1987) Table 2: SBT-b(n,N) and the one-port tree schedules ------------------------------------
+
+Algorithm pipelined_sbt() {
+  return {
+      .name = "pipelined-sbt",
+      .paper =
+          "Johnsson & Ho (1987) §4.2.3, SBT-b(n,N): every block down its source's binomial tree, batched per port "
+          "and step on all ports; N/2 tree edges on one link keep it at half the data time",
+      .ports = {Ports::Kind::all},
+      .params = {},
+      .resolve = {},
+      .cannot_run = {},
+      .run = allgather_run([](Node& node, std::span<std::byte> all, const KernelCase& c) {
+        kernels::pipelined_sbt_allgather(node, all, c.m);
+      }),
+      .predict = [](const MachineConfig& config,
+                    const KernelCase& c) { return model::pipelined_sbt_allgather_time(config, c.m); },
+      .lower_bound = problem_bound,
+      .all_cases = {},
+  };
+}
+
+Algorithm sbnt_one_port() {
+  return {
+      .name = "sbnt-one-port",
+      .paper =
+          "Johnsson & Ho (1987) §4.2.3, SBnT-b(1,N): the spanning balanced n-trees on one port, two sweeps through "
+          "the dimensions, one batched exchange a step",
+      .ports = {},
+      .params = {},
+      .resolve = {},
+      .cannot_run = {},
+      .run = allgather_run([](Node& node, std::span<std::byte> all, const KernelCase& c) {
+        kernels::sbnt_one_port_allgather(node, all, c.m);
+      }),
+      .predict = [](const MachineConfig& config, const KernelCase& c) -> std::optional<Time> {
+        return model::sbnt_one_port_allgather_time(config, c.m);
+      },
+      .lower_bound = problem_bound,
+      .all_cases = {},
+      .paper_table = [](const MachineConfig& config,
+                        const KernelCase& c) { return model::one_port_tree_allgather_table_time(config, c.m); },
+  };
+}
+
+Algorithm nrsbt_one_port() {
+  return {
+      .name = "nrsbt-one-port",
+      .paper =
+          "Johnsson & Ho (1987) §4.2.3, nRSBT-b(1,N): n rotated binomial trees from every node on one port, two "
+          "sweeps through the dimensions, one batched exchange a step",
+      .ports = {},
+      .params = {},
+      .resolve = {},
+      .cannot_run = {},
+      .run = allgather_run([](Node& node, std::span<std::byte> all, const KernelCase& c) {
+        kernels::nrsbt_one_port_allgather(node, all, c.m);
+      }),
+      .predict = [](const MachineConfig& config, const KernelCase& c) -> std::optional<Time> {
+        return model::nrsbt_one_port_allgather_time(config, c.m);
+      },
+      .lower_bound = problem_bound,
+      .all_cases = {},
+      .paper_table = [](const MachineConfig& config,
+                        const KernelCase& c) { return model::one_port_tree_allgather_table_time(config, c.m); },
+  };
+}
+
 }  // namespace
 
 KernelFamily allgather_family() {
@@ -195,7 +267,8 @@ KernelFamily allgather_family() {
           "Wagar 1990 §6), CRA, GCEA, SBnT and nRSBT (Johnsson & Ho §4.2)",
       .m_is = "bytes of each node's message",
       .default_algo = "recursive-doubling",
-      .algorithms = {recursive_doubling(), completed(), cra(), rotated_cra(), gcea(), rotated_gcea(), sbnt(), nrsbt()},
+      .algorithms = {recursive_doubling(), completed(), cra(), rotated_cra(), gcea(), rotated_gcea(), sbnt(), nrsbt(),
+                     pipelined_sbt(), sbnt_one_port(), nrsbt_one_port()},
       .resolve = {},
   };
 }

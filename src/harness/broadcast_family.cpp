@@ -40,7 +40,7 @@ RunFn broadcast_run(BroadcastCall call) {
         failure.report("node " + std::to_string(node.id()) + ": the message differs from the root's at byte " +
                        std::to_string(k));
     });
-    failure.record_into(result);
+    failure.record_into(result, machine);
     return result;
   };
 }
@@ -77,6 +77,26 @@ Algorithm bcast2() {
       }),
       .predict = [](const MachineConfig& config,
                     const KernelCase& c) { return model::symmetrized_broadcast_time(config, c.m); },
+      .lower_bound = problem_bound,
+      .all_cases = {},
+  };
+}
+
+// Stout & Wagar (1990) §2: BROADCAST 3A on its own, the one wave BROADCAST 4 pipelines.
+Algorithm bcast3a() {
+  return {
+      .name = "bcast3a",
+      .paper = "Stout & Wagar (1990) §2, BROADCAST 3A: d packets in one systolic wave, only the nodes at distance k "
+               "sending in stage k, d + 1 stages",
+      .ports = {Ports::Kind::all},
+      .params = {},
+      .resolve = {},
+      .cannot_run = {},
+      .run = broadcast_run([](Node& node, std::span<std::byte> message, const KernelCase& c) {
+        kernels::systolic_broadcast(node, message, c.root);
+      }),
+      .predict = [](const MachineConfig& config,
+                    const KernelCase& c) { return model::systolic_broadcast_time(config, c.m); },
       .lower_bound = problem_bound,
       .all_cases = {},
   };
@@ -126,7 +146,7 @@ Algorithm nesbt() {
   return {
       .name = "nesbt",
       .paper = "Johnsson & Ho (1987) §3.4: n edge-disjoint spanning binomial trees, pipelined in chunks",
-      .ports = {Ports::Kind::all},
+      .ports = {Ports::Kind::one, Ports::Kind::all},
       .params = {{"chunk", "B", ParamKind::bytes,
                   "bytes per chunk, the paper's packet size B (Johnsson & Ho 1987 §3.4); 0 = the paper's optimum "
                   "sqrt(mβ/τ)/d",
@@ -251,6 +271,29 @@ Algorithm nrsbt() {
   return row;
 }
 
+// ----- Johnsson & Ho (1987) Table 1's one-port nRSBT ---------------------------------------------------------------
+
+Algorithm nrsbt_one_port() {
+  return {
+      .name = "nrsbt-one-port",
+      .paper =
+          "Johnsson & Ho (1987) §4.1.4, nRSBT-b(1,1): the n rotated binomial trees on one port, two sweeps through "
+          "the dimensions, the parts crossing one dimension in one message",
+      .ports = {},
+      .params = {},
+      .resolve = {},
+      .cannot_run = {},
+      .run = broadcast_run([](Node& node, std::span<std::byte> message, const KernelCase& c) {
+        kernels::nrsbt_one_port_broadcast(node, message, c.root);
+      }),
+      .predict = [](const MachineConfig& config, const KernelCase& c) -> std::optional<Time> {
+        return model::nrsbt_one_port_broadcast_time(config, c.m);
+      },
+      .lower_bound = problem_bound,
+      .all_cases = {},
+  };
+}
+
 }  // namespace
 
 KernelFamily broadcast_family() {
@@ -262,8 +305,8 @@ KernelFamily broadcast_family() {
           "the SBnT (Johnsson & Ho §4.1)",
       .m_is = "bytes of the message",
       .default_algo = "sbt",
-      .algorithms = {sbt(), bcast2(), bcast4(), nesbt(), gray_code(), rotated_gray_code(), pipelined_sbt(), sbnt(),
-                     nrsbt()},
+      .algorithms = {sbt(), bcast2(), bcast3a(), bcast4(), nesbt(), gray_code(), rotated_gray_code(), pipelined_sbt(),
+                     sbnt(), nrsbt(), nrsbt_one_port()},
       .resolve =
           [](const MachineConfig& config, KernelCase c) {
             if (c.root < 0 || c.root >= config.nodes())

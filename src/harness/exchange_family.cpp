@@ -14,6 +14,7 @@
 #include "hcemu/model/all_port_exchange.hpp"
 #include "hcemu/model/exchange.hpp"
 #include "hcemu/model/lower_bounds.hpp"
+#include "hcemu/model/paper_tables.hpp"
 #include "hcemu/model/planner.hpp"
 #include "hcemu/model/primitives.hpp"
 #include "hcemu/model/torus_exchange_cost.hpp"
@@ -52,7 +53,7 @@ RunFn exchange_run(ExchangeCall call) {
         return;
       }
     });
-    failure.record_into(result);
+    failure.record_into(result, machine);
     return result;
   };
 }
@@ -227,6 +228,28 @@ Algorithm sbnt() {
                     const KernelCase& c) { return model::sbnt_exchange_time(config, c.m); },
       .lower_bound = problem_bound,
       .all_cases = {},
+      // Table 4's perfectly balanced figure beside the exact tree's (docs/kernels/allgather.md).
+      .paper_table = [](const MachineConfig& config,
+                        const KernelCase& c) { return model::sbnt_exchange_table_time(config, c.m); },
+  };
+}
+
+Algorithm nrsbt() {
+  return {
+      .name = "nrsbt",
+      .paper =
+          "Johnsson & Ho (1987) §4.4, nRSBT-p(n,N): n parts of every block, part k by the standard exchange in the "
+          "dimension order k, k+1, ..., k-1, all n ports at once",
+      .ports = {Ports::Kind::all},
+      .params = {},
+      .resolve = {},
+      .cannot_run = needs_cube,
+      .run = exchange_run([](Node& node, std::span<const std::byte> send, std::span<std::byte> recv,
+                             const KernelCase& c) { kernels::nrsbt_exchange(node, send, recv, c.m); }),
+      .predict = [](const MachineConfig& config,
+                    const KernelCase& c) { return model::nrsbt_exchange_time(config, c.m); },
+      .lower_bound = problem_bound,
+      .all_cases = {},
   };
 }
 
@@ -345,7 +368,7 @@ KernelFamily exchange_family() {
       .default_algo = "auto",
       .algorithms =
           [] {
-            std::vector<Algorithm> rows = {direct(), standard(), multiphase(), planned(), all_port(), sbnt(), torus_t1()};
+            std::vector<Algorithm> rows = {direct(), standard(), multiphase(), planned(), all_port(), sbnt(), nrsbt(), torus_t1()};
             // From T1 to T2, the members in order of fewer start-ups and more bytes (x from k - 3 down to 0).
             for (int x = most_torus_x() - 1; x >= 1; --x) rows.push_back(torus_t1x(x));
             rows.push_back(torus_t2());

@@ -53,7 +53,7 @@ RunFn histogram_run(HistogramCall call) {
         return;
       }
     });
-    failure.record_into(result);
+    failure.record_into(result, machine);
     return result;
   };
 }

@@ -1,6 +1,7 @@
 // The long sends of one node's m bytes to one other node (Stout & Wagar 1990 §3-4), one row each, and the harness
 // they run in: the source holds m random bytes, every other node zeros, and the destination must end with the
-// source's bytes. The pair is the case's `src` and `dst` (--src, --dst; by default node 0 and its opposite corner).
+// source's bytes; the two exchanges send both ways, and each end must end with the other's bytes. The pair is the
+// case's `src` and `dst` (--src, --dst; by default node 0 and its opposite corner).
 #include <algorithm>
 #include <limits>
 #include <string>
@@ -82,7 +83,32 @@ RunFn send_run(SendCall call) {
         failure.report("node " + std::to_string(dst) + ": the message differs from node " + std::to_string(src) +
                        "'s at byte " + std::to_string(k));
     });
-    failure.record_into(result);
+    failure.record_into(result, machine);
+    return result;
+  };
+}
+
+// The exchanges: src and dst each hold m random bytes of their own, every other node zeros; each must end with the
+// other's bytes.
+RunFn exchange_run(SendCall call) {
+  return [call](const MachineConfig& config, const EmulatorSettings& settings, const KernelCase& c) {
+    KernelResult result;
+    const int src = src_of(c), dst = dst_of(c);
+    FirstFailure failure;
+    Machine machine(config, settings);
+    result.report = machine.run([&](Node& node) {
+      const int me = node.id();
+      Buffer<std::byte> message = node.allocate<std::byte>(c.m);
+      if (me == src || me == dst) data::fill(message.span(), c.seed, static_cast<std::uint64_t>(me), 0);
+      call(node, message.span(), c);
+      if (me != src && me != dst) return;
+      const int from = me == src ? dst : src;
+      const std::size_t k = data::first_mismatch(message.span(), c.seed, static_cast<std::uint64_t>(from), 0);
+      if (k != c.m)
+        failure.report("node " + std::to_string(me) + ": the message differs from node " + std::to_string(from) +
+                       "'s at byte " + std::to_string(k));
+    });
+    failure.record_into(result, machine);
     return result;
   };
 }
@@ -183,8 +209,8 @@ Algorithm ocs4(std::string name, std::string paper) {
       .paper = paper,
       .ports = {Ports::Kind::all},
       .params = with_pair({groups_param("groups of lcm(1..n) units, each an O.C. SEND 3 passed on as soon as it "
-                                        "arrives (Stout & Wagar 1990 §3); 0 = the paper's optimum "
-                                        "sqrt((K_{n-1} - 1)τm/(nβ))")}),
+                                        "arrives (Stout & Wagar 1990 §3); 0 = the g of least closed-form time, "
+                                        "padding counted (the paper's optimum is sqrt((K_{n-1} - 1)τm/(nβ)))")}),
       .resolve =
           [name](const MachineConfig& config, KernelCase c) {
             resolve_groups(c, "groups", name, model::optimal_oc_send_groups(config, c.m, distance_of(c)));
@@ -207,8 +233,8 @@ Algorithm as2() {
       .paper = "Stout & Wagar (1990) §4, ARBITRARY SEND 2: BROADCAST 4 from src, stopped when dst has every packet",
       .ports = {Ports::Kind::all},
       .params = with_pair({groups_param("groups of d packets of BROADCAST 4 (Stout & Wagar 1990 §4), at most ⌈m/d⌉; "
-                                        "0 = the paper's optimum sqrt((n + 1)τm/(dβ)), sqrt((d - 1)τm/(dβ)) for "
-                                        "n >= d - 1")}),
+                                        "0 = the g of least closed-form time (the paper's optimum is "
+                                        "sqrt((n + 1)τm/(dβ)), sqrt((d - 1)τm/(dβ)) for n >= d - 1)")}),
       .resolve =
           [](const MachineConfig& config, KernelCase c) {
             // BROADCAST 4's packets of ⌈m/(dg)⌉ bytes, as broadcast bcast4 (broadcast_family.cpp): past g = ⌈m/d⌉,
@@ -240,8 +266,8 @@ Algorithm xocs(int version) {
   std::vector<ParamSpec> own;
   if (version == 2)
     own.push_back(groups_param(
-        "groups of lcm(1..n) units through the parallel n-cube (Stout & Wagar 1990 §4, X.O.C. SEND 2); 0 = the "
-        "paper's optimum sqrt((n + K_{n-1})τm/(nβ))"));
+        "groups of lcm(1..n) units through the parallel n-cube (Stout & Wagar 1990 §4, X.O.C. SEND 2); 0 = the g "
+        "of least closed-form time, padding counted (the paper's optimum is sqrt((n + K_{n-1})τm/(nβ)))"));
   return {
       .name = version == 1 ? "xocs1" : "xocs2",
       .paper = version == 1
@@ -273,6 +299,27 @@ Algorithm xocs(int version) {
   };
 }
 
+// ARBITRARY SEND 3's two group counts, each 0 for the least time of its own part.
+KernelCase resolve_as3_groups(const MachineConfig& config, KernelCase c, std::string_view algo) {
+  const int n = distance_of(c);
+  resolve_groups(c, "groups", algo,
+                 model::optimal_oc_send_groups(config, model::arbitrary_send_3_oc_bytes(config.d, c.m, n), n));
+  resolve_groups(
+      c, "xoc-groups", algo,
+      n < 1 ? 1 : model::optimal_xoc_send_groups(config, model::arbitrary_send_3_xoc_bytes(config.d, c.m, n), n));
+  return c;
+}
+
+std::vector<ParamSpec> as3_params() {
+  return with_pair(
+      {groups_param("O.C. SEND 4 groups of the n parts that go through the n-cube (Stout & Wagar 1990 §4); 0 = "
+                    "the g of least O.C. SEND 4 time for them"),
+       {"xoc-groups", "g'", ParamKind::count,
+        "X.O.C. SEND 2 groups of each other part (Stout & Wagar 1990 §4, ARBITRARY SEND 3); 0 = the g' of "
+        "least X.O.C. SEND 2 time for the largest",
+        false, false}});
+}
+
 Algorithm as3() {
   return {
       .name = "as3",
@@ -280,25 +327,8 @@ Algorithm as3() {
           "Stout & Wagar (1990) §4, ARBITRARY SEND 3: d parts, n by O.C. SEND 4 and each other by X.O.C. SEND 2, "
           "at once",
       .ports = {Ports::Kind::all},
-      .params = with_pair(
-          {groups_param("O.C. SEND 4 groups of the n parts that go through the n-cube (Stout & Wagar 1990 §4); 0 = "
-                        "the paper's O.C. optimum for them"),
-           {"xoc-groups", "g'", ParamKind::count,
-            "X.O.C. SEND 2 groups of each other part (Stout & Wagar 1990 §4, ARBITRARY SEND 3); 0 = the paper's "
-            "X.O.C. optimum for the largest",
-            false, false}}),
-      .resolve =
-          [](const MachineConfig& config, KernelCase c) {
-            const int n = distance_of(c);
-            resolve_groups(
-                c, "groups", "as3",
-                model::optimal_oc_send_groups(config, model::arbitrary_send_3_oc_bytes(config.d, c.m, n), n));
-            resolve_groups(
-                c, "xoc-groups", "as3",
-                n < 1 ? 1
-                      : model::optimal_xoc_send_groups(config, model::arbitrary_send_3_xoc_bytes(config.d, c.m, n), n));
-            return c;
-          },
+      .params = as3_params(),
+      .resolve = [](const MachineConfig& config, KernelCase c) { return resolve_as3_groups(config, c, "as3"); },
       .cannot_run = {},
       .run = send_run([](Node& node, std::span<std::byte> message, const KernelCase& c) {
         kernels::arbitrary_send_3(node, message, groups_of(c), groups_of(c, "xoc-groups"), src_of(c), dst_of(c));
@@ -312,6 +342,56 @@ Algorithm as3() {
   };
 }
 
+// The exchanges (Stout & Wagar 1990 §3-4): both directions at once, on the links the sends leave free.
+Algorithm oc_exchange() {
+  return {
+      .name = "oc-exchange",
+      .paper = "Stout & Wagar (1990) §3, o.c. exchange: O.C. SEND 4 from src to dst and from dst to src at once, "
+               "on opposite links; one send's time",
+      .ports = {Ports::Kind::all},
+      .params = with_pair({groups_param("groups of lcm(1..n) units of each direction's O.C. SEND 4 (Stout & Wagar "
+                                        "1990 §3); 0 = the g of least closed-form time, padding counted")}),
+      .resolve =
+          [](const MachineConfig& config, KernelCase c) {
+            resolve_groups(c, "groups", "oc-exchange", model::optimal_oc_send_groups(config, c.m, distance_of(c)));
+            return c;
+          },
+      .cannot_run = {},
+      .run = exchange_run([](Node& node, std::span<std::byte> message, const KernelCase& c) {
+        kernels::oc_exchange(node, message, groups_of(c), src_of(c), dst_of(c));
+      }),
+      .predict =
+          [](const MachineConfig& config, const KernelCase& c) {
+            return model::oc_exchange_time(config, c.m, distance_of(c), groups_of(c));
+          },
+      .lower_bound = problem_bound,
+      .all_cases = {},
+  };
+}
+
+Algorithm arbitrary_exchange() {
+  return {
+      .name = "arbitrary-exchange",
+      .paper = "Stout & Wagar (1990) §4, arbitrary exchange: ARBITRARY SEND 3 both ways at once, on opposite links; "
+               "one send's time",
+      .ports = {Ports::Kind::all},
+      .params = as3_params(),
+      .resolve =
+          [](const MachineConfig& config, KernelCase c) { return resolve_as3_groups(config, c, "arbitrary-exchange"); },
+      .cannot_run = {},
+      .run = exchange_run([](Node& node, std::span<std::byte> message, const KernelCase& c) {
+        kernels::arbitrary_exchange(node, message, groups_of(c), groups_of(c, "xoc-groups"), src_of(c), dst_of(c));
+      }),
+      .predict =
+          [](const MachineConfig& config, const KernelCase& c) {
+            return model::arbitrary_exchange_time(config, c.m, distance_of(c), groups_of(c),
+                                                  groups_of(c, "xoc-groups"));
+          },
+      .lower_bound = problem_bound,
+      .all_cases = {},
+  };
+}
+
 }  // namespace
 
 KernelFamily long_send_family() {
@@ -319,14 +399,15 @@ KernelFamily long_send_family() {
       .name = "long-send",
       .summary =
           "one node's m bytes to one other node (--src, --dst; by default node 0 to its opposite corner): the plain "
-          "send, O.C. SEND 1-4, ARBITRARY SEND 1-3 and X.O.C. SEND 1-2 (Stout & Wagar 1990 §3-4)",
+          "send, O.C. SEND 1-4, ARBITRARY SEND 1-3 and X.O.C. SEND 1-2, and the o.c. and arbitrary exchanges, both "
+          "ways at once (Stout & Wagar 1990 §3-4)",
       .m_is = "bytes of the message",
       .default_algo = "ocs4",
       .algorithms = {direct(), ocs1(), ocs2(), ocs3(),
                      ocs4("ocs4", "Stout & Wagar (1990) §3, O.C. SEND 4: O.C. SEND 3 in g groups, pipelined"),
                      ocs4("as1",
                           "Stout & Wagar (1990) §4, ARBITRARY SEND 1: O.C. SEND 4 in the n-cube spanned by src ^ dst"),
-                     as2(), xocs(1), xocs(2), as3()},
+                     as2(), xocs(1), xocs(2), as3(), oc_exchange(), arbitrary_exchange()},
       .resolve =
           [](const MachineConfig& config, KernelCase c) {
             const auto [src, dst] = pair_of(config, c);

@@ -93,7 +93,7 @@ RunFn matmul_run(MatmulAlgorithm algorithm) {
                      std::to_string(a[k]) + ", the serial product's " + std::to_string(want[k]));
       break;
     }
-    failure.record_into(result);
+    failure.record_into(result, machine);
     return result;
   };
 }

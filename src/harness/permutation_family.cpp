@@ -1,7 +1,8 @@
 // A fixed permutation of the nodes' messages (Stout & Wagar 1990 §6), one row per algorithm, and the harness they run
 // in: every node s holds m random bytes and sends them to π(s); node π(s) must end with s's bytes. The permutation is
-// the case's `perm` (--perm inversion|bit-reversal|shuffle|random[:SEED], model::permutation_by_name; default
-// inversion), and the plain e-cube routing of it is the baseline, its contention counted in the report.
+// the case's `perm` (--perm inversion|bit-reversal|shuffle|rotation|reflection|random[:SEED],
+// model::permutation_by_name; default inversion), and the plain e-cube routing of it is the baseline, its contention
+// counted in the report.
 #include <string>
 
 #include "harness/algorithm.hpp"
@@ -29,11 +30,14 @@ model::Permutation permutation_of(const MachineConfig& config, const KernelCase&
 }
 
 ParamSpec perm_param() {
+  std::string names;
+  for (const std::string& name : model::permutation_names())
+    names += (names.empty() ? "" : ", ") + name + (name == kDefaultPermutation ? " (the default)" : "");
   return {"perm",
           "π",
           ParamKind::text,
-          "the permutation: inversion (the default), bit-reversal, shuffle, random or random:SEED (Stout & Wagar "
-          "1990 §6)",
+          "the permutation: " + names + " or random:SEED (Stout & Wagar 1990 §6; rotation s -> s + 1, reflection "
+          "s -> s ^ 2^(d-1), §6 and §9)",
           false,
           false};
 }
@@ -60,7 +64,7 @@ RunFn permutation_run(Permute call) {
         failure.report("node " + std::to_string(self) + ": the message differs from node " + std::to_string(from) +
                        "'s at byte " + std::to_string(k));
     });
-    failure.record_into(result);
+    failure.record_into(result, machine);
     return result;
   };
 }

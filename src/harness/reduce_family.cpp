@@ -48,7 +48,7 @@ RunFn one_to_all_run() {
         return;
       }
     });
-    failure.record_into(result);
+    failure.record_into(result, machine);
     return result;
   };
 }
@@ -78,7 +78,7 @@ RunFn all_to_all_run(ReduceScatterCall call) {
         return;
       }
     });
-    failure.record_into(result);
+    failure.record_into(result, machine);
     return result;
   };
 }

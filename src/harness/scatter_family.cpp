@@ -12,6 +12,7 @@
 #include "hcemu/kernels/scatter.hpp"
 #include "hcemu/machine.hpp"
 #include "hcemu/model/lower_bounds.hpp"
+#include "hcemu/model/paper_tables.hpp"
 #include "hcemu/model/scatter.hpp"
 
 namespace hcemu::harness {
@@ -40,7 +41,7 @@ RunFn scatter_run(Collective call) {
         failure.report("node " + std::to_string(self) + ": its block differs from the root's block for it at byte " +
                        std::to_string(k));
     });
-    failure.record_into(result);
+    failure.record_into(result, machine);
     return result;
   };
 }
@@ -67,7 +68,7 @@ RunFn gather_run(Collective call) {
         return;
       }
     });
-    failure.record_into(result);
+    failure.record_into(result, machine);
     return result;
   };
 }
@@ -95,6 +96,12 @@ Algorithm row(std::string name, std::string paper, std::vector<Ports::Kind> port
   };
 }
 
+// The row with the figure its paper's table prints for it (Algorithm::paper_table).
+Algorithm with_paper_table(Algorithm algorithm, TimeFn table) {
+  algorithm.paper_table = std::move(table);
+  return algorithm;
+}
+
 KernelCase checked_root(const MachineConfig& config, std::string_view family, KernelCase c) {
   if (c.root < 0 || c.root >= config.nodes())
     throw UsageError(std::string(family) + ": root " + std::to_string(c.root) + " does not exist in a " +
@@ -109,8 +116,8 @@ KernelFamily scatter_family() {
   return {
       .name = "scatter",
       .summary =
-          "the root's distinct m-byte block for every node: DISTRIBUTE 1 and 2 (Stout & Wagar 1990 §5), SBT-p and "
-          "SBnT-p (Johnsson & Ho 1987 §4.3)",
+          "the root's distinct m-byte block for every node: DISTRIBUTE 1 and 2 (Stout & Wagar 1990 §5), SBT-p, "
+          "SBnT-p and SBT-p(n,1) (Johnsson & Ho 1987 §4.3)",
       .m_is = "bytes of each node's block",
       .default_algo = "distribute-1",
       .algorithms =
@@ -134,12 +141,26 @@ KernelFamily scatter_family() {
                  return model::sbt_scatter_time(config, c.m);
                },
                scatter_bound),
+           with_paper_table(
+               row(
+                   "sbnt",
+                   "Johnsson & Ho (1987) §4.3, SBnT-p: each block down its path of the spanning balanced n-tree, "
+                   "farthest first",
+                   {Ports::Kind::all}, scatter_run(sbnt_scatter),
+                   [](const MachineConfig& config,
+                      const KernelCase& c) { return model::sbnt_scatter_time(config, c.m); },
+                   scatter_bound),
+               // Table 3's perfectly balanced figure beside the exact tree's (docs/kernels/scatter.md).
+               [](const MachineConfig& config, const KernelCase& c) {
+                 return model::sbnt_balanced_table_time(config, c.m);
+               }),
            row(
-               "sbnt",
-               "Johnsson & Ho (1987) §4.3, SBnT-p: each block down its path of the spanning balanced n-tree, "
-               "farthest first",
-               {Ports::Kind::all}, scatter_run(sbnt_scatter),
-               [](const MachineConfig& config, const KernelCase& c) { return model::sbnt_scatter_time(config, c.m); },
+               "pipelined-sbt",
+               "Johnsson & Ho (1987) §4.3, SBT-p(n,1): the SBnT-p schedule down the binomial tree on all ports; its "
+               "N/2-node subtree holds it to half the one-port time",
+               {Ports::Kind::all}, scatter_run(kernels::pipelined_sbt_scatter),
+               [](const MachineConfig& config,
+                  const KernelCase& c) { return model::pipelined_sbt_scatter_time(config, c.m); },
                scatter_bound)},
       .resolve = [](const MachineConfig& config, KernelCase c) { return checked_root(config, "scatter", c); },
       .rooted = true,

@@ -78,7 +78,7 @@ RunFn transpose_run(bool rows, TransposeCall call) {
           return;
         }
     });
-    failure.record_into(result);
+    failure.record_into(result, machine);
     return result;
   };
 }

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "harness/algorithm.hpp"
-#include "runtime/transport.hpp"
+#include "hcemu/machine.hpp"
 
 namespace hcemu::harness {
 
@@ -16,8 +16,8 @@ class FirstFailure {
     if (message_.empty()) message_ = std::move(message);
   }
   // Spread over MPI ranks each rank checked only its own nodes: every rank then records the first rank's failure.
-  void record_into(KernelResult& result) const {
-    result.verify_message = result.report.ranks > 1 ? detail::first_of_ranks(message_) : message_;
+  void record_into(KernelResult& result, const Machine& machine) const {
+    result.verify_message = machine.first_of_ranks(message_);
     result.verified = result.verify_message.empty();
   }
 

@@ -15,9 +15,9 @@
 #include <cstring>
 #include <string>
 
-#include "hcemu/detail/cost_table.hpp"
 #include "hcemu/errors.hpp"
 #include "hcemu/kernels/exchange.hpp"
+#include "hcemu/model/costs.hpp"
 
 namespace hcemu::kernels {
 namespace {
@@ -68,7 +68,6 @@ void all_port_exchange(Node& node, std::span<const std::byte> send, std::span<st
   if (m > 0) std::memcpy(recv.data() + self * m, send.data() + self * m, m);
   if (d == 0) return;
 
-  const CostTable cost = CostTable::from(node.config());
   Buffer<std::byte> hold = node.allocate<std::byte>(n * m);  // pieces in transit, at r*m + offset
   Buffer<std::byte> out = node.allocate<std::byte>(n * m);   // this stage's batches, by dimension
   Buffer<std::byte> in = node.allocate<std::byte>(n * m);
@@ -99,13 +98,13 @@ void all_port_exchange(Node& node, std::span<const std::byte> send, std::span<st
         to += p.bytes;
       }
     }
-    node.elapse(cost.copy(stage_bytes));
+    node.elapse(model::copy_time(node.config(), stage_bytes));
     for (int e = 0; e < d; ++e) {
       requests[static_cast<std::size_t>(d + e)] = node.isend(node.neighbor(e), batch(out, e));
     }
     node.wait_all(requests);
 
-    node.elapse(cost.copy(stage_bytes));
+    node.elapse(model::copy_time(node.config(), stage_bytes));
     for (int e = 0; e < d; ++e) {
       const std::byte* from = batch(in, e).data();
       for (const Piece& p : pieces[static_cast<std::size_t>(e)]) {

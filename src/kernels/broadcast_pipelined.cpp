@@ -12,6 +12,9 @@
 // stage g + j that the non-existent group g would have used. Each node then sends at most one packet per link per
 // stage, and d + g - 1 stages of one packet time each broadcast the message: (d + g - 1)(τm/(dg) + β).
 //
+// BROADCAST 3A on its own is one group whose wave keeps its stage d: d + 1 stages, (d + 1)(τm/d + β) (for d >= 2;
+// at d = 1 the one send of stage 1 would go back to the root, so it is one stage).
+//
 // Two choices of ours, neither of which changes the time on an all-port machine:
 // - A packet is sent to a node only the first time the schedule delivers it there. 3A's stage-1 sends back to the
 //   root and the second wave's sends down are such repeats, and some first-wave sends of group g-1 arrive after
@@ -25,6 +28,7 @@
 #include <cstring>
 #include <limits>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "broadcast4_schedule.hpp"
@@ -43,17 +47,17 @@ struct Send {
 using Step = detail::Broadcast4Step;
 using Arrival = detail::Broadcast4Arrival;
 
-}  // namespace
-
-void pipelined_broadcast(Node& node, std::span<std::byte> message, int root, int groups) {
+// BROADCAST 4 with `groups` groups, the last ending as `last` says.
+void wave_broadcast(Node& node, std::span<std::byte> message, int root, int groups, detail::LastWave last,
+                    const char* kernel) {
   CollectiveScope scope(node);  // a tag space of its own (node.hpp)
-  detail::check_root(root, node.size(), "pipelined_broadcast");
-  if (groups < 1) throw UsageError("pipelined_broadcast: groups must be >= 1, got " + std::to_string(groups));
+  detail::check_root(root, node.size(), kernel);
+  if (groups < 1) throw UsageError(std::string(kernel) + ": groups must be >= 1, got " + std::to_string(groups));
   const int d = node.dim();
   if (d == 0) return;
   // Packet p travels with tag p, so the d·groups packets must be numbered by an int.
   if (groups > std::numeric_limits<int>::max() / d)
-    throw UsageError("pipelined_broadcast: " + std::to_string(groups) + " groups of d = " + std::to_string(d) +
+    throw UsageError(std::string(kernel) + ": " + std::to_string(groups) + " groups of d = " + std::to_string(d) +
                      " packets are too many to number");
   const int g = groups;
   const std::size_t m = message.size();
@@ -66,7 +70,7 @@ void pipelined_broadcast(Node& node, std::span<std::byte> message, int root, int
     return up < whole ? message.subspan(up * s, s) : tail.span().subspan((up - whole) * s, s);
   };
   const auto relative = static_cast<std::uint32_t>(node.id() ^ root);
-  const int last_stage = d + g - 2;
+  const int last_stage = detail::broadcast4_stages(d, g, last) - 1;
 
   if (relative == 0) {
     std::fill(tail.begin(), tail.end(), std::byte{0});
@@ -74,12 +78,12 @@ void pipelined_broadcast(Node& node, std::span<std::byte> message, int root, int
   }
 
   // Receives: the first delivery of every packet, all posted up front.
-  const std::vector<Arrival> first = detail::broadcast4_first_arrivals(relative, d, g);
+  const std::vector<Arrival> first = detail::broadcast4_first_arrivals(relative, d, g, last);
   std::vector<std::vector<Request>> arriving(static_cast<std::size_t>(last_stage + 1));
   for (int p = 0; p < d * g && relative != 0; ++p) {
     const Arrival& a = first[static_cast<std::size_t>(p)];
     if (a.dim < 0 || a.stage > last_stage)
-      throw std::logic_error("pipelined_broadcast: the schedule never delivers packet " + std::to_string(p));
+      throw std::logic_error(std::string(kernel) + ": the schedule never delivers packet " + std::to_string(p));
     arriving[static_cast<std::size_t>(a.stage)].push_back(node.post_recv(node.neighbor(a.dim), packet(p), p));
   }
 
@@ -87,8 +91,8 @@ void pipelined_broadcast(Node& node, std::span<std::byte> message, int root, int
   std::vector<std::vector<Send>> sending(static_cast<std::size_t>(last_stage + 1));
   std::vector<Step> steps;
   for (int e = 0; e < d; ++e) {
-    const std::vector<Arrival> theirs = detail::broadcast4_first_arrivals(relative ^ detail::dim_bit(e), d, g);
-    detail::broadcast4_sends(relative, e, d, g, steps);
+    const std::vector<Arrival> theirs = detail::broadcast4_first_arrivals(relative ^ detail::dim_bit(e), d, g, last);
+    detail::broadcast4_sends(relative, e, d, g, steps, last);
     for (const Step& st : steps) {
       const Arrival& a = theirs[static_cast<std::size_t>(st.packet)];
       if (a.stage == st.stage && a.dim == e) sending[static_cast<std::size_t>(st.stage)].push_back({e, st.packet});
@@ -100,7 +104,8 @@ void pipelined_broadcast(Node& node, std::span<std::byte> message, int root, int
     if (k > 0) node.wait_all(arriving[static_cast<std::size_t>(k - 1)]);
     for (const Send& st : sending[static_cast<std::size_t>(k)]) {
       if (relative != 0 && first[static_cast<std::size_t>(st.packet)].stage >= k)
-        throw std::logic_error("pipelined_broadcast: packet " + std::to_string(st.packet) + " sent before it arrived");
+        throw std::logic_error(std::string(kernel) + ": packet " + std::to_string(st.packet) +
+                               " sent before it arrived");
       sends.push_back(node.isend(node.neighbor(st.dim), std::span<const std::byte>(packet(st.packet)), st.packet));
     }
   }
@@ -108,6 +113,16 @@ void pipelined_broadcast(Node& node, std::span<std::byte> message, int root, int
   node.wait_all(sends);
 
   if (relative != 0 && m > whole * s) std::memcpy(message.data() + whole * s, tail.data(), m - whole * s);
+}
+
+}  // namespace
+
+void pipelined_broadcast(Node& node, std::span<std::byte> message, int root, int groups) {
+  wave_broadcast(node, message, root, groups, detail::LastWave::b3, "pipelined_broadcast");
+}
+
+void systolic_broadcast(Node& node, std::span<std::byte> message, int root) {
+  wave_broadcast(node, message, root, 1, detail::LastWave::a3, "systolic_broadcast");
 }
 
 }  // namespace hcemu::kernels

@@ -40,16 +40,22 @@ std::vector<std::vector<std::uint32_t>> subtrees(int n) {
 
 }  // namespace
 
-SbntSchedule sbnt_broadcast_schedule(std::uint32_t x, int n) {
-  SbntSchedule s{empty(n), empty(n)};
+SbntSchedule tree_broadcast_schedule(std::uint32_t x, const model::TreeSchedule& schedule) {
+  const int n = schedule.n;
+  const StepPorts none(static_cast<std::size_t>(schedule.steps), std::vector<std::vector<Route>>(static_cast<std::size_t>(n)));
+  SbntSchedule s{none, none};
   for (std::uint32_t source = 0; source < (std::uint32_t{1} << n); ++source) {
     const std::uint32_t r = x ^ source;
-    if (r != 0) {
-      const auto step = static_cast<std::size_t>(std::popcount(r));
-      s.in[step - 1][port_of(r, model::sbnt_parent(r, n))].push_back({source, source});
+    for (int k = 0; k < schedule.trees; ++k) {
+      const Route route{source, source, static_cast<std::uint32_t>(k)};
+      if (r != 0)
+        s.in[static_cast<std::size_t>(schedule.step(k, r))][port_of(r, schedule.parent(k, r))].push_back(route);
+      for (int i = 0; i < n; ++i) {
+        const std::uint32_t c = r ^ (std::uint32_t{1} << i);
+        if (c != 0 && schedule.parent(k, c) == r)
+          s.out[static_cast<std::size_t>(schedule.step(k, c))][static_cast<std::size_t>(i)].push_back(route);
+      }
     }
-    for (std::uint32_t c : model::sbnt_children(r, n))
-      s.out[static_cast<std::size_t>(std::popcount(r))][port_of(r, c)].push_back({source, source});
   }
   sort_all(s.out);
   sort_all(s.in);

@@ -13,6 +13,7 @@
 // every unit, in the order of spread_final_order, and copies them into place at the end (ρ·m).
 #include <algorithm>
 #include <cstring>
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -106,21 +107,29 @@ class CubeNode {
     exit_to_ = upper_.empty() ? dst : -1;
   }
 
+  // The groups in order, each passed on once it is whole.
   void run() {
     std::vector<Request> sends;
-    const int k = static_cast<int>(lower_.size());
     for (int q = 0; q < route_.groups; ++q) {
       node_.wait_all(receives_[static_cast<std::size_t>(q)]);
-      const std::span<const std::byte> h = group_holding(q);
-      if (exit_to_ >= 0) {
-        sends.push_back(node_.isend(exit_to_, h, route_.tag));
-        continue;
-      }
-      const std::size_t c = shape_.chunk[static_cast<std::size_t>(k)];
-      for (std::size_t i = 0; i < upper_.size(); ++i)
-        sends.push_back(node_.isend(node_.neighbor(upper_[i]), h.subspan(i * c, c), route_.tag));
+      pass_on(q, sends);
     }
     node_.wait_all(sends);
+  }
+
+  int groups() const { return route_.groups; }
+  std::vector<Request>& receives(int q) { return receives_[static_cast<std::size_t>(q)]; }
+
+  // Sends group q, which has arrived, on: to the upper neighbours, or from the X.O.C. exit corner to dst.
+  void pass_on(int q, std::vector<Request>& sends) {
+    const std::span<const std::byte> h = group_holding(q);
+    if (exit_to_ >= 0) {
+      sends.push_back(node_.isend(exit_to_, h, route_.tag));
+      return;
+    }
+    const std::size_t c = shape_.chunk[lower_.size()];
+    for (std::size_t i = 0; i < upper_.size(); ++i)
+      sends.push_back(node_.isend(node_.neighbor(upper_[i]), h.subspan(i * c, c), route_.tag));
   }
 
  private:
@@ -190,48 +199,96 @@ bool in_cube(int id, const Route& r) {
   return rel == 0;
 }
 
-// Runs every route at once; all share src and dst, and no other node is in two routes.
-void run_routes(Node& node, std::span<std::byte> message, int src, int dst, std::vector<Route> routes) {
-  std::erase_if(routes, [](const Route& r) { return r.bytes == 0; });
-  std::vector<Shape> shapes;
-  for (const Route& r : routes) shapes.push_back(shape_of(r));
-  const int me = node.id();
+// The routes of one send: all from src to dst.
+struct Send {
+  int src;
+  int dst;
+  std::vector<Route> routes;
+};
 
-  if (me == dst) {
-    std::vector<Destination> parts;
-    parts.reserve(routes.size());
-    for (std::size_t i = 0; i < routes.size(); ++i) parts.emplace_back(node, routes[i], shapes[i]);
-    for (Destination& p : parts) node.wait_all(p.receives());
-    for (const Destination& p : parts) p.put_in_place(node, message);
-    return;
+// The cube nodes of routes of both directions of an exchange: every group of every route this node is in, passed
+// on in the order the groups become whole (wait_any: in model time), each route's groups in their own order. So
+// neither direction waits for the other, and each keeps the pace it has alone.
+void run_cube_nodes(Node& node, std::deque<CubeNode>& cubes) {
+  struct Pending {
+    std::size_t cube;
+    int group;
+  };
+  std::vector<Request> waiting;
+  std::vector<Pending> of;
+  std::vector<std::vector<std::size_t>> left(cubes.size());  // receives still out, by cube and group
+  for (std::size_t i = 0; i < cubes.size(); ++i)
+    for (int q = 0; q < cubes[i].groups(); ++q) {
+      left[i].push_back(cubes[i].receives(q).size());
+      for (const Request& r : cubes[i].receives(q)) {
+        waiting.push_back(r);
+        of.push_back({i, q});
+      }
+    }
+  std::vector<int> next(cubes.size(), 0);  // the next group to pass on, by cube
+  std::vector<Request> sends;
+  const auto pass_whole_groups = [&](std::size_t i) {
+    while (next[i] < cubes[i].groups() && left[i][static_cast<std::size_t>(next[i])] == 0)
+      cubes[i].pass_on(next[i]++, sends);
+  };
+  for (std::size_t i = 0; i < cubes.size(); ++i) pass_whole_groups(i);  // groups with no receives (empty cubes)
+  for (std::size_t done = 0; done < waiting.size(); ++done) {
+    const Pending p = of[node.wait_any(waiting)];
+    --left[p.cube][static_cast<std::size_t>(p.group)];
+    pass_whole_groups(p.cube);
   }
-  if (me == src) {
-    std::vector<SourceGroups> groups;
-    groups.reserve(routes.size());
-    for (std::size_t i = 0; i < routes.size(); ++i) groups.emplace_back(node, message, routes[i], shapes[i]);
-    std::vector<Request> sends;
-    for (std::size_t i = 0; i < routes.size(); ++i) {
-      const Route& r = routes[i];
+  node.wait_all(sends);
+}
+
+// Runs every route of every send at once: a node is the source or the destination of a send, or a node of the cubes
+// of its routes. Within one send no node is in two routes; the two sends of an exchange run the same routes in
+// opposite directions, on disjoint directed links.
+void run_sends(Node& node, std::span<std::byte> message, std::vector<Send> all) {
+  const int me = node.id();
+  std::vector<std::vector<Shape>> shapes(all.size());
+  for (std::size_t s = 0; s < all.size(); ++s) {
+    std::erase_if(all[s].routes, [](const Route& r) { return r.bytes == 0; });
+    for (const Route& r : all[s].routes) shapes[s].push_back(shape_of(r));
+  }
+  std::deque<Destination> arriving;
+  std::deque<SourceGroups> leaving;
+  std::deque<CubeNode> cubes;
+  std::vector<Request> sends;
+  // Every receive is posted before anything is sent (the kernels run under FORCED).
+  for (std::size_t s = 0; s < all.size(); ++s)
+    for (std::size_t i = 0; i < all[s].routes.size(); ++i) {
+      const Route& r = all[s].routes[i];
+      if (me == all[s].dst) arriving.emplace_back(node, r, shapes[s][i]);
+      if (me != all[s].src && me != all[s].dst && in_cube(me, r))
+        cubes.emplace_back(node, r, shapes[s][i], all[s].src, all[s].dst);
+    }
+  for (std::size_t s = 0; s < all.size(); ++s) {
+    if (me != all[s].src) continue;
+    for (std::size_t i = 0; i < all[s].routes.size(); ++i) {
+      const Route& r = all[s].routes[i];
+      const SourceGroups& groups = leaving.emplace_back(node, message, r, shapes[s][i]);
       for (int q = 0; q < r.groups; ++q) {
-        const std::span<const std::byte> g = groups[i].group(q);
+        const std::span<const std::byte> g = groups.group(q);
         if (r.via >= 0) {
           sends.push_back(node.isend(r.origin, g, r.tag));
           continue;
         }
-        const std::size_t c = shapes[i].chunk[0];
+        const std::size_t c = shapes[s][i].chunk[0];
         for (std::size_t k = 0; k < r.dims.size(); ++k)
           sends.push_back(node.isend(node.neighbor(r.dims[k]), g.subspan(k * c, c), r.tag));
       }
     }
-    node.wait_all(sends);
-    return;
   }
-  for (std::size_t i = 0; i < routes.size(); ++i) {
-    if (!in_cube(me, routes[i])) continue;
-    CubeNode cube_node(node, routes[i], shapes[i], src, dst);
-    cube_node.run();
-    return;
-  }
+  if (cubes.size() == 1) cubes.front().run();
+  if (cubes.size() > 1) run_cube_nodes(node, cubes);
+  for (Destination& p : arriving) node.wait_all(p.receives());
+  // Every group has left (isend copies it out), so the message may now be overwritten by what arrived.
+  for (const Destination& p : arriving) p.put_in_place(node, message);
+  node.wait_all(sends);
+}
+
+void run_routes(Node& node, std::span<std::byte> message, int src, int dst, std::vector<Route> routes) {
+  run_sends(node, message, {Send{src, dst, std::move(routes)}});
 }
 
 void check_groups(int groups, const char* kernel) {
@@ -244,6 +301,42 @@ std::vector<int> differing_dims(const detail::PairFrame& frame) {
   return dims;
 }
 
+// O.C. SEND 4's one route: the message through the n-cube spanned by the dimensions in which src and dst differ.
+std::vector<Route> oc_routes(const detail::PairFrame& frame, std::size_t m, int groups) {
+  Route r;
+  r.origin = frame.src();
+  r.dims = differing_dims(frame);
+  r.bytes = m;
+  r.groups = groups;
+  return {r};
+}
+
+// ARBITRARY SEND 3's routes: parts 0..n-1 by O.C. SEND 4, part v = n..d-1 by X.O.C. SEND 2 out and back along the
+// v-th virtual dimension; `tag` numbers the first, the others follow (the routes tell their messages apart by tag).
+std::vector<Route> arbitrary_send_3_routes(const detail::PairFrame& frame, std::size_t m, int groups, int xoc_groups,
+                                           int tag) {
+  const int d = frame.d(), n = frame.n();
+  std::vector<Route> routes;
+  Route oc;
+  oc.origin = frame.src();
+  oc.dims = differing_dims(frame);
+  oc.bytes = model::arbitrary_send_3_oc_bytes(d, m, n);
+  oc.groups = groups;
+  oc.tag = tag;
+  routes.push_back(oc);
+  for (int v = n; v < d; ++v) {
+    Route x = oc;
+    x.via = frame.dim(v);
+    x.origin = frame.src() ^ static_cast<int>(bit(x.via));
+    x.offset = detail::part_offset(m, static_cast<std::size_t>(d), static_cast<std::size_t>(v));
+    x.bytes = detail::part_bytes(m, static_cast<std::size_t>(d), static_cast<std::size_t>(v));
+    x.groups = xoc_groups;
+    x.tag = tag + 1 + (v - n);
+    routes.push_back(x);
+  }
+  return routes;
+}
+
 }  // namespace
 
 void oc_send_4(Node& node, std::span<std::byte> message, int groups, int src, int dst) {
@@ -252,12 +345,7 @@ void oc_send_4(Node& node, std::span<std::byte> message, int groups, int src, in
   dst = detail::resolve_destination(src, dst, node.dim());
   const detail::PairFrame frame(node.dim(), src, dst, "oc_send_4");
   if (frame.n() == 0) return;
-  Route r;
-  r.origin = src;
-  r.dims = differing_dims(frame);
-  r.bytes = message.size();
-  r.groups = groups;
-  run_routes(node, message, src, dst, {r});
+  run_routes(node, message, src, dst, oc_routes(frame, message.size(), groups));
 }
 
 void oc_send_3(Node& node, std::span<std::byte> message, int src, int dst) {
@@ -293,28 +381,34 @@ void arbitrary_send_3(Node& node, std::span<std::byte> message, int groups, int 
   check_groups(xoc_groups, "arbitrary_send_3");
   dst = detail::resolve_destination(src, dst, node.dim());
   const detail::PairFrame frame(node.dim(), src, dst, "arbitrary_send_3");
-  const int d = frame.d(), n = frame.n();
-  if (n == 0) return;
+  if (frame.n() == 0) return;
+  run_routes(node, message, src, dst, arbitrary_send_3_routes(frame, message.size(), groups, xoc_groups, 0));
+}
+
+void oc_exchange(Node& node, std::span<std::byte> message, int groups, int a, int b) {
+  CollectiveScope scope(node);  // a tag space of its own (node.hpp)
+  check_groups(groups, "oc_exchange");
+  b = detail::resolve_destination(a, b, node.dim());
+  const detail::PairFrame there(node.dim(), a, b, "oc_exchange"), back(node.dim(), b, a, "oc_exchange");
+  if (there.n() == 0) return;
+  std::vector<Route> reverse = oc_routes(back, message.size(), groups);
+  reverse.front().tag = 1;
+  run_sends(node, message,
+            {Send{a, b, oc_routes(there, message.size(), groups)}, Send{b, a, std::move(reverse)}});
+}
+
+void arbitrary_exchange(Node& node, std::span<std::byte> message, int groups, int xoc_groups, int a, int b) {
+  CollectiveScope scope(node);  // a tag space of its own (node.hpp)
+  check_groups(groups, "arbitrary_exchange");
+  check_groups(xoc_groups, "arbitrary_exchange");
+  b = detail::resolve_destination(a, b, node.dim());
+  const detail::PairFrame there(node.dim(), a, b, "arbitrary_exchange"), back(node.dim(), b, a, "arbitrary_exchange");
+  if (there.n() == 0) return;
   const std::size_t m = message.size();
-  std::vector<Route> routes;
-  Route oc;
-  oc.origin = src;
-  oc.dims = differing_dims(frame);
-  oc.bytes = model::arbitrary_send_3_oc_bytes(d, m, n);
-  oc.groups = groups;
-  oc.tag = 0;  // the routes tell their messages apart by tag
-  routes.push_back(oc);
-  for (int v = n; v < d; ++v) {  // part v goes out and back along the v-th virtual dimension
-    Route x = oc;
-    x.via = frame.dim(v);
-    x.origin = src ^ static_cast<int>(bit(x.via));
-    x.offset = detail::part_offset(m, static_cast<std::size_t>(d), static_cast<std::size_t>(v));
-    x.bytes = detail::part_bytes(m, static_cast<std::size_t>(d), static_cast<std::size_t>(v));
-    x.groups = xoc_groups;
-    x.tag = 1 + (v - n);
-    routes.push_back(x);
-  }
-  run_routes(node, message, src, dst, routes);
+  // The reverse routes number their tags after the d - n + 1 of the forward ones.
+  run_sends(node, message,
+            {Send{a, b, arbitrary_send_3_routes(there, m, groups, xoc_groups, 0)},
+             Send{b, a, arbitrary_send_3_routes(back, m, groups, xoc_groups, there.d() - there.n() + 1)}});
 }
 
 }  // namespace hcemu::kernels

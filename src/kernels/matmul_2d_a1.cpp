@@ -40,8 +40,8 @@ void a1_2d(MatmulContext& x) {
     sbt_allgather(node, bytes(row_of_c.span()), 8 * c_block, row);
     sbt_allgather(node, bytes(column_of_d.span()), 8 * d_block, column);
   } else {
-    SbntAllgather c(node, bytes(row_of_c.span()), 8 * c_block, row, 0);  // the two run side by side
-    SbntAllgather d(node, bytes(column_of_d.span()), 8 * d_block, column, 1);
+    TreeAllgather c(node, bytes(row_of_c.span()), 8 * c_block, row, 0);  // the two run side by side
+    TreeAllgather d(node, bytes(column_of_d.span()), 8 * d_block, column, 1);
     for (int s = 1; s <= std::max(g.n1, g.n2); ++s) {
       const bool in_c = s <= c.steps(), in_d = s <= d.steps();
       if (in_c) c.pack(s);

@@ -1,11 +1,13 @@
-// Johnsson & Ho (1987) §4.3, SBnT-p(n,1): scatter down the spanning balanced n-tree (model/spanning_trees.hpp).
+// Johnsson & Ho (1987) §4.3, SBnT-p(n,1): scatter down the spanning balanced n-tree (model/spanning_trees.hpp); and
+// SBT-p(n,1) (Table 3), the same schedule down the binomial tree on all ports.
 //
 // The block for v (relative address, depth l = popcount(v)) leaves the root in step d - l and moves one level per
 // step, so every block arrives in step d - 1: in step t a node u at depth δ sends each child c one packet with the
 // blocks of c's subtree at depth d - t + δ, and it received exactly those, for all its children at once, from its
 // parent in step t - 1. Inside a packet the blocks are in depth-first (preorder) order of the tree, children in
 // ascending order, so what a node passes to each child is a contiguous slice of what it received: only the root
-// packs (ρ per byte), and a node's own block arrives alone, in step d - 1, straight into place.
+// packs (ρ per byte), and a node's own block arrives alone, in step d - 1, straight into place. Both trees' paths are
+// shortest paths (depth = popcount), which is all the schedule needs of a tree.
 #include <bit>
 #include <cstring>
 #include <vector>
@@ -38,18 +40,18 @@ std::vector<std::vector<std::vector<std::uint32_t>>> subtrees_by_depth(
   return out;
 }
 
-}  // namespace
-
-void sbnt_scatter(Node& node, std::span<const std::byte> blocks, std::span<std::byte> block, int root) {
+// The scatter down the tree given by its children (a table of every relative address's, ascending) and parent.
+void tree_scatter(Node& node, std::span<const std::byte> blocks, std::span<std::byte> block, int root,
+                  const std::vector<std::vector<std::uint32_t>>& children, std::uint32_t (*parent_of)(std::uint32_t, int),
+                  const char* kernel) {
   CollectiveScope scope(node);  // a tag space of its own (node.hpp)
   const std::size_t m = block.size();
-  detail::check_scatter_buffers(node, root, blocks, m, "sbnt_scatter");
+  detail::check_scatter_buffers(node, root, blocks, m, kernel);
   const int d = node.dim();
   const auto u = static_cast<std::uint32_t>(node.id() ^ root);
   const auto relative_root = static_cast<std::uint32_t>(root);
   if (u == 0 && m > 0) std::memcpy(block.data(), blocks.data() + static_cast<std::size_t>(root) * m, m);
   if (d == 0 || m == 0) return;
-  const auto& children = model::sbnt_children(d);
   const auto below = subtrees_by_depth(u, d, children);
   const int depth = std::popcount(u);
   auto physical = [relative_root](std::uint32_t v) { return static_cast<int>(v ^ relative_root); };
@@ -58,7 +60,7 @@ void sbnt_scatter(Node& node, std::span<const std::byte> blocks, std::span<std::
   std::vector<Buffer<std::byte>> in(static_cast<std::size_t>(d));
   std::vector<Request> arriving(static_cast<std::size_t>(d));
   if (u != 0) {
-    const int parent = physical(model::sbnt_parent(u, d));
+    const int parent = physical(parent_of(u, d));
     for (int t = depth; t < d; ++t) {
       std::size_t bytes = 0;
       for (const auto& sub : below) bytes += sub[static_cast<std::size_t>(d - t + depth)].size() * m;
@@ -105,6 +107,16 @@ void sbnt_scatter(Node& node, std::span<const std::byte> blocks, std::span<std::
   }
   if (u != 0) node.wait(arriving[static_cast<std::size_t>(d - 1)]);
   node.wait_all(sends);
+}
+
+}  // namespace
+
+void sbnt_scatter(Node& node, std::span<const std::byte> blocks, std::span<std::byte> block, int root) {
+  tree_scatter(node, blocks, block, root, model::sbnt_children(node.dim()), model::sbnt_parent, "sbnt_scatter");
+}
+
+void pipelined_sbt_scatter(Node& node, std::span<const std::byte> blocks, std::span<std::byte> block, int root) {
+  tree_scatter(node, blocks, block, root, model::sbt_children(node.dim()), model::sbt_parent, "pipelined_sbt_scatter");
 }
 
 }  // namespace hcemu::kernels

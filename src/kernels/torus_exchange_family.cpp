@@ -23,7 +23,6 @@ namespace {
 
 using model::TorusAction;
 using model::TorusBlockSet;
-using model::TorusCoord;
 using model::TorusRole;
 using model::TorusSchedule;
 
@@ -65,7 +64,7 @@ void run_family(Node& node, std::span<const std::byte> send, std::span<std::byte
     if (m > 0) std::memcpy(recv.data(), send.data(), m);
     return;
   }
-  const TorusCoord self = model::torus_coord(shape, node.id());
+  const Coordinates self = model::torus_coord(shape, node.id());
   const std::size_t steps = schedule.steps.size();
 
   // The node's holdings between steps, and its part in every step.

@@ -1,14 +1,13 @@
 #include <algorithm>
 #include <cmath>
 
-#include "hcemu/detail/cost_table.hpp"
 #include "hcemu/model/collectives.hpp"
 #include "hcemu/model/transfer.hpp"
+#include "model/shared.hpp"
+#include "model/transfer_table.hpp"
 
 namespace hcemu::model {
 namespace {
-
-std::size_t ceil_div(std::size_t a, std::size_t b) { return b == 0 ? 0 : (a + b - 1) / b; }
 
 // T(L): one L-byte message to a neighbour on free resources.
 Time hop_time(const CostTable& cost, const MachineConfig& config, std::size_t bytes) {
@@ -29,8 +28,6 @@ double transfer_overhead_us(const MachineConfig& config) {
   return config.switching == Switching::circuit ? start + config.delta_msg + config.delta_hop : start;
 }
 
-bool all_port(const MachineConfig& config) { return config.ports.kind == Ports::Kind::all; }
-
 }  // namespace
 
 // ----- One-to-all broadcast -----------------------------------------------------------------------------------------
@@ -42,6 +39,14 @@ std::optional<Time> symmetrized_broadcast_time(const MachineConfig& config, std:
   if (config.d == 0) return 0;
   const CostTable cost = CostTable::from(config);
   return config.d * longest_piece_time(cost, config, m, 1);
+}
+
+std::optional<Time> systolic_broadcast_time(const MachineConfig& config, std::size_t m) {
+  if (!all_port(config)) return std::nullopt;
+  const int d = config.d;
+  if (d == 0) return 0;
+  const int stages = d == 1 ? 1 : d + 1;
+  return stages * message_time(config, pipelined_broadcast_packet_bytes(d, m, 1), 1);
 }
 
 std::size_t pipelined_broadcast_packet_bytes(int d, std::size_t m, int groups) {
@@ -67,12 +72,23 @@ int optimal_broadcast_groups(const MachineConfig& config, std::size_t m) {
 }
 
 std::optional<Time> nesbt_broadcast_time(const MachineConfig& config, std::size_t m, std::size_t chunk) {
-  if (!all_port(config)) return std::nullopt;
+  const bool one_port = config.ports.kind == Ports::Kind::one;
+  if (!all_port(config) && !one_port) return std::nullopt;
   const int d = config.d;
   if (d == 0) return 0;
   const CostTable cost = CostTable::from(config);
   const auto n = static_cast<std::size_t>(d);
   const int deepest = d == 1 ? 1 : d + 1;  // levels below the root: the sub-root, then a d-level binomial tree
+  if (one_port) {
+    // nESBT-b(1,1): the root sends its chunks one after the other, Σ T(chunk), and the last one goes d more links
+    // down (Table 1: (M + nB) t_c + (⌈M/B⌉ + n) τ). Exact when every chunk has one size (d | m, and B | m/d unless
+    // B >= m/d): then no node's single input port ever holds a chunk behind a longer one. Otherwise none.
+    const std::size_t piece = m / n;
+    const std::size_t b = chunk == 0 || chunk >= piece ? piece : chunk;
+    if (m % n != 0 || (b != 0 && piece % b != 0)) return std::nullopt;
+    const std::size_t chunks = n * (b == 0 ? 1 : piece / b);
+    return static_cast<Time>(chunks + static_cast<std::size_t>(deepest - 1)) * hop_time(cost, config, b);
+  }
   Time slowest = 0;
   for (std::size_t k = 0; k < n; ++k) {
     const std::size_t piece = m / n + (k < m % n ? 1 : 0);

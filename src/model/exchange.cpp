@@ -2,19 +2,12 @@
 
 #include <string>
 
-#include "hcemu/detail/cost_table.hpp"
 #include "hcemu/errors.hpp"
+#include "hcemu/model/even_spread.hpp"
 #include "hcemu/model/transfer.hpp"
+#include "model/transfer_table.hpp"
 
 namespace hcemu::model {
-
-namespace {
-Time binomial(int n, int k) {
-  Time result = 1;
-  for (int i = 1; i <= k; ++i) result = result * (n - k + i) / i;  // exact: each prefix is a binomial coefficient
-  return result;
-}
-}  // namespace
 
 void check_partition(int d, const Partition& partition) {
   long sum = 0;
@@ -37,7 +30,7 @@ Time phase_exchange_time(const MachineConfig& config, int part, std::size_t m, S
     Time step = pairwise_exchange_time(config, block, hops);
     if (sync == Sync::pairwise)
       step = CostTable::add(step, pairwise_exchange_time(config, 0, hops));  // Nicol & Bokhari 1994 §4
-    total = CostTable::add(total, CostTable::times(step, binomial(part, hops)));
+    total = CostTable::add(total, CostTable::times(step, static_cast<Time>(binomial(part, hops))));
   }
   if (sync != Sync::none) total = CostTable::add(total, CostTable::from(config).barrier(config.d));
   return total;

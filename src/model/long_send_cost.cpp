@@ -1,33 +1,43 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <limits>
 
 #include "hcemu/model/collectives.hpp"
 #include "hcemu/model/even_spread.hpp"
 #include "hcemu/model/long_send.hpp"
 #include "hcemu/model/transfer.hpp"
+#include "model/shared.hpp"
+#include "model/transfer_table.hpp"
 
 namespace hcemu::model {
 namespace {
-
-bool all_port(const MachineConfig& config) { return config.ports.kind == Ports::Kind::all; }
 
 // T(L): one L-byte message to a neighbour on free resources.
 Time hop(const CostTable& cost, const MachineConfig& config, std::size_t bytes) {
   return message_time(cost, config.switching, bytes, 1);
 }
 
-// β of Stout & Wagar: what one transfer costs besides τ per byte.
-double beta_us(const MachineConfig& config) {
-  return config.switching == Switching::circuit ? config.lambda + config.delta_msg + config.delta_hop : config.lambda;
-}
-
-// The paper's sqrt(a·τm/β), rounded and kept in [1, most].
-int rounded_optimum(const MachineConfig& config, std::size_t m, double a, std::size_t most) {
-  const double top = static_cast<double>(std::max<std::size_t>(most, 1));
-  const double beta = beta_us(config);
-  const double g = beta > 0 ? std::sqrt(a * config.tau * static_cast<double>(m) / beta) : top;
-  return static_cast<int>(std::clamp(std::round(g), 1.0, top));
+// The group count g >= 1 of least time(g), where g enters the time only through the unit ⌈units/g⌉ and, for a
+// fixed unit, the time grows with g (each more group is one more packet time at the source): so the best g is the
+// least g of one of the O(sqrt(units)) distinct units, and past g = units (a unit of one) more groups only cost.
+// Ties go to the fewer groups. This counts hcemu's padding, which the paper's continuous optimum does not.
+template <class TimeOfGroups>
+int best_groups(std::size_t units, TimeOfGroups time_of) {
+  const std::size_t most = std::clamp<std::size_t>(units, 1, static_cast<std::size_t>(std::numeric_limits<int>::max()));
+  int best = 1;
+  Time best_time = time_of(1);
+  for (std::size_t g = 2; g <= most;) {
+    const Time t = time_of(static_cast<int>(g));
+    if (t < best_time) {
+      best = static_cast<int>(g);
+      best_time = t;
+    }
+    const std::size_t unit = (units + g - 1) / g;
+    if (unit <= 1) break;
+    g = (units + unit - 2) / (unit - 1);  // the least g whose unit is below this one: ⌈units/(unit - 1)⌉
+  }
+  return best;
 }
 
 // The part of O.C. SEND 4 / X.O.C. SEND 2 spent inside the n-cube by one group of units of u bytes:
@@ -91,8 +101,9 @@ std::optional<Time> oc_send_3_time(const MachineConfig& config, std::size_t m, i
 
 int optimal_oc_send_groups(const MachineConfig& config, std::size_t m, int n) {
   if (n <= 1 || m == 0) return 1;
-  const double a = (stout_wagar_k(n - 1) - 1) / n;
-  return rounded_optimum(config, m, a, m / spread_units(n));
+  const CostTable cost = CostTable::from(config);
+  return best_groups(spread_unit_bytes(m, n),
+                     [&](int g) { return oc_send_4_flight(cost, config, m, n, g); });
 }
 
 std::optional<Time> xoc_send_time(const MachineConfig& config, std::size_t m, int n, int groups) {
@@ -104,8 +115,9 @@ std::optional<Time> xoc_send_time(const MachineConfig& config, std::size_t m, in
 
 int optimal_xoc_send_groups(const MachineConfig& config, std::size_t m, int n) {
   if (n < 1 || m == 0) return 1;
-  const double a = (n + stout_wagar_k(n - 1)) / n;
-  return rounded_optimum(config, m, a, m / spread_units(n));
+  const CostTable cost = CostTable::from(config);
+  return best_groups(spread_unit_bytes(m, n),
+                     [&](int g) { return xoc_send_flight(cost, config, m, n, g); });
 }
 
 int arbitrary_send_2_stages(int d, int n, int groups) {
@@ -124,8 +136,11 @@ std::optional<Time> arbitrary_send_2_time(const MachineConfig& config, std::size
 int optimal_arbitrary_send_2_groups(const MachineConfig& config, std::size_t m, int n) {
   const int d = config.d;
   if (d <= 1 || n == 0 || m == 0) return 1;
-  const double a = static_cast<double>(n <= d - 2 ? n + 1 : d - 1) / d;
-  return rounded_optimum(config, m, a, (m + static_cast<std::size_t>(d) - 1) / static_cast<std::size_t>(d));
+  // BROADCAST 4's packet ⌈m/(dg)⌉ is the unit here; the stages grow with g.
+  const auto ud = static_cast<std::size_t>(d);
+  return best_groups((m + ud - 1) / ud, [&](int g) {
+    return arbitrary_send_2_stages(d, n, g) * message_time(config, pipelined_broadcast_packet_bytes(d, m, g), 1);
+  });
 }
 
 std::size_t arbitrary_send_3_oc_bytes(int d, std::size_t m, int n) {

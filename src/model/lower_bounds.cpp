@@ -7,11 +7,10 @@
 #include "hcemu/model/permutation.hpp"
 #include "hcemu/model/transfer.hpp"
 #include "hcemu/model/transpose.hpp"
+#include "model/shared.hpp"
 
 namespace hcemu::model {
 namespace {
-
-std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
 
 // The least time one channel or link is busy carrying `bytes` (nothing to carry: 0). Any split of them into
 // messages and packets costs at least this much: start-ups and set-ups only add.

@@ -11,13 +11,14 @@
 #include "hcemu/model/spanning_trees.hpp"
 #include "hcemu/model/transfer.hpp"
 #include "hcemu/model/transpose.hpp"
+#include "model/shared.hpp"
+#include "model/transfer_table.hpp"
 
 namespace hcemu::model {
 namespace {
 
 using A = MatmulAlgorithm;
 
-bool all_port(const MachineConfig& config) { return config.ports.kind == Ports::Kind::all; }
 
 // Communication, with the additions of the reductions taken out: they are arithmetic, counted in `flops`.
 struct Cost {

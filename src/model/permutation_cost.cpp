@@ -8,6 +8,7 @@
 #include "hcemu/model/all_port_exchange.hpp"
 #include "hcemu/model/permutation.hpp"
 #include "hcemu/model/transfer.hpp"
+#include "model/transfer_table.hpp"
 
 namespace hcemu::model {
 namespace {
@@ -59,6 +60,19 @@ Permutation shuffle_permutation(int d) {
   return p;
 }
 
+Permutation rotation_permutation(int d) {
+  Permutation p{"rotation", {}};
+  for (std::uint32_t s = 0; s <= mask(d); ++s) p.image.push_back((s + 1) & mask(d));
+  return p;
+}
+
+Permutation reflection_permutation(int d) {
+  Permutation p{"reflection", {}};
+  const std::uint32_t top = d == 0 ? 0 : std::uint32_t{1} << (d - 1);
+  for (std::uint32_t s = 0; s <= mask(d); ++s) p.image.push_back(s ^ top);
+  return p;
+}
+
 Permutation random_permutation(int d, std::uint64_t seed) {
   Permutation p{"random:" + std::to_string(seed), {}};
   for (std::uint32_t s = 0; s <= mask(d); ++s) p.image.push_back(s);
@@ -71,7 +85,8 @@ Permutation random_permutation(int d, std::uint64_t seed) {
 }
 
 const std::vector<std::string>& permutation_names() {
-  static const std::vector<std::string> names = {"inversion", "bit-reversal", "shuffle", "random"};
+  static const std::vector<std::string> names = {"inversion", "bit-reversal", "shuffle", "rotation",
+                                                      "reflection", "random"};
   return names;
 }
 
@@ -79,6 +94,8 @@ Permutation permutation_by_name(std::string_view spec, int d) {
   if (spec == "inversion") return inversion_permutation(d);
   if (spec == "bit-reversal") return bit_reversal_permutation(d);
   if (spec == "shuffle") return shuffle_permutation(d);
+  if (spec == "rotation") return rotation_permutation(d);
+  if (spec == "reflection") return reflection_permutation(d);
   if (spec == "random") return random_permutation(d, 1);
   if (spec.starts_with("random:")) {
     const std::string_view digits = spec.substr(7);
@@ -87,8 +104,9 @@ Permutation permutation_by_name(std::string_view spec, int d) {
     if (error == std::errc() && end == digits.data() + digits.size() && !digits.empty())
       return random_permutation(d, seed);
   }
-  throw UsageError("unknown permutation '" + std::string(spec) +
-                   "': use inversion, bit-reversal, shuffle, random or random:SEED");
+  std::string known;
+  for (const std::string& name : permutation_names()) known += (known.empty() ? "" : ", ") + name;
+  throw UsageError("unknown permutation '" + std::string(spec) + "': use " + known + " or random:SEED");
 }
 
 std::vector<std::uint32_t> inverse_permutation(std::span<const std::uint32_t> image) {

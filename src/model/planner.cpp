@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
-#include "hcemu/detail/cost_table.hpp"
 #include "hcemu/errors.hpp"
 #include "lower_envelope.hpp"
+#include "model/transfer_table.hpp"
 
 namespace hcemu::model {
 

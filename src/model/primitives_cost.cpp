@@ -4,11 +4,11 @@
 #include "hcemu/model/primitives.hpp"
 #include "hcemu/model/spanning_trees.hpp"
 #include "hcemu/model/transfer.hpp"
+#include "model/shared.hpp"
+#include "model/transfer_table.hpp"
 
 namespace hcemu::model {
 namespace {
-
-bool all_port(const MachineConfig& config) { return config.ports.kind == Ports::Kind::all; }
 
 Time hop(const MachineConfig& config, std::size_t bytes) { return message_time(config, bytes, 1); }
 
@@ -54,6 +54,21 @@ std::optional<Time> sbnt_broadcast_time(const MachineConfig& config, std::size_t
   return pipeline_time(config, m, chunk, config.d);  // every SBnT path is a shortest path: n levels
 }
 
+Time nrsbt_one_port_broadcast_time(const MachineConfig& config, std::size_t m) {
+  const int n = config.d;
+  const TreeSchedule schedule = nrsbt_one_port_schedule(n);
+  const auto parts = static_cast<std::size_t>(n);
+  Time total = 0;
+  for (int s = 0; s < schedule.steps; ++s) {
+    const std::uint32_t neighbour = std::uint32_t{1} << (s % n);
+    std::size_t bytes = 0;
+    for (int k = 0; k < n; ++k)
+      if (schedule.step(k, neighbour) == s) bytes += m / parts + (static_cast<std::size_t>(k) < m % parts ? 1 : 0);
+    total += hop(config, bytes);
+  }
+  return total;
+}
+
 std::size_t optimal_pipeline_chunk(const MachineConfig& config, std::size_t m, int h) {
   if (h <= 0 || m == 0) return 0;
   const double beta =
@@ -90,6 +105,45 @@ std::optional<Time> sbnt_allgather_time(const MachineConfig& config, std::size_t
   return total;
 }
 
+namespace {
+
+// Σ_s max over the ports that carry something of their message time, plus 2ρ(N - 1)m; `exchange`: one port a step,
+// each a pairwise exchange.
+Time tree_allgather_time(const MachineConfig& config, std::size_t m, const TreeSchedule& schedule, bool exchange) {
+  const CostTable cost = CostTable::from(config);
+  const auto parts = static_cast<std::size_t>(schedule.trees);
+  Time total = 2 * cost.copy(((std::size_t{1} << schedule.n) - 1) * m);
+  for (const auto& step : tree_schedule_loads(schedule)) {
+    Time longest = 0;
+    for (const auto& port : step) {
+      std::size_t bytes = 0, routes = 0;
+      for (std::size_t k = 0; k < parts; ++k) {
+        bytes += port[k] * (m / parts + (k < m % parts ? 1 : 0));
+        routes += port[k];
+      }
+      if (routes == 0) continue;
+      longest = std::max(longest, exchange ? pairwise_exchange_time(config, bytes, 1) : hop(config, bytes));
+    }
+    total += longest;
+  }
+  return total;
+}
+
+}  // namespace
+
+std::optional<Time> pipelined_sbt_allgather_time(const MachineConfig& config, std::size_t m) {
+  if (!all_port(config)) return std::nullopt;
+  return tree_allgather_time(config, m, sbt_all_port_schedule(config.d), false);
+}
+
+Time sbnt_one_port_allgather_time(const MachineConfig& config, std::size_t m) {
+  return tree_allgather_time(config, m, sbnt_one_port_schedule(config.d), true);
+}
+
+Time nrsbt_one_port_allgather_time(const MachineConfig& config, std::size_t m) {
+  return tree_allgather_time(config, m, nrsbt_one_port_schedule(config.d), true);
+}
+
 std::optional<Time> sbnt_exchange_time(const MachineConfig& config, std::size_t m) {
   if (!all_port(config)) return std::nullopt;
   const CostTable cost = CostTable::from(config);
@@ -100,6 +154,17 @@ std::optional<Time> sbnt_exchange_time(const MachineConfig& config, std::size_t 
     total += hop(config, m * busiest(step)) + cost.copy(packed * m);
   }
   return total;
+}
+
+std::optional<Time> nrsbt_exchange_time(const MachineConfig& config, std::size_t m) {
+  if (!all_port(config)) return std::nullopt;
+  const int n = config.d;
+  if (n == 0) return 0;
+  const CostTable cost = CostTable::from(config);
+  const auto half = static_cast<std::size_t>(config.nodes()) / 2;
+  const auto parts = static_cast<std::size_t>(n);
+  const Time step = hop(config, half * ((m + parts - 1) / parts)) + cost.copy(half * m);
+  return n * step + cost.copy((static_cast<std::size_t>(config.nodes()) - 1) * m);
 }
 
 Time sbt_reduce_time(const MachineConfig& config, std::size_t elements, std::uint64_t flops_per_element) {

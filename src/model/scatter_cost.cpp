@@ -8,11 +8,11 @@
 #include "hcemu/model/scatter.hpp"
 #include "hcemu/model/spanning_trees.hpp"
 #include "hcemu/model/transfer.hpp"
+#include "model/shared.hpp"
+#include "model/transfer_table.hpp"
 
 namespace hcemu::model {
 namespace {
-
-bool all_port(const MachineConfig& config) { return config.ports.kind == Ports::Kind::all; }
 
 // The bytes one message of class h puts on one link from a node at distance j (j < h): ℓ_j(h).
 std::size_t edge_bytes(std::size_t m, int h, int j) { return spread_edge_bytes(m, h, j); }
@@ -223,13 +223,17 @@ Time sbt_scatter_time(const MachineConfig& config, std::size_t m) {
 
 Time sbt_gather_time(const MachineConfig& config, std::size_t m) { return sbt_scatter_time(config, m); }
 
-std::optional<Time> sbnt_scatter_time(const MachineConfig& config, std::size_t m) {
+namespace {
+
+// The scatter down a tree whose nodes sit at depth popcount (kernels' tree_scatter), node by node, step by step.
+std::optional<Time> tree_scatter_time(const MachineConfig& config, std::size_t m,
+                                      const std::vector<std::vector<std::uint32_t>>& children,
+                                      std::uint32_t (*parent_of)(std::uint32_t, int)) {
   if (!all_port(config)) return std::nullopt;
   const int d = config.d;
   if (d == 0 || m == 0) return 0;
   const CostTable cost = CostTable::from(config);
   auto T = [&](std::size_t bytes) { return message_time(cost, config.switching, bytes, 1); };
-  const auto& children = sbnt_children(d);
   const std::uint32_t nodes = std::uint32_t{1} << d;
 
   // below[v][l]: the nodes at distance l from the root in v's subtree (v included).
@@ -238,7 +242,7 @@ std::optional<Time> sbnt_scatter_time(const MachineConfig& config, std::size_t m
     below[v][static_cast<std::size_t>(std::popcount(v))] += 1;
     if (v != 0)
       for (int l = 0; l <= d; ++l)
-        below[sbnt_parent(v, d)][static_cast<std::size_t>(l)] += below[v][static_cast<std::size_t>(l)];
+        below[parent_of(v, d)][static_cast<std::size_t>(l)] += below[v][static_cast<std::size_t>(l)];
   }
 
   // arrives[v][t]: when v has its parent's packet of step t. Nodes in order of depth: parents first.
@@ -273,6 +277,16 @@ std::optional<Time> sbnt_scatter_time(const MachineConfig& config, std::size_t m
     makespan = std::max(makespan, clock);
   }
   return makespan;
+}
+
+}  // namespace
+
+std::optional<Time> sbnt_scatter_time(const MachineConfig& config, std::size_t m) {
+  return tree_scatter_time(config, m, sbnt_children(config.d), sbnt_parent);
+}
+
+std::optional<Time> pipelined_sbt_scatter_time(const MachineConfig& config, std::size_t m) {
+  return tree_scatter_time(config, m, sbt_children(config.d), sbt_parent);
 }
 
 }  // namespace hcemu::model

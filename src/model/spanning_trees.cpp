@@ -88,6 +88,21 @@ const std::vector<std::vector<std::uint32_t>>& sbnt_children(int n) {
   return it->second;
 }
 
+std::uint32_t sbt_parent(std::uint32_t i, int) { return i ^ std::bit_floor(i); }
+
+const std::vector<std::vector<std::uint32_t>>& sbt_children(int n) {
+  static std::mutex mutex;
+  static std::map<int, std::vector<std::vector<std::uint32_t>>> cache;
+  std::lock_guard lock(mutex);
+  auto it = cache.find(n);
+  if (it == cache.end()) {
+    std::vector<std::vector<std::uint32_t>> children(std::size_t{1} << n);
+    for (std::uint32_t i = 1; i < (std::uint32_t{1} << n); ++i) children[sbt_parent(i, n)].push_back(i);
+    it = cache.emplace(n, std::move(children)).first;
+  }
+  return it->second;
+}
+
 std::vector<std::size_t> sbnt_subtree_sizes(int n) {
   std::vector<std::size_t> sizes(std::size_t{1} << n, 0);
   subtree_size(0, n, sizes);
@@ -106,6 +121,53 @@ std::vector<std::vector<std::size_t>> sbnt_personalized_loads(int n) {
   std::vector<std::vector<std::size_t>> loads(static_cast<std::size_t>(n), std::vector<std::size_t>(static_cast<std::size_t>(n), 0));
   for (std::uint32_t r = 1; r < (std::uint32_t{1} << n); ++r)
     loads[static_cast<std::size_t>(std::popcount(r) - 1)][static_cast<std::size_t>(edge_dim(r, sbnt_parent(r, n)))] += sizes[r];
+  return loads;
+}
+
+namespace {
+
+// The step of the edge across e in a two-sweep one-port schedule whose paths start at dimension `first`.
+int sweep_step(int e, int first, int n) { return e >= first ? e : n + e; }
+
+int one_port_steps(int n) { return n == 0 ? 0 : 2 * n - 1; }
+
+}  // namespace
+
+TreeSchedule sbnt_all_port_schedule(int n) {
+  return {n, 1, n, [n](int, std::uint32_t r) { return sbnt_parent(r, n); },
+          [](int, std::uint32_t r) { return std::popcount(r) - 1; }};
+}
+
+TreeSchedule sbt_all_port_schedule(int n) {
+  return {n, 1, n, [n](int, std::uint32_t r) { return sbt_parent(r, n); },
+          [](int, std::uint32_t r) { return std::popcount(r) - 1; }};
+}
+
+TreeSchedule sbnt_one_port_schedule(int n) {
+  return {n, 1, one_port_steps(n), [n](int, std::uint32_t r) { return sbnt_parent(r, n); },
+          [n](int, std::uint32_t r) { return sweep_step(edge_dim(r, sbnt_parent(r, n)), sbnt_base(r, n), n); }};
+}
+
+TreeSchedule nrsbt_one_port_schedule(int n) {
+  // Tree k's dimension order is k, k + 1, ..., k - 1 (mod n): r's parent drops the 1-bit latest in that order.
+  auto last_dim = [n](int k, std::uint32_t r) {
+    for (int t = n - 1; t >= 0; --t)
+      if ((r >> ((k + t) % n)) & 1u) return (k + t) % n;
+    return -1;
+  };
+  return {n, n, one_port_steps(n), [last_dim](int k, std::uint32_t r) { return r ^ (std::uint32_t{1} << last_dim(k, r)); },
+          [last_dim, n](int k, std::uint32_t r) { return sweep_step(last_dim(k, r), k, n); }};
+}
+
+std::vector<std::vector<std::vector<std::size_t>>> tree_schedule_loads(const TreeSchedule& schedule) {
+  const auto n = static_cast<std::size_t>(schedule.n);
+  const auto trees = static_cast<std::size_t>(schedule.trees);
+  std::vector<std::vector<std::vector<std::size_t>>> loads(
+      static_cast<std::size_t>(schedule.steps), std::vector<std::vector<std::size_t>>(n, std::vector<std::size_t>(trees, 0)));
+  for (int k = 0; k < schedule.trees; ++k)
+    for (std::uint32_t r = 1; r < (std::uint32_t{1} << schedule.n); ++r)
+      ++loads[static_cast<std::size_t>(schedule.step(k, r))][static_cast<std::size_t>(edge_dim(r, schedule.parent(k, r)))]
+             [static_cast<std::size_t>(k)];
   return loads;
 }
 

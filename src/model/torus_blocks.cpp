@@ -67,11 +67,11 @@ std::size_t TorusBlockSet::size() const {
          static_cast<std::size_t>(dx.size()) * static_cast<std::size_t>(dy.size());
 }
 
-bool TorusBlockSet::contains(TorusCoord source, TorusCoord dest) const {
+bool TorusBlockSet::contains(Coordinates source, Coordinates dest) const {
   return !empty && sx.contains(source.x) && sy.contains(source.y) && dx.contains(dest.x) && dy.contains(dest.y);
 }
 
-std::size_t TorusBlockSet::rank(TorusCoord source, TorusCoord dest) const {
+std::size_t TorusBlockSet::rank(Coordinates source, Coordinates dest) const {
   std::size_t r = static_cast<std::size_t>(dy.rank(dest.y));
   r = r * static_cast<std::size_t>(dx.size()) + static_cast<std::size_t>(dx.rank(dest.x));
   r = r * static_cast<std::size_t>(sy.size()) + static_cast<std::size_t>(sy.rank(source.y));
@@ -108,7 +108,7 @@ bool intersect_axis(const TorusAxisSet& a, const TorusAxisSet& b, TorusAxisSet& 
   return a.contains(b.ref);
 }
 
-TorusBlockSet initial_holdings(int d, int x, TorusCoord node) {
+TorusBlockSet initial_holdings(int d, int x, Coordinates node) {
   TorusBlockSet h;
   h.empty = false;
   h.sx = TorusAxisSet::window(d, 0, node.x);
@@ -119,7 +119,7 @@ TorusBlockSet initial_holdings(int d, int x, TorusCoord node) {
 }
 
 // The holdings of `node` after step `index`, from those before it.
-TorusBlockSet advance(const TorusSchedule& schedule, std::size_t index, TorusCoord node, TorusBlockSet h) {
+TorusBlockSet advance(const TorusSchedule& schedule, std::size_t index, Coordinates node, TorusBlockSet h) {
   const int d = schedule.d;
   const int x = schedule.x;
   const TorusStep& step = schedule.steps[index];
@@ -129,7 +129,7 @@ TorusBlockSet advance(const TorusSchedule& schedule, std::size_t index, TorusCoo
   switch (step.kind) {
     case TorusStepKind::split: {
       // The node resolves the y level q for the node that will hold its data after the concentration.
-      const TorusCoord target = torus_in_active_set(p, node) ? node : TorusCoord{node.x, torus_mirror(node.y, p)};
+      const Coordinates target = torus_in_active_set(p, node) ? node : Coordinates{node.x, torus_mirror(node.y, p)};
       h.sx = TorusAxisSet::window(d, p, node.x);
       h.dy = TorusAxisSet::own(d, p, target.y);
       return h;
@@ -170,7 +170,7 @@ TorusBlockSet intersect(const TorusBlockSet& a, const TorusBlockSet& b) {
   return out;
 }
 
-TorusBlockSet torus_holdings(const TorusSchedule& schedule, std::size_t steps_done, TorusCoord node) {
+TorusBlockSet torus_holdings(const TorusSchedule& schedule, std::size_t steps_done, Coordinates node) {
   if (steps_done > schedule.steps.size()) {
     throw UsageError("torus_holdings: the schedule has " + std::to_string(schedule.steps.size()) + " steps, not " +
                      std::to_string(steps_done));
@@ -180,7 +180,7 @@ TorusBlockSet torus_holdings(const TorusSchedule& schedule, std::size_t steps_do
   return h;
 }
 
-TorusBlockSet torus_transfer(const TorusSchedule& schedule, std::size_t step, TorusCoord from, TorusCoord to) {
+TorusBlockSet torus_transfer(const TorusSchedule& schedule, std::size_t step, Coordinates from, Coordinates to) {
   return intersect(torus_holdings(schedule, step, from), torus_holdings(schedule, step + 1, to));
 }
 

@@ -6,6 +6,7 @@
 #include "hcemu/errors.hpp"
 #include "hcemu/model/transfer.hpp"
 #include "lower_envelope.hpp"
+#include "model/transfer_table.hpp"
 
 namespace hcemu::model {
 

@@ -14,21 +14,21 @@ bool power_of_two(int v) { return v >= 1 && std::has_single_bit(static_cast<unsi
 // v + delta on a ring of n positions.
 int ring_add(int v, int delta, int n) { return ((v + delta) % n + n) % n; }
 
-const char* way_name(LegWay way) {
+const char* way_name(Way way) {
   switch (way) {
-    case LegWay::shorter: return "shorter";
-    case LegWay::plus: return "plus";
-    case LegWay::minus: return "minus";
+    case Way::shorter: return "shorter";
+    case Way::plus: return "plus";
+    case Way::minus: return "minus";
   }
   return "?";
 }
 
 // The leg from s to t on a ring (torus) or line (mesh) of n positions, along the axis whose + direction is `plus`.
-TorusLeg leg(int s, int t, int n, bool wrap, LegWay way, TorusDirection plus, TorusDirection minus, char axis) {
+TorusLeg leg(int s, int t, int n, bool wrap, Way way, Direction plus, Direction minus, char axis) {
   if (s == t) return {plus, 0};
   if (!wrap) {
     const bool forward = t > s;
-    if ((way == LegWay::plus && !forward) || (way == LegWay::minus && forward)) {
+    if ((way == Way::plus && !forward) || (way == Way::minus && forward)) {
       throw UsageError(std::string("torus route: a mesh has no ") + way_name(way) + " way from " + axis + " = " +
                        std::to_string(s) + " to " + axis + " = " + std::to_string(t));
     }
@@ -37,9 +37,9 @@ TorusLeg leg(int s, int t, int n, bool wrap, LegWay way, TorusDirection plus, To
   const int forward = ring_add(t, -s, n);
   const int backward = n - forward;
   switch (way) {
-    case LegWay::plus: return {plus, forward};
-    case LegWay::minus: return {minus, backward};
-    case LegWay::shorter: break;
+    case Way::plus: return {plus, forward};
+    case Way::minus: return {minus, backward};
+    case Way::shorter: break;
   }
   // docs/model.md §1: the shorter way round; on a tie (a leg of exactly half the ring) the + direction.
   return backward < forward ? TorusLeg{minus, backward} : TorusLeg{plus, forward};
@@ -58,12 +58,12 @@ void validate(const TorusShape& shape) {
   }
 }
 
-int torus_neighbor(const TorusShape& shape, int id, TorusDirection direction) {
-  const TorusCoord c = torus_coord(shape, id);
-  const bool along_x = direction == TorusDirection::plus_x || direction == TorusDirection::minus_x;
+int torus_neighbor(const TorusShape& shape, int id, Direction direction) {
+  const Coordinates c = torus_coord(shape, id);
+  const bool along_x = direction == Direction::plus_x || direction == Direction::minus_x;
   const int n = along_x ? shape.cols : shape.rows;
   const int v = along_x ? c.x : c.y;
-  const int delta = (direction == TorusDirection::plus_x || direction == TorusDirection::plus_y) ? 1 : -1;
+  const int delta = (direction == Direction::plus_x || direction == Direction::plus_y) ? 1 : -1;
   if (n == 1) return -1;  // the wrap-around of a side of 1 would be a loop, not a link
   if (!shape.wrap && (v + delta < 0 || v + delta >= n)) return -1;
   const int w = ring_add(v, delta, n);
@@ -71,13 +71,13 @@ int torus_neighbor(const TorusShape& shape, int id, TorusDirection direction) {
 }
 
 TorusLink TorusRoute::link(int i) const {
-  const TorusCoord s = torus_coord(shape, source);
+  const Coordinates s = torus_coord(shape, source);
   if (i < x_leg.hops) {
-    const int step = x_leg.direction == TorusDirection::plus_x ? 1 : -1;
+    const int step = x_leg.direction == Direction::plus_x ? 1 : -1;
     return {torus_id(shape, {ring_add(s.x, step * i, shape.cols), s.y}), x_leg.direction};
   }
   const int j = i - x_leg.hops;
-  const int step = y_leg.direction == TorusDirection::plus_y ? 1 : -1;
+  const int step = y_leg.direction == Direction::plus_y ? 1 : -1;
   const int corner_x = torus_coord(shape, dest).x;
   return {torus_id(shape, {corner_x, ring_add(s.y, step * j, shape.rows)}), y_leg.direction};
 }
@@ -95,12 +95,12 @@ TorusRoute torus_route(const TorusShape& shape, int source, int dest, TorusRoute
                      std::to_string(shape.rows) + " x " + std::to_string(shape.cols) + " torus has nodes 0.." +
                      std::to_string(shape.nodes() - 1));
   }
-  const TorusCoord s = torus_coord(shape, source);
-  const TorusCoord t = torus_coord(shape, dest);
+  const Coordinates s = torus_coord(shape, source);
+  const Coordinates t = torus_coord(shape, dest);
   TorusRoute route{shape, source, dest, {}, {}};
-  route.x_leg = leg(s.x, t.x, shape.cols, shape.wrap, preference.x, TorusDirection::plus_x, TorusDirection::minus_x,
+  route.x_leg = leg(s.x, t.x, shape.cols, shape.wrap, preference.x, Direction::plus_x, Direction::minus_x,
                     'x');
-  route.y_leg = leg(s.y, t.y, shape.rows, shape.wrap, preference.y, TorusDirection::plus_y, TorusDirection::minus_y,
+  route.y_leg = leg(s.y, t.y, shape.rows, shape.wrap, preference.y, Direction::plus_y, Direction::minus_y,
                     'y');
   return route;
 }

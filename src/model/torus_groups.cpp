@@ -17,7 +17,7 @@ bool on_diagonals(int x, int y, int big, int shift, int sum) {
 
 }  // namespace
 
-bool torus_in_group(int p, int j, TorusCoord c) {
+bool torus_in_group(int p, int j, Coordinates c) {
   if (p < 2 || j < 1 || j > (1 << (p - 1))) {
     throw UsageError("torus group G_" + std::to_string(p) + "(" + std::to_string(j) + ") does not exist (p >= 2, " +
                      "1 <= j <= 2^(p-1))");
@@ -37,14 +37,14 @@ bool torus_in_group(int p, int j, TorusCoord c) {
   return (even_row == odd_group) ? shifted_down : shifted_up;
 }
 
-int torus_group_of(int p, TorusCoord c) {
+int torus_group_of(int p, Coordinates c) {
   for (int j = 1; j <= (1 << (p - 1)); ++j)
     if (torus_in_group(p, j, c)) return j;
   throw UsageError("torus_group_of: (" + std::to_string(c.x) + ", " + std::to_string(c.y) + ") is in no G_" +
                    std::to_string(p));
 }
 
-bool torus_in_active_set(int q, TorusCoord c) { return q == 0 || torus_in_group(q + 1, 1, c); }
+bool torus_in_active_set(int q, Coordinates c) { return q == 0 || torus_in_group(q + 1, 1, c); }
 
 int torus_max_x(int d) { return d >= 3 ? d - 3 : 0; }
 

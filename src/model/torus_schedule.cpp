@@ -8,8 +8,8 @@ namespace hcemu::model {
 
 namespace {
 
-TorusCoord mirrored(TorusCoord c, TorusAxis axis, int level) {
-  return axis == TorusAxis::x ? TorusCoord{torus_mirror(c.x, level), c.y} : TorusCoord{c.x, torus_mirror(c.y, level)};
+Coordinates mirrored(Coordinates c, TorusAxis axis, int level) {
+  return axis == TorusAxis::x ? Coordinates{torus_mirror(c.x, level), c.y} : Coordinates{c.x, torus_mirror(c.y, level)};
 }
 
 // Phase p of the exchange phases: every node of A_x exchanges once along x and once along y.
@@ -91,7 +91,7 @@ std::size_t torus_step_count(int d, int x) {
   return static_cast<std::size_t>(3 * x) + 3 * (std::size_t{1} << (d - 2 - x));
 }
 
-TorusAction torus_action(const TorusSchedule& schedule, std::size_t index, TorusCoord node) {
+TorusAction torus_action(const TorusSchedule& schedule, std::size_t index, Coordinates node) {
   const TorusStep& step = schedule.steps.at(index);
   TorusAction action;
   switch (step.kind) {
@@ -101,7 +101,7 @@ TorusAction torus_action(const TorusSchedule& schedule, std::size_t index, Torus
       }
       break;
     case TorusStepKind::concentrate: {
-      const TorusCoord partner = mirrored(node, TorusAxis::y, step.level);
+      const Coordinates partner = mirrored(node, TorusAxis::y, step.level);
       if (torus_in_active_set(step.level, node)) {
         action = {TorusRole::receive, partner, TorusAxis::y};
       } else if (torus_in_active_set(step.level - 1, node)) {
@@ -122,7 +122,7 @@ TorusAction torus_action(const TorusSchedule& schedule, std::size_t index, Torus
       break;
     case TorusStepKind::scatter: {
       // Send step s: SG_(level+1)(1) sends to its H_level mirror, which lies in SG_(level+1)(2).
-      const TorusCoord partner = mirrored(node, TorusAxis::x, step.level);
+      const Coordinates partner = mirrored(node, TorusAxis::x, step.level);
       if (torus_in_group(step.level + 1, 1, node)) {
         action = {TorusRole::send, partner, TorusAxis::x};
       } else if (torus_in_group(step.level + 1, 1, partner)) {

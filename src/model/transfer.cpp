@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "hcemu/detail/cost_table.hpp"
+#include "model/transfer_table.hpp"
 
 namespace hcemu::model {
 
@@ -64,6 +64,14 @@ Time pairwise_exchange_time(const MachineConfig& config, std::size_t bytes, int 
 
 Time message_time(const MachineConfig& config, std::size_t bytes, int hops) {
   return message_time(CostTable::from(config), config.switching, bytes, hops);
+}
+
+Time sender_hold(const MachineConfig& config, std::size_t bytes, int hops) {
+  return sender_hold(CostTable::from(config), config.switching, bytes, hops);
+}
+
+Time receiver_hold(const MachineConfig& config, std::size_t bytes, int hops) {
+  return receiver_hold(CostTable::from(config), config.switching, bytes, hops);
 }
 
 }  // namespace hcemu::model

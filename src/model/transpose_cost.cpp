@@ -1,9 +1,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "hcemu/detail/cost_table.hpp"
 #include "hcemu/model/transfer.hpp"
 #include "hcemu/model/transpose.hpp"
+#include "model/transfer_table.hpp"
 
 namespace hcemu::model {
 

@@ -1,4 +1,5 @@
-// The transport of a machine spread over MPI ranks (runtime/transport.hpp), and the session that registers it.
+// The transport of a machine spread over MPI ranks (runtime/transport.hpp), and the session that owns it and hands it
+// to the machines made with its Spread.
 //
 // Every call goes through one mutex: the node threads of a rank may reach MPI from several host threads, one at a
 // time (MPI_THREAD_SERIALIZED would do; MPI_THREAD_MULTIPLE is asked for so that a user's own MPI calls may run
@@ -15,9 +16,11 @@
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "hcemu/config.hpp"
@@ -247,9 +250,6 @@ class MpiTransport final : public detail::Transport {
   }
 };
 
-MpiTransport* session_transport = nullptr;
-bool initialised_here = false;
-
 }  // namespace
 
 Session::Session(int& argc, char**& argv) {
@@ -258,42 +258,47 @@ Session::Session(int& argc, char**& argv) {
   if (!already) {
     int provided = 0;
     check(MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided), "MPI_Init_thread");
-    initialised_here = true;
+    initialised_here_ = true;
     if (provided < MPI_THREAD_SERIALIZED) {
       MPI_Finalize();
-      initialised_here = false;
+      initialised_here_ = false;
       throw Error(
           "this MPI library gives no thread support (MPI_THREAD_SERIALIZED at least): hcemu's node threads "
           "reach MPI from several host threads");
     }
   }
-  session_transport = new MpiTransport();
-  detail::set_process_transport(session_transport);
-  set_spread_ranks(session_transport->ranks());
+  transport_ = std::make_unique<MpiTransport>();
 }
 
 Session::~Session() {
-  detail::set_process_transport(nullptr);
-  set_spread_ranks(1);
-  delete session_transport;
-  session_transport = nullptr;
-  if (initialised_here) {
+  transport_.reset();
+  if (initialised_here_) {
     int finalized = 0;
     MPI_Finalized(&finalized);
     if (!finalized) MPI_Finalize();
-    initialised_here = false;
   }
 }
 
-int Session::rank() const { return session_transport->rank(); }
-int Session::ranks() const { return session_transport->ranks(); }
-std::string Session::host() const { return session_transport->host(); }
+int Session::rank() const { return transport_->rank(); }
+int Session::ranks() const { return transport_->ranks(); }
+std::string Session::host() const { return transport_->host(); }
+
+Spread Session::spread() const { return detail::SpreadAccess::over(*transport_); }
+
+Machine Session::machine(MachineConfig config, EmulatorSettings settings) const {
+  settings.spread = spread();
+  return Machine(std::move(config), std::move(settings));
+}
+
+std::string Session::first_of_ranks(const std::string& mine) const {
+  return detail::first_of_ranks(*transport_, mine);
+}
 
 std::vector<std::string> Session::hosts() const {
   detail::Wire w;
   w.put_string(host());
   std::vector<std::string> all;
-  for (const auto& part : session_transport->all_gather(w.bytes())) {
+  for (const auto& part : transport_->all_gather(w.bytes())) {
     detail::WireReader r(part);
     all.push_back(r.get_string());
   }
@@ -304,9 +309,6 @@ void Session::abort(int code) const {
   MPI_Abort(MPI_COMM_WORLD, code);
   std::abort();
 }
-
-InProcess::InProcess() { detail::hold_in_process(true); }
-InProcess::~InProcess() { detail::hold_in_process(false); }
 
 bool launched_by_mpirun() {
   for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE", "MPI_LOCALNRANKS"})

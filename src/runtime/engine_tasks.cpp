@@ -4,11 +4,11 @@
 // arena of the configured size. Under virtual and native timing each worker keeps its own queue of runnable nodes,
 // first in, first out, and an idle worker takes half of another's queue at once. Each node has a home worker (the
 // nodes in blocks of consecutive ids), and a node made runnable goes on its home's queue, so that what it touches
-// stays in one core's cache unless a worker runs out of work. Measured against one oneTBB task per resumption (its
-// allocation, its spawn and the task group's shared reference count, a cache line both workers write on every
-// message), the Direct exchange ran 1.2 to 1.3 times faster (docs/engine.md). Wall timing runs the nodes in order of their wake-up
-// time on the same workers, which spin through the last stretch before a wake-up instead of leaving it to the
-// operating system's timer slack: that is what keeps an emulated wall-clock run close to the model.
+// stays in one core's cache unless a worker runs out of work; no wake-up writes a line that both workers write, as
+// a oneTBB task per resumption would (its allocation, its spawn, the task group's shared reference count; see
+// docs/engine.md). Wall timing runs the nodes in order of their wake-up time on the same workers, which spin
+// through the last stretch before a wake-up instead of leaving it to the operating system's timer slack: that is
+// what keeps an emulated wall-clock run close to the model.
 #include <oneapi/tbb/global_control.h>
 #include <oneapi/tbb/info.h>
 #include <oneapi/tbb/task_arena.h>

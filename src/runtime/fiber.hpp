@@ -1,8 +1,8 @@
 #pragma once
 // Switching between a worker thread and a node's lightweight thread, with Boost.Context's fcontext (a few dozen
 // instructions: registers saved on the stack, the stack pointer swapped). oneTBB's own resumable tasks switch with
-// ucontext's swapcontext, which makes a system call (sigprocmask) on every switch; measured side by side on the
-// 2-core development machine, fcontext switching runs the same all-to-all four times faster (bench/switch_bench.cpp).
+// ucontext's swapcontext, which makes a system call (sigprocmask) on every switch: fcontext keeps a switch in user
+// space (bench/switch_bench.cpp runs the same all-to-all both ways).
 //
 // The sanitizers cannot follow a stack switch they are not told of: AddressSanitizer would take the other stack for
 // an overflow, ThreadSanitizer would mix the histories of the two threads of control. Sanitizer builds announce each

@@ -10,10 +10,14 @@ Machine::Machine(MachineConfig config, EmulatorSettings settings)
   config_.validate();
   settings_.validate();
   settings_.validate_for(config_);
-  transport_ = detail::process_transport();
+  transport_ = detail::SpreadAccess::transport(settings_.spread);
 }
 
 int Machine::ranks() const { return transport_ == nullptr ? 1 : transport_->ranks(); }
+
+std::string Machine::first_of_ranks(const std::string& mine) const {
+  return transport_ == nullptr ? mine : detail::first_of_ranks(*transport_, mine);
+}
 
 Machine::~Machine() = default;
 Machine::Machine(Machine&&) noexcept = default;

@@ -100,8 +100,6 @@ BlockedOperation NodeRuntime::blocked_operation() const {
 // Where the node is
 
 static_assert(Inbox::kMaxPorts <= 256, "a matched receive keeps its message's input port in one byte (Slot::in_port)");
-static_assert(static_cast<int>(Direction::minus_y) == static_cast<int>(model::TorusDirection::minus_y));
-static_assert(static_cast<int>(Way::minus) == static_cast<int>(model::LegWay::minus));
 
 model::TorusShape NodeRuntime::grid(const char* operation) const {
   if (!config().topology.grid())
@@ -109,20 +107,17 @@ model::TorusShape NodeRuntime::grid(const char* operation) const {
   return model::TorusShape{rows_, cols_, config().topology.kind == Topology::Kind::torus};
 }
 
-Coordinates NodeRuntime::coordinates() const {
-  const model::TorusCoord c = model::torus_coord(grid("coordinates"), id());
-  return {c.x, c.y};
-}
+Coordinates NodeRuntime::coordinates() const { return model::torus_coord(grid("coordinates"), id()); }
 
 int NodeRuntime::neighbor(Direction direction) const {
-  const int n = model::torus_neighbor(grid("neighbor"), id(), static_cast<model::TorusDirection>(direction));
+  const int n = model::torus_neighbor(grid("neighbor"), id(), direction);
   if (n < 0) throw UsageError(core_.where("neighbor") + "this node of the mesh has no neighbour that way");
   return n;
 }
 
 void NodeRuntime::route_ways(Way x, Way y) {
   grid("route_ways");
-  sends_.route_ways(model::TorusRoutePreference{static_cast<model::LegWay>(x), static_cast<model::LegWay>(y)});
+  sends_.route_ways(model::TorusRoutePreference{x, y});
 }
 
 int NodeRuntime::neighbor(int k) const {

@@ -74,9 +74,10 @@ RunState::RunState(const MachineConfig& config, const EmulatorSettings& settings
       barrier_(local_nodes_),
       events_(static_cast<std::size_t>(config.nodes()), nullptr),
       control_(*engine_, events_),
-      // Native timing injects no delay: its transfers hold nothing and are placed as they are issued.
+      // Whether transfers that may contend are placed in the model-time order of docs/model.md §7: the timing
+      // model's answer (native timing injects no delay, so its transfers are placed as they are issued).
       placer_context_{timing_, *engine_, barrier_, control_, events_, transport_, first_node_, local_nodes_,
-                      settings.timing != Timing::native},
+                      timing_.orders_in_model_time()},
       coordinator_(placer_context_),
       memory_guard_(settings.memory_limit),
       blocks_(settings.huge_pages),

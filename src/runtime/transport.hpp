@@ -1,16 +1,16 @@
 #pragma once
 // What a machine spread over several processes (MPI ranks) needs of them, and nothing of MPI itself, so that the
 // single-process build stays free of it: collectives on bytes at the rounds of placing (runtime/coordinator.hpp),
-// payloads sent point to point between two ranks, and the host's name. The MPI transport (src/mpi) registers itself
-// for the process with set_process_transport while an hcemu::mpi::Session lives; every Machine made then spreads its
-// nodes over the ranks in blocks of consecutive ids (docs/mpi.md).
+// payloads sent point to point between two ranks, and the host's name. An hcemu::mpi::Session owns the MPI transport
+// (src/mpi) and hands it out in a Spread; a Machine whose settings carry that Spread puts its nodes on the ranks in
+// blocks of consecutive ids (docs/mpi.md).
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
-#include <stdexcept>
 #include <string>
-#include <type_traits>
 #include <vector>
+
+#include "common/wire.hpp"
+#include "hcemu/config.hpp"
 
 namespace hcemu::detail {
 
@@ -45,63 +45,20 @@ class Transport {
   virtual bool sum_done(std::vector<std::int64_t>& totals) = 0;
 };
 
-// The process's transport while one is registered and spread over more than one rank; nullptr otherwise, or on this
-// thread while an hcemu::mpi::InProcess lives.
-Transport* process_transport();
-void set_process_transport(Transport* transport);
-// Machines made on this thread from now on run in this process (a count, so that scopes nest).
-void hold_in_process(bool on);
+// A Spread's transport: nullptr for this process alone. Spread::ranks() is the transport's ranks().
+struct SpreadAccess {
+  static Transport* transport(const Spread& spread) { return spread.transport_; }
+  // Over the transport's ranks; this process alone when it has only one.
+  static Spread over(Transport& transport) {
+    Spread spread;
+    if (transport.ranks() < 2) return spread;
+    spread.transport_ = &transport;
+    spread.ranks_ = transport.ranks();
+    return spread;
+  }
+};
 
 // Spread over ranks (a collective: every rank calls it): the first non-empty text of the ranks, in rank order.
-std::string first_of_ranks(const std::string& mine);
-
-// Bytes for the transport: plain values and strings, written and read in the same order on every rank.
-class Wire {
- public:
-  template <class T>
-  void put(const T& value) {
-    static_assert(std::is_trivially_copyable_v<T>);
-    const auto* p = reinterpret_cast<const std::byte*>(&value);
-    bytes_.insert(bytes_.end(), p, p + sizeof(T));
-  }
-  void put_string(const std::string& s) {
-    put<std::uint64_t>(s.size());
-    const auto* p = reinterpret_cast<const std::byte*>(s.data());
-    bytes_.insert(bytes_.end(), p, p + s.size());
-  }
-  std::vector<std::byte>& bytes() { return bytes_; }
-
- private:
-  std::vector<std::byte> bytes_;
-};
-
-class WireReader {
- public:
-  explicit WireReader(const std::vector<std::byte>& bytes) : bytes_(bytes) {}
-  template <class T>
-  T get() {
-    static_assert(std::is_trivially_copyable_v<T>);
-    need(sizeof(T));
-    T value;
-    std::memcpy(&value, bytes_.data() + at_, sizeof(T));
-    at_ += sizeof(T);
-    return value;
-  }
-  std::string get_string() {
-    const auto n = static_cast<std::size_t>(get<std::uint64_t>());
-    need(n);
-    std::string s(reinterpret_cast<const char*>(bytes_.data() + at_), n);
-    at_ += n;
-    return s;
-  }
-  bool done() const { return at_ == bytes_.size(); }
-
- private:
-  void need(std::size_t n) const {
-    if (bytes_.size() - at_ < n) throw std::logic_error("internal error: a transport record ends too soon");
-  }
-  const std::vector<std::byte>& bytes_;
-  std::size_t at_ = 0;
-};
+std::string first_of_ranks(Transport& transport, const std::string& mine);
 
 }  // namespace hcemu::detail

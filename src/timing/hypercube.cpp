@@ -2,12 +2,12 @@
 // bits from the lowest to the highest.
 #include <bit>
 
-#include "timing/topology.hpp"
+#include "timing/wiring.hpp"
 
 namespace hcemu::timing {
 namespace {
 
-class Hypercube final : public Topology {
+class Hypercube final : public Wiring {
  public:
   explicit Hypercube(int d) : d_(d) {}
 
@@ -42,9 +42,9 @@ class Hypercube final : public Topology {
 
 }  // namespace
 
-std::unique_ptr<Topology> make_hypercube(int d) { return std::make_unique<Hypercube>(d); }
+std::unique_ptr<Wiring> make_hypercube(int d) { return std::make_unique<Hypercube>(d); }
 
-std::unique_ptr<Topology> make_topology(const MachineConfig& config) {
+std::unique_ptr<Wiring> make_wiring(const MachineConfig& config) {
   if (!config.topology.grid()) return make_hypercube(config.d);
   const auto [rows, cols] = config.topology.sides(config.d);
   return make_torus(model::TorusShape{rows, cols, config.topology.kind == hcemu::Topology::Kind::torus});

@@ -9,10 +9,10 @@
 
 namespace hcemu::timing {
 
-LinkTable::LinkTable(const Topology& topology)
-    : topology_(topology),
-      links_(static_cast<std::size_t>(topology.link_count())),
-      contention_(static_cast<std::size_t>(topology.link_count())) {}
+LinkTable::LinkTable(const Wiring& wiring)
+    : wiring_(wiring),
+      links_(static_cast<std::size_t>(wiring.link_count())),
+      contention_(static_cast<std::size_t>(wiring.link_count())) {}
 
 Time LinkTable::book(std::span<const int> route, Time ready, Time duration, int owner, Time forget_before,
                      Time finish_at_least) {
@@ -67,7 +67,7 @@ Time LinkTable::book(std::span<const int> route, Time ready, Time duration, int 
     insert(links_[i], Booking{start, end, owner}, forget_before);
     links_[i].busy += end - start;
     if (record_) {
-      const LinkEnds e = topology_.ends(route[r]);
+      const LinkEnds e = wiring_.ends(route[r]);
       history_[i].push_back(LinkSpan{e.from, e.to, e.label, start, end, owner, delay});
     }
     if (delay > 0) {
@@ -84,7 +84,7 @@ std::vector<LinkStats> LinkTable::stats() const {
     const Link& l = links_[i];
     const Contention& c = contention_[i];
     if (l.busy == 0 && c.events == 0) continue;
-    const LinkEnds e = topology_.ends(static_cast<int>(i));
+    const LinkEnds e = wiring_.ends(static_cast<int>(i));
     LinkStats s;
     s.from = e.from;
     s.dim = e.label;

@@ -15,13 +15,13 @@
 #include "hcemu/report.hpp"
 #include "hcemu/time.hpp"
 #include "timing/booking_list.hpp"
-#include "timing/topology.hpp"
+#include "timing/wiring.hpp"
 
 namespace hcemu::timing {
 
 class LinkTable {
  public:
-  explicit LinkTable(const Topology& topology);
+  explicit LinkTable(const Wiring& wiring);
 
   // Books every link of `route` at the earliest start >= `ready` at which all are free until the booking's end,
   // max(start + duration, finish_at_least), and returns that start. Waiting for another owner's booking is a
@@ -84,7 +84,7 @@ class LinkTable {
     }
   }
 
-  const Topology& topology_;
+  const Wiring& wiring_;
   std::vector<Link> links_;
   std::vector<Contention> contention_;
   bool record_ = false;

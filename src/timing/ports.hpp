@@ -10,7 +10,7 @@ namespace hcemu::timing {
 
 class PortState {
  public:
-  // `input_ports`: one per incoming link and one for oneself (Topology::input_ports), used by `all`.
+  // `input_ports`: one per incoming link and one for oneself (Wiring::input_ports), used by `all`.
   PortState(const Ports& ports, int input_ports);
   void reset();  // every resource free at time 0
 

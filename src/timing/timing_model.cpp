@@ -16,12 +16,11 @@ CostTable costs_for(const MachineConfig& config, Timing timing) {
 TimingModel::TimingModel(const MachineConfig& config, Timing timing)
     : cost_(costs_for(config, timing)),
       ports_(config.ports),
-      protocol_(config.protocol),
+      protocol_(config.protocol, cost_.sys_copy),
       d_(config.d),
-      native_(timing == Timing::native),
-      topology_(make_topology(config)),
-      transfers_(cost_, config.switching, *topology_),
-      links_(*topology_) {}
+      wiring_(make_wiring(config)),
+      transfers_(make_transfer_model(config, timing, cost_, *wiring_)),
+      links_(*wiring_) {}
 
 void TimingModel::reset() { links_.reset(); }
 
@@ -29,19 +28,14 @@ void TimingModel::issue(Transfer& t, const PortState& ports, int source, int des
                         Time issue, std::uint64_t seq, const model::TorusRoutePreference& ways) const {
   // docs/model.md §4: a transfer is ready when its sender has issued it and its output resource is free.
   const PortState::Slot slot = ports.output_slot();
-  transfers_.prepare(t, source, destination, bytes, std::max(issue, slot.free), slot.channel, seq, ways);
-}
-
-MatchOutcome TimingModel::on_match(const TransferTimes& message, Time posted) const {
-  if (message.first_byte >= posted) return MatchOutcome::deliver;
-  return protocol_ == Protocol::forced ? MatchOutcome::discard : MatchOutcome::deliver_late;
+  transfers_->prepare(t, source, destination, bytes, std::max(issue, slot.free), slot.channel, seq, ways);
 }
 
 Time TimingModel::take_receive(PortState& ports, const TransferTimes& message, std::size_t bytes, Time posted,
                                bool late) const {
   add_time(ports.input_completion(message.arrival, message.input_hold, message.in_port), 0, "a receive's completion");
   const Time through_input = ports.take_input(message.arrival, message.input_hold, message.in_port);
-  return add_time(std::max(posted, through_input), late ? scale_time(cost_.sys_copy, bytes, "a late copy") : 0,
+  return add_time(std::max(posted, through_input), protocol_.late_copy(bytes, late),
                   "a receive's completion");
 }
 
@@ -52,13 +46,13 @@ Time TimingModel::copy(std::size_t bytes) const { return scale_time(cost_.rho, b
 Time TimingModel::compute(std::uint64_t flops) const { return scale_time(cost_.flop, flops, "a computation"); }
 Time TimingModel::elapse(Time t) const {
   if (t > kTimeLimit) time_overflow("an elapse");
-  return native_ ? 0 : t;
+  return orders_in_model_time() ? t : 0;  // native timing injects no delay
 }
 
 Time TimingModel::peek_receive(const PortState& ports, const TransferTimes& message, std::size_t bytes, Time posted,
                                bool late) const {
   const Time through_input = ports.input_completion(message.arrival, message.input_hold, message.in_port);
-  return add_time(std::max(posted, through_input), late ? scale_time(cost_.sys_copy, bytes, "a late copy") : 0,
+  return add_time(std::max(posted, through_input), protocol_.late_copy(bytes, late),
                   "a receive's completion");
 }
 

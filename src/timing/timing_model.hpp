@@ -1,8 +1,9 @@
 #pragma once
 // Every "when" and "whether" of docs/model.md, in one place the runtime asks: when a message may start and when its
-// bytes arrive (§3, §4, §7), whether a matched message is delivered, delivered late or discarded (§5), when a
-// receive completes and in which order a wait takes its arrivals (§4), when a barrier releases (§6), and
-// what local work costs. The runtime only moves bytes and parks nodes.
+// bytes arrive (§3, §4, §7, §12: the config's TransferModel), whether a matched message is delivered, delivered late
+// or discarded (§5: ProtocolRules), when a receive completes and in which order a wait takes its arrivals (§4), when
+// a barrier releases (§6), what local work costs, and whether transfers are placed in model time at all (§8). The
+// runtime only moves bytes and parks nodes.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -12,44 +13,43 @@
 #include "hcemu/time.hpp"
 #include "timing/links.hpp"
 #include "timing/ports.hpp"
-#include "timing/topology.hpp"
+#include "timing/protocol.hpp"
 #include "timing/transfer.hpp"
+#include "timing/wiring.hpp"
 
 namespace hcemu::timing {
-
-// What becomes of a message when a receive is matched with it (docs/model.md §5).
-enum class MatchOutcome {
-  deliver,       // it arrived after the receive was posted
-  deliver_late,  // UNFORCED: it arrived before and waited in the system buffer; the receive pays the copy out
-  discard,       // FORCED: it arrived before and is lost; the receive stays pending
-};
 
 class TimingModel {
  public:
   TimingModel(const MachineConfig& config, Timing timing);
 
-  const Topology& topology() const { return *topology_; }
-  PortState make_ports() const { return PortState(ports_, topology_->input_ports()); }
+  // How the nodes are wired (the config's hcemu::Topology made into links and routes).
+  const Wiring& topology() const { return *wiring_; }
+  PortState make_ports() const { return PortState(ports_, wiring_->input_ports()); }
   void reset();  // for the next run of the same machine
+
+  // Whether transfers that may contend are placed in the model-time order of docs/model.md §7: false under native
+  // timing, whose clocks are the host's and whose transfers hold nothing, so each is placed as it is issued.
+  bool orders_in_model_time() const { return transfers_->keeps_model_time(); }
 
   // --- sending (docs/model.md §3, §4, §7) ---
   // The transfer issued by `source` at `issue`, taking the output resource from `ports` (whose earlier transfers
   // must all be placed: their holds applied with take_output).
   void issue(Transfer& t, const PortState& ports, int source, int destination, std::size_t bytes, Time issue,
              std::uint64_t seq, const model::TorusRoutePreference& ways = {}) const;
-  bool books_alone(const Transfer& t) const { return transfers_.books_alone(t); }
+  bool books_alone(const Transfer& t) const { return transfers_->books_alone(t); }
   // Another process's copy of a transfer its sender issued, as the sender's record gives it (docs/mpi.md).
   void copy_issued(Transfer& t, int source, int destination, std::size_t bytes, Time ready, int channel,
                    std::uint64_t seq, Route route) const {
-    transfers_.prepare_routed(t, source, destination, bytes, ready, channel, seq, std::move(route));
+    transfers_->prepare_routed(t, source, destination, bytes, ready, channel, seq, std::move(route));
   }
   // Books the transfer's next step on the links. Callers serialise: see LinkTable.
-  CommitStep commit(Transfer& t, Time forget_before) { return transfers_.commit(t, links_, forget_before); }
+  CommitStep commit(Transfer& t, Time forget_before) { return transfers_->commit(t, links_, forget_before); }
   // The sender's output resource is held until the transfer has left it.
   static void take_output(PortState& ports, const Transfer& t) { ports.take_output(t.channel, t.times.sender_done); }
 
   // --- receiving (docs/model.md §4, §5) ---
-  MatchOutcome on_match(const TransferTimes& message, Time posted) const;
+  MatchOutcome on_match(const TransferTimes& message, Time posted) const { return protocol_.on_match(message, posted); }
   // The receive completes at max(posted, completion through the input resource), plus the copy out of the system
   // buffer for a late UNFORCED message. take_* holds the input resource; peek_* only looks.
   Time take_receive(PortState& ports, const TransferTimes& message, std::size_t bytes, Time posted, bool late) const;
@@ -74,11 +74,10 @@ class TimingModel {
  private:
   CostTable cost_;
   Ports ports_;
-  Protocol protocol_;
+  ProtocolRules protocol_;
   int d_;
-  bool native_;
-  std::unique_ptr<Topology> topology_;
-  TransferModel transfers_;
+  std::unique_ptr<Wiring> wiring_;
+  std::unique_ptr<TransferModel> transfers_;
   LinkTable links_;
 };
 

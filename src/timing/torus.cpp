@@ -1,11 +1,11 @@
 // The R x C torus of Suh, Shin & An (docs/model.md §1), or the mesh without its wrap-around: four directed links per
 // node, routes x first, then y, each leg the shorter way round its ring (model/torus.hpp).
-#include "timing/topology.hpp"
+#include "timing/wiring.hpp"
 
 namespace hcemu::timing {
 namespace {
 
-class Torus final : public Topology {
+class Torus final : public Wiring {
  public:
   explicit Torus(const model::TorusShape& shape) : shape_(shape) {}
 
@@ -14,7 +14,7 @@ class Torus final : public Topology {
   LinkEnds ends(int link) const override {
     const int from = link / model::kTorusDirections;
     const int direction = link % model::kTorusDirections;
-    return {from, model::torus_neighbor(shape_, from, static_cast<model::TorusDirection>(direction)), direction};
+    return {from, model::torus_neighbor(shape_, from, static_cast<Direction>(direction)), direction};
   }
   // A port per direction a message can arrive travelling in, and one for messages to oneself.
   int input_ports() const override { return model::kTorusDirections + 1; }
@@ -35,6 +35,6 @@ class Torus final : public Topology {
 
 }  // namespace
 
-std::unique_ptr<Topology> make_torus(const model::TorusShape& shape) { return std::make_unique<Torus>(shape); }
+std::unique_ptr<Wiring> make_torus(const model::TorusShape& shape) { return std::make_unique<Torus>(shape); }
 
 }  // namespace hcemu::timing

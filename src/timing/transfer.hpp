@@ -1,19 +1,20 @@
 #pragma once
-// When a message moves, in model time (docs/model.md §3 and §7). A sender fixes its message's ready time when it
+// When a message moves, in model time (docs/model.md §3, §7 and §12). A sender fixes its message's ready time when it
 // issues it; its bookings of links are made later, in the order of docs/model.md §7, by whoever commits them
 // (runtime/coordinator.hpp). This layer knows λ, τ, δ, routes and links, and nothing of threads or kernels.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "hcemu/config.hpp"
-#include "hcemu/detail/cost_table.hpp"
+#include "common/cost_table.hpp"
 #include "hcemu/time.hpp"
 #include "timing/links.hpp"
 #include "timing/order_key.hpp"
 #include "timing/route.hpp"
-#include "timing/topology.hpp"
+#include "timing/wiring.hpp"
 
 namespace hcemu::timing {
 
@@ -44,7 +45,7 @@ struct Transfer {
   std::size_t bytes = 0;
   int channel = -1;  // the sender's output channel (PortState::Slot), -1 when the model has none
   Route route;
-  Time duration = 0;  // circuit: how long it holds its route (docs/model.md §3), known once routed
+  Time duration = 0;  // circuit: how long it holds its route (§3); LogGP: its ports (§12); known once prepared
   TransferTimes times;
   std::unique_ptr<Forwarding> forwarding;  // store-and-forward over links
 };
@@ -56,9 +57,14 @@ struct CommitStep {
   bool more = false;             // more bookings to make, at the new `key`
 };
 
+// The rules by which one message moves, in model time: one implementation per model, one file each (circuit.cpp,
+// store_and_forward.cpp, loggp.cpp, native.cpp), chosen once per machine by make_transfer_model. The shared part
+// routes the message and fills in what every model records; a model adds its own times, and books links when it
+// commits. The protocols' rules (§5) are apart, in protocol.hpp: they do not depend on how a message travels.
 class TransferModel {
  public:
-  TransferModel(const CostTable& cost, Switching switching, const Topology& topology);
+  explicit TransferModel(const Wiring& wiring) : wiring_(wiring) {}
+  virtual ~TransferModel() = default;
 
   // The transfer as issued by `source` when it is ready (docs/model.md §4: issued, and its output resource free).
   void prepare(Transfer& t, int source, int destination, std::size_t bytes, Time ready, int channel,
@@ -69,22 +75,43 @@ class TransferModel {
 
   // True when the transfer's bookings may be made as soon as it is issued: it needs no link, or only links no other
   // source can ever book, so no transfer that is ready earlier can come to contend with it.
-  bool books_alone(const Transfer& t) const;
+  virtual bool books_alone(const Transfer& t) const;
 
   // Makes the transfer's next booking: the whole route under circuit switching, one hop of one packet under
   // store-and-forward. Bookings that end by `forget_before` can be dropped: no transfer will be ready before then.
-  CommitStep commit(Transfer& t, LinkTable& links, Time forget_before) const;
+  virtual CommitStep commit(Transfer& t, LinkTable& links, Time forget_before) const = 0;
+
+  // False when the model keeps no model time (native timing: real time is the clock, and nothing is delayed), so
+  // that transfers need not be placed in the order of docs/model.md §7 and an elapse injects nothing.
+  virtual bool keeps_model_time() const { return true; }
+
+  // "a transfer of B bytes from node S to node D", for the errors of a transfer that would pass the model's range.
+  static std::string describe(const Transfer& t);
+
+ protected:
+  // The model's own part of prepare, once the route and what every model records are set: its times known before
+  // any booking, and its checks on the model's range (a transfer that would pass it throws TimeOverflow, naming
+  // `what` it is).
+  virtual void start(Transfer& t) const = 0;
+  const Wiring& wiring_;
 
  private:
-  // What prepare and prepare_routed share, once t.route is set: the times, and the checks on the model's range.
   void prepare_on_route(Transfer& t, int source, int destination, std::size_t bytes, Time ready, int channel,
                         std::uint64_t seq) const;
-  CommitStep commit_circuit(Transfer& t, LinkTable& links, Time forget_before) const;
-  CommitStep commit_local(Transfer& t) const;
-  CommitStep commit_hop(Transfer& t, LinkTable& links, Time forget_before) const;
-  const CostTable& cost_;
-  Switching switching_;
-  const Topology& topology_;
 };
+
+// The models of docs/model.md §3: throws TimeOverflow when the transfer could pass the model's range. Checked before
+// anything multiplies, with (packets + hops) whole-packet hops over the route, at least its time under either.
+void check_packets_in_range(const CostTable& cost, const Transfer& t);
+
+// One per model; the factory below chooses among them.
+std::unique_ptr<TransferModel> make_circuit(const CostTable& cost, const Wiring& wiring);
+std::unique_ptr<TransferModel> make_store_and_forward(const CostTable& cost, const Wiring& wiring);
+std::unique_ptr<TransferModel> make_loggp(const MachineConfig& config, const Wiring& wiring);
+std::unique_ptr<TransferModel> make_native(const Wiring& wiring);
+// The config's model: native under native timing, otherwise the config's switching. `cost` and `wiring` must outlive
+// the model.
+std::unique_ptr<TransferModel> make_transfer_model(const MachineConfig& config, Timing timing, const CostTable& cost,
+                                                   const Wiring& wiring);
 
 }  // namespace hcemu::timing

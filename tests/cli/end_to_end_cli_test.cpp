@@ -21,6 +21,7 @@
 #include "hcemu/model/collectives.hpp"
 #include "hcemu/model/exchange.hpp"
 #include "hcemu/model/planner.hpp"
+#include "hcemu/model/split_threshold.hpp"
 
 #include "run_hcemu.hpp"
 
@@ -144,6 +145,44 @@ TEST(PlanCommand, OptimalAndEquipartitionsAreTheModels) {
   const auto& hull = j["hull"];
   EXPECT_EQ(hull["breakpoints"].size() + 1, hull["faces"].size());
   EXPECT_TRUE(hull["exact"].get<bool>());
+}
+
+TEST(PlanCommand, PrintsNicolAndBokharisSplitThresholdAndBounds) {
+  // Nicol & Bokhari 1994 §3 in their model (every phase shuffles, Direct's too): Lemma 1's s*, and the bounds of
+  // Corollary 1 and Theorem 3 on the optimal partition.
+  auto j = payload_of(hcemu("plan -m 64 --sync pairwise --json"), "plan");
+  const MachineConfig c = load_config("ipsc860");
+  model::ExchangeParams params = model::bokhari_params(c, Sync::pairwise);
+  params.direct_shuffle = true;
+  const model::PartitionBounds bounds = model::theorem3_bounds(params, 64);
+  const auto& split = j["split"];
+  ASSERT_EQ(bounds.threshold.kind, model::SplitThreshold::Kind::split_point);
+  EXPECT_EQ(split["kind"], "split_point");
+  EXPECT_DOUBLE_EQ(split["s_star"].get<double>(), bounds.threshold.s_star);
+  EXPECT_EQ(split["largest_part"], (std::vector<int>{bounds.largest_min, bounds.largest_max}));
+  EXPECT_EQ(split["phases"], (std::vector<int>{bounds.phases_min, bounds.phases_max}));
+  // The planner's optimum (exact, by the emulator's costs) lies within them here.
+  const auto best = j["optimal"]["partition"].get<std::vector<int>>();
+  EXPECT_GE(static_cast<int>(best.size()), bounds.phases_min);
+  EXPECT_LE(static_cast<int>(best.size()), bounds.phases_max);
+  const auto text = hcemu("plan -m 64 --sync pairwise");
+  EXPECT_NE(text.out.find("s* = "), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("(Theorem 3)"), std::string::npos) << text.out;
+}
+
+TEST(PlanCommand, DirectShuffleDrawsBokharisOwnHull) {
+  // Bokhari 1993 §2.3 charges Direct the identity shuffle, 2^d·m·ρ: its face steepens, so the last breakpoint moves
+  // to larger m; the earlier faces do not involve Direct and stay.
+  auto plain = payload_of(hcemu("plan -m 64 --json"), "plan")["hull"];
+  auto shuffled = payload_of(hcemu("plan -m 64 --direct-shuffle --json"), "plan")["hull"];
+  model::ExchangeParams params = model::bokhari_params(load_config("ipsc860"));
+  params.direct_shuffle = true;
+  const model::Hull hull = model::build_hull(params);
+  EXPECT_EQ(shuffled["breakpoints"].get<std::vector<double>>(), hull.breakpoints);
+  EXPECT_TRUE(shuffled["direct_shuffle"].get<bool>());
+  EXPECT_FALSE(shuffled["exact"].get<bool>());
+  EXPECT_GT(shuffled["breakpoints"].back().get<double>(), plain["breakpoints"].back().get<double>());
+  EXPECT_EQ(shuffled["faces"].back()["partition"], (std::vector<int>{5}));
 }
 
 TEST(SweepCommand, OnePointPerAlgorithmAndSize) {

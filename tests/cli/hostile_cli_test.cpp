@@ -103,7 +103,7 @@ INSTANTIATE_TEST_SUITE_P(
         Hostile{"run exchange -d 2 --set time_scale=1e-300", 2, "got 1e-300"},
         Hostile{"run exchange --set d=3.0", 2, "must be an integer, written without a decimal point or exponent, "
                                                "got 3.0"},
-        Hostile{"plan --algo direct", 2, "plan has no option --algo; plan matmul takes it"},
+        Hostile{"plan --algo direct", 2, "--algo chooses among Suh, Shin & An's torus exchanges"},
         Hostile{"fit --config torus", 2, "fit needs a hypercube"},
         // Algorithms made for the hypercube refuse a torus up front, as the exchange's cube schedules do, naming what
         // runs there; a kernel none of whose algorithms runs there refuses it whole.

@@ -55,7 +55,8 @@ TEST(LongSendCommand, RunsEveryOppositeCornerAlgorithmOnTheLinkBoundPreset) {
   auto j = runs_of(hcemu("run long-send --config linkbound --algo all -m 60000 --json"));
   ASSERT_TRUE(j.is_array());
   // X.O.C. SEND needs a destination short of the opposite corner, so --algo all leaves it out here.
-  EXPECT_EQ(algos_of(j), (std::set<std::string>{"direct", "ocs1", "ocs2", "ocs3", "ocs4", "as1", "as2", "as3"}));
+  EXPECT_EQ(algos_of(j), (std::set<std::string>{"direct", "ocs1", "ocs2", "ocs3", "ocs4", "as1", "as2", "as3",
+                                                "oc-exchange", "arbitrary-exchange"}));
   const MachineConfig c = linkbound();
   const int d = c.d, far = (1 << d) - 1;
   for (const auto& o : j) {
@@ -77,7 +78,7 @@ TEST(LongSendCommand, RunsEveryOppositeCornerAlgorithmOnTheLinkBoundPreset) {
     if (algo == "ocs3") {
       EXPECT_EQ(emulated, *model::oc_send_3_time(c, m, d));
     }
-    if (algo == "ocs4" || algo == "as1") {
+    if (algo == "ocs4" || algo == "as1" || algo == "oc-exchange") {
       EXPECT_EQ(g, model::optimal_oc_send_groups(c, m, d));
       EXPECT_EQ(emulated, *model::oc_send_4_time(c, m, d, g));
     }
@@ -96,13 +97,19 @@ TEST(LongSendCommand, ADestinationShortOfTheCornerAddsTheXocSends) {
   const std::size_t m = 6000;
   auto j = runs_of(hcemu("run long-send --config linkbound --dst 3 --algo all -m 6000 --json"));
   EXPECT_EQ(algos_of(j),
-            (std::set<std::string>{"direct", "ocs1", "ocs2", "ocs3", "ocs4", "as1", "as2", "xocs1", "xocs2", "as3"}));
+            (std::set<std::string>{"direct", "ocs1", "ocs2", "ocs3", "ocs4", "as1", "as2", "xocs1", "xocs2", "as3",
+                                   "oc-exchange", "arbitrary-exchange"}));
   const MachineConfig c = linkbound();
   for (const auto& o : j) {
     expect_sound(o, model::long_send_lower_bound(c, m, 0, 3));
     EXPECT_EQ(o["params"]["dst"], 3);
     if (o["algo"] == "xocs1") {
       EXPECT_EQ(o["emulated_ps"].get<Time>(), *model::xoc_send_time(c, m, 2, 1));
+    }
+    // Both ways at once, in one ARBITRARY SEND 3's time (Stout & Wagar 1990 §4).
+    if (o["algo"] == "arbitrary-exchange") {
+      EXPECT_EQ(o["emulated_ps"].get<Time>(),
+                *model::arbitrary_send_3_time(c, m, 2, o["params"]["groups"], o["params"]["xoc-groups"]));
     }
   }
 }

@@ -4,7 +4,8 @@
 // end every rank the same way: an exception or a deadlock on one rank reaches the caller of run on every rank.
 //
 // ctest runs this program under `mpirun -np 2` and `-np 4`; every rank runs every test, and each test compares the
-// run spread over the ranks with the same run in this process alone (hcemu::mpi::InProcess).
+// run spread over the ranks (a machine given the session's Spread) with the same run in this process alone (a
+// machine without it).
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -55,14 +56,15 @@ void expect_same_run(const RunReport& alone, const RunReport& spread) {
   EXPECT_EQ(alone.unreceived, spread.unreceived);
 }
 
-RunReport run_alone(const MachineConfig& config, const EmulatorSettings& settings, const Kernel& kernel) {
-  mpi::InProcess here;
-  return Machine(config, settings).run(kernel);
+// The settings of a machine spread over the session's ranks.
+EmulatorSettings spread_over_ranks(EmulatorSettings settings = {}) {
+  settings.spread = session->spread();
+  return settings;
 }
 
 void expect_same(const MachineConfig& config, const Kernel& kernel, EmulatorSettings settings = {}) {
-  const RunReport alone = run_alone(config, settings, kernel);
-  Machine spread(config, settings);
+  const RunReport alone = Machine(config, settings).run(kernel);
+  Machine spread = session->machine(config, settings);
   EXPECT_EQ(spread.ranks(), session->ranks());
   expect_same_run(alone, spread.run(kernel));
 }
@@ -104,12 +106,8 @@ TEST_P(Families, SameAsOneProcessAndVerified) {
   harness::KernelCase c;
   c.algo = p.algo;
   c.m = p.m;
-  harness::KernelResult alone;
-  {
-    mpi::InProcess here;
-    alone = family.run(config, {}, c);
-  }
-  const harness::KernelResult spread = family.run(config, {}, c);
+  const harness::KernelResult alone = family.run(config, {}, c);
+  const harness::KernelResult spread = family.run(config, spread_over_ranks(), c);
   EXPECT_TRUE(alone.verified) << alone.verify_message;
   EXPECT_TRUE(spread.verified) << spread.verify_message;
   EXPECT_EQ(alone.predicted, spread.predicted);
@@ -224,7 +222,7 @@ TEST(Mpi, DiscardsAndLeftovers) {
 
 TEST(Mpi, ExceptionOnTheLastRankReachesEveryRank) {
   const MachineConfig config = round_config(3);
-  Machine machine(config);
+  Machine machine = session->machine(config);
   const int last = config.nodes() - 1;
   try {
     machine.run([last](Node& node) {
@@ -246,7 +244,7 @@ TEST(Mpi, DeadlockAcrossRanksIsReportedOnEveryRank) {
   const MachineConfig config = round_config(3);
   const int last = config.nodes() - 1;
   try {
-    Machine(config).run([last](Node& node) {
+    session->machine(config).run([last](Node& node) {
       std::vector<std::byte> in(8);
       if (node.id() == 0) node.recv(last, in, 5);  // node `last` sends with tag 6
       if (node.id() == last) node.send(0, bytes_of(8), 6);
@@ -267,7 +265,7 @@ TEST(Mpi, MessageLongerThanItsReceiveAcrossRanksIsAnError) {
   const MachineConfig config = round_config(3);
   const int last = config.nodes() - 1;
   try {
-    Machine(config).run([last](Node& node) {
+    session->machine(config).run([last](Node& node) {
       if (node.id() == 0) node.send(last, bytes_of(64));
       if (node.id() == last) {
         std::vector<std::byte> in(16);
@@ -287,8 +285,7 @@ TEST(Mpi, OversizeMessageLeftAfterTheEndIsAnErrorOnEveryRank) {
   const int last = config.nodes() - 1;
   std::string alone;
   try {
-    mpi::InProcess here;
-    Machine(config).run([last](Node& node) {
+    Machine(config).run([last](Node& node) {  // in this process alone
       auto in = node.allocate<std::byte>(16);
       if (node.id() == last) (void)node.post_recv(0, in.span());  // never waited for
       if (node.id() == 0) (void)node.isend(last, bytes_of(64));
@@ -298,7 +295,7 @@ TEST(Mpi, OversizeMessageLeftAfterTheEndIsAnErrorOnEveryRank) {
   }
   EXPECT_FALSE(alone.empty());
   try {
-    Machine(config).run([last](Node& node) {
+    session->machine(config).run([last](Node& node) {
       auto in = node.allocate<std::byte>(16);
       if (node.id() == last) (void)node.post_recv(0, in.span());
       if (node.id() == 0) (void)node.isend(last, bytes_of(64));
@@ -313,7 +310,7 @@ TEST(Mpi, OversizeMessageLeftAfterTheEndIsAnErrorOnEveryRank) {
 TEST(Mpi, MoreRanksThanNodesIsRefused) {
   MachineConfig config = round_config(0);
   if (session->ranks() < 2) GTEST_SKIP();
-  EXPECT_THROW(Machine(config).run([](Node&) {}), UsageError);
+  EXPECT_THROW(session->machine(config).run([](Node&) {}), UsageError);
 }
 
 // --- native and wall timing: real time, so not compared exactly; the data, the counts and the errors are ---
@@ -329,7 +326,7 @@ EmulatorSettings timed(Timing timing) {
 RunReport ping_pong(Timing timing) {
   const MachineConfig config = round_config(2);
   const int last = config.nodes() - 1;
-  return Machine(config, timed(timing)).run([last](Node& node) {
+  return session->machine(config, timed(timing)).run([last](Node& node) {
     std::vector<std::byte> in(256);
     if (node.id() == 0) {
       node.send(last, bytes_of(256, 1));
@@ -364,7 +361,7 @@ TEST(Mpi, NativeDeadlockAndExceptionAcrossRanks) {
   const MachineConfig config = round_config(2);
   const int last = config.nodes() - 1;
   try {
-    Machine(config, timed(Timing::native)).run([last](Node& node) {
+    session->machine(config, timed(Timing::native)).run([last](Node& node) {
       std::vector<std::byte> in(8);
       if (node.id() == last) node.recv(0, in, 9);
     });
@@ -375,7 +372,7 @@ TEST(Mpi, NativeDeadlockAndExceptionAcrossRanks) {
     EXPECT_EQ(e.blocked[0].tag, 9);
   }
   try {
-    Machine(config, timed(Timing::native)).run([last](Node& node) {
+    session->machine(config, timed(Timing::native)).run([last](Node& node) {
       if (node.id() == last) throw std::runtime_error("native boom");
       node.barrier();
     });

@@ -31,7 +31,7 @@ int main(int argc, char** argv) {
   hcemu::EmulatorSettings settings;
   settings.mpi_timeout_seconds = argc > 2 ? std::atof(argv[2]) : 2;
   if (where == "native") settings.timing = hcemu::Timing::native;
-  hcemu::Machine machine(config, settings);
+  hcemu::Machine machine = session.machine(config, settings);
 
   if (where == "before_run" && session.rank() == 1) std::raise(SIGSTOP);
   machine.run([](hcemu::Node& node) {

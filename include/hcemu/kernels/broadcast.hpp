@@ -26,6 +26,13 @@ void sbt_broadcast(Node& node, std::span<std::byte> message, int root);
 // stage the d packets use d different dimensions: τm + dλ.
 void symmetrized_broadcast(Node& node, std::span<std::byte> message, int root);
 
+// Stout & Wagar §2 BROADCAST 3A, for all-port machines: the message is cut into d packets P_0..P_{d-1} of
+// s = ⌈m/d⌉ bytes (the last padded); in stage k = 0..d only the nodes at distance k from the root send, one packet
+// on each link: the root P_z across every z, a node n P_w down across each of its 1-bits w and P_{next_n(z)} up
+// across each 0-bit z. Every node at distance k has its packets after stage k + 1 (the root's opposite corner after
+// stage d - 1): (d + 1)(τs + λ) for d >= 2, τm + λ for d = 1.
+void systolic_broadcast(Node& node, std::span<std::byte> message, int root);
+
 // Stout & Wagar §2 BROADCAST 4, for all-port machines: the message is cut into `groups` groups of d packets of
 // s = ⌈m/(d·groups)⌉ bytes (the last packets padded); group q runs the systolic wave BROADCAST 3A starting in stage
 // q, the last group BROADCAST 3B, whose second wave takes the stage that a group `groups` would have used.

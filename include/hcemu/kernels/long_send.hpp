@@ -67,4 +67,19 @@ void xoc_send(Node& node, std::span<std::byte> message, int groups, int src, int
 void arbitrary_send_3(Node& node, std::span<std::byte> message, int groups, int xoc_groups, int src = 0,
                       int dst = kOppositeCorner);
 
+// The exchanges of §3 and §4: nodes a and b swap their m-byte messages, both sends at once; on return a's `message`
+// holds b's and b's holds a's (every other node's is not touched). b = kOppositeCorner names a's opposite corner.
+// Each send runs its kernel above, the one from b in the mirror image of the one from a: a send uses every link only
+// in the direction away from its source (toward the destination's side of each dimension it spreads over, out and
+// back along its own X.O.C. dimension), so the two share no directed link, and every node that is in both passes
+// each group on as soon as it is whole. The exchange takes one send's time (§3: "another o.c. send could be done
+// from node 2^d - 1 to node 0 concurrently ... since each would use different links"; §4: "an arbitrary exchange is
+// possible between two nodes in the same amount of time by using the links in the other direction").
+//
+// O.C. EXCHANGE: O.C. SEND 4 with `groups` groups both ways (ARBITRARY SEND 1's exchange at distance n < d).
+void oc_exchange(Node& node, std::span<std::byte> message, int groups, int a = 0, int b = kOppositeCorner);
+// ARBITRARY EXCHANGE: ARBITRARY SEND 3 both ways.
+void arbitrary_exchange(Node& node, std::span<std::byte> message, int groups, int xoc_groups, int a = 0,
+                        int b = kOppositeCorner);
+
 }  // namespace hcemu::kernels

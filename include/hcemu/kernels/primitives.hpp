@@ -57,6 +57,12 @@ inline void nrsbt_broadcast(Node& node, std::span<std::byte> message, int root) 
   symmetrized_broadcast(node, message, root);
 }
 
+// nRSBT-b(1,1), the same n rotated trees scheduled for one port (model::nrsbt_one_port_schedule): two sweeps through
+// the dimensions, 0..n-1 then 0..n-2, the parts crossing one dimension in one step going as one message. The root
+// sends 1, 2, ..., n, n - 1, ..., 1 parts in its 2n - 1 steps, one after the other: Σ_s T(parts of step s), the
+// paper's Mn t_c + (2Σ_{i<n} ⌈Mi/(nB_m)⌉ + ⌈M/B_m⌉) τ. Every port model: blocking sends, one step at a time.
+void nrsbt_one_port_broadcast(Node& node, std::span<std::byte> message, int root);
+
 // ----- All-to-all broadcast (§4.2, Table 2) -------------------------------------------------------------------------
 
 // CRA(1,N), the Cyclic Rotation Algorithm: one Gray-code Hamiltonian circuit used as a conveyor belt. The node at
@@ -93,6 +99,20 @@ void sbt_allgather(Node& node, std::span<std::byte> all, std::size_t m, Subcube 
 // counts copies as free).
 void sbnt_allgather(Node& node, std::span<std::byte> all, std::size_t m, Subcube cube = {});
 
+// SBT-b(n,N), for all-port machines: N translated binomial trees (dimension order 0, 1, ..., n - 1), every block down
+// its source's tree and the blocks going the same way batched, as sbnt_allgather does with the SBnT. Port i carries
+// C(i, s) blocks in step s, so a step lasts C(n - 1, s) blocks: (1/2)NM element transfers in all, the paper's
+// "pipelining ... reduces the data transfer time only by a factor of 2" (Table 2). Packing 2ρ(N - 1)m.
+void pipelined_sbt_allgather(Node& node, std::span<std::byte> all, std::size_t m);
+
+// SBnT-b(1,N) and nRSBT-b(1,N), the one-port schedules of Table 2 (model::sbnt_one_port_schedule,
+// nrsbt_one_port_schedule): two sweeps through the dimensions, 0..n-1 then 0..n-2; in step s every node exchanges
+// with its neighbour across dimension s mod n the blocks (SBnT) or parts of blocks (nRSBT, n parts a block) whose
+// tree edge falls in that step, batched into one message. (N - 1)M element transfers and 2n - 1 start-ups when every
+// step fits a packet; packing and unpacking 2ρ(N - 1)m. Every port model.
+void sbnt_one_port_allgather(Node& node, std::span<std::byte> all, std::size_t m);
+void nrsbt_one_port_allgather(Node& node, std::span<std::byte> all, std::size_t m);
+
 // nRSBT-b(n,N): every block split into n parts, part k gathered by recursive doubling in the dimension order k, k+1,
 // ..., k-1 (§4.2.3's pseudo-code, completed). This is exactly Stout & Wagar's COMPLETE BROADCAST (BROADCAST 2 from
 // every node, batched), which hcemu has as completed_allgather: the same kernel under the paper's name.
@@ -106,5 +126,11 @@ inline void nrsbt_allgather(Node& node, std::span<std::byte> all, std::size_t m)
 // one message. Every forwarded or delivered block is copied with Node::copy (ρ per byte); the node's own block is
 // copied uncharged, as in exchange.hpp.
 void sbnt_exchange(Node& node, std::span<const std::byte> send, std::span<std::byte> recv, std::size_t m);
+
+// nRSBT-p(n,N), for all-port machines: every block cut into n parts, part k doing the standard exchange in the
+// dimension order k, k + 1, ..., k - 1, the n parts on the n ports at once. Every port carries N/2 parts a step:
+// n·T((N/2)·⌈m/n⌉), the paper's (1/2)NM t_c + ⌈NM/(2nB_m)⌉ n τ, plus packing every part sent and unpacking every
+// part delivered (ρ per byte; the node's own block copied uncharged, as in exchange.hpp).
+void nrsbt_exchange(Node& node, std::span<const std::byte> send, std::span<std::byte> recv, std::size_t m);
 
 }  // namespace hcemu::kernels

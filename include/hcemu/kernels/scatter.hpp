@@ -43,6 +43,11 @@ void sbt_scatter(Node& node, std::span<const std::byte> blocks, std::span<std::b
 // subtree.
 void sbnt_scatter(Node& node, std::span<const std::byte> blocks, std::span<std::byte> block, int root = 0);
 
+// SBT-p(n,1) (Johnsson & Ho §4.3, Table 3), for all-port machines: sbnt_scatter's schedule down the binomial tree of
+// dimension order 0, 1, ..., n - 1. The root's link to its largest subtree (N/2 nodes) carries C(n-1, n-1-t) blocks in
+// step t: (1/2)NM element transfers, "the transmission time can be reduced by at most a factor of 2".
+void pipelined_sbt_scatter(Node& node, std::span<const std::byte> blocks, std::span<std::byte> block, int root = 0);
+
 // COLLECT (§5): DISTRIBUTE 1 run backwards, for all-port machines.
 void collect_1(Node& node, std::span<const std::byte> block, std::span<std::byte> blocks, int root = 0);
 // DISTRIBUTE 2 run backwards, for all-port machines.

@@ -31,6 +31,11 @@ Time sbt_broadcast_time(const MachineConfig& config, std::size_t m);
 // links in a row. All-port only.
 std::optional<Time> symmetrized_broadcast_time(const MachineConfig& config, std::size_t m);
 
+// BROADCAST 3A (Stout & Wagar §2), the systolic wave: d packets of s = ⌈m/d⌉ bytes (the last padded), d + 1 stages
+// of one packet time, (d + 1)·T(s), the paper's ((d + 1)/d)τm + (d + 1)β; T(m) for d = 1 (stage 1 would only send
+// back to the root), 0 for d = 0. All-port only.
+std::optional<Time> systolic_broadcast_time(const MachineConfig& config, std::size_t m);
+
 // BROADCAST 4 (Stout & Wagar §2): g groups of d packets each run BROADCAST 3A (the last group 3B), pipelined so
 // that d + g - 1 stages of one packet time each suffice. The kernel uses one packet size, ⌈m/(dg)⌉, padding the
 // last packets (the paper's fixed-packet-size form, whose bound (d + m/(ds) - 1)(τs + β) it meets).
@@ -47,7 +52,10 @@ int optimal_broadcast_groups(const MachineConfig& config, std::size_t m);
 // path is a pipeline of its own: the last chunk of a piece reaches the deepest level H (d + 1, or 1 for d = 1) at
 // Σ_c T(chunk_c) + (H - 1)·max_c T(chunk_c). With full chunks of B bytes that is the paper's
 // (M/n + nB) t_c + (⌈M/(nB)⌉ + n) τ, including a shorter last chunk. The time is the slowest piece's. A piece of
-// 0 bytes sends nothing unless m = 0, when every piece sends one empty chunk. All-port only.
+// 0 bytes sends nothing unless m = 0, when every piece sends one empty chunk. All-port; and one-port (nESBT-b(1,1),
+// Table 1) where every chunk has one size, B bytes: (⌈m/B⌉ + H - 1)·T(B), the root's chunks one after the other and
+// the last one H - 1 more links down, (M + nB) t_c + (⌈M/B⌉ + n) τ (chunks of unequal size queue behind one another
+// at a node's single input port, and there it gives none).
 std::optional<Time> nesbt_broadcast_time(const MachineConfig& config, std::size_t m, std::size_t chunk);
 // B_opt = (1/n)·sqrt(Mτ/t_c) of Table 1 in bytes, sqrt(m·β/τ)/d (β = λ + δ' + δ), kept in [1, ⌈m/d⌉] and not
 // above the machine's packet size when it has one.

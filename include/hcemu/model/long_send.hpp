@@ -44,8 +44,10 @@ std::size_t oc_send_unit_bytes(std::size_t m, int n, int groups);
 std::optional<Time> oc_send_4_time(const MachineConfig& config, std::size_t m, int n, int groups);
 // O.C. SEND 3 (§3) is O.C. SEND 4 with one group: Σ_k T(ℓ_k) + ρm, K_{n-1}·τm/n + nβ. All-port.
 std::optional<Time> oc_send_3_time(const MachineConfig& config, std::size_t m, int n);
-// The paper's optimum g = sqrt((K_{n-1} - 1)·τm / (nβ)) (1 for n <= 1), β = λ (+ δ' + δ under circuit), rounded,
-// in [1, max(1, ⌊m / lcm(1..n)⌋)].
+// The g >= 1 of least oc_send_4_time (the fewest such; 1 for n <= 1). The paper's optimum
+// sqrt((K_{n-1} - 1)·τm / (nβ)) ignores the padding to g·lcm(1..n) units, and rounding it can miss by a lot (d = 6,
+// β = 20, τ = 1, m = 6000: it gives 9, 1552 µs; 10 takes 1460): the search reads the closed form itself, at the least
+// g of each unit ⌈m / (g·lcm(1..n))⌉ (for one unit, more groups only cost), so it looks at O(sqrt(m)) values.
 int optimal_oc_send_groups(const MachineConfig& config, std::size_t m, int n);
 
 // X.O.C. SEND 2 (§4) with g groups (X.O.C. SEND 1 is g = 1), for 1 <= n <= d - 1: the source hands each group of
@@ -55,7 +57,8 @@ int optimal_oc_send_groups(const MachineConfig& config, std::size_t m, int n);
 // which is (gn + n + K_{n-1})·τm/(gn) + (g + n + 1)β in the paper's terms. nullopt for n = 0 or n = d (no
 // dimension to step out along), or ports other than all.
 std::optional<Time> xoc_send_time(const MachineConfig& config, std::size_t m, int n, int groups);
-// The paper's optimum g = sqrt((n + K_{n-1})·τm / (nβ)), rounded, in [1, max(1, ⌊m / lcm(1..n)⌋)].
+// The g >= 1 of least xoc_send_time, searched as optimal_oc_send_groups does (the paper's optimum is
+// sqrt((n + K_{n-1})·τm / (nβ)), without the padding).
 int optimal_xoc_send_groups(const MachineConfig& config, std::size_t m, int n);
 
 // ARBITRARY SEND 2 (§4): BROADCAST 4 (Stout & Wagar §2, g groups of d packets of s = ⌈m/(dg)⌉ bytes) stopped once
@@ -64,8 +67,8 @@ int optimal_xoc_send_groups(const MachineConfig& config, std::size_t m, int n);
 std::optional<Time> arbitrary_send_2_time(const MachineConfig& config, std::size_t m, int n, int groups);
 // The stage count above.
 int arbitrary_send_2_stages(int d, int n, int groups);
-// The paper's optimum: g = sqrt((n + 1)τm/(dβ)) for 1 <= n <= d - 2, sqrt((d - 1)τm/(dβ)) for n >= d - 1, 1 for
-// d = 1; rounded, in [1, ⌈m/d⌉].
+// The g in [1, ⌈m/d⌉] of least arbitrary_send_2_time, searched as optimal_oc_send_groups does over the packet
+// ⌈m/(dg)⌉ (the paper's optimum: sqrt((n + 1)τm/(dβ)) for 1 <= n <= d - 2, sqrt((d - 1)τm/(dβ)) for n >= d - 1).
 int optimal_arbitrary_send_2_groups(const MachineConfig& config, std::size_t m, int n);
 
 // ARBITRARY SEND 3 (§4): the message is cut into d parts (⌈m/d⌉ or ⌊m/d⌋ bytes); parts 0..n-1 together go by
@@ -78,5 +81,15 @@ std::optional<Time> arbitrary_send_3_time(const MachineConfig& config, std::size
 // The bytes of the O.C. part and of the largest X.O.C. part.
 std::size_t arbitrary_send_3_oc_bytes(int d, std::size_t m, int n);
 std::size_t arbitrary_send_3_xoc_bytes(int d, std::size_t m, int n);
+
+// The exchanges of kernels::oc_exchange and arbitrary_exchange (§3, §4): both sends at once, on disjoint directed
+// links, each destination putting its units in place at its own node: one send's time. All-port.
+inline std::optional<Time> oc_exchange_time(const MachineConfig& config, std::size_t m, int n, int groups) {
+  return oc_send_4_time(config, m, n, groups);
+}
+inline std::optional<Time> arbitrary_exchange_time(const MachineConfig& config, std::size_t m, int n, int groups,
+                                                   int xoc_groups) {
+  return arbitrary_send_3_time(config, m, n, groups, xoc_groups);
+}
 
 }  // namespace hcemu::model

@@ -26,9 +26,16 @@ Permutation inversion_permutation(int d);
 Permutation bit_reversal_permutation(int d);
 // The perfect shuffle: s -> s rotated left by one bit.
 Permutation shuffle_permutation(int d);
+// s -> s + 1 mod 2^d: every node to the next higher-numbered one (Stout & Wagar §6 "rotation").
+Permutation rotation_permutation(int d);
+// s -> s ^ 2^(d-1): every node of the lower half-cube swaps with its neighbour in the upper one (Stout & Wagar §9
+// "reflection": the fixed-point-free permutation of least total distance, with inversion's highest-order bound).
+// The identity for d = 0.
+Permutation reflection_permutation(int d);
 // A uniformly random permutation: Fisher-Yates driven by SplitMix64 from `seed`, so the same on every platform.
 Permutation random_permutation(int d, std::uint64_t seed);
-// "inversion", "bit-reversal", "shuffle", "random" (seed 1) or "random:SEED"; throws UsageError otherwise.
+// "inversion", "bit-reversal", "shuffle", "rotation", "reflection", "random" (seed 1) or "random:SEED"; throws
+// UsageError otherwise.
 Permutation permutation_by_name(std::string_view spec, int d);
 // The names permutation_by_name knows.
 const std::vector<std::string>& permutation_names();
@@ -55,8 +62,8 @@ std::optional<Time> inversion_time(const MachineConfig& config, std::size_t m);
 
 // PERMUTED SEND (Stout & Wagar §6): two COMPLETE EXCHANGEs of pieces of p = ⌈m/2^d⌉ bytes (the message padded to
 // 2^d·p), with the local permutation of the 2^d pieces between them (ρ·2^d·p):
-// 2·all_port_exchange_time(p) + ρ·2^d·p, which is τm + 2dβ with ρ = 0 when the exchange is balanced. nullopt where
-// all_port_exchange_time has no form (ports other than all, or p not a multiple of lcm(1..d)).
+// 2·all_port_exchange_time(p) + ρ·2^d·p, which is τm + 2dβ with ρ = 0 when lcm(1..d) divides p (otherwise the
+// exchange's links carry unequal loads and its fullest link sets each stage). nullopt for ports other than all.
 std::optional<Time> permuted_send_time(const MachineConfig& config, std::size_t m);
 std::size_t permuted_send_piece_bytes(int d, std::size_t m);
 

@@ -30,6 +30,10 @@ std::optional<Time> rotated_gray_code_broadcast_time(const MachineConfig& config
 // SBT-b(n,1) and the SBnT broadcast: pipelines of height n. All-port. (M + (n - 1)B) t_c + (⌈M/B⌉ + n - 1) τ.
 std::optional<Time> pipelined_sbt_broadcast_time(const MachineConfig& config, std::size_t m, std::size_t chunk);
 std::optional<Time> sbnt_broadcast_time(const MachineConfig& config, std::size_t m, std::size_t chunk);
+// nRSBT-b(1,1) (kernels::nrsbt_one_port_broadcast): the root's 2n - 1 messages one after the other, step s carrying
+// the parts k that model::nrsbt_one_port_schedule sends to the root's neighbour in step s (⌈m/n⌉ or ⌊m/n⌋ bytes
+// each): Σ_s T(bytes of step s). Every port model. With n | M: Mn t_c + (2Σ_{i<n} ⌈Mi/(nB_m)⌉ + ⌈M/B_m⌉) τ (Table 1).
+Time nrsbt_one_port_broadcast_time(const MachineConfig& config, std::size_t m);
 // The paper's B_opt = sqrt(Mτ/(h t_c)) for a pipeline of h + 1 levels (h = N - 2 for GC(1,1), n - 1 for
 // SBT-b(n,1)), in bytes sqrt(m·β/(h·τ)) with β = λ (+ δ' + δ under circuit), in [1, m] and not above the machine's
 // packet. 0 (one chunk) when h = 0.
@@ -51,12 +55,27 @@ Time sbt_allgather_time(const MachineConfig& config, std::size_t m, int dims);
 // all against 31/5).
 std::optional<Time> sbnt_allgather_time(const MachineConfig& config, std::size_t m, int dims);
 
+// Along a model::TreeSchedule (model/spanning_trees.hpp), kernels' TreeAllgather: every step lasts its busiest
+// port's message (ports without a block send nothing), plus packing and unpacking every part once, 2ρ(N - 1)m.
+// SBT-b(n,N), the binomial trees pipelined on all ports: port i carries C(i, s) blocks in step s, Σ_s T(C(n-1,s)·m);
+// the paper's (1/2)NM t_c + Σ_i ⌈C(n-1,i)M/B_m⌉ τ. All-port.
+std::optional<Time> pipelined_sbt_allgather_time(const MachineConfig& config, std::size_t m);
+// SBnT-b(1,N) and nRSBT-b(1,N): 2n - 1 steps of one pairwise exchange each (two transfers under half duplex), the
+// parts of ⌈m/n⌉ or ⌊m/n⌋ bytes for nRSBT. With B_m >= the largest step: (N - 1)M t_c + (2n - 1) τ, Table 2's
+// minimum. Every port model. The SBnT's steps carry exactly the blocks its tree edges give, one step (n = 2) or more
+// possibly empty.
+Time sbnt_one_port_allgather_time(const MachineConfig& config, std::size_t m);
+Time nrsbt_one_port_allgather_time(const MachineConfig& config, std::size_t m);
+
 // ----- All-to-all personalized (Table 4), m bytes per (source, destination) ----------------------------------------
 
 // SBnT-p(n,N): Σ_s [T(m·max_i loads[s][i]) + ρm·Σ_i loads[s][i]] + ρ(N - 1)m (model::sbnt_personalized_loads: packing
 // every block sent, unpacking every block delivered). All-port. The paper's NM/2 element transfers again assume
 // perfectly balanced subtrees.
 std::optional<Time> sbnt_exchange_time(const MachineConfig& config, std::size_t m);
+// nRSBT-p(n,N) (kernels::nrsbt_exchange): n·[T((N/2)·⌈m/n⌉) + ρ(N/2)m] + ρ(N - 1)m, every step's ports carrying N/2
+// parts of ⌈m/n⌉ or ⌊m/n⌋ bytes. All-port. With n | m and ρ = 0 Table 4's (1/2)NM t_c + ⌈NM/(2nB_m)⌉ n τ.
+std::optional<Time> nrsbt_exchange_time(const MachineConfig& config, std::size_t m);
 
 // ----- Reductions (§4.5), blocks of doubles, f flops per element combined ------------------------------------------
 

@@ -71,5 +71,9 @@ Time sbt_gather_time(const MachineConfig& config, std::size_t m);
 // root packs each step's packets (ρ per byte). The subtrees are not exactly balanced, so the time is evaluated step
 // by step, node by node; Johnsson & Ho's (1/n)(N - 1)M·t_c + nτ is its balanced ideal. nullopt unless ports are `all`.
 std::optional<Time> sbnt_scatter_time(const MachineConfig& config, std::size_t m);
+// SBT-p(n,1) (Table 3) as kernels::pipelined_sbt_scatter runs it: the same schedule down the binomial tree, evaluated
+// the same way. The root's link to its N/2-node subtree is the bottleneck: with ρ = 0 and B_m >= every message,
+// Σ_t T(C(n-1,t)·m), the table's (1/2)NM t_c + Σ_i ⌈C(n-1,i)M/B_m⌉ τ. nullopt unless ports are `all`.
+std::optional<Time> pipelined_sbt_scatter_time(const MachineConfig& config, std::size_t m);
 
 }  // namespace hcemu::model

@@ -5,6 +5,7 @@
 // include/hcemu/model/primitives.hpp count their loads. docs/kernels/broadcast.md spells the definitions out.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace hcemu::model {
@@ -30,6 +31,10 @@ std::uint32_t sbnt_parent(std::uint32_t i, int n);  // i != 0
 std::vector<std::uint32_t> sbnt_children(std::uint32_t i, int n);
 // Every node's children at once, ascending (children[i]); computed once per n and kept.
 const std::vector<std::vector<std::uint32_t>>& sbnt_children(int n);
+// The binomial tree of dimension order 0, 1, ..., n - 1 (§3.2): parent(i) clears i's highest 1-bit, children(i) set
+// one of the bits above it. Every node sits at depth popcount(i) too. The table: every node's children, ascending.
+std::uint32_t sbt_parent(std::uint32_t i, int n);  // i != 0
+const std::vector<std::vector<std::uint32_t>>& sbt_children(int n);
 // Nodes in the subtree of every relative address, itself included (index = address).
 std::vector<std::size_t> sbnt_subtree_sizes(int n);
 
@@ -40,5 +45,36 @@ std::vector<std::size_t> sbnt_subtree_sizes(int n);
 // The all-to-all reduction along the same trees runs the broadcast loads backwards (step s carries step n + 1 - s).
 std::vector<std::vector<std::size_t>> sbnt_broadcast_loads(int n);
 std::vector<std::vector<std::size_t>> sbnt_personalized_loads(int n);
+
+// ----- Tree schedules: N translated spanning trees (or forests of n trees, one part of every block each) and the
+// step in which each tree edge is crossed ----------------------------------------------------------------------------
+// Tree k carries part k of every block (the d-way split of hcemu/kernels: the first m mod trees parts one byte
+// longer); a node r != 0 (relative address) receives its part from parent(k, r) in step step(k, r), 0-based, always
+// later than its parent's. By translation every node sends and receives the same loads in every step.
+struct TreeSchedule {
+  int n = 0;      // the (sub)cube's dimensions
+  int trees = 1;  // parts of a block
+  int steps = 0;
+  std::function<std::uint32_t(int tree, std::uint32_t r)> parent;  // r != 0
+  std::function<int(int tree, std::uint32_t r)> step;              // r != 0
+};
+
+// SBnT-b(n,N) (§4.2.3): one SBnT, node r receiving in step popcount(r) - 1, all ports at once.
+TreeSchedule sbnt_all_port_schedule(int n);
+// SBT-b(n,N) (§4.2.3, Table 2): the binomial tree of dimension order 0, 1, ..., n - 1 (parent: r without its highest
+// bit), node r receiving in step popcount(r) - 1, all ports at once. Port i carries C(i, s) blocks in step s: the
+// N/2 tree edges on one cube edge that keep pipelining from gaining more than a factor 2.
+TreeSchedule sbt_all_port_schedule(int n);
+// The one-port schedules of Table 2 (SBnT-b(1,N), nRSBT-b(1,N)) and Table 1 (nRSBT-b(1,1)): two sweeps through the
+// dimensions, 0, 1, ..., n - 1, 0, 1, ..., n - 2, one port in each of the 2n - 1 steps. A tree whose paths cross the
+// dimensions in cyclic order from some dimension j (j, j + 1, ..., n - 1, 0, ..., j - 1) fits: the edge across e
+// goes in step e when e >= j and n + e otherwise, and all parts that cross one dimension in one step go as one
+// message. The SBnT's path to r starts at base(r) and goes round cyclically (parent flips the first 1-bit below
+// base, going down); the rotated binomial tree k's at k.
+TreeSchedule sbnt_one_port_schedule(int n);
+TreeSchedule nrsbt_one_port_schedule(int n);
+
+// loads[s][i][k]: how many blocks' part k cross port i in step s, at every node.
+std::vector<std::vector<std::vector<std::size_t>>> tree_schedule_loads(const TreeSchedule& schedule);
 
 }  // namespace hcemu::model

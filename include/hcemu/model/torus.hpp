@@ -3,7 +3,7 @@
 // Pure functions: no runtime, no allocation.
 //
 // Nodes and ids: node (x, y), 0 <= x < C (columns), 0 <= y < R (rows), has id y·C + x.
-// Links: every node has four outgoing directed links, one per TorusDirection; the link leaving node n in direction
+// Links: every node has four outgoing directed links, one per Direction; the link leaving node n in direction
 // k has index n·4 + k (torus_link_index), so a machine of R·C nodes has 4·R·C directed link slots. A slot whose
 // link does not exist (a mesh edge, or a side of 1, where the wrap-around would be a loop back to the node itself)
 // is never on a route.
@@ -13,6 +13,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+
+#include "hcemu/torus_types.hpp"
 
 namespace hcemu::model {
 
@@ -30,19 +32,12 @@ struct TorusShape {
 // Throws UsageError unless both sides are powers of two >= 1 and the node count is at most 2^30.
 void validate(const TorusShape& shape);
 
-struct TorusCoord {
-  int x = 0;
-  int y = 0;
-  friend bool operator==(const TorusCoord&, const TorusCoord&) = default;
-};
-
-enum class TorusDirection : std::uint8_t { plus_x = 0, minus_x = 1, plus_y = 2, minus_y = 3 };
 inline constexpr int kTorusDirections = 4;
 
 // A directed link: the one leaving `node` in `direction`.
 struct TorusLink {
   int node = 0;
-  TorusDirection direction = TorusDirection::plus_x;
+  Direction direction = Direction::plus_x;
   friend bool operator==(const TorusLink&, const TorusLink&) = default;
 };
 
@@ -51,25 +46,23 @@ inline int torus_link_index(const TorusLink& link) {
 }
 inline int torus_link_slots(const TorusShape& shape) { return shape.nodes() * kTorusDirections; }
 
-inline int torus_id(const TorusShape& shape, TorusCoord c) { return c.y * shape.cols + c.x; }
-inline TorusCoord torus_coord(const TorusShape& shape, int id) { return {id % shape.cols, id / shape.cols}; }
+inline int torus_id(const TorusShape& shape, Coordinates c) { return c.y * shape.cols + c.x; }
+inline Coordinates torus_coord(const TorusShape& shape, int id) { return {id % shape.cols, id / shape.cols}; }
 
 // The node at the other end of the link leaving `id` in `direction`, or -1 where there is none (a mesh edge, or a
 // side of 1). On a side of 2 with wrap-around, + and - lead to the same node over two distinct links.
-int torus_neighbor(const TorusShape& shape, int id, TorusDirection direction);
+int torus_neighbor(const TorusShape& shape, int id, Direction direction);
 
-// How a route's leg goes round its ring: the shorter way (a tie goes +), or always + or always -. On a mesh only
-// the one way that exists may be asked for (UsageError otherwise, for a leg of at least one hop).
-enum class LegWay : std::uint8_t { shorter, plus, minus };
-
+// How each leg of a route goes round its ring (Way): a mesh has only one way, and asking for the other is a
+// UsageError for a leg of at least one hop.
 struct TorusRoutePreference {
-  LegWay x = LegWay::shorter;
-  LegWay y = LegWay::shorter;
+  Way x = Way::shorter;
+  Way y = Way::shorter;
 };
 
 // One leg of a route: `hops` links in `direction` (hops = 0: the leg is empty).
 struct TorusLeg {
-  TorusDirection direction = TorusDirection::plus_x;
+  Direction direction = Direction::plus_x;
   int hops = 0;
 };
 

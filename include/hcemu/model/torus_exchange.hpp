@@ -31,11 +31,11 @@ constexpr int torus_mirror(int v, int level) { return v ^ ((1 << level) - 1); }
 // SG_p(1) (the two main diagonals of every 2^p x 2^p submesh) and SG_p(2) (the main diagonals of its quadrants,
 // less SG_p(1)). G_p(2) is read with x + y ≡ 2^(p-1) - 1 (mod 2^p): the printed 2^p - 1 would repeat G_p(1).
 // The 2^(p-1) groups partition the torus.
-bool torus_in_group(int p, int j, TorusCoord c);
+bool torus_in_group(int p, int j, Coordinates c);
 // The j with c in G_p(j).
-int torus_group_of(int p, TorusCoord c);
+int torus_group_of(int p, Coordinates c);
 // A_q: every node for q = 0, SG_(q+1)(1) for q >= 1: the nodes that hold data after q concentration phases.
-bool torus_in_active_set(int q, TorusCoord c);
+bool torus_in_active_set(int q, Coordinates c);
 
 // The largest x the family allows on a 2^d x 2^d torus: d - 3 for d >= 3 (T1), else 0 (T1 = T2 for d <= 3).
 int torus_max_x(int d);
@@ -75,11 +75,11 @@ enum class TorusRole : std::uint8_t { idle, exchange, send, receive };
 // What one node does in one step: exchange with, send to or receive from `partner`, along `axis`.
 struct TorusAction {
   TorusRole role = TorusRole::idle;
-  TorusCoord partner;
+  Coordinates partner;
   TorusAxis axis = TorusAxis::x;
 };
 
-TorusAction torus_action(const TorusSchedule& schedule, std::size_t step, TorusCoord node);
+TorusAction torus_action(const TorusSchedule& schedule, std::size_t step, Coordinates node);
 
 // ----- Blocks ---------------------------------------------------------------------------------------------------
 
@@ -110,13 +110,13 @@ struct TorusBlockSet {
   TorusAxisSet sx, sy, dx, dy;
 
   struct Block {
-    TorusCoord source;
-    TorusCoord dest;
+    Coordinates source;
+    Coordinates dest;
   };
 
   std::size_t size() const;
-  bool contains(TorusCoord source, TorusCoord dest) const;
-  std::size_t rank(TorusCoord source, TorusCoord dest) const;  // must be a member
+  bool contains(Coordinates source, Coordinates dest) const;
+  std::size_t rank(Coordinates source, Coordinates dest) const;  // must be a member
   Block block(std::size_t i) const;
 };
 
@@ -125,10 +125,10 @@ TorusBlockSet intersect(const TorusBlockSet& a, const TorusBlockSet& b);
 
 // The blocks `node` holds after the first `steps_done` steps. Before any step a node holds its own 2^(2d) blocks
 // (source itself, every destination); after the last it holds the 2^(2d) blocks addressed to it.
-TorusBlockSet torus_holdings(const TorusSchedule& schedule, std::size_t steps_done, TorusCoord node);
+TorusBlockSet torus_holdings(const TorusSchedule& schedule, std::size_t steps_done, Coordinates node);
 
 // The blocks `from` sends `to` in step `step` (0-based): what `from` holds before it that `to` holds after it.
-TorusBlockSet torus_transfer(const TorusSchedule& schedule, std::size_t step, TorusCoord from, TorusCoord to);
+TorusBlockSet torus_transfer(const TorusSchedule& schedule, std::size_t step, Coordinates from, Coordinates to);
 
 // The number of blocks in every message of step `step` (they are all the same size), in closed form; with
 // U = 2^(2d-1): 2^(q-1)·U for the split of phase q, 2^q·U for its concentration, 2^x·U for the exchange steps

@@ -1,7 +1,6 @@
 #pragma once
-// Internal picosecond arithmetic, not part of what a kernel author needs (the closed forms of hcemu/model/ and the
-// timing layer use it; a kernel reads the machine from node.config()). Kept under detail/ as oneTBB keeps its
-// implementation headers; the type keeps its name in namespace hcemu, so that the closed forms read as before.
+// Internal picosecond arithmetic: the closed forms of src/model and the timing layer compute from it. Users predict
+// a cost with the public functions of hcemu/model/costs.hpp, which compute from the same table.
 #include <cstddef>
 #include <string>
 

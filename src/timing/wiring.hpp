@@ -1,6 +1,7 @@
 #pragma once
 // How the nodes are wired: the directed links, the route of a message, and which links only one source can ever
-// book (docs/model.md §1). One implementation per topology, one file each; the timing layer sees only this.
+// book (docs/model.md §1). One implementation per kind of hcemu::Topology (the config's name for the shape), one
+// file each; the timing layer sees only this.
 #include <memory>
 #include <string>
 
@@ -17,9 +18,9 @@ struct LinkEnds {
   int label = 0;  // hypercube: the dimension it crosses
 };
 
-class Topology {
+class Wiring {
  public:
-  virtual ~Topology() = default;
+  virtual ~Wiring() = default;
 
   virtual int nodes() const = 0;
   virtual int link_count() const = 0;
@@ -37,10 +38,10 @@ class Topology {
 };
 
 // The 2^d-node hypercube with e-cube routing.
-std::unique_ptr<Topology> make_hypercube(int d);
+std::unique_ptr<Wiring> make_hypercube(int d);
 // An R x C torus or mesh with dimension-ordered routing (model/torus.hpp).
-std::unique_ptr<Topology> make_torus(const model::TorusShape& shape);
-// The config's.
-std::unique_ptr<Topology> make_topology(const MachineConfig& config);
+std::unique_ptr<Wiring> make_torus(const model::TorusShape& shape);
+// The wiring of the config's hcemu::Topology.
+std::unique_ptr<Wiring> make_wiring(const MachineConfig& config);
 
 }  // namespace hcemu::timing

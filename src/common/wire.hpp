@@ -1,0 +1,62 @@
+#pragma once
+// Plain values and strings as bytes, written and read in the same order on every MPI rank: what the ranks of a
+// spread machine exchange at a round of placing (src/runtime), and what `hcemu fit` shares from rank 0 (src/cli).
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace hcemu::detail {
+
+class Wire {
+ public:
+  template <class T>
+  void put(const T& value) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    const auto* p = reinterpret_cast<const std::byte*>(&value);
+    bytes_.insert(bytes_.end(), p, p + sizeof(T));
+  }
+  void put_string(const std::string& s) {
+    put<std::uint64_t>(s.size());
+    const auto* p = reinterpret_cast<const std::byte*>(s.data());
+    bytes_.insert(bytes_.end(), p, p + s.size());
+  }
+  std::vector<std::byte>& bytes() { return bytes_; }
+
+ private:
+  std::vector<std::byte> bytes_;
+};
+
+class WireReader {
+ public:
+  explicit WireReader(const std::vector<std::byte>& bytes) : bytes_(bytes) {}
+  template <class T>
+  T get() {
+    static_assert(std::is_trivially_copyable_v<T>);
+    need(sizeof(T));
+    T value;
+    std::memcpy(&value, bytes_.data() + at_, sizeof(T));
+    at_ += sizeof(T);
+    return value;
+  }
+  std::string get_string() {
+    const auto n = static_cast<std::size_t>(get<std::uint64_t>());
+    need(n);
+    std::string s(reinterpret_cast<const char*>(bytes_.data() + at_), n);
+    at_ += n;
+    return s;
+  }
+  bool done() const { return at_ == bytes_.size(); }
+
+ private:
+  void need(std::size_t n) const {
+    if (bytes_.size() - at_ < n) throw std::logic_error("internal error: a transport record ends too soon");
+  }
+  const std::vector<std::byte>& bytes_;
+  std::size_t at_ = 0;
+};
+
+}  // namespace hcemu::detail

@@ -1,0 +1,21 @@
+#include "hcemu/model/costs.hpp"
+
+#include "common/cost_table.hpp"
+
+namespace hcemu::model {
+
+// Each as the timing layer charges it (src/timing): the per-unit time of the CostTable times the count, checked
+// against the model's range.
+Time compute_time(const MachineConfig& config, std::uint64_t flops) {
+  return CostTable::within_range(CostTable::Wide{CostTable::from(config).flop} * flops, "a computation");
+}
+
+Time copy_time(const MachineConfig& config, std::size_t bytes) { return CostTable::from(config).copy(bytes); }
+
+Time barrier_time(const MachineConfig& config) { return CostTable::from(config).barrier(config.d); }
+
+Time late_receive_copy_time(const MachineConfig& config, std::size_t bytes) {
+  return CostTable::within_range(CostTable::Wide{CostTable::from(config).sys_copy} * bytes, "a late copy");
+}
+
+}  // namespace hcemu::model

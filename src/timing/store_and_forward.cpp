@@ -1,0 +1,97 @@
+// docs/model.md §3, store-and-forward: every packet takes every hop as its own transfer of λ + τ·L, when it has fully
+// arrived from the previous hop and the previous packet has left the link. The emulator does the forwarding: one hop
+// at a time, each served in the order of docs/model.md §7.
+#include <algorithm>
+
+#include "model/transfer_table.hpp"
+#include "timing/checked_time.hpp"
+#include "timing/transfer.hpp"
+
+namespace hcemu::timing {
+namespace {
+
+class StoreAndForward final : public TransferModel {
+ public:
+  StoreAndForward(const CostTable& cost, const Wiring& wiring) : TransferModel(wiring), cost_(cost) {}
+
+  CommitStep commit(Transfer& t, LinkTable& links, Time forget_before) const override {
+    return t.route.hops() == 0 ? commit_local(t) : commit_hop(t, links, forget_before);
+  }
+
+ protected:
+  void start(Transfer& t) const override {
+    check_packets_in_range(cost_, t);
+    if (t.route.hops() > 0) {
+      t.forwarding = std::make_unique<Forwarding>();
+      t.forwarding->packet_end.assign(cost_.packet_count(t.bytes), t.key.ready);  // the whole message is at the sender
+    }
+  }
+
+ private:
+  // A message to oneself crosses no link: its packets go back to back through the node's own ports.
+  CommitStep commit_local(Transfer& t) const {
+    TransferTimes& x = t.times;
+    const Time ready = t.key.ready;
+    x.start = ready;
+    x.first_byte = ready + cost_.startup(cost_.packet_bytes(t.bytes, 0));
+    x.input_hold = model::message_time(cost_, Switching::store_and_forward, t.bytes, 0);
+    x.sender_done = x.arrival = ready + x.input_hold;
+    return {true, true, false};
+  }
+
+  CommitStep commit_hop(Transfer& t, LinkTable& links, Time forget_before) const;
+
+  const CostTable& cost_;
+};
+
+CommitStep StoreAndForward::commit_hop(Transfer& t, LinkTable& links, Time forget_before) const {
+  Forwarding& f = *t.forwarding;
+  TransferTimes& x = t.times;
+  const std::size_t packets = f.packet_end.size();
+  const std::uint32_t hop = f.hop;
+  const bool last_hop = hop + 1 == t.route.links.size();
+
+  // With packet p arriving at a_p, starting at s_0 the packets leave at e_p = max(a_p, e_{p-1}) + T_p: the link is
+  // held from s_0 to max(s_0 + ΣT, max_{p>=1} (a_p + Σ_{q>=p} T_q)).
+  Time total = 0, tail = 0;
+  for (std::size_t p = packets; p-- > 0;) {
+    total += cost_.hop_packet(cost_.packet_bytes(t.bytes, p));
+    if (p > 0) tail = std::max(tail, f.packet_end[p] + total);
+  }
+  const int link = t.route.links[hop];
+  const Time start = links.book({&link, 1}, f.packet_end[0], total, t.source, forget_before, tail);
+  Time end = start;
+  for (std::size_t p = 0; p < packets; ++p) {
+    const std::size_t size = cost_.packet_bytes(t.bytes, p);
+    const Time packet_start = p == 0 ? start : std::max(f.packet_end[p], end);
+    end = packet_start + cost_.hop_packet(size);
+    f.packet_end[p] = end;
+    if (last_hop) x.input_hold += cost_.hop_packet(size);
+    if (p == 0 && last_hop) x.first_byte = packet_start + cost_.startup(size);
+  }
+
+  CommitStep result;
+  if (hop == 0) {
+    x.start = start;
+    x.sender_done = end;  // every packet has left the sender
+    result.sender_released = true;
+  }
+  if (last_hop) {
+    x.arrival = end;
+    result.arrived = true;
+    return result;
+  }
+  f.hop = hop + 1;
+  t.key.ready = f.packet_end[0];  // the next hop is ready when the first packet has arrived
+  t.key.step = f.hop;
+  result.more = true;
+  return result;
+}
+
+}  // namespace
+
+std::unique_ptr<TransferModel> make_store_and_forward(const CostTable& cost, const Wiring& wiring) {
+  return std::make_unique<StoreAndForward>(cost, wiring);
+}
+
+}  // namespace hcemu::timing
