@@ -12,13 +12,15 @@ namespace hcemu::detail {
 HostHints::HostHints(int node, int nodes, const RequestTable& requests, const Matcher& matcher, const Inbox& inbox)
     : node_(node), nodes_(nodes), requests_(requests), matcher_(matcher), inbox_(inbox) {}
 
+std::atomic<std::ptrdiff_t> HostHints::object_offset_[kObjects] = {};
+std::atomic<std::size_t> HostHints::object_bytes_[kObjects] = {};
+
 void HostHints::keep_warm(const void* object, std::size_t bytes) {
-  for (int i = 0; i < kObjects; ++i)
-    if (objects_[i] == nullptr) {
-      objects_[i] = object;
-      object_bytes_[i] = bytes;
-      return;
-    }
+  if (objects_ == kObjects) return;
+  const std::ptrdiff_t offset = static_cast<const char*>(object) - reinterpret_cast<const char*>(this);
+  object_offset_[objects_].store(offset, std::memory_order_relaxed);
+  object_bytes_[objects_].store(bytes, std::memory_order_relaxed);
+  ++objects_;
 }
 
 void HostHints::start_run() {
@@ -33,12 +35,16 @@ void HostHints::set(const Hints& hints) {
 void HostHints::warm(int stage) const {
   if (stage == 0) {
     // Each hot object's first lines: what a resume reads of it (its small fields, the heads of its tables).
+    // And the hints' own: what sends teach, and the hints stage 1 reads.
     constexpr std::size_t kMostBytes = 192;
     __builtin_prefetch(&learnt_, 1);
-    for (int i = 0; i < kObjects && objects_[i] != nullptr; ++i) {
-      const auto* bytes = static_cast<const char*>(objects_[i]);
-      for (std::size_t line = 0; line < std::min(object_bytes_[i], kMostBytes); line += 64)
-        __builtin_prefetch(bytes + line, 1);
+    __builtin_prefetch(&hints_[0], 1);
+    __builtin_prefetch(&hints_[kHints - 1], 1);
+    const auto* self = reinterpret_cast<const char*>(this);
+    for (int i = 0; i < kObjects; ++i) {
+      const std::size_t bytes = std::min(object_bytes_[i].load(std::memory_order_relaxed), kMostBytes);
+      const char* object = self + object_offset_[i].load(std::memory_order_relaxed);
+      for (std::size_t line = 0; line < bytes; line += 64) __builtin_prefetch(object + line, 1);
     }
     return;
   }
