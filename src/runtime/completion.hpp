@@ -28,8 +28,6 @@ class Horizons {
   // Asks to be told when every transfer ready at or before `t` has been placed; returns the request's ticket.
   std::uint64_t request(Time t);
   bool passed(std::uint64_t ticket) const;
-  // The placer's answer to `p` (any thread); returns whether it woke the node.
-  bool reached(Pending& p);
 
  private:
   NodeCore& core_;

@@ -218,10 +218,4 @@ std::uint64_t Horizons::request(Time t) {
 
 bool Horizons::passed(std::uint64_t ticket) const { return core_.parking().horizon_passed(ticket); }
 
-bool Horizons::reached(Pending& p) {
-  core_.parking().reach_horizon(p.ticket);
-  p.queued.store(false, std::memory_order_release);  // the node may reuse it
-  return core_.parking().notify();
-}
-
 }  // namespace hcemu::detail

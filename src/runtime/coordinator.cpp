@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "runtime/message.hpp"
+#include "runtime/parking.hpp"
 #include "runtime/barrier.hpp"
 #include "runtime/engine.hpp"
 #include "runtime/run_control.hpp"
@@ -81,7 +82,7 @@ bool Coordinator::barrier_complete(Time latest_entry) {
     return false;
   }
   run_.barrier.release(run_.timing.barrier_release(latest_entry));
-  for (NodeEvents* n : run_.nodes) n->notify();
+  for (Parking* n : run_.nodes) n->notify();
   return true;
 }
 
@@ -187,7 +188,7 @@ void Coordinator::place_in_order() {
       unfinished_.load(std::memory_order_seq_cst) > 0 && !run_.control.aborted()) {
     // Every unfinished node is parked and nothing is left that could wake one.
     std::vector<BlockedOperation> blocked;
-    for (const NodeEvents* node : run_.nodes)
+    for (const Parking* node : run_.nodes)
       if (node->parked()) blocked.push_back(node->blocked_operation());
     run_.control.deadlock(std::move(blocked));
   }

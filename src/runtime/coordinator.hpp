@@ -50,7 +50,7 @@ struct PlacerContext {
   Engine& engine;
   GlobalBarrier& barrier;
   RunControl& control;
-  const std::vector<NodeEvents*>& nodes;  // by id; null for another rank's
+  const std::vector<Parking*>& nodes;  // by id; null for another rank's
   Transport* transport;                   // spread over MPI ranks; else nullptr
   int first_node;                         // this process's nodes: [first_node, first_node + local_nodes)
   int local_nodes;
@@ -81,7 +81,7 @@ class Coordinator final : public Placer {
   bool distributed() const { return run_.transport != nullptr; }
   bool is_local(int id) const { return id >= run_.first_node && id - run_.first_node < run_.local_nodes; }
   int rank_of(int id) const;
-  NodeEvents& node(int id) const { return *run_.nodes[static_cast<std::size_t>(id)]; }
+  Parking& node(int id) const { return *run_.nodes[static_cast<std::size_t>(id)]; }
   // Spread over ranks under native timing: sends `m`, placed already, to its receiver's rank at once.
   void send_now(const Message& m);
   void on_quiescent();

@@ -17,6 +17,7 @@
 
 #include "runtime/coordinator.hpp"
 #include "runtime/message.hpp"
+#include "runtime/parking.hpp"
 #include "runtime/barrier.hpp"
 #include "runtime/engine.hpp"
 #include "runtime/run_control.hpp"

@@ -10,7 +10,7 @@ namespace hcemu::detail {
 
 NodeCore::NodeCore(const NodeContext& context, int id)
     : own_{&context, nullptr, 0, id, context.config.nodes(), 0, context.placer.orders_in_model_time(), false},
-      parking_(context.timing.topology().input_ports(), id - context.first_node, clock_, context.placer,
+      parking_(id, context.timing.topology().input_ports(), id - context.first_node, clock_, context.placer,
                context.engine, context.control),
       requests_(&context.kept_blocks, &context.memory_guard),
       clock_(context.settings.timing, context.settings.time_scale),
@@ -37,7 +37,7 @@ void NodeCore::drain_leftovers_quietly() {
 
 void NodeCore::start_run() {
   drain_leftovers_quietly();
-  parking_.start_run();
+  parking_.start_run(own_.context->settings.trace);
   arena_.reset();
   requests_.clear();
   ports_.reset();

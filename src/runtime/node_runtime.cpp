@@ -15,6 +15,7 @@ namespace hcemu::detail {
 NodeRuntime::NodeRuntime(const NodeContext& context, int id)
     : core_(context, id), sends_(core_), completion_(core_, sends_) {
   std::tie(rows_, cols_) = context.config.topology.sides(context.config.d);
+  core_.parking().set_describer(*this);
   core_.hints().keep_warm(&sends_, sizeof sends_);
   core_.hints().keep_warm(&completion_, sizeof completion_);
 }
@@ -73,7 +74,7 @@ void NodeRuntime::finish_run(RunReport& report) {
   s.host_time = core_.clock().host_time();
   report.nodes.push_back(s);
   if (core_.tracing()) {
-    for (std::vector<TraceSpan>* spans : {&core_.trace(), &sends_.trace()})
+    for (std::vector<TraceSpan>* spans : {&core_.trace(), &core_.parking().sent()})
       report.trace.insert(report.trace.end(), std::make_move_iterator(spans->begin()),
                           std::make_move_iterator(spans->end()));
   }

@@ -1,6 +1,6 @@
 #pragma once
-// One node of the in-process runtime: the node API (hcemu::detail::NodeBackend) over the node's parts, and the events
-// the placer brings it (NodeEvents). The parts, each owning its state, depending one way (docs/engine.md, "A node's
+// One node of the in-process runtime: the node API (hcemu::detail::NodeBackend) over the node's parts; the placer
+// brings its events to the node's Parking (runtime/placer.hpp). The parts, each owning its state, depending one way (docs/engine.md, "A node's
 // parts"): Completion -> SendSide -> NodeCore -> {Parking, HostHints, Matcher, RequestTable, Arena, clock, ports}.
 #include <chrono>
 #include <cstdint>
@@ -17,7 +17,7 @@
 
 namespace hcemu::detail {
 
-class NodeRuntime final : public NodeBackend, public NodeEvents {
+class NodeRuntime final : public NodeBackend, public BlockedDescriber {
  public:
   NodeRuntime(const NodeContext& context, int id);
   ~NodeRuntime() override = default;
@@ -75,12 +75,9 @@ class NodeRuntime final : public NodeBackend, public NodeEvents {
   std::uint32_t enter_collective() override;
   void leave_collective(std::uint32_t previous) override { core_.set_collective(previous); }
 
-  // --- what the placer tells it (runtime/placer.hpp) ---
-  bool deliver(Message* m) override { return core_.parking().deliver(m); }
-  bool transfer_released(const Message& m) override { return sends_.transfer_released(m); }
-  bool horizon_reached(Pending& p) override { return completion_.horizons().reached(p); }
-  bool notify() override { return core_.parking().notify(); }
-  bool parked() const override { return core_.parking().parked(); }
+  // What the placer tells it (runtime/placer.hpp) goes to its parking.
+  Parking& parking() { return core_.parking(); }
+  // Its pending operation, for a deadlock report (BlockedDescriber).
   BlockedOperation blocked_operation() const override;
 
  private:

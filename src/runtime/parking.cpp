@@ -1,17 +1,21 @@
 #include "runtime/parking.hpp"
 
 #include "runtime/engine.hpp"
+#include "runtime/message.hpp"
+#include "runtime/requests.hpp"
 #include "runtime/placer.hpp"
 #include "runtime/run_control.hpp"
 #include "timing/clock.hpp"
 
 namespace hcemu::detail {
 
-Parking::Parking(int input_ports, int slot, timing::NodeClock& clock, Placer& placer, Engine& engine,
+Parking::Parking(int node, int input_ports, int slot, timing::NodeClock& clock, Placer& placer, Engine& engine,
                  const RunControl& control)
-    : inbox_(input_ports), slot_(slot), clock_(clock), placer_(placer), engine_(engine), control_(control) {}
+    : slot_(slot), node_(node), placer_(placer), engine_(engine), inbox_(input_ports), clock_(clock), control_(control) {}
 
-void Parking::start_run() {
+void Parking::start_run(bool tracing) {
+  tracing_ = tracing;
+  sent_.clear();
   inbox_.reset();
   state_.store(kRunning, std::memory_order_relaxed);
   wake_at_.store(0, std::memory_order_relaxed);
@@ -68,12 +72,27 @@ bool Parking::deliver(Message* m) {
   return count >= wake_at_.load(std::memory_order_seq_cst) && notify();
 }
 
-bool Parking::transfer_released() {
+bool Parking::transfer_released(const Message& m) {
+  SendSlot* s = m.sender;
+  // Before the release: the node may place its next transfer itself (and record it) once it sees this one released.
+  if (tracing_)
+    sent_.push_back(TraceSpan{node_, "send", m.times().start, m.times().sender_done, m.destination, m.bytes, m.tag,
+                               m.number(), {}});
+  s->start = m.times().start;
+  s->done = m.times().sender_done;
+  s->channel = m.transfer.channel;
+  s->released.store(true, std::memory_order_release);
   released_.fetch_add(1, std::memory_order_seq_cst);
   return wake_on_release_.load(std::memory_order_seq_cst) && notify();
 }
 
-void Parking::reach_horizon(std::uint64_t ticket) {
+bool Parking::horizon_reached(Pending& p) {
+  reach_horizon(p.ticket);
+  p.queued.store(false, std::memory_order_release);  // the node may reuse it
+  return notify();
+}
+
+void Parking::reach_horizon(std::uint64_t ticket) {  // any thread
   std::uint64_t seen = horizon_reached_.load(std::memory_order_relaxed);
   while (seen < ticket && !horizon_reached_.compare_exchange_weak(seen, ticket, std::memory_order_seq_cst)) {
   }

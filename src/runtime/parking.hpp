@@ -9,6 +9,7 @@
 // over. Only the node ever touches its inbox's consuming end.
 #include <atomic>
 #include <cstdint>
+#include <vector>
 
 #include "common/function_ref.hpp"
 #include "hcemu/report.hpp"
@@ -23,6 +24,17 @@ namespace hcemu::detail {
 class Engine;
 class Placer;
 class RunControl;
+struct Message;
+struct Pending;
+
+// What a deadlock report says of a parked node: asked of the node's top part, which knows its matching state too.
+class BlockedDescriber {
+ public:
+  virtual BlockedOperation blocked_operation() const = 0;
+
+ protected:
+  ~BlockedDescriber() = default;
+};
 
 // What a parked node waits for, and which events can end the wait: the node is woken by the first of them.
 struct Wait {
@@ -37,11 +49,14 @@ struct Wait {
 
 class Parking {
  public:
-  // `slot`: the engine's index of the node. Everything given outlives the parking.
-  Parking(int input_ports, int slot, timing::NodeClock& clock, Placer& placer, Engine& engine,
+  // `node`: its id; `slot`: the engine's index of the node. Everything given outlives the parking.
+  Parking(int node, int input_ports, int slot, timing::NodeClock& clock, Placer& placer, Engine& engine,
           const RunControl& control);
+  void set_describer(const BlockedDescriber& describer) { describer_ = &describer; }
 
-  void start_run();
+  // `tracing`: whether released transfers leave send spans (sent()).
+  void start_run(bool tracing);
+  std::vector<TraceSpan>& sent() { return sent_; }
   Inbox& inbox() { return inbox_; }
   const Inbox& inbox() const { return inbox_; }
 
@@ -54,15 +69,18 @@ class Parking {
   }
   void done() { state_.store(kDone, std::memory_order_release); }
 
-  // --- any thread: events that can end a wait; each returns whether it woke the node ---
-  bool deliver(Message* m);
-  bool transfer_released();  // one more of the node's transfers has been placed
-  bool notify();
-  // Horizon request `ticket` has been reached; the caller then lets go of the request and notifies.
-  void reach_horizon(std::uint64_t ticket);
+  // --- any thread: what the placer, or a node that completes a barrier, tells the node (runtime/placer.hpp); each
+  // event may end its wait, and returns whether it woke the node ---
+  bool deliver(Message* m);  // `m` is the node's from here on
+  // The node's transfer `m` has left it: its SendSlot is filled in, and one more of its transfers counts as placed.
+  bool transfer_released(const Message& m);
+  // Every transfer ready by the time the node asked for with horizon request `p` has been placed.
+  bool horizon_reached(Pending& p);
+  bool notify();  // whatever the node waits for may have come (a barrier released, the run aborted)
 
-  // --- for the deadlock report and the hints ---
+  // --- for the deadlock report (its data is quiescent then) and the hints ---
   bool parked() const { return state_.load(std::memory_order_acquire) == kParked; }
+  BlockedOperation blocked_operation() const { return describer_->blocked_operation(); }
   const Wait* wait() const { return wait_; }
 
  private:
@@ -70,18 +88,25 @@ class Parking {
   // reads kRunning, so that it never runs while the placer does not count it (docs/engine.md, "Parking").
   static constexpr int kRunning = 0, kParked = 1, kDone = 2, kWaking = 3;
 
+  void reach_horizon(std::uint64_t ticket);
+
+  // What a release, a delivery and a wake touch, on the first line; then the inbox, on the next.
   alignas(64) std::atomic<int> state_{kRunning};
   std::atomic<bool> wake_on_release_{false};
+  bool tracing_ = false;
+  int slot_;
+  int node_;
   std::atomic<std::uint64_t> wake_at_{0};  // wake when the inbox's delivery count reaches this
   std::atomic<std::uint64_t> released_{0};
   std::atomic<std::uint64_t> horizon_reached_{0};
-  Inbox inbox_;
-  Wait* wait_ = nullptr;
-  int slot_;
-  timing::NodeClock& clock_;
   Placer& placer_;
   Engine& engine_;
+  Wait* wait_ = nullptr;
+  Inbox inbox_;
+  std::vector<TraceSpan> sent_;  // send spans, recorded by whoever places the transfer
+  timing::NodeClock& clock_;
   const RunControl& control_;
+  const BlockedDescriber* describer_ = nullptr;
 };
 
 }  // namespace hcemu::detail

@@ -1,7 +1,9 @@
 #pragma once
 // The two interfaces between a node and the placer (runtime/coordinator.hpp), so that neither knows the other's
-// type: what a node tells the placer (Placer), and what the placer, or a node that completes a barrier, tells a node
-// (NodeEvents). Each event a node hears may end its wait; each call returns whether it woke the node.
+// type: what a node tells the placer (Placer, here), and what the placer, or a node that completes a barrier, tells a
+// node: the calls for any thread of its Parking (runtime/parking.hpp), the one part of a node that others write. Those
+// are plain calls on the lines they touch, not virtual ones: the placer brings events to nodes whose lines are cold, in
+// its serial part, and a virtual call would read one more cold line of the node (its vtable pointer) per event.
 #include <cstdint>
 
 #include "hcemu/report.hpp"
@@ -9,6 +11,7 @@
 
 namespace hcemu::detail {
 
+class Parking;
 struct Message;
 struct Pending;
 
@@ -35,22 +38,5 @@ class Placer {
   ~Placer() = default;
 };
 
-class NodeEvents {
- public:
-  // `m` is the node's from here on.
-  virtual bool deliver(Message* m) = 0;
-  // The node's transfer `m` has left it.
-  virtual bool transfer_released(const Message& m) = 0;
-  // Every transfer ready by the time the node asked for with horizon request `p` has been placed.
-  virtual bool horizon_reached(Pending& p) = 0;
-  // Whatever the node waits for may have come (a barrier released, the run aborted).
-  virtual bool notify() = 0;
-  // For a deadlock report: whether it is parked, and on what (its data is quiescent then).
-  virtual bool parked() const = 0;
-  virtual BlockedOperation blocked_operation() const = 0;
-
- protected:
-  ~NodeEvents() = default;
-};
 
 }  // namespace hcemu::detail

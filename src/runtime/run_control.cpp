@@ -2,6 +2,7 @@
 
 #include "hcemu/errors.hpp"
 #include "runtime/engine.hpp"
+#include "runtime/parking.hpp"
 
 namespace hcemu::detail {
 
@@ -59,7 +60,7 @@ void RunControl::deadlock(std::vector<BlockedOperation> blocked) {
 void RunControl::abort() {
   if (aborted_.exchange(true, std::memory_order_acq_rel)) return;
   engine_.interrupt();
-  for (NodeEvents* n : nodes_)
+  for (Parking* n : nodes_)
     if (n != nullptr) n->notify();
 }
 

@@ -17,7 +17,7 @@ class Engine;
 class RunControl {
  public:
   // `nodes`: by id, null for another rank's; both outlive the control.
-  RunControl(Engine& engine, const std::vector<NodeEvents*>& nodes) : engine_(engine), nodes_(nodes) {}
+  RunControl(Engine& engine, const std::vector<Parking*>& nodes) : engine_(engine), nodes_(nodes) {}
 
   void start();  // before a run
   void fail(int node, std::exception_ptr error, const std::string& what);
@@ -37,7 +37,7 @@ class RunControl {
 
  private:
   Engine& engine_;
-  const std::vector<NodeEvents*>& nodes_;
+  const std::vector<Parking*>& nodes_;
   std::atomic<bool> aborted_{false};
   std::mutex mutex_;
   bool failed_ = false;

@@ -92,7 +92,7 @@ RunState::RunState(const MachineConfig& config, const EmulatorSettings& settings
   try {
     for (int i = first_node_; i < first_node_ + local_nodes_; ++i) {
       nodes_[static_cast<std::size_t>(i)] = std::make_unique<NodeRuntime>(node_context_, i);
-      events_[static_cast<std::size_t>(i)] = nodes_[static_cast<std::size_t>(i)].get();
+      events_[static_cast<std::size_t>(i)] = &nodes_[static_cast<std::size_t>(i)]->parking();
     }
   } catch (const std::bad_alloc&) {
     if (memory_guard_.refused()) throw Error(memory_guard_.explain());

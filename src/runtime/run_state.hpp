@@ -54,7 +54,7 @@ class RunState {
   timing::TimingModel timing_;
   std::unique_ptr<Engine> engine_;
   GlobalBarrier barrier_;
-  std::vector<NodeEvents*> events_;  // nodes_ as the placer and the run's control see them
+  std::vector<Parking*> events_;  // nodes_ as the placer and the run's control see them
   RunControl control_;
   PlacerContext placer_context_;
   Coordinator coordinator_;

@@ -19,7 +19,6 @@ void SendSide::start_run() {
   posted_sends_.clear();
   first_posted_send_ = 0;
   posted_sends_done_ = 0;
-  sent_.clear();
 }
 
 Request SendSide::isend(int dest, std::span<const std::byte> data, int tag) {
@@ -72,23 +71,10 @@ Request SendSide::isend(int dest, std::span<const std::byte> data, int tag) {
 void SendSide::place_now(Message* m) {
   for (;;) {
     const timing::CommitStep step = core_.context().timing.commit(m->transfer, m->transfer.key.ready);
-    if (step.sender_released) transfer_released(*m);
+    if (step.sender_released) core_.parking().transfer_released(*m);
     if (step.arrived || !step.more) break;
   }
   core_.context().placer.forward_placed(m);
-}
-
-bool SendSide::transfer_released(const Message& m) {
-  SendSlot* s = m.sender;
-  // Before the release: the node may place its next transfer itself (and record it) once it sees this one released.
-  if (core_.tracing())
-    sent_.push_back(TraceSpan{core_.id(), "send", m.times().start, m.times().sender_done, m.destination, m.bytes,
-                              m.tag, m.number(), {}});
-  s->start = m.times().start;
-  s->done = m.times().sender_done;
-  s->channel = m.transfer.channel;
-  s->released.store(true, std::memory_order_release);
-  return core_.parking().transfer_released();
 }
 
 void SendSide::place_own_transfers(int peer, int tag, const void* data) {

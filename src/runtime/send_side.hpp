@@ -26,9 +26,6 @@ class SendSide {
   void post_send(int dest, std::span<const std::byte> data, int tag);
   void wait_sends();
 
-  // Any thread: the node's transfer `m` has left it; its SendSlot is filled in. Returns whether it woke the node.
-  bool transfer_released(const Message& m);
-
   // Waits until this node's transfers have left it and applies their port holds. `peer`, `tag` and `data`: of the
   // send about to be issued, if any (what the node touches first when it goes on, a hint).
   void place_own_transfers(int peer = -1, int tag = 0, const void* data = nullptr);
@@ -38,7 +35,6 @@ class SendSide {
 
   std::uint64_t messages_sent() const { return messages_sent_; }
   std::uint64_t bytes_sent() const { return bytes_sent_; }
-  std::vector<TraceSpan>& trace() { return sent_; }
 
  private:
   // Places `m` now, as its sender may (nothing can contend with it): released, then handed to its receiver.
@@ -57,7 +53,6 @@ class SendSide {
   std::vector<std::uint32_t> posted_sends_;
   std::size_t first_posted_send_ = 0;
   Time posted_sends_done_ = 0;
-  std::vector<TraceSpan> sent_;  // send spans, recorded by whoever places the transfer
 };
 
 }  // namespace hcemu::detail
