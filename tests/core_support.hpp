@@ -1,5 +1,7 @@
 #pragma once
 // Small helpers shared by the core tests: a machine with round parameters, and exact model times.
+#include <gtest/gtest.h>
+
 #include <cstddef>
 #include <vector>
 
@@ -30,6 +32,22 @@ inline std::vector<std::byte> bytes_of(std::size_t n, unsigned seed = 1) {
   std::vector<std::byte> v(n);
   for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<std::byte>((i * 131 + seed * 17) & 0xff);
   return v;
+}
+
+// Node 0 sends m bytes to `partner`, which sends m other bytes back; each side checks what it received.
+inline RunReport ping_pong(const MachineConfig& config, int partner, std::size_t m) {
+  return Machine(config).run([&](Node& node) {
+    std::vector<std::byte> buf(m);
+    if (node.id() == 0) {
+      node.send(partner, bytes_of(m));
+      node.recv(partner, buf);
+      EXPECT_EQ(buf, bytes_of(m, 2));
+    } else if (node.id() == partner) {
+      node.recv(0, buf);
+      EXPECT_EQ(buf, bytes_of(m));
+      node.send(0, bytes_of(m, 2));
+    }
+  });
 }
 
 }  // namespace hcemu::test

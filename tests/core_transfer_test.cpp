@@ -10,6 +10,7 @@ namespace hcemu {
 namespace {
 
 using test::bytes_of;
+using test::ping_pong;
 using test::round_config;
 using test::us;
 
@@ -20,19 +21,7 @@ TEST(Transfers, PingPongAtEveryDistanceTakesTwoTransfers) {
   constexpr int d = 4;
   constexpr std::size_t m = 100;
   for (int partner = 1; partner < (1 << d); ++partner) {
-    Machine machine(round_config(d));
-    auto report = machine.run([&](Node& node) {
-      std::vector<std::byte> buf(m);
-      if (node.id() == 0) {
-        node.send(partner, bytes_of(m));
-        node.recv(partner, buf);
-        EXPECT_EQ(buf, bytes_of(m, 2));
-      } else if (node.id() == partner) {
-        node.recv(0, buf);
-        EXPECT_EQ(buf, bytes_of(m));
-        node.send(0, bytes_of(m, 2));
-      }
-    });
+    const RunReport report = ping_pong(round_config(d), partner, m);
     const int h = std::popcount(static_cast<unsigned>(partner));
     EXPECT_EQ(report.nodes[0].final_clock, 2 * circuit(h, m)) << "partner " << partner;
     EXPECT_EQ(report.makespan, 2 * circuit(h, m));

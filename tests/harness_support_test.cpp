@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "harness/verification.hpp"
+#include "hcemu/machine.hpp"
 
 namespace hcemu::harness {
 namespace {
@@ -12,7 +13,7 @@ namespace {
 TEST(FirstFailure, NoReportMeansVerified) {
   FirstFailure failure;
   KernelResult result;
-  failure.record_into(result);
+  failure.record_into(result, Machine(MachineConfig{}));
   EXPECT_TRUE(result.verified);
   EXPECT_TRUE(result.verify_message.empty());
 }
@@ -23,7 +24,7 @@ TEST(FirstFailure, KeepsOneOfTheConcurrentReportsWhole) {
   for (int i = 0; i < 8; ++i) nodes.emplace_back([&, i] { failure.report("node " + std::to_string(i) + ": wrong"); });
   for (auto& t : nodes) t.join();
   KernelResult result;
-  failure.record_into(result);
+  failure.record_into(result, Machine(MachineConfig{}));
   EXPECT_FALSE(result.verified);
   EXPECT_EQ(result.verify_message.substr(0, 5), "node ");
   EXPECT_EQ(result.verify_message.substr(result.verify_message.size() - 7), ": wrong");

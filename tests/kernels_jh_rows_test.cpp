@@ -308,8 +308,12 @@ TEST(MatmulRows, ShapesAnAlgorithmCannotTakeAreUsageErrorsNamingWhatIsAllowed) {
   c.m = 0;
   EXPECT_NE(message(machine(2, "one"), c).find("P, Q, R >= 1"), std::string::npos) << message(machine(2, "one"), c);
   c.algo = "a2-2d";
-  c.m = 4;
-  EXPECT_NE(message(machine(3, "one"), c).find("even d"), std::string::npos);
+  c.m = 6;  // no square grid on a 3-cube, and max(N1, N2) = 4 does not divide 6
+  EXPECT_NE(message(machine(3, "one"), c).find("even d, a rectangular one P, Q and R multiples of max(N1, N2)"),
+            std::string::npos);
+  c.algo = "a2-2d-sbnt";
+  EXPECT_NE(message(machine(3, "all"), c).find("even d"), std::string::npos);
+  c.algo = "a2-2d";
   c.algo = "a1-2d";
   c.params.set("grid", std::vector<int>{1, 1});
   EXPECT_NE(message(machine(3, "one"), c).find("n1 + n2 must equal d"), std::string::npos);
@@ -323,12 +327,19 @@ TEST(MatmulRows, ShapesAnAlgorithmCannotTakeAreUsageErrorsNamingWhatIsAllowed) {
 }
 
 TEST(MatmulRows, AlgoAllLeavesOutTheSquareGridOnesOnAnOddCubeAndTheNPortOnesOnOnePort) {
+  // On a 3-cube the one-port A2-A5 run on a rectangular grid where max(N1, N2) = 4 divides P, Q, R (m = 4), not
+  // otherwise (m = 6); the outer product and the n-port A2-A5 need the square grid.
   const KernelFamily& family = harness::find_family("matmul");
   KernelCase base;
-  base.m = 4;
+  base.m = 6;
   std::vector<std::string> one;
   for (const KernelCase& c : family.expand_all(machine(3, "one"), base)) one.push_back(c.algo);
   EXPECT_EQ(one, (std::vector<std::string>{"a1-cra", "a1-gcea", "a1-sbt", "a1-hybrid", "a3", "a4", "a1-2d"}));
+  base.m = 4;
+  one.clear();
+  for (const KernelCase& c : family.expand_all(machine(3, "one"), base)) one.push_back(c.algo);
+  EXPECT_EQ(one, (std::vector<std::string>{"a1-cra", "a1-gcea", "a1-sbt", "a1-hybrid", "a3", "a4", "a1-2d", "a2-2d",
+                                           "a3-2d", "a4-2d", "a5-2d"}));
   EXPECT_EQ(family.expand_all(machine(2, "all"), base).size(), model::matmul_algorithms().size());
 }
 

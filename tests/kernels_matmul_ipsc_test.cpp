@@ -29,10 +29,11 @@ MachineConfig ipsc_yale(int d) {
   return c;
 }
 
-MatmulOptions algorithm(A a, int k = 0) {
+MatmulOptions algorithm(A a, int k = 0, std::size_t element_bytes = 8) {
   MatmulOptions o;
   o.algorithm = a;
   o.k = k;
+  o.element_bytes = element_bytes;
   return o;
 }
 
@@ -114,6 +115,23 @@ TEST(IpscYale, HybridTimeFallsUntilTheGroupFillsAPacket) {
         EXPECT_EQ(t[static_cast<std::size_t>(k)], t[static_cast<std::size_t>(k - 1)]) << "P = " << shape.P << " k = " << k;
     }
   }
+}
+
+TEST(IpscYale, HybridInThePapersFloatsFallsToThreeDimensions) {
+  // Figure 10 in the paper's own units: P = Q = R = 32 four-byte floats, a block column of 128 bytes, so 2^3 of them
+  // fill the 1 KB packet and the time falls up to k = 3, then stays.
+  std::vector<Time> t;
+  for (int k = 0; k <= 5; ++k) t.push_back(emulated(ipsc_yale(5), k32, algorithm(A::a1_hybrid, k, 4)));
+  for (int k = 1; k <= 5; ++k) {
+    if (k <= 3)
+      EXPECT_LT(t[static_cast<std::size_t>(k)], t[static_cast<std::size_t>(k - 1)]) << "k = " << k;
+    else
+      EXPECT_EQ(t[static_cast<std::size_t>(k)], t[static_cast<std::size_t>(k - 1)]) << "k = " << k;
+  }
+  // k = 3: 3 SBT steps of 1, 2, 4 blocks of 128 bytes, then 3 GCEA steps of 1024 bytes, each one start-up; the
+  // arithmetic 2·32·32 flops of t_a.
+  const Time comm = (3 + 3) * from_us(1500) + (128 + 256 + 512 + 3 * 1024) * from_us(1.0);
+  EXPECT_EQ(t[3], comm + 2048 * from_us(33.333));
 }
 
 }  // namespace

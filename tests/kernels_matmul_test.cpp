@@ -31,11 +31,12 @@ MachineConfig machine(int d, const char* ports) {
   return c;
 }
 
-MatmulOptions options(MatmulAlgorithm a, Grid grid = {}, int k = 0) {
+MatmulOptions options(MatmulAlgorithm a, Grid grid = {}, int k = 0, std::size_t element_bytes = 8) {
   MatmulOptions o;
   o.algorithm = a;
   o.grid = grid;
   o.k = k;
+  o.element_bytes = element_bytes;
   return o;
 }
 
@@ -60,6 +61,34 @@ TEST(Matmul, EveryAlgorithmOnASingleNode) {
   for (const auto& row : model::matmul_algorithms())
     for (const MatmulShape& shape : {MatmulShape{13, 7, 11}, MatmulShape{1, 1, 1}})
       check_matmul(machine(0, "all"), shape, options(row.algorithm), row.algorithm != A::outer_product);
+}
+
+TEST(Matmul, EveryAlgorithmInFloats) {
+  // 4-byte elements: the nodes hold, multiply and send floats (small integers, so the product is exact), and the
+  // closed forms move 4 bytes an element.
+  for (const auto& row : model::matmul_algorithms())
+    for (const char* ports : {"one", "all"})
+      for (int d : {2, 3, 4}) {
+        const bool square = row.two_dimensional && row.algorithm != A::a1_2d && row.algorithm != A::a1_2d_sbnt;
+        if (square && d % 2 != 0) continue;
+        const Grid grid{d / 2, d - d / 2};
+        for (const MatmulShape& shape : {MatmulShape{16, 16, 16}, MatmulShape{13, 7, 11}})
+          check_matmul(machine(d, ports), shape, options(row.algorithm, grid, 1, 4),
+                       made_for(row.algorithm, ports) && row.algorithm != A::outer_product);
+      }
+}
+
+TEST(Matmul, FloatsMoveHalfTheBytesOfDoubles) {
+  // Without start-ups, copies or arithmetic the time is τ times the bytes moved: floats take half of doubles'.
+  MachineConfig c = test::link_bound_machine(0, 0.01);
+  c.d = 4;
+  for (const auto& row : model::matmul_algorithms()) {
+    if (row.ports != "one" || row.algorithm == A::outer_product) continue;
+    const auto doubles = model::matmul_time(c, {64, 64, 64}, options(row.algorithm, {2, 2}, 2, 8));
+    const auto floats = model::matmul_time(c, {64, 64, 64}, options(row.algorithm, {2, 2}, 2, 4));
+    ASSERT_TRUE(doubles && floats) << row.name;
+    EXPECT_EQ(2 * floats->total(), doubles->total()) << row.name;
+  }
 }
 
 TEST(Matmul1D, OnePortAlgorithmsHoldOnHalfDuplexToo) {
@@ -102,6 +131,19 @@ TEST(Matmul2D, TransposedAlgorithmsOnSquareGrids) {
     for (const char* ports : {"one", "all"})
       for (int d : {2, 4})
         for (const MatmulShape& shape : kShapes) check_matmul(machine(d, ports), shape, options(a), made_for(a, ports));
+}
+
+TEST(Matmul2D, TransposedAlgorithmsOnRectangularGrids) {
+  // §5.2.2: A2-A5 on N1 × N2 grids, N1 != N2, with the rectangular transpose; P, Q, R multiples of max(N1, N2).
+  for (A a : {A::a2_2d, A::a3_2d, A::a4_2d, A::a5_2d})
+    for (const char* ports : {"one", "half", "all"})
+      for (int d : {1, 2, 3, 4})
+        for (int n1 = 0; n1 <= d; ++n1) {
+          if (2 * n1 == d) continue;
+          for (const MatmulShape& shape : {MatmulShape{16, 16, 16}, MatmulShape{32, 16, 48}})
+            for (std::size_t element : {std::size_t{8}, std::size_t{4}})
+              check_matmul(machine(d, ports), shape, options(a, {n1, d - n1}, 0, element));
+        }
 }
 
 TEST(Matmul2D, PipelinedOuterProductTakesAtMostThePapersStepCount) {
@@ -177,6 +219,24 @@ TEST(PaperTables, TableSixOnePortWithPacketsOfTwoHundredFiftySixDoubles) {
   expect_paper(c, {64, 64, 64}, options(A::a3), 4864, 23, 32768);
 }
 
+TEST(PaperTables, TableSixOnePortInFloatsWithOneKilobytePackets) {
+  // The paper's units: 4-byte floats, t_c = 4τ, and a 1 KB packet holds B_m = 256 of them (128 doubles). P = Q = R =
+  // 64, N = 16: the start-ups of the test above, 15, 15, 19 and 23, with packets of 1024 bytes.
+  const MachineConfig c = paper_machine(4, 128);
+  auto floats = [](A a) { return options(a, {}, 0, 4); };
+  auto time = [](long transfers, long startups, long flops) {
+    return transfers * 4 * from_us(0.01) + startups * from_us(10) + flops * from_us(0.005);
+  };
+  for (auto [a, startups] : {std::pair{A::a1_sbt, 15}, {A::a1_cra, 15}, {A::a4, 19}, {A::a3, 23}}) {
+    const long transfers = a == A::a4 ? 4352 : a == A::a3 ? 4864 : 3840;
+    SCOPED_TRACE(model::matmul_algorithm_info(a).name);
+    EXPECT_EQ(model::matmul_time(c, {64, 64, 64}, floats(a))->total(), time(transfers, startups, 32768));
+    EXPECT_EQ(check_matmul(c, {64, 64, 64}, floats(a)).report.makespan, time(transfers, startups, 32768));
+  }
+  // The same packets in doubles hold 128 elements: A1(1) needs Σ_{i<4}⌈2^i·256/128⌉ = 30 start-ups.
+  expect_paper(c, {64, 64, 64}, options(A::a1_sbt), 3840, 30, 32768);
+}
+
 TEST(PaperTables, TableSixNPort) {
   // All-port, N = 16, P = Q = R = 64 (P⌈Q/N⌉ = 256 doubles). A1^l(n), GCEA(n,N): (1/n)(N - 1)P⌈Q/N⌉ = 960 and
   // ⌈PQ/(nN B_m)⌉(N - 1) = 15 start-ups. A1(n) with nRSBT-b(n,N): 960 and Σ_{t<4}⌈2^t·64/B_m⌉ = 4 with B_m >= 512
@@ -223,6 +283,19 @@ TEST(PaperTables, TableNineA1DependsOnTheGridAsTableTwelveSays) {
               model::matmul_time(c, {256, 64, 64}, options(A::a1_2d, {3, 1}))->communication);
 }
 
+TEST(PaperTables, RectangularTransposeHasTwoLogNminWholeAndLogNmaxOverNminHalfSteps) {
+  // §5.2.2 on the 2 × 8 grid of a 4-cube (nmin = 1, log(Nmax/Nmin) = 2), P = Q = R = 64, B_m = ∞, ρ = 0: the
+  // transpose of D's 32 × 8 blocks (256 elements) is 2 log Nmin = 2 steps of 256 and log(Nmax/Nmin) = 2 of 128
+  // elements, 4 start-ups. A4 on it: that transpose; SBT-b of the redistributed 8 × 32 blocks of D in the processor
+  // columns (1 step of 256); the reduction of the 32 × 64 partial products in the rows, blocks of 32 × 8 (3 steps:
+  // 1024, 512, 256); 2816 element transfers, 8 start-ups; arithmetic 32·64·(2·8 - 1) + 7·256 + 256 = 32768.
+  const MachineConfig c = paper_machine(4);
+  expect_paper(c, {64, 64, 64}, options(A::a4_2d, {1, 3}), 2 * 256 + 2 * 128 + 256 + 1024 + 512 + 256, 4 + 1 + 3,
+               32 * 64 * 15 + 7 * 256 + 256);
+  // The square 4 × 4 grid takes 2560 transfers (TableNineAndTen above): here the rectangle costs more, as A4 on
+  // P = Q = R suits the square grid.
+}
+
 // ----- Shapes that are refused -----------------------------------------------------------------------------------
 
 TEST(MatmulShapes, ImpossibleShapesAreUsageErrorsNamingTheConstraint) {
@@ -237,9 +310,15 @@ TEST(MatmulShapes, ImpossibleShapesAreUsageErrorsNamingTheConstraint) {
   EXPECT_NE(message(machine(2, "one"), {0, 4, 4}, options(A::a1_sbt)).find("at least 1"), std::string::npos);
   EXPECT_NE(message(machine(3, "one"), {4, 4, 4}, options(A::a2_2d)).find("square processor grid"), std::string::npos);
   EXPECT_NE(message(machine(3, "one"), {4, 4, 4}, options(A::outer_product)).find("even d"), std::string::npos);
+  EXPECT_NE(message(machine(3, "one"), {6, 8, 8}, options(A::a4_2d, {1, 2})).find("multiples of max(N1, N2) = 4"),
+            std::string::npos);
+  EXPECT_NE(message(machine(3, "one"), {8, 8, 8}, options(A::a4_2d, {1, 1})).find("n1 + n2 must equal d"),
+            std::string::npos);
   EXPECT_NE(message(machine(4, "one"), {4, 4, 4}, options(A::a1_2d, {1, 2})).find("n1 + n2 must equal d"),
             std::string::npos);
   EXPECT_NE(message(machine(3, "one"), {4, 4, 4}, options(A::a1_hybrid, {}, 4)).find("k = 4"), std::string::npos);
+  EXPECT_NE(message(machine(3, "one"), {4, 4, 4}, options(A::a1_sbt, {}, 0, 2)).find("float (4) or double (8)"),
+            std::string::npos);
   // The kernel refuses the same, and blocks of the wrong size.
   MachineConfig c = machine(2, "one");
   EXPECT_THROW(Machine(c).run([](Node& node) {

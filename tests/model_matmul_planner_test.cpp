@@ -130,6 +130,35 @@ TEST(MatmulPlanner, TwoDimensionalPartitioningIsNeverWorse) {
     EXPECT_LE(model::best_matmul(c, s, two_d).time.total(), model::best_matmul(c, s, one_d).time.total());
 }
 
+TEST(MatmulPlanner, RectangularGridsForAlgorithmsTwoToFive) {
+  // §5.2.2: P = R = 64, Q = 1024, N = 64, t_c = τ = 1 µs. On the square 8 × 8 grid A2 and A4 communicate 13772 µs.
+  // A4 on the 2 × 32 grid: the transpose of D's 512 × 2 blocks (B = 1024 elements) in 2 log Nmin = 2 steps of B and
+  // log(Nmax/Nmin) = 4 of B/2, 2·1025 + 4·513 = 4102 µs; the broadcast of the redistributed 32 × 32 blocks in the
+  // processor columns, 1025 µs; the reduction of the 32 × 64 partial products in the rows, 5 steps of 1024 down to 64
+  // elements, 1984 + 5 = 1989 µs: 7116 µs. (Table 9 bounds the transpose by n(B t_c + τ) = 6150 µs, 9164 in all.)
+  const MachineConfig c = figure_machine(6, 1);
+  const std::array four = {A::a4_2d};
+  const std::array two_to_five = {A::a2_2d, A::a3_2d, A::a4_2d, A::a5_2d};
+  model::MatmulOptions square;
+  square.algorithm = A::a4_2d;
+  EXPECT_EQ(model::matmul_time(c, {64, 1024, 64}, square)->communication, from_us(13772));
+  model::MatmulOptions two_by_32 = square;
+  two_by_32.grid = {1, 5};
+  EXPECT_EQ(model::matmul_time(c, {64, 1024, 64}, two_by_32)->communication, from_us(7116));
+  // The best grid for A4 is as fast (the 1 × 64 grid ties: no transpose steps of a whole block, 6 of half a block).
+  const auto best = model::best_matmul(c, {64, 1024, 64}, four);
+  EXPECT_NE(best.options.grid.n1, best.options.grid.n2);
+  EXPECT_EQ(best.time.communication, from_us(7116));
+  EXPECT_EQ(model::best_matmul(c, {64, 1024, 64}, two_to_five).time.communication, from_us(7116));
+  // Every grid was tried: the 6 + 1 grids of a 6-cube, less none (64 | P, Q, R).
+  EXPECT_EQ(model::plan_matmul(c, {64, 1024, 64}, four).size(), 7u);
+  // Shapes that max(N1, N2) does not divide keep only the grids that take them: on a 6-cube every rectangular grid
+  // has max(N1, N2) >= 16, which does not divide 24, so the square grid alone.
+  EXPECT_EQ(model::plan_matmul(c, {24, 24, 24}, four).size(), 1u);
+  // On an odd cube the rectangular grids are the only ones.
+  EXPECT_EQ(model::plan_matmul(figure_machine(5, 1), {64, 64, 64}, four).size(), 6u);
+}
+
 TEST(MatmulPlanner, ConsidersOnlyAlgorithmsWithAClosedFormOnTheMachine) {
   MachineConfig one = figure_machine(4, 1);
   for (const auto& p : model::plan_matmul(one, {64, 64, 64}))

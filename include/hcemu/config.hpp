@@ -3,7 +3,9 @@
 // the emulator runs it (EmulatorSettings), so that a kernel's node.config() shows the machine of the papers and
 // nothing of the emulator's internals. Each field is a key of hcemu/config_keys.hpp, which holds its range, unit and
 // documentation; a field's initializer here is its default.
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -101,6 +103,12 @@ struct MachineConfig {
   std::size_t packet = 0;           // B_m: largest packet, 0 = no limit
   double flop = 0;                  // t_a: per floating-point operation
   double sys_copy = 0;              // per byte out of the system buffer, UNFORCED late receive
+  // docs/model.md §13, the short-message protocol (Nicol & Bokhari 1994 §4): a packet of 1..short_limit bytes
+  // starts up in lambda_short and moves at tau_short per byte; 0 = no such protocol.
+  std::size_t short_limit = 0;
+  std::optional<double> lambda_short;  // unset means λ
+  std::optional<double> tau_short;     // unset means τ
+  std::size_t element = 8;          // bytes of the programs' floating-point element: 8 double, 4 float
   Switching switching = Switching::circuit;
   // docs/model.md §12, used when switching is loggp (Alexandrov, Ionescu, Schauser & Scheiman 1995): L, o, g, G.
   double loggp_latency = 0;         // L: from the last byte's injection to its arrival at the receiver
@@ -127,8 +135,12 @@ struct EmulatorSettings {
   std::size_t memory_limit = 0;                // bytes the process may hold; 0 = the host's available memory
   unsigned yield_seed = 0;                     // != 0: random thread yields in the runtime, to shake out races
   bool trace = false;                          // record spans for a Chrome trace
+  bool engine_stats = false;                   // RunReport::engine_stats: where the host's time went
   double mpi_timeout_seconds = 60;             // spread over MPI ranks: the longest wait for the others; 0 = forever
   Spread spread;                               // where the nodes run: this process (default), or a session's ranks
+  // Where a run counts its nodes whose kernels have returned (Machine::run adds one each, relaxed), for a progress
+  // display to read while the run goes on; null: not counted. Not a key: it says nothing of the machine.
+  std::atomic<std::uint64_t>* nodes_done = nullptr;
 
   void validate() const;  // throws ConfigError naming the first key out of its range
   // What only the pair can tell: the dimension the engine supports, over spread.ranks() processes.

@@ -70,6 +70,36 @@ struct LinkSpan {
   Time delay = 0;          // how long that transfer waited for this link, held by another's
 };
 
+// How the engine spent the host's time on a run, for seeing where a run's wall-clock goes and how it would scale
+// (EmulatorSettings::engine_stats, `--stats`; docs/engine.md, "Engine statistics"). Host seconds, never model time.
+struct WorkerStats {
+  double running_seconds = 0;  // in node slices: kernels and the runtime under them, placing excluded
+  double placing_seconds = 0;  // placing transfers: the placer runs on the worker of the node that parked last
+  double idle_seconds = 0;     // looking for a node to run, or asleep for want of one
+  std::uint64_t slices = 0;    // how many times it resumed a node
+};
+
+struct EngineStats {
+  std::string engine;                   // "tasks" or "os_threads"
+  int workers = 0;                      // host threads that run nodes (os_threads: one per node)
+  std::uint64_t placement_passes = 0;   // passes of the placer (windows): each places what it may, then lets go
+  std::uint64_t transfers_placed = 0;   // by the placer: transfers it brought to their receivers
+  // Placed at once by their senders, outside the placer, as nothing could contend with them (docs/engine.md)
+  std::uint64_t placed_by_senders = 0;
+  std::uint64_t horizons_answered = 0;  // nodes told that every transfer up to a time has been placed
+  double placing_seconds = 0;           // host time inside the placer, all passes
+  double wall_seconds = 0;              // the run's real duration (RunReport::wall_seconds)
+  // What a pass may place beyond the earliest event that can still issue a transfer, without a global stop. Zero:
+  // every pass stops at that event, and the placer runs whenever every node has parked, while no node runs.
+  Time lookahead = 0;
+  std::vector<WorkerStats> per_worker;  // the tasks engine's workers; empty for os_threads
+
+  // The share of the run's wall-clock spent placing, while no node runs: what more workers cannot shorten.
+  double serial_fraction() const { return wall_seconds > 0 ? placing_seconds / wall_seconds : 0; }
+
+  void print(std::ostream& out) const;  // a few readable lines and a table per worker
+};
+
 struct RunReport {
   MachineConfig config;
   EmulatorSettings settings;
@@ -85,6 +115,7 @@ struct RunReport {
   std::optional<Lateness> lateness;     // wall timing only
   std::vector<TraceSpan> trace;         // when settings.trace
   std::vector<LinkSpan> link_trace;     // when settings.trace
+  std::optional<EngineStats> engine_stats;  // when settings.engine_stats (spread over ranks: rank 0's own)
 
   double makespan_us() const { return to_us(makespan); }
   std::uint64_t messages() const;

@@ -14,6 +14,7 @@ void to_json(nlohmann::json& j, const MachineConfig& config);
 void to_json(nlohmann::json& j, const EmulatorSettings& settings);
 nlohmann::json to_json(const RunReport& report);
 void to_json(nlohmann::json& j, const RunReport& report);
+void to_json(nlohmann::json& j, const EngineStats& stats);
 // One run in the Chrome trace event format (Perfetto, chrome://tracing), as ChromeTraceReporter writes it
 // (hcemu/reporter.hpp); parsed back, so its times are doubles.
 nlohmann::json to_chrome_trace(const RunReport& report);

@@ -29,18 +29,24 @@ class ConsoleReporter : public Reporter {
   bool first_ = true;
 };
 
-// to_json of each run (hcemu/report_json.hpp): one object for one run, an array of {"label", "report"} for several.
+// The runs as one JSON document of the shape every `hcemu ... --json` prints (docs/cli.md, "JSON output"):
+//   {"context": {...}, "runs": [{"label": ..., "report": {...}}, ...], "schema_version": 2}
+// `context` has the fields of the command's, with `command` null and `command_line` this program's; its machine
+// fields (config, engine, workers, timing, ranks) are the first run's. Each run's `report` is to_json of it
+// (hcemu/report_json.hpp), without `nodes` and `links` unless `per_node`. Written as the runs come, not held.
 class JsonReporter : public Reporter {
  public:
-  explicit JsonReporter(std::ostream& out);
+  explicit JsonReporter(std::ostream& out, bool per_node = false);
   ~JsonReporter() override;
   void report(std::string_view label, const RunReport& run) override;
-  void finish() override;
+  void finish() override;  // ends the document (after no runs: an empty `runs`); the next report() starts another
 
  private:
-  struct Runs;  // the runs' JSON so far
+  void open(const RunReport* first);
+  struct Document;  // the document being written
   std::ostream& out_;
-  std::unique_ptr<Runs> runs_;
+  bool per_node_;
+  std::unique_ptr<Document> document_;
 };
 
 // The Chrome trace event format (Perfetto, chrome://tracing) of every run in one file, written as the runs come: one

@@ -349,6 +349,7 @@ nlohmann::json outcome_json(const KernelFamily& family, const MachineConfig& con
     j["paper_table_ps"] = *r.paper_table;
   }
   j["emulated_ps"] = r.report.makespan;
+  if (r.report.engine_stats) j["stats"] = *r.report.engine_stats;
   j["verified"] = r.verified;
   if (!r.verify_message.empty()) j["verify_message"] = r.verify_message;
   j["messages"] = r.report.messages();

@@ -23,7 +23,7 @@ std::string without_key_prefix(const ConfigError& e) {
 }  // namespace
 
 std::string nearest_key(std::string_view unknown, const std::vector<std::string>& candidates) {
-  return detail::nearest_name(unknown, candidates);
+  return hcemu::detail::nearest_name(unknown, candidates);
 }
 
 std::string nearest_config_key(std::string_view unknown) {

@@ -8,18 +8,18 @@
 #include <string_view>
 
 #include "hcemu/config_keys.hpp"
+#include "report/json_context.hpp"
 
 namespace hcemu::cli {
 
-// Raised when a field changes meaning or goes away; a new field leaves it as it is.
-inline constexpr int kJsonSchemaVersion = 1;
+using hcemu::detail::kJsonSchemaVersion;
 
 // The command line that the context reports (run_main records it).
 void set_command_line(int argc, const char* const* argv);
 
-// What made the output: the build (build_info.hpp), the host and its hardware threads, the UTC date and time, the
-// command and its command line, the MPI ranks, and the machine's config name, engine, workers and timing mode (null
-// for a command without a machine).
+// What made the output (report/json_context.hpp): the build, the host and its hardware threads, the UTC date and
+// time, the command and its command line, the MPI ranks, and the machine's config name, engine, workers and timing
+// mode (null for a command without a machine).
 nlohmann::json run_context(std::string_view command, const MachineSetup* machine);
 
 // {"schema_version", "context", key: payload}. `command` names the subcommand ("run", "plan matmul").

@@ -50,17 +50,17 @@ const std::vector<std::uint64_t> kComputeFlops = {1000, 10000, 100000};
 
 // Spread over MPI ranks, node 0 (on rank 0) measured: every rank takes its samples, so that each fits the same.
 template <class T>
-void put_all(detail::Wire& w, const std::vector<T>& v) {
+void put_all(hcemu::detail::Wire& w, const std::vector<T>& v) {
   w.put<std::uint64_t>(v.size());
   for (const T& x : v) w.put(x);
 }
 template <class T>
-void get_all(detail::WireReader& r, std::vector<T>& v) {
+void get_all(hcemu::detail::WireReader& r, std::vector<T>& v) {
   v.resize(static_cast<std::size_t>(r.get<std::uint64_t>()));
   for (T& x : v) x = r.get<T>();
 }
 void share_from_rank0(const Machine& machine, Samples& samples) {
-  detail::Wire w;
+  hcemu::detail::Wire w;
   if (!samples.ping_pong.empty()) {
     put_all(w, samples.ping_pong);
     put_all(w, samples.exchange);
@@ -72,7 +72,7 @@ void share_from_rank0(const Machine& machine, Samples& samples) {
   const std::string first = machine.first_of_ranks(text);
   std::vector<std::byte> bytes(first.size());
   std::memcpy(bytes.data(), first.data(), first.size());
-  detail::WireReader r(bytes);
+  hcemu::detail::WireReader r(bytes);
   get_all(r, samples.ping_pong);
   get_all(r, samples.exchange);
   get_all(r, samples.barrier);

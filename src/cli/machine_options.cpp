@@ -34,6 +34,11 @@ void MachineOptions::add_to(CLI::App& app, bool with_sync) {
       help += ". On a torus or mesh too: -d 6 is 8 x 8; with torus:RxC the sides give d and -d may be left out";
     std::string type = std::string(key.name);
     for (char& c : type) c = c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
+    if (key.type == KeyType::boolean) {  // a switch: given, it sets the key true
+      std::string& text = flags[std::string(key.name)];
+      app.add_flag_callback(std::string(key.flag), [&text] { text = "true"; }, help);
+      continue;
+    }
     app.add_option(std::string(key.flag), flags[std::string(key.name)], help)->type_name(type);
   }
   if (with_sync)

@@ -24,14 +24,19 @@ struct PlanMatmulOptions {
   std::size_t m = 64;
   std::size_t P = 0, Q = 0, R = 0;
   std::vector<std::string> algos;
+  std::string element;  // empty: the machine's key `element`
   bool json = false;
 };
 
-// "a1-2d grid=(1,2)", "a1-hybrid k=3", "a4": as `hcemu run matmul` labels the case.
+bool has_grid(const model::MatmulOptions& o) {
+  return o.algorithm == model::MatmulAlgorithm::a1_2d || o.algorithm == model::MatmulAlgorithm::a1_2d_sbnt ||
+         model::matmul_takes_rectangular_grid(o.algorithm);
+}
+
+// "a1-2d grid=(1,2)", "a4-2d grid=(1,5)", "a1-hybrid k=3", "a4": as `hcemu run matmul` labels the case.
 std::string label(const model::MatmulOptions& o) {
   std::string text(model::matmul_algorithm_info(o.algorithm).name);
-  if (o.algorithm == model::MatmulAlgorithm::a1_2d || o.algorithm == model::MatmulAlgorithm::a1_2d_sbnt)
-    text += " grid=" + partition_label({o.grid.n1, o.grid.n2});
+  if (has_grid(o)) text += " grid=" + partition_label({o.grid.n1, o.grid.n2});
   if (o.algorithm == model::MatmulAlgorithm::a1_hybrid) text += " k=" + std::to_string(o.k);
   return text;
 }
@@ -39,8 +44,7 @@ std::string label(const model::MatmulOptions& o) {
 nlohmann::json plan_json(const model::PlannedMatmul& p) {
   nlohmann::json j;
   j["algo"] = model::matmul_algorithm_info(p.options.algorithm).name;
-  if (p.options.algorithm == model::MatmulAlgorithm::a1_2d || p.options.algorithm == model::MatmulAlgorithm::a1_2d_sbnt)
-    j["grid"] = {p.options.grid.n1, p.options.grid.n2};
+  if (has_grid(p.options)) j["grid"] = {p.options.grid.n1, p.options.grid.n2};
   if (p.options.algorithm == model::MatmulAlgorithm::a1_hybrid) j["k"] = p.options.k;
   j["communication_us"] = to_us(p.time.communication);
   j["arithmetic_us"] = to_us(p.time.arithmetic);
@@ -51,7 +55,12 @@ nlohmann::json plan_json(const model::PlannedMatmul& p) {
 }
 
 int plan_matmul(const PlanMatmulOptions& options, std::ostream& out) {
-  const MachineFamily machine = options.machine.build_family();
+  MachineFamily machine = options.machine.build_family();
+  if (!options.element.empty()) {
+    const auto bytes = model::parse_matmul_element(options.element);
+    if (!bytes) throw UsageError("plan matmul: --element takes float or double, got '" + options.element + "'");
+    machine.config.element = *bytes;
+  }
   const MachineConfig& config = machine.config;
   const model::MatmulShape shape{options.P ? options.P : options.m, options.Q ? options.Q : options.m,
                                  options.R ? options.R : options.m};
@@ -67,10 +76,10 @@ int plan_matmul(const PlanMatmulOptions& options, std::ostream& out) {
     }
     const auto a = model::parse_matmul_algorithm(name);
     if (!a) {
-      const std::string hint = detail::nearest_name(name, names);
+      const std::string hint = hcemu::detail::nearest_name(name, names);
       throw UsageError("plan matmul: no algorithm '" + name + "'" +
                        (hint.empty() ? "" : "; did you mean '" + hint + "'?") +
-                       " (algorithms: " + detail::joined(names) + ", all)");
+                       " (algorithms: " + hcemu::detail::joined(names) + ", all)");
     }
     candidates.push_back(*a);
   }
@@ -89,6 +98,7 @@ int plan_matmul(const PlanMatmulOptions& options, std::ostream& out) {
     j["P"] = shape.P;
     j["Q"] = shape.Q;
     j["R"] = shape.R;
+    j["element"] = model::matmul_element_name(config.element);
     j["optimal"] = plan_json(best);
     j["plans"] = nlohmann::json::array();
     for (const auto& p : plans) j["plans"].push_back(plan_json(p));
@@ -97,7 +107,7 @@ int plan_matmul(const PlanMatmulOptions& options, std::ostream& out) {
   }
 
   out << "matrix multiplication A <- C × D + E, P = " << shape.P << ", Q = " << shape.Q << ", R = " << shape.R
-      << ", on " << config.name << ", d = " << config.d << " (" << config.nodes() << " nodes), ports "
+      << ", " << model::matmul_element_name(config.element) << "s, on " << config.name << ", d = " << config.d << " (" << config.nodes() << " nodes), ports "
       << config.ports.str() << "\n\n";
   out << "fastest by the closed forms: " << label(best.options) << ", predicted " << fixed(to_us(best.time.total()))
       << " µs (Johnsson & Ho 1987 §5)\n\n";
@@ -122,6 +132,8 @@ Action add_plan_matmul_command(CLI::App& plan) {
   sub->add_option("--P", options->P, "Rows of C and A (default m)");
   sub->add_option("--Q", options->Q, "Columns of C, rows of D (default m)");
   sub->add_option("--R", options->R, "Columns of D and A (default m)");
+  sub->add_option("--element", options->element,
+                  "float (4 bytes, the paper's iPSC code) or double (8); default the machine's key `element`");
   sub->add_option("--algo", options->algos, "The candidates, comma-separated (default all)")->delimiter(',');
   options->machine.add_to(*sub);
   sub->add_flag("--json", options->json, "Print JSON: schema_version, context, and plan (optimal, plans; docs/cli.md)");

@@ -34,6 +34,8 @@ std::string run_progress_line(const ProgressState& s) {
   std::string line = s.task + ": " + s.item;
   if (s.total > 1 && s.done < s.total)
     line += " (" + std::to_string(s.done + 1) + " of " + std::to_string(s.total) + ")";
+  if (s.part_total > 0)
+    line += ", " + std::to_string(s.part_done) + "/" + std::to_string(s.part_total) + " " + s.part_unit + " done";
   line += ", " + clock_text(s.item_elapsed);
   if (s.elapsed - s.item_elapsed >= 1) line += ", " + clock_text(s.elapsed) + " in all";
   return line;
@@ -79,6 +81,20 @@ void Progress::start(std::string item) {
   if (!enabled_) return;
   std::lock_guard lock(mutex_);
   state_.item = std::move(item);
+  part_done_ = nullptr;
+  state_.part_done = state_.part_total = 0;
+  state_.part_unit.clear();
+  item_begin_ = Clock::now();
+  draw();
+}
+
+void Progress::start(std::string item, const std::atomic<std::uint64_t>& done, std::uint64_t total, std::string unit) {
+  if (!enabled_) return;
+  std::lock_guard lock(mutex_);
+  state_.item = std::move(item);
+  part_done_ = &done;
+  state_.part_total = total;
+  state_.part_unit = std::move(unit);
   item_begin_ = Clock::now();
   draw();
 }
@@ -105,6 +121,7 @@ void Progress::draw() {
   const auto seconds = [](Clock::duration d) { return std::chrono::duration<double>(d).count(); };
   state_.elapsed = seconds(now - begin_);
   state_.item_elapsed = seconds(now - item_begin_);
+  if (part_done_) state_.part_done = part_done_->load(std::memory_order_relaxed);
   std::string line = line_(state_);
   const std::size_t width = terminal_width() - 1;
   if (line.size() > width) line.resize(width);

@@ -3,7 +3,9 @@
 // it has taken and, for a sweep, about how long is left. Drawn only when stderr is a terminal, and only once the
 // command has run for a while (kProgressDelay), so that short commands, logs and pipes stay clean; redrawn in place
 // with \r, and cleared when the command is done.
+#include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <condition_variable>
 #include <cstddef>
 #include <functional>
@@ -23,12 +25,15 @@ struct ProgressState {
   std::string item;          // "standard", "direct m=64", "writing the trace"
   double elapsed = 0;        // seconds since the command started
   double item_elapsed = 0;   // seconds since `item` started
+  // Inside the running item, where it counts its parts: `part_done` of `part_total` `part_unit` ("nodes") done.
+  std::uint64_t part_done = 0, part_total = 0;
+  std::string part_unit{};
 };
 
 // "0:07", "1:05", "1:02:03": whole seconds, as a clock.
 std::string clock_text(double seconds);
-// `run`: "run exchange: standard (2 of 3), 0:12, 0:45 in all"; one case: "run exchange: direct, 1:23". The engine
-// says nothing of a case until it ends, so a case's own time is all there is to show.
+// `run`: "run exchange: standard (2 of 3), 0:12, 0:45 in all"; one case: "run exchange: direct, 1:23"; with the
+// case's nodes counted (EmulatorSettings::nodes_done): "run exchange: direct, 1024/4096 nodes done, 1:23".
 std::string run_progress_line(const ProgressState& s);
 // `sweep`: "sweep exchange: 37/120 points, 1:05, about 2:25 left (standard m=64)", the time left at the pace so far.
 std::string sweep_progress_line(const ProgressState& s);
@@ -44,6 +49,8 @@ class Progress {
   Progress& operator=(const Progress&) = delete;
 
   void start(std::string item);  // the next item, or the work after the last, starts
+  // The next item, whose parts `done` counts (read relaxed while it runs) up to `total`; `done` must outlive it.
+  void start(std::string item, const std::atomic<std::uint64_t>& done, std::uint64_t total, std::string unit);
   void finish();                 // it is done
   // Writes `text` (whole lines) to the stream, clearing the progress line first so that the two do not mix.
   void message(const std::string& text);
@@ -62,6 +69,7 @@ class Progress {
   bool enabled_;
   std::chrono::milliseconds delay_;
   Clock::time_point begin_ = Clock::now(), item_begin_ = begin_;
+  const std::atomic<std::uint64_t>* part_done_ = nullptr;  // the running item's count, if it has one
   bool drawn_ = false;
   bool stop_ = false;
   std::mutex mutex_;

@@ -1,5 +1,6 @@
 // `hcemu run <kernel>`: run one kernel case (or every algorithm) and set the emulated time beside the prediction.
 #include <CLI/CLI.hpp>
+#include <atomic>
 #include <memory>
 #include <ostream>
 
@@ -15,6 +16,7 @@
 #include "cli/real_time.hpp"
 #include "cli/text_table.hpp"
 #include "cli/trace_writer.hpp"
+#include "report/report_json_writer.hpp"
 
 namespace hcemu::cli {
 
@@ -26,6 +28,7 @@ struct RunOptions {
   std::string kernel;
   std::size_t m = 64;
   bool json = false;
+  bool json_nodes = false;
   bool quiet = false;
   TraceOptions trace;
 
@@ -110,6 +113,25 @@ void warn_if_wall_inexact(std::ostream& err, const harness::KernelFamily& kernel
         << fixed(100 * share * report.settings.time_scale / kMaxTimeScale, 1) << "%\n";
 }
 
+// One element of `runs`: `summary` (outcome_json) with the run's report, if it ran, under "report" where
+// nlohmann::json's sorted keys would put it.
+void write_run_json(hcemu::detail::JsonWriter& out, const nlohmann::json& summary, const CaseOutcome& outcome,
+                    bool per_node) {
+  const RunReport* report = outcome.result ? &outcome.result->report : nullptr;
+  const auto write_report = [&] {
+    out.key("report");
+    hcemu::detail::write_report_json(out, *report, per_node);
+    report = nullptr;
+  };
+  out.begin_object();
+  for (const auto& [key, value] : summary.items()) {
+    if (report && key > "report") write_report();
+    out.key(key).value(value);
+  }
+  if (report) write_report();
+  out.end_object();
+}
+
 int run(const RunOptions& options, std::ostream& out, std::ostream& err) {
   const harness::KernelFamily& kernel = harness::find_family(options.kernel);
   MachineFamily family = options.machine.build_family();
@@ -129,11 +151,17 @@ int run(const RunOptions& options, std::ostream& out, std::ostream& err) {
 
   std::vector<CaseOutcome> outcomes;
   {
-    Progress progress(err, "run " + options.kernel, cases.size(), run_progress_line,
-                      !options.quiet && writes_files() && Progress::stderr_is_terminal());
+    const bool show_progress = !options.quiet && writes_files() && Progress::stderr_is_terminal();
+    Progress progress(err, "run " + options.kernel, cases.size(), run_progress_line, show_progress);
+    // Inside a case the line counts the nodes whose kernels have returned (EmulatorSettings::nodes_done), counted
+    // only when the line is shown.
+    std::atomic<std::uint64_t> nodes_done{0};
+    EmulatorSettings counted = settings;
+    if (show_progress) counted.nodes_done = &nodes_done;
     for (const auto& c : cases) {
-      progress.start(case_label(kernel, c));
-      outcomes.push_back(run_case(kernel, config, settings, c));
+      nodes_done.store(0, std::memory_order_relaxed);
+      progress.start(case_label(kernel, c), nodes_done, static_cast<std::uint64_t>(config.nodes()), "nodes");
+      outcomes.push_back(run_case(kernel, config, counted, c));
       progress.finish();
     }
     if (options.trace.wanted()) {
@@ -157,14 +185,15 @@ int run(const RunOptions& options, std::ostream& out, std::ostream& err) {
   bool all_ok = true;
   for (const auto& o : outcomes) all_ok = all_ok && o.ok();
   if (options.json) {
+    // Streamed (report/report_json_writer.hpp): the reports' per-node arrays go out as written, never as a tree.
     const int best = optimal_index(outcomes);
-    nlohmann::json runs = nlohmann::json::array();
+    hcemu::detail::JsonRunsDocument document(out, run_context("run", &family));
     for (std::size_t i = 0; i < outcomes.size(); ++i) {
-      auto j = outcome_json(kernel, config, settings, outcomes[i]);
+      auto j = outcome_json(kernel, config, settings, outcomes[i], false);
       j["optimal"] = static_cast<int>(i) == best;
-      runs.push_back(std::move(j));
+      write_run_json(document.writer(), j, outcomes[i], options.json_nodes);
     }
-    out << json_document("run", &family, "runs", std::move(runs)).dump(2) << '\n';
+    document.close();
     return all_ok ? kExitOk : kExitRunFailed;
   }
 
@@ -180,6 +209,11 @@ int run(const RunOptions& options, std::ostream& out, std::ostream& err) {
     outcomes.front().result->report.print(out);
   } else if (outcomes.size() > 1) {
     out << "(run one algorithm, e.g. --algo " << outcomes.front().requested.algo << ", for its full report)\n";
+    for (const auto& o : outcomes)
+      if (o.result && o.result->report.engine_stats) {
+        out << '\n' << case_label(kernel, o.result->run_case) << ":\n";
+        o.result->report.engine_stats->print(out);
+      }
   }
   for (const auto& o : outcomes)
     if (!o.error.empty()) err << "hcemu: " << case_label(kernel, o.requested) << ": " << o.error << '\n';
@@ -198,6 +232,9 @@ Action add_run_command(CLI::App& app) {
   options->machine.add_to(*sub);
   sub->add_flag("--json", options->json,
                 "Print JSON: schema_version, context, and runs, one object per algorithm (docs/cli.md)");
+  sub->add_flag("--json-nodes", options->json_nodes,
+                "With --json: each run's report has its per-node and per-link statistics (nodes, links)")
+      ->needs("--json");
   options->trace.add_to(*sub);
   sub->add_flag("-q,--quiet", options->quiet, "No progress line on stderr (shown after 2 s when stderr is a terminal)");
   return [options](std::ostream& out, std::ostream& err) { return run(*options, out, err); };

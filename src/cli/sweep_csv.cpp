@@ -32,7 +32,10 @@ struct CsvRow {
 
 std::string parts_joined(const std::vector<int>& parts) {
   std::string text;
-  for (int part : parts) text += (text.empty() ? "" : "-") + std::to_string(part);
+  for (int part : parts) {
+    if (!text.empty()) text += '-';
+    text += std::to_string(part);
+  }
   return text;
 }
 

@@ -382,6 +382,16 @@ ChoiceKind<Switching> switching_kind() {
   return {parse_switching, [](Switching s) { return std::string(to_string(s)); },
           [] { return std::string("circuit, store_and_forward or loggp"); }};
 }
+// The floating-point element of the programs run on the machine: the matrix multiplications hold and send them.
+ChoiceKind<std::size_t> element_kind() {
+  return {[](std::string_view text) -> std::size_t {
+            if (text == "float") return 4;
+            if (text == "double") return 8;
+            throw ConfigError("element", "'" + std::string(text) + "' is not float or double");
+          },
+          [](std::size_t bytes) { return std::string(bytes == 4 ? "float" : "double"); },
+          [] { return std::string("float or double"); }};
+}
 // LogGP's g, which must stay within 2o + L under switching = loggp: hcemu's ports hold a message's input for its gap
 // up to the moment its receive completes, and that hold must fit after the message starts (docs/model.md §12).
 struct LogGPGapKind {
@@ -489,6 +499,19 @@ const std::vector<ConfigKey>& config_keys() {
       {"flop", "t_a", "", "per floating-point operation (Node::compute)", field(&M::flop, time, "µs/flop")},
       {"sys_copy", "", "", "per byte copied out of the system buffer by a late UNFORCED receive",
        field(&M::sys_copy, time, "µs/byte")},
+      // The short-message protocol (Nicol & Bokhari 1994 §4): docs/model.md §13.
+      {"short_limit", "", "",
+       "short-message protocol: packets of 1..short_limit bytes start up in lambda_short and move at tau_short; 0 = "
+       "none (Nicol & Bokhari 1994 §4: the iPSC/860 handles messages of 100 bytes or fewer differently)",
+       field(&M::short_limit, BytesKind{0}, "bytes")},
+      {"lambda_short", "λs", "", "start-up of a packet of 1..short_limit bytes; follows lambda unless set",
+       field(&M::lambda_short, DefaultedTimeKind{&M::lambda, "lambda"}, "µs")},
+      {"tau_short", "τs", "", "time per byte of a packet of 1..short_limit bytes; follows tau unless set",
+       field(&M::tau_short, DefaultedTimeKind{&M::tau, "tau"}, "µs/byte")},
+      {"element", "", "",
+       "the floating-point element the programs hold and send: double (8 bytes) or float (4, the Intel iPSC's in "
+       "Johnsson & Ho 1987); the matrix multiplications' default",
+       field(&M::element, element_kind(), "")},
       {"switching", "", "--switching",
        "how a message crosses the machine: one circuit, hop by hop, or the LogGP model (no links, the loggp_ keys)",
        field(&M::switching, switching_kind(), "")},
@@ -541,6 +564,10 @@ const std::vector<ConfigKey>& config_keys() {
       {"yield_seed", "", "", "!= 0: random thread yields in the runtime, to shake out races",
        field(&E::yield_seed, IntegerKind<unsigned>{0, std::numeric_limits<unsigned>::max()}, "")},
       {"trace", "", "", "record spans for a Chrome trace", field(&E::trace, BooleanKind{}, "")},
+      {"engine_stats", "", "--stats",
+       "true: report how the engine spent the host's time (placement passes, transfers placed, time placing, "
+       "running and idle per worker, the serial fraction; docs/engine.md)",
+       field(&E::engine_stats, BooleanKind{}, "")},
       {"mpi_timeout_seconds", "", "",
        "spread over MPI ranks: how long a rank waits in one exchange for the other ranks before it ends the job with "
        "an error (a rank stopped, killed or far slower); a rank's nodes may compute no longer than this between two "

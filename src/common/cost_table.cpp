@@ -15,6 +15,9 @@ CostTable CostTable::from(const MachineConfig& c) {
   t.flop = from_us(c.flop);
   t.sys_copy = from_us(c.sys_copy);
   t.packet = c.packet;
+  t.short_limit = c.short_limit;
+  t.lambda_short = from_us(c.lambda_short.value_or(c.lambda));
+  t.tau_short = from_us(c.tau_short.value_or(c.tau));
   return t;
 }
 

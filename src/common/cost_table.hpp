@@ -1,6 +1,7 @@
 #pragma once
 // Internal picosecond arithmetic: the closed forms of src/model and the timing layer compute from it. Users predict
 // a cost with the public functions of hcemu/model/costs.hpp, which compute from the same table.
+#include <algorithm>
 #include <cstddef>
 #include <string>
 
@@ -13,13 +14,25 @@ namespace hcemu {
 // docs/model.md §2 in exact time: every parameter rounded once to whole picoseconds. The timing layer and the
 // closed forms both compute from this, so that the emulator and the model agree to the picosecond.
 struct CostTable {
+  // Every product of a per-byte time and a size is taken wide and checked: τ·L alone passes 2^63 for τ = 1e9 µs and a
+  // few MiB.
+  __extension__ typedef __int128 Wide;
   Time lambda = 0, lambda0 = 0, tau = 0, delta_hop = 0, delta_msg = 0, rho = 0;
   Time barrier_a = 0, barrier_b = 0, flop = 0, sys_copy = 0;
-  std::size_t packet = 0;
+  Time lambda_short = 0, tau_short = 0;  // docs/model.md §13: packets of 1..short_limit bytes
+  std::size_t packet = 0, short_limit = 0;
 
   static CostTable from(const MachineConfig&);
 
-  Time startup(std::size_t bytes) const { return bytes == 0 ? lambda0 : lambda; }
+  bool is_short(std::size_t bytes) const { return bytes != 0 && bytes <= short_limit; }
+  // A packet's start-up: λ0 for zero bytes, λs for 1..short_limit bytes (docs/model.md §13), λ otherwise.
+  Time startup(std::size_t bytes) const { return bytes == 0 ? lambda0 : is_short(bytes) ? lambda_short : lambda; }
+  // A packet's time on a link: τ per byte, τs for a short packet.
+  Wide bytes_time(std::size_t bytes) const {
+    return static_cast<Wide>(is_short(bytes) ? tau_short : tau) * static_cast<Wide>(bytes);
+  }
+  // The largest start-up and per-byte time a packet may pay, for bounds.
+  Time max_startup() const { return std::max({lambda, lambda0, short_limit != 0 ? lambda_short : Time{0}}); }
   std::size_t packet_count(std::size_t bytes) const {
     return (packet == 0 || bytes == 0) ? 1 : (bytes + packet - 1) / packet;
   }
@@ -32,19 +45,16 @@ struct CostTable {
   // docs/model.md §3, circuit: one packet over h hops holds its route for λ + δ' + δ·h + τ·L.
   Time circuit_packet(std::size_t bytes, int hops) const {
     return within_range(static_cast<Wide>(startup(bytes)) + delta_msg + static_cast<Wide>(delta_hop) * hops +
-                        static_cast<Wide>(tau) * bytes);
+                        bytes_time(bytes));
   }
   // Until the first byte reaches the receiver: λ + δ' + δ·h.
   Time circuit_first_byte(std::size_t bytes, int hops) const { return startup(bytes) + delta_msg + delta_hop * hops; }
   // docs/model.md §3, store-and-forward: each hop of one packet is λ + τ·L on one link.
   Time hop_packet(std::size_t bytes) const {
-    return within_range(static_cast<Wide>(startup(bytes)) + static_cast<Wide>(tau) * bytes);
+    return within_range(static_cast<Wide>(startup(bytes)) + bytes_time(bytes));
   }
   Time copy(std::size_t bytes) const { return within_range(static_cast<Wide>(rho) * bytes); }
 
-  // Every product of a per-byte time and a size is taken wide and checked: τ·L alone passes 2^63 for τ = 1e9 µs and a
-  // few MiB.
-  __extension__ typedef __int128 Wide;
   static Time within_range(Wide t, const char* what = "one transfer") {
     if (t > kTimeLimit)
       throw TimeOverflow(std::string(what) + " would take more than the model's range of 2^62 ps (about 53 days)");

@@ -13,6 +13,8 @@
 #include "hcemu/model/primitives.hpp"
 
 namespace hcemu::harness {
+// The family's rows and helpers, in a namespace of its own: the families name theirs alike (sbnt(), problem_bound).
+namespace allgather_rows {
 namespace {
 
 // The least time of the problem on this machine (model/lower_bounds.hpp), whatever the algorithm.
@@ -258,8 +260,10 @@ Algorithm nrsbt_one_port() {
 }
 
 }  // namespace
+}  // namespace allgather_rows
 
 KernelFamily allgather_family() {
+  using namespace allgather_rows;
   return {
       .name = "allgather",
       .summary =

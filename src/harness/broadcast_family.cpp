@@ -15,6 +15,8 @@
 #include "hcemu/model/primitives.hpp"
 
 namespace hcemu::harness {
+// The family's rows and helpers, in a namespace of its own: the families name theirs alike (sbnt(), problem_bound).
+namespace broadcast_rows {
 namespace {
 
 // The least time of the problem on this machine (model/lower_bounds.hpp), whatever the algorithm.
@@ -295,8 +297,10 @@ Algorithm nrsbt_one_port() {
 }
 
 }  // namespace
+}  // namespace broadcast_rows
 
 KernelFamily broadcast_family() {
+  using namespace broadcast_rows;
   return {
       .name = "broadcast",
       .summary =

@@ -20,6 +20,8 @@
 #include "hcemu/model/torus_exchange_cost.hpp"
 
 namespace hcemu::harness {
+// The family's rows and helpers, in a namespace of its own: the families name theirs alike (sbnt(), problem_bound).
+namespace exchange_rows {
 namespace {
 
 // The least time of the problem on this machine (model/lower_bounds.hpp), whatever the algorithm: the cube's, or on a
@@ -356,8 +358,10 @@ Algorithm torus_t1x(int x) {
 }
 
 }  // namespace
+}  // namespace exchange_rows
 
 KernelFamily exchange_family() {
+  using namespace exchange_rows;
   return {
       .name = "exchange",
       .summary =

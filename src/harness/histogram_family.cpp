@@ -12,6 +12,8 @@
 #include "hcemu/model/lower_bounds.hpp"
 
 namespace hcemu::harness {
+// The family's rows and helpers, in a namespace of its own: the families name theirs alike (sbnt(), problem_bound).
+namespace histogram_rows {
 namespace {
 
 // The least time of the problem on this machine (model/lower_bounds.hpp), whatever the algorithm.
@@ -92,8 +94,10 @@ Algorithm symmetrized() {
 }
 
 }  // namespace
+}  // namespace histogram_rows
 
 KernelFamily histogram_family() {
+  using namespace histogram_rows;
   return {
       .name = "histogram",
       .summary =

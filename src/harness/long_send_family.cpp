@@ -17,6 +17,8 @@
 #include "hcemu/model/lower_bounds.hpp"
 
 namespace hcemu::harness {
+// The family's rows and helpers, in a namespace of its own: the families name theirs alike (sbnt(), problem_bound).
+namespace long_send_rows {
 namespace {
 
 int src_of(const KernelCase& c) { return static_cast<int>(c.params.number("src")); }
@@ -393,8 +395,10 @@ Algorithm arbitrary_exchange() {
 }
 
 }  // namespace
+}  // namespace long_send_rows
 
 KernelFamily long_send_family() {
+  using namespace long_send_rows;
   return {
       .name = "long-send",
       .summary =

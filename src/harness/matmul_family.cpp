@@ -21,6 +21,8 @@
 #include "hcemu/model/matmul_planner.hpp"
 
 namespace hcemu::harness {
+// The family's rows and helpers, in a namespace of its own: the families name theirs alike (sbnt(), problem_bound).
+namespace matmul_rows {
 namespace {
 
 using model::MatmulAlgorithm;
@@ -34,9 +36,18 @@ model::MatmulShape shape_of(const KernelCase& c) {
   return {side("P"), side("Q"), side("R")};
 }
 
-model::MatmulOptions options_of(MatmulAlgorithm algorithm, const KernelCase& c) {
+// --element, else the machine's `element` key.
+std::size_t element_of(const MachineConfig& config, const KernelCase& c) {
+  const std::string& name = c.params.text("element");
+  if (name.empty()) return config.element;
+  if (const auto bytes = model::parse_matmul_element(name)) return *bytes;
+  throw UsageError("matmul: --element takes float or double, got '" + name + "'");
+}
+
+model::MatmulOptions options_of(MatmulAlgorithm algorithm, const MachineConfig& config, const KernelCase& c) {
   model::MatmulOptions o;
   o.algorithm = algorithm;
+  o.element_bytes = element_of(config, c);
   const auto& grid = c.params.parts("grid");
   if (grid.size() == 2) o.grid = {grid[0], grid[1]};
   o.k = static_cast<int>(c.params.number("k"));
@@ -58,7 +69,7 @@ RunFn matmul_run(MatmulAlgorithm algorithm) {
   return [algorithm](const MachineConfig& config, const EmulatorSettings& settings, const KernelCase& c) {
     KernelResult result;
     const model::MatmulShape shape = shape_of(c);
-    const model::MatmulOptions options = options_of(algorithm, c);
+    const model::MatmulOptions options = options_of(algorithm, config, c);
     const auto C = random_matrix(c.seed, 0, shape.P * shape.Q), D = random_matrix(c.seed, 1, shape.Q * shape.R),
                E = random_matrix(c.seed, 2, shape.P * shape.R);
     const model::Grid grid = model::matmul_grid(options, config.d);
@@ -83,9 +94,10 @@ RunFn matmul_run(MatmulAlgorithm algorithm) {
     }
     const std::vector<double> want = kernels::serial_matmul(shape, C, D, E);
     // The algorithms sum the Q products of an element in orders of their own: each order's rounding error is below
-    // Q·ε·Σ|c·d| + ε|e| <= (Q + 1)²ε with every element in [-1, 1).
+    // Q·ε·Σ|c·d| + ε|e| <= (Q + 1)²ε with every element in [-1, 1). In floats ε is float's, and rounding C, D and E
+    // to floats adds at most (Q + 1)ε more.
     const double q = static_cast<double>(shape.Q) + 1;
-    const double tolerance = 2 * q * q * DBL_EPSILON;
+    const double tolerance = 2 * q * q * (options.element_bytes == 4 ? double{FLT_EPSILON} : DBL_EPSILON);
     FirstFailure failure;
     for (std::size_t k = 0; k < a.size(); ++k) {
       if (covered[k] == 0 || std::abs(a[k] - want[k]) <= tolerance) continue;
@@ -100,7 +112,7 @@ RunFn matmul_run(MatmulAlgorithm algorithm) {
 
 TimeFn matmul_predict(MatmulAlgorithm algorithm) {
   return [algorithm](const MachineConfig& config, const KernelCase& c) -> std::optional<Time> {
-    const auto t = model::matmul_time(config, shape_of(c), options_of(algorithm, c));
+    const auto t = model::matmul_time(config, shape_of(c), options_of(algorithm, config, c));
     return t ? std::optional<Time>(t->total()) : std::nullopt;
   };
 }
@@ -117,14 +129,23 @@ ParamSpec r_param() {
 }
 
 bool is_a1_2d(A a) { return a == A::a1_2d || a == A::a1_2d_sbnt; }
+bool takes_grid(A a) { return is_a1_2d(a) || model::matmul_takes_rectangular_grid(a); }
 bool has_packets(A a) { return a == A::a2_2d_sbnt || a == A::a3_2d_sbnt || a == A::a4_2d_sbnt || a == A::a5_2d_sbnt; }
+
+ParamSpec element_param() {
+  return {"element", "", ParamKind::text,
+          "the element the nodes hold, multiply and send: float (4 bytes, the iPSC code of Johnsson & Ho 1987 §5.1) "
+          "or double (8); default the machine's key `element`",
+          false, false};
+}
 
 std::vector<ParamSpec> params_of(A a) {
   std::vector<ParamSpec> params = {p_param(), q_param(), r_param()};
-  if (is_a1_2d(a))
+  if (takes_grid(a))
     params.push_back({"grid", "", ParamKind::partition,
-                      "the processor grid n1,n2: 2^n1 rows × 2^n2 columns, n1 + n2 = d (Johnsson & Ho 1987 §5.2); "
-                      "default the grid the model finds fastest"});
+                      "the processor grid n1,n2: 2^n1 rows × 2^n2 columns, n1 + n2 = d (Johnsson & Ho 1987 §5.2; "
+                      "A2-A5 on n1 != n2, §5.2.2, need P, Q, R multiples of max(N1, N2)); default the grid the "
+                      "model finds fastest"});
   if (a == A::a1_hybrid)
     params.push_back({"k", "k", ParamKind::count,
                       "SBT steps before the GCEA ones, 1..d (Johnsson & Ho 1987 §5.1, Figure 10); 0 = the k the "
@@ -132,6 +153,7 @@ std::vector<ParamSpec> params_of(A a) {
   if (has_packets(a))
     params.push_back({"packets", "packets", ParamKind::count,
                       "packets per link of the all-port transposes (Stout & Wagar 1990 §4); 0 = the model's best"});
+  params.push_back(element_param());
   return params;
 }
 
@@ -144,14 +166,32 @@ std::function<KernelCase(const MachineConfig&, KernelCase)> matmul_resolve(A a) 
       throw UsageError("matmul " + name + ": the matrices need P, Q, R >= 1 (-m sets all three, --P, --Q, --R each), " +
                        "got P = " + std::to_string(shape.P) + ", Q = " + std::to_string(shape.Q) +
                        ", R = " + std::to_string(shape.R));
+    c.params.set("element", std::string(model::matmul_element_name(element_of(config, c))));
+    MachineConfig machine = config;  // the planner reads the element from the machine
+    machine.element = element_of(config, c);
+    if (model::matmul_takes_rectangular_grid(a)) {
+      const auto& grid = c.params.parts("grid");
+      if (grid.empty()) {
+        const std::array candidates{a};
+        const auto plans = model::plan_matmul(machine, shape, candidates);
+        if (plans.empty())
+          throw UsageError("matmul " + name + ": no grid of the " + std::to_string(config.d) +
+                           "-cube takes this shape: the square one needs an even d, a rectangular one P, Q and R "
+                           "multiples of max(N1, N2)");
+        c.params.set("grid", std::vector<int>{plans.front().options.grid.n1, plans.front().options.grid.n2});
+      } else if (grid.size() != 2) {
+        throw UsageError("matmul " + name + ": --grid takes two numbers n1,n2 (2^n1 processor rows, 2^n2 columns, " +
+                         "n1 + n2 = d = " + std::to_string(config.d) + ")");
+      }
+    }
     if (is_a1_2d(a)) {
       const auto& grid = c.params.parts("grid");
       if (grid.empty()) {
         const std::array candidates{a};
         model::Grid best{config.d / 2, config.d - config.d / 2};
-        MachineConfig planning = config;
+        MachineConfig planning = machine;
         planning.ports = Ports::parse("all");  // the grid with the least time, also where a1-2d-sbnt has no form
-        if (const auto plans = model::plan_matmul(a == A::a1_2d ? config : planning, shape, candidates); !plans.empty())
+        if (const auto plans = model::plan_matmul(a == A::a1_2d ? machine : planning, shape, candidates); !plans.empty())
           best = plans.front().options.grid;
         c.params.set("grid", std::vector<int>{best.n1, best.n2});
       } else if (grid.size() != 2) {
@@ -161,7 +201,7 @@ std::function<KernelCase(const MachineConfig&, KernelCase)> matmul_resolve(A a) 
     }
     if (a == A::a1_hybrid && c.params.number("k") == 0) {
       const std::array candidates{a};
-      const auto plans = model::plan_matmul(config, shape, candidates);
+      const auto plans = model::plan_matmul(machine, shape, candidates);
       // k = 0 is the GCEA alone: the best of k = 1..d.
       int best = config.d;
       for (const auto& p : plans)
@@ -171,16 +211,30 @@ std::function<KernelCase(const MachineConfig&, KernelCase)> matmul_resolve(A a) 
         }
       c.params.set("k", static_cast<std::uint64_t>(best));
     }
-    model::check_matmul(shape, options_of(a, c), config.d);
+    model::check_matmul(shape, options_of(a, config, c), config.d);
     return c;
   };
 }
 
 std::function<std::string(const MachineConfig&)> matmul_cannot_run(A a) {
-  const bool square = model::matmul_algorithm_info(a).two_dimensional && !is_a1_2d(a);
+  const bool square = model::matmul_algorithm_info(a).two_dimensional && !takes_grid(a);
   if (!square) return {};
   return [](const MachineConfig& config) -> std::string {
     return config.d % 2 == 0 ? "" : "needs a square processor grid, an even d";
+  };
+}
+
+// `--algo all`: the one-port A2-A5 run where some grid takes the shape (the square one on an even d, a rectangular
+// one where max(N1, N2) divides P, Q and R); the others run their one case.
+std::function<std::vector<KernelCase>(const MachineConfig&, const KernelCase&)> matmul_all_cases(A a) {
+  if (!model::matmul_takes_rectangular_grid(a)) return {};
+  return [a](const MachineConfig& config, const KernelCase& c) -> std::vector<KernelCase> {
+    if (config.d % 2 == 0 || !c.params.parts("grid").empty()) return {c};
+    const std::array candidates{a};
+    MachineConfig machine = config;
+    machine.element = element_of(config, c);
+    if (model::plan_matmul(machine, shape_of(c), candidates).empty()) return {};
+    return {c};
   };
 }
 
@@ -203,19 +257,21 @@ Algorithm matmul_row(std::size_t row) {
       .run = matmul_run(a),
       .predict = matmul_predict(a),
       .lower_bound = {},
-      .all_cases = {},
+      .all_cases = matmul_all_cases(a),
   };
 }
 
 }  // namespace
+}  // namespace matmul_rows
 
 KernelFamily matmul_family() {
+  using namespace matmul_rows;
   std::vector<Algorithm> rows;
   for (std::size_t row = 0; row < model::matmul_algorithms().size(); ++row) rows.push_back(matmul_row(row));
   return {
       .name = "matmul",
       .summary =
-          "matrix multiplication A <- C × D + E on doubles, by columns and on a processor grid (Johnsson & Ho "
+          "matrix multiplication A <- C × D + E on doubles or floats, by columns and on a processor grid (Johnsson & Ho "
           "1987 §5)",
       .m_is = "the side of the matrices, P = Q = R = m unless --P, --Q, --R",
       .default_algo = "a1-sbt",

@@ -15,6 +15,8 @@
 #include "hcemu/model/permutation.hpp"
 
 namespace hcemu::harness {
+// The family's rows and helpers, in a namespace of its own: the families name theirs alike (sbnt(), problem_bound).
+namespace permutation_rows {
 namespace {
 
 constexpr std::string_view kDefaultPermutation = "inversion";
@@ -137,8 +139,10 @@ Algorithm permuted_send() {
 }
 
 }  // namespace
+}  // namespace permutation_rows
 
 KernelFamily permutation_family() {
+  using namespace permutation_rows;
   return {
       .name = "permutation",
       .summary =

@@ -16,6 +16,8 @@
 #include "hcemu/model/primitives.hpp"
 
 namespace hcemu::harness {
+// The family's rows and helpers, in a namespace of its own: the families name theirs alike (sbnt(), problem_bound).
+namespace reduce_rows {
 namespace {
 
 // Element k of node x's data: a double in [-1, 1), a pure function of the seed.
@@ -140,8 +142,10 @@ Algorithm sbnt() {
 }
 
 }  // namespace
+}  // namespace reduce_rows
 
 KernelFamily reduce_family() {
+  using namespace reduce_rows;
   return {
       .name = "reduce",
       .summary =

@@ -16,6 +16,8 @@
 #include "hcemu/model/scatter.hpp"
 
 namespace hcemu::harness {
+// The family's rows and helpers, in a namespace of its own: the families name theirs alike (sbnt(), problem_bound).
+namespace scatter_rows {
 namespace {
 
 using Collective = std::function<void(Node&, std::span<const std::byte> in, std::span<std::byte> out, int root)>;
@@ -110,8 +112,10 @@ KernelCase checked_root(const MachineConfig& config, std::string_view family, Ke
 }
 
 }  // namespace
+}  // namespace scatter_rows
 
 KernelFamily scatter_family() {
+  using namespace scatter_rows;
   using kernels::distribute_1, kernels::distribute_2, kernels::sbt_scatter, kernels::sbnt_scatter;
   return {
       .name = "scatter",
@@ -168,6 +172,7 @@ KernelFamily scatter_family() {
 }
 
 KernelFamily gather_family() {
+  using namespace scatter_rows;
   using kernels::collect_1, kernels::collect_2, kernels::sbt_gather;
   return {
       .name = "gather",

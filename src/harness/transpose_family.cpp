@@ -19,6 +19,8 @@
 #include "hcemu/model/transpose.hpp"
 
 namespace hcemu::harness {
+// The family's rows and helpers, in a namespace of its own: the families name theirs alike (sbnt(), problem_bound).
+namespace transpose_rows {
 namespace {
 
 constexpr std::size_t kElement = 4;
@@ -241,8 +243,10 @@ Algorithm stout_wagar() {
 }
 
 }  // namespace
+}  // namespace transpose_rows
 
 KernelFamily transpose_family() {
+  using namespace transpose_rows;
   const auto none = [](const MachineConfig&, const KernelCase&) { return std::vector<KernelCase>{}; };
   return {
       .name = "transpose",

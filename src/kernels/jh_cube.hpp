@@ -3,6 +3,7 @@
 // whole blocks inside one.
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <string>
 
@@ -45,6 +46,17 @@ inline void check_blocks(std::size_t have, std::size_t blocks, std::size_t block
   if (have != blocks * block)
     throw UsageError(std::string(kernel) + ": `" + what + "` must hold " + std::to_string(blocks) + " blocks of " +
                      std::to_string(block) + ", it holds " + std::to_string(have));
+}
+
+// What every all-to-all personalized kernel does first: checks that `send` and `recv` hold one m-byte block per node,
+// and copies the node's own block across, uncharged as in exchange.hpp.
+inline void start_personalized(Node& node, std::span<const std::byte> send, std::span<std::byte> recv, std::size_t m,
+                               const char* kernel) {
+  const auto nodes = static_cast<std::size_t>(node.size());
+  check_blocks(send.size(), nodes, m, "send", kernel);
+  check_blocks(recv.size(), nodes, m, "recv", kernel);
+  const auto self = static_cast<std::size_t>(node.id());
+  if (m > 0) std::memcpy(recv.data() + self * m, send.data() + self * m, m);
 }
 
 // The pieces a message is pipelined in: chunks of at most `chunk` bytes (0: the whole message), at least one (an

@@ -53,10 +53,8 @@ void nrsbt_exchange(Node& node, std::span<const std::byte> send, std::span<std::
   CollectiveScope scope(node);  // a tag space of its own (node.hpp)
   const int n = node.dim();
   const auto nodes = static_cast<std::size_t>(node.size());
-  detail::check_blocks(send.size(), nodes, m, "send", "nrsbt_exchange");
-  detail::check_blocks(recv.size(), nodes, m, "recv", "nrsbt_exchange");
+  detail::start_personalized(node, send, recv, m, "nrsbt_exchange");
   const auto self = static_cast<std::uint32_t>(node.id());
-  if (m > 0) std::memcpy(recv.data() + self * m, send.data() + self * m, m);  // uncharged, as in exchange.hpp
   if (n == 0) return;
   const auto parts = static_cast<std::size_t>(n);
   const std::size_t half = nodes / 2;

@@ -39,27 +39,46 @@ void sbt_reduce(Node& node, std::span<double> data, int root, const Reduction& r
   if (relative != 0) node.send(node.neighbor(top), std::span<const double>(data));
 }
 
-void recursive_halving_reduce_scatter(Node& node, std::span<double> data, std::size_t block, std::span<double> out,
-                                      const Reduction& reduction, Subcube cube) {
+namespace {
+
+// Recursive halving on blocks of T, `combine(into, from)` then `flops` per element.
+template <class T, class CombineFn>
+void recursive_halving(Node& node, std::span<T> data, std::size_t block, std::span<T> out, CombineFn combine,
+                       std::uint64_t flops, Subcube cube) {
   CollectiveScope scope(node);  // a tag space of its own (node.hpp)
   const detail::CubeView v = detail::view(node, cube, "recursive_halving_reduce_scatter");
   detail::check_blocks(data.size(), static_cast<std::size_t>(v.size()), block, "data", "recursive_halving_reduce_scatter");
   detail::check_blocks(out.size(), 1, block, "out", "recursive_halving_reduce_scatter");
   const auto self = v.coordinate;
-  Buffer<double> incoming = node.allocate<double>(static_cast<std::size_t>(v.size() / 2) * block);
+  Buffer<T> incoming = node.allocate<T>(static_cast<std::size_t>(v.size() / 2) * block);
   for (int k = 1; k <= v.dims; ++k) {
     const int e = v.dims - k;
     const std::size_t half = (std::size_t{1} << e) * block;
     const std::uint32_t keep = (self & ~((std::uint32_t{2} << e) - 1)) | (self & (std::uint32_t{1} << e));
     const std::uint32_t give = keep ^ (std::uint32_t{1} << e);
-    const std::span<double> mine = data.subspan(keep * block, half);
-    const std::span<double> in = incoming.span().first(half);
-    node.exchange(v.neighbor(node, e), std::span<const double>(data.subspan(give * block, half)), in);
-    reduction.combine(mine, std::span<const double>(in));
-    node.compute(reduction.flops_per_element * half);
+    const std::span<T> mine = data.subspan(keep * block, half);
+    const std::span<T> in = incoming.span().first(half);
+    node.exchange(v.neighbor(node, e), std::span<const T>(data.subspan(give * block, half)), in);
+    combine(mine, std::span<const T>(in));
+    node.compute(flops * half);
   }
   const auto result = data.subspan(self * block, block);
   std::copy(result.begin(), result.end(), out.begin());  // the node's own block is the result: no move, no charge
+}
+
+}  // namespace
+
+void recursive_halving_reduce_scatter(Node& node, std::span<double> data, std::size_t block, std::span<double> out,
+                                      const Reduction& reduction, Subcube cube) {
+  recursive_halving(node, data, block, out, reduction.combine, reduction.flops_per_element, cube);
+}
+
+void recursive_halving_reduce_scatter(Node& node, std::span<float> data, std::size_t block, std::span<float> out,
+                                      Subcube cube) {
+  const auto add = [](std::span<float> into, std::span<const float> from) {
+    for (std::size_t k = 0; k < into.size(); ++k) into[k] += from[k];
+  };
+  recursive_halving(node, data, block, out, add, 1, cube);
 }
 
 }  // namespace hcemu::kernels

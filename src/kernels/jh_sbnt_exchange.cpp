@@ -16,11 +16,8 @@ namespace hcemu::kernels {
 void sbnt_exchange(Node& node, std::span<const std::byte> send, std::span<std::byte> recv, std::size_t m) {
   CollectiveScope scope(node);  // a tag space of its own (node.hpp)
   const int n = node.dim();
-  const auto nodes = static_cast<std::size_t>(node.size());
-  detail::check_blocks(send.size(), nodes, m, "send", "sbnt_exchange");
-  detail::check_blocks(recv.size(), nodes, m, "recv", "sbnt_exchange");
+  detail::start_personalized(node, send, recv, m, "sbnt_exchange");
   const auto self = static_cast<std::uint32_t>(node.id());
-  if (m > 0) std::memcpy(recv.data() + self * m, send.data() + self * m, m);  // uncharged, as in exchange.hpp
   if (n == 0) return;
   const detail::SbntSchedule schedule = detail::sbnt_personalized_schedule(self, n);
   const auto steps = static_cast<std::size_t>(n);

@@ -12,8 +12,12 @@
 
 namespace hcemu::kernels {
 
-void sbnt_reduce_scatter(Node& node, std::span<double> data, std::size_t block, std::span<double> out,
-                         const Reduction& reduction, Subcube cube) {
+namespace {
+
+// The reduction on blocks of T, `combine(into, from)` then `flops` per element.
+template <class T, class CombineFn>
+void sbnt_reduce(Node& node, std::span<T> data, std::size_t block, std::span<T> out, CombineFn combine,
+                 std::uint64_t flops, Subcube cube) {
   CollectiveScope scope(node);  // a tag space of its own (node.hpp)
   const detail::CubeView v = detail::view(node, cube, "sbnt_reduce_scatter");
   detail::check_blocks(data.size(), static_cast<std::size_t>(v.size()), block, "data", "sbnt_reduce_scatter");
@@ -22,12 +26,12 @@ void sbnt_reduce_scatter(Node& node, std::span<double> data, std::size_t block, 
   const detail::SbntSchedule schedule = detail::sbnt_reduction_schedule(v.coordinate, v.dims);
   auto partial = [&](std::uint32_t destination) { return data.subspan(destination * block, block); };
 
-  std::vector<std::vector<Buffer<double>>> outgoing(steps), incoming(steps);
+  std::vector<std::vector<Buffer<T>>> outgoing(steps), incoming(steps);
   std::vector<std::vector<Request>> arriving(steps);
   for (std::size_t s = 0; s < steps; ++s)
     for (std::size_t i = 0; i < steps; ++i) {
-      outgoing[s].push_back(node.allocate<double>(schedule.out[s][i].size() * block));
-      incoming[s].push_back(node.allocate<double>(schedule.in[s][i].size() * block));
+      outgoing[s].push_back(node.allocate<T>(schedule.out[s][i].size() * block));
+      incoming[s].push_back(node.allocate<T>(schedule.in[s][i].size() * block));
       if (!schedule.in[s][i].empty())
         arriving[s].push_back(node.post_recv(v.neighbor(node, static_cast<int>(i)), incoming[s][i].span()));
     }
@@ -38,24 +42,38 @@ void sbnt_reduce_scatter(Node& node, std::span<double> data, std::size_t block, 
       const auto& list = schedule.out[s][i];
       if (list.empty()) continue;
       for (std::size_t b = 0; b < list.size(); ++b) {
-        std::span<double> slot = outgoing[s][i].span().subspan(b * block, block);
+        std::span<T> slot = outgoing[s][i].span().subspan(b * block, block);
         node.copy(Node::bytes_of(partial(list[b].destination)), Node::writable_bytes_of(slot));
       }
       sends.push_back(
-          node.isend(v.neighbor(node, static_cast<int>(i)), std::span<const double>(outgoing[s][i].span())));
+          node.isend(v.neighbor(node, static_cast<int>(i)), std::span<const T>(outgoing[s][i].span())));
     }
     node.wait_all(arriving[s]);
     for (std::size_t i = 0; i < steps; ++i) {
       const auto& list = schedule.in[s][i];
       for (std::size_t b = 0; b < list.size(); ++b) {
-        reduction.combine(partial(list[b].destination), std::span<const double>(incoming[s][i].span().subspan(b * block, block)));
-        node.compute(reduction.flops_per_element * block);
+        combine(partial(list[b].destination), std::span<const T>(incoming[s][i].span().subspan(b * block, block)));
+        node.compute(flops * block);
       }
     }
   }
   node.wait_all(sends);
   const auto result = partial(v.coordinate);
   std::copy(result.begin(), result.end(), out.begin());
+}
+
+}  // namespace
+
+void sbnt_reduce_scatter(Node& node, std::span<double> data, std::size_t block, std::span<double> out,
+                         const Reduction& reduction, Subcube cube) {
+  sbnt_reduce(node, data, block, out, reduction.combine, reduction.flops_per_element, cube);
+}
+
+void sbnt_reduce_scatter(Node& node, std::span<float> data, std::size_t block, std::span<float> out, Subcube cube) {
+  const auto add = [](std::span<float> into, std::span<const float> from) {
+    for (std::size_t k = 0; k < into.size(); ++k) into[k] += from[k];
+  };
+  sbnt_reduce(node, data, block, out, add, 1, cube);
 }
 
 }  // namespace hcemu::kernels

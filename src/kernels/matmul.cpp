@@ -1,5 +1,6 @@
 // The entry point of the matrix multiplications (Johnsson & Ho 1987 §5): checks the shape and the node's blocks,
 // then runs the algorithm's family.
+#include <algorithm>
 #include <string>
 
 #include "hcemu/errors.hpp"
@@ -15,28 +16,10 @@ void check_size(std::size_t have, model::BlockShape want, const char* which, con
                      std::to_string(have));
 }
 
-}  // namespace
-
-void matmul(Node& node, const MatmulShape& shape, const MatmulOptions& options, const MatmulBlocks& blocks) {
-  CollectiveScope scope(node);  // a tag space of its own (node.hpp); the primitives it calls open theirs
-  model::check_matmul(shape, options, node.dim());
-  const Grid grid = model::matmul_grid(options, node.dim());
-  detail::MatmulContext x{node,
-                          shape,
-                          options,
-                          grid,
-                          blocks,
-                          model::block_shape(shape.P, shape.Q, grid),
-                          model::block_shape(shape.Q, shape.R, grid),
-                          model::block_shape(shape.P, shape.R, grid)};
-  const std::string name(model::matmul_algorithm_info(options.algorithm).name);
-  check_size(blocks.c.size(), x.c, "C", name, node.id());
-  check_size(blocks.d.size(), x.d, "D", name, node.id());
-  check_size(blocks.e.size(), x.a, "E", name, node.id());
-  check_size(blocks.a.size(), x.a, "A", name, node.id());
-
+template <class T>
+void run(detail::MatmulContext<T>& x) {
   using A = MatmulAlgorithm;
-  switch (options.algorithm) {
+  switch (x.options.algorithm) {
     case A::a1_cra:
     case A::a1_gcea:
     case A::a1_rotated_gcea:
@@ -57,8 +40,42 @@ void matmul(Node& node, const MatmulShape& shape, const MatmulOptions& options, 
     case A::outer_product:
       return detail::outer_product(x);
     default:
+      if (x.grid.n1 != x.grid.n2) return detail::rectangular_2d(x);
       return detail::transposed_2d(x);
   }
+}
+
+// A float copy of a block, in the node's memory. Rounding the caller's doubles is free: in the paper's code the
+// matrices are floats from the start.
+Buffer<float> narrowed(Node& node, std::span<const double> from) {
+  Buffer<float> to = node.allocate<float>(from.size());
+  std::transform(from.begin(), from.end(), to.begin(), [](double v) { return static_cast<float>(v); });
+  return to;
+}
+
+}  // namespace
+
+void matmul(Node& node, const MatmulShape& shape, const MatmulOptions& options, const MatmulBlocks& blocks) {
+  CollectiveScope scope(node);  // a tag space of its own (node.hpp); the primitives it calls open theirs
+  model::check_matmul(shape, options, node.dim());
+  const Grid grid = model::matmul_grid(options, node.dim());
+  const model::BlockShape c = model::block_shape(shape.P, shape.Q, grid), d = model::block_shape(shape.Q, shape.R, grid),
+                          a = model::block_shape(shape.P, shape.R, grid);
+  const std::string name(model::matmul_algorithm_info(options.algorithm).name);
+  check_size(blocks.c.size(), c, "C", name, node.id());
+  check_size(blocks.d.size(), d, "D", name, node.id());
+  check_size(blocks.e.size(), a, "E", name, node.id());
+  check_size(blocks.a.size(), a, "A", name, node.id());
+
+  if (options.element_bytes == 8) {
+    detail::MatmulContext<double> x{node, shape, options, grid, {blocks.c, blocks.d, blocks.e, blocks.a}, c, d, a};
+    return run(x);
+  }
+  Buffer<float> c32 = narrowed(node, blocks.c), d32 = narrowed(node, blocks.d), e32 = narrowed(node, blocks.e);
+  Buffer<float> a32 = node.allocate<float>(blocks.a.size());
+  detail::MatmulContext<float> x{node, shape, options, grid, {c32.span(), d32.span(), e32.span(), a32.span()}, c, d, a};
+  run(x);
+  std::copy(a32.begin(), a32.end(), blocks.a.begin());
 }
 
 }  // namespace hcemu::kernels

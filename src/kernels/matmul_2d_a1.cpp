@@ -24,24 +24,25 @@ namespace hcemu::kernels::detail {
 // C's blocks and D's travel side by side, told apart by tag inside the multiplication's tag space.
 constexpr int kCTag = 0, kDTag = 1;
 
-void a1_2d(MatmulContext& x) {
+template <class T>
+void a1_2d(MatmulContext<T>& x) {
   Node& node = x.node;
   const Grid g = x.grid;
   const auto k = static_cast<std::size_t>(node.id() >> g.n2), l = static_cast<std::size_t>(node.id() & (g.cols() - 1));
   const std::size_t p1 = x.c.rows, q1 = x.d.rows, r2 = x.d.cols;
   const std::size_t c_block = x.blocks.c.size(), d_block = x.blocks.d.size();
-  Buffer<double> row_of_c = node.allocate<double>(static_cast<std::size_t>(g.cols()) * c_block);
-  Buffer<double> column_of_d = node.allocate<double>(static_cast<std::size_t>(g.rows()) * d_block);
+  Buffer<T> row_of_c = node.allocate<T>(static_cast<std::size_t>(g.cols()) * c_block);
+  Buffer<T> column_of_d = node.allocate<T>(static_cast<std::size_t>(g.rows()) * d_block);
   std::copy(x.blocks.c.begin(), x.blocks.c.end(), row_of_c.begin() + l * c_block);
   std::copy(x.blocks.d.begin(), x.blocks.d.end(), column_of_d.begin() + k * d_block);
   const Subcube row{0, g.n2}, column{g.n2, g.n1};
 
   if (x.options.algorithm == MatmulAlgorithm::a1_2d) {
-    sbt_allgather(node, bytes(row_of_c.span()), 8 * c_block, row);
-    sbt_allgather(node, bytes(column_of_d.span()), 8 * d_block, column);
+    sbt_allgather(node, bytes(row_of_c.span()), sizeof(T) * c_block, row);
+    sbt_allgather(node, bytes(column_of_d.span()), sizeof(T) * d_block, column);
   } else {
-    TreeAllgather c(node, bytes(row_of_c.span()), 8 * c_block, row, 0);  // the two run side by side
-    TreeAllgather d(node, bytes(column_of_d.span()), 8 * d_block, column, 1);
+    TreeAllgather c(node, bytes(row_of_c.span()), sizeof(T) * c_block, row, 0);  // the two run side by side
+    TreeAllgather d(node, bytes(column_of_d.span()), sizeof(T) * d_block, column, 1);
     for (int s = 1; s <= std::max(g.n1, g.n2); ++s) {
       const bool in_c = s <= c.steps(), in_d = s <= d.steps();
       if (in_c) c.pack(s);
@@ -78,7 +79,8 @@ void a1_2d(MatmulContext& x) {
 // Every node computes its products in step order as soon as their blocks are in (MIMD), so the time is the longest
 // chain of communications and block products, not (2s + 1) full steps; model::matmul_time gives it where it is
 // exact. A += C_kj·D_jl is 2⌈P/s⌉⌈Q/s⌉⌈R/s⌉ flops (one multiply and one add per term), s of them per node.
-void outer_product(MatmulContext& x) {
+template <class T>
+void outer_product(MatmulContext<T>& x) {
   Node& node = x.node;
   const int c = node.dim() / 2;
   const auto s = std::uint32_t{1} << c;
@@ -100,11 +102,11 @@ void outer_product(MatmulContext& x) {
   std::sort(products.begin(), products.end(), [](const Product& u, const Product& v) { return u.step < v.step; });
 
   // Every block this node will be handed, posted in the order the neighbours send them.
-  std::vector<Buffer<double>> c_in, d_in;
+  std::vector<Buffer<T>> c_in, d_in;
   std::vector<Request> c_arriving, d_arriving;
   for (const Product& pr : products) {
-    c_in.push_back(node.allocate<double>(p * q));
-    d_in.push_back(node.allocate<double>(q * r));
+    c_in.push_back(node.allocate<T>(p * q));
+    d_in.push_back(node.allocate<T>(q * r));
     if (pr.j != L) c_arriving.push_back(node.post_recv(left, c_in.back().span(), kCTag));
     if (pr.j != K) d_arriving.push_back(node.post_recv(up, d_in.back().span(), kDTag));
   }
@@ -114,7 +116,7 @@ void outer_product(MatmulContext& x) {
   std::size_t next_c = 0, next_d = 0;
   for (std::size_t t = 0; t < products.size(); ++t) {
     const std::uint32_t j = products[t].j;
-    std::span<const double> cj = x.blocks.c, dj = x.blocks.d;
+    std::span<const T> cj = x.blocks.c, dj = x.blocks.d;
     if (j != L) {
       node.wait(c_arriving[next_c++]);
       cj = c_in[t].span();
@@ -130,5 +132,10 @@ void outer_product(MatmulContext& x) {
   }
   node.wait_all(sends);
 }
+
+template void a1_2d(MatmulContext<float>&);
+template void a1_2d(MatmulContext<double>&);
+template void outer_product(MatmulContext<float>&);
+template void outer_product(MatmulContext<double>&);
 
 }  // namespace hcemu::kernels::detail

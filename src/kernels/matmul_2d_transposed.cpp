@@ -25,15 +25,16 @@
 namespace hcemu::kernels::detail {
 namespace {
 
+template <class T>
 struct Square {
-  MatmulContext& x;
+  MatmulContext<T>& x;
   Node& node;
   int c;
   std::size_t s, k, l, p, q, r;
   bool balanced;
   Subcube row, column;
 
-  explicit Square(MatmulContext& context)
+  explicit Square(MatmulContext<T>& context)
       : x(context),
         node(context.node),
         c(context.node.dim() / 2),
@@ -51,36 +52,33 @@ struct Square {
         column{c, c} {}
 
   // Block (k, l) moves to processor (l, k).
-  void transpose(std::span<const double> block, std::span<double> out) {
-    const std::size_t bytes_per_block = 8 * block.size();
+  void transpose(std::span<const T> block, std::span<T> out) {
+    const std::size_t bytes_per_block = sizeof(T) * block.size();
     if (!balanced) return johnsson_ho_transpose(node, bytes(block), bytes(out), s, bytes_per_block);
     const int packets = x.options.packets > 0 ? x.options.packets
                                               : model::stout_wagar_packets(node.config(), s, bytes_per_block);
     stout_wagar_transpose(node, bytes(block), bytes(out), s, bytes_per_block, packets);
   }
-  void broadcast(std::span<double> all, std::size_t block, Subcube cube) {
+  void broadcast(std::span<T> all, std::size_t block, Subcube cube) {
     if (balanced)
-      sbnt_allgather(node, bytes(all), 8 * block, cube);
+      sbnt_allgather(node, bytes(all), sizeof(T) * block, cube);
     else
-      sbt_allgather(node, bytes(all), 8 * block, cube);
+      sbt_allgather(node, bytes(all), sizeof(T) * block, cube);
   }
-  void reduce(std::span<double> partial, std::size_t block, std::span<double> out, Subcube cube) {
-    if (balanced)
-      sbnt_reduce_scatter(node, partial, block, out, {}, cube);
-    else
-      recursive_halving_reduce_scatter(node, partial, block, out, {}, cube);
+  void reduce(std::span<T> partial, std::size_t block, std::span<T> out, Subcube cube) {
+    sum_scatter(node, partial, block, out, cube, balanced);
   }
   // s blocks, `own` of them this node's.
-  Buffer<double> gathered(std::span<const double> block, std::size_t own) {
-    Buffer<double> all = node.allocate<double>(s * block.size());
+  Buffer<T> gathered(std::span<const T> block, std::size_t own) {
+    Buffer<T> all = node.allocate<T>(s * block.size());
     std::copy(block.begin(), block.end(), all.begin() + own * block.size());
     return all;
   }
   // The partial products of a row-block-stacked C (s blocks of p × q) with D (q × r): s blocks of p × r, stacked
   // the same way, over the P real rows: P·r·(2q - 1) flops.
-  Buffer<double> stacked_product(std::span<const double> c_blocks, std::span<const double> d) {
-    Buffer<double> out = node.allocate<double>(s * p * r);
-    std::fill(out.begin(), out.end(), 0.0);
+  Buffer<T> stacked_product(std::span<const T> c_blocks, std::span<const T> d) {
+    Buffer<T> out = node.allocate<T>(s * p * r);
+    std::fill(out.begin(), out.end(), T{0});
     for (std::size_t b = 0; b < s && b * p < x.shape.P; ++b) {
       const std::size_t rows = std::min(p, x.shape.P - b * p);
       multiply(rows, r, q, ColumnMajor{c_blocks.subspan(b * p * q, p * q), p}, ColumnMajor{d, q},
@@ -90,59 +88,64 @@ struct Square {
     return out;
   }
   // C (p × q) times D side by side (q × s·r) over the R real columns: p·R·(2q - 1) flops.
-  Buffer<double> wide_product(std::span<const double> c_block, std::span<const double> d_blocks) {
-    Buffer<double> out = node.allocate<double>(s * p * r);
-    std::fill(out.begin(), out.end(), 0.0);
+  Buffer<T> wide_product(std::span<const T> c_block, std::span<const T> d_blocks) {
+    Buffer<T> out = node.allocate<T>(s * p * r);
+    std::fill(out.begin(), out.end(), T{0});
     multiply(p, x.shape.R, q, ColumnMajor{c_block, p}, ColumnMajor{d_blocks, q}, out.span(), p, false);
     node.compute(p * x.shape.R * (2 * q - 1));
     return out;
   }
 };
 
-void a2(Square& m) {
-  Buffer<double> c_lk = m.node.allocate<double>(m.x.blocks.c.size());
+template <class T>
+void a2(Square<T>& m) {
+  Buffer<T> c_lk = m.node.template allocate<T>(m.x.blocks.c.size());
   m.transpose(m.x.blocks.c, c_lk.span());
-  Buffer<double> c_column = m.gathered(c_lk.span(), m.l);  // C_l'k for every l' of row k: C_*k
+  Buffer<T> c_column = m.gathered(c_lk.span(), m.l);  // C_l'k for every l' of row k: C_*k
   m.broadcast(c_column.span(), c_lk.size(), m.row);
-  Buffer<double> partial = m.stacked_product(c_column.span(), m.x.blocks.d);
+  Buffer<T> partial = m.stacked_product(c_column.span(), m.x.blocks.d);
   m.reduce(partial.span(), m.p * m.r, m.x.blocks.a, m.column);  // row block k
 }
 
-void a3(Square& m) {
-  Buffer<double> c_lk = m.node.allocate<double>(m.x.blocks.c.size());
+template <class T>
+void a3(Square<T>& m) {
+  Buffer<T> c_lk = m.node.template allocate<T>(m.x.blocks.c.size());
   m.transpose(m.x.blocks.c, c_lk.span());
-  Buffer<double> d_row = m.gathered(m.x.blocks.d, m.l);  // D_kl' for every l': D_k*
+  Buffer<T> d_row = m.gathered(m.x.blocks.d, m.l);  // D_kl' for every l': D_k*
   m.broadcast(d_row.span(), m.x.blocks.d.size(), m.row);
-  Buffer<double> partial = m.wide_product(c_lk.span(), d_row.span());  // A^k_l*
-  Buffer<double> a_lk = m.node.allocate<double>(m.p * m.r);
+  Buffer<T> partial = m.wide_product(c_lk.span(), d_row.span());  // A^k_l*
+  Buffer<T> a_lk = m.node.template allocate<T>(m.p * m.r);
   m.reduce(partial.span(), m.p * m.r, a_lk.span(), m.column);  // column block k of row block l
   m.transpose(a_lk.span(), m.x.blocks.a);
 }
 
-void a4(Square& m) {
-  Buffer<double> d_lk = m.node.allocate<double>(m.x.blocks.d.size());
+template <class T>
+void a4(Square<T>& m) {
+  Buffer<T> d_lk = m.node.template allocate<T>(m.x.blocks.d.size());
   m.transpose(m.x.blocks.d, d_lk.span());
-  Buffer<double> d_row = m.gathered(d_lk.span(), m.k);  // D_lk' for every k' of column l: D_l*
+  Buffer<T> d_row = m.gathered(d_lk.span(), m.k);  // D_lk' for every k' of column l: D_l*
   m.broadcast(d_row.span(), d_lk.size(), m.column);
-  Buffer<double> partial = m.wide_product(m.x.blocks.c, d_row.span());  // A^l_k*
+  Buffer<T> partial = m.wide_product(m.x.blocks.c, d_row.span());  // A^l_k*
   m.reduce(partial.span(), m.p * m.r, m.x.blocks.a, m.row);  // column block l
 }
 
-void a5(Square& m) {
-  Buffer<double> d_lk = m.node.allocate<double>(m.x.blocks.d.size());
+template <class T>
+void a5(Square<T>& m) {
+  Buffer<T> d_lk = m.node.template allocate<T>(m.x.blocks.d.size());
   m.transpose(m.x.blocks.d, d_lk.span());
-  Buffer<double> c_column = m.gathered(m.x.blocks.c, m.k);  // C_k'l for every k': C_*l
+  Buffer<T> c_column = m.gathered(m.x.blocks.c, m.k);  // C_k'l for every k': C_*l
   m.broadcast(c_column.span(), m.x.blocks.c.size(), m.column);
-  Buffer<double> partial = m.stacked_product(c_column.span(), d_lk.span());  // A^l_*k
-  Buffer<double> a_lk = m.node.allocate<double>(m.p * m.r);
+  Buffer<T> partial = m.stacked_product(c_column.span(), d_lk.span());  // A^l_*k
+  Buffer<T> a_lk = m.node.template allocate<T>(m.p * m.r);
   m.reduce(partial.span(), m.p * m.r, a_lk.span(), m.row);  // row block l of column block k
   m.transpose(a_lk.span(), m.x.blocks.a);
 }
 
 }  // namespace
 
-void transposed_2d(MatmulContext& x) {
-  Square m(x);
+template <class T>
+void transposed_2d(MatmulContext<T>& x) {
+  Square<T> m(x);
   switch (x.options.algorithm) {
     case MatmulAlgorithm::a2_2d:
     case MatmulAlgorithm::a2_2d_sbnt:
@@ -161,5 +164,8 @@ void transposed_2d(MatmulContext& x) {
   }
   add_e(x);
 }
+
+template void transposed_2d(MatmulContext<float>&);
+template void transposed_2d(MatmulContext<double>&);
 
 }  // namespace hcemu::kernels::detail

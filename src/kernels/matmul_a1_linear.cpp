@@ -18,30 +18,32 @@
 namespace hcemu::kernels::detail {
 namespace {
 
+template <class T>
 struct Linear {
-  MatmulContext& x;
+  MatmulContext<T>& x;
   std::size_t P, q, r, Q;
 
-  explicit Linear(MatmulContext& context)
+  explicit Linear(MatmulContext<T>& context)
       : x(context), P(context.c.rows), q(context.c.cols), r(context.a.cols), Q(context.shape.Q) {}
 
   // D's rows [first·q, first·q + inner), zero past Q.
   auto d_rows(std::size_t first) const {
     return [this, first](std::size_t l, std::size_t j) {
       const std::size_t row = first * q + l;
-      return row < Q ? x.blocks.d[row + j * Q] : 0.0;
+      return row < Q ? x.blocks.d[row + j * Q] : T{0};
     };
   }
   // A += C' · D rows from block `first` on, C' the P × (blocks·q) column block held.
-  void multiply_blocks(std::span<const double> c, std::size_t first, std::size_t blocks) {
+  void multiply_blocks(std::span<const T> c, std::size_t first, std::size_t blocks) {
     multiply(P, r, blocks * q, ColumnMajor{c, P}, d_rows(first), x.blocks.a, P, true);
     x.node.compute(2 * P * blocks * q * r);
   }
   void start() { std::copy(x.blocks.e.begin(), x.blocks.e.end(), x.blocks.a.begin()); }  // A accumulates onto E
 };
 
-void cra(MatmulContext& x) {
-  Linear run(x);
+template <class T>
+void cra(MatmulContext<T>& x) {
+  Linear<T> run(x);
   Node& node = x.node;
   const auto n = static_cast<std::uint32_t>(node.size());
   // INIT_CRA: the node at ring position g sends to G(g + 1) and receives from G(g - 1).
@@ -51,11 +53,11 @@ void cra(MatmulContext& x) {
 
   run.start();
   run.multiply_blocks(x.blocks.c, static_cast<std::size_t>(node.id()), 1);
-  Buffer<double> buffers[2] = {node.allocate<double>(x.blocks.c.size()), node.allocate<double>(x.blocks.c.size())};
-  std::span<const double> held = x.blocks.c;
+  Buffer<T> buffers[2] = {node.allocate<T>(x.blocks.c.size()), node.allocate<T>(x.blocks.c.size())};
+  std::span<const T> held = x.blocks.c;
   std::vector<Request> sends;
   for (std::uint32_t i = 1; i < n; ++i) {
-    const std::span<double> next = buffers[i % 2].span();
+    const std::span<T> next = buffers[i % 2].span();
     Request in = node.post_recv(predecessor, next);
     sends.push_back(node.isend(successor, held));
     node.wait(in);
@@ -67,16 +69,17 @@ void cra(MatmulContext& x) {
 
 // k SBT steps inside the subcube of the low k dimensions, then GCEA over the 2^k-block groups in the others; k = 0
 // is GCEA(1,N) itself.
-void hybrid(MatmulContext& x, int k) {
-  Linear run(x);
+template <class T>
+void hybrid(MatmulContext<T>& x, int k) {
+  Linear<T> run(x);
   Node& node = x.node;
   const int d = node.dim();
   const auto self = static_cast<std::uint32_t>(node.id());
   const std::size_t block = x.blocks.c.size(), group = std::size_t{1} << k;
-  Buffer<double> buffers[2] = {node.allocate<double>(group * block), node.allocate<double>(group * block)};
+  Buffer<T> buffers[2] = {node.allocate<T>(group * block), node.allocate<T>(group * block)};
   const std::uint32_t low = static_cast<std::uint32_t>(group - 1);
   std::copy(x.blocks.c.begin(), x.blocks.c.end(), buffers[0].begin() + (self & low) * block);  // own block in place
-  sbt_allgather(node, bytes(buffers[0].span()), 8 * block, Subcube{0, k});
+  sbt_allgather(node, bytes(buffers[0].span()), sizeof(T) * block, Subcube{0, k});
 
   run.start();
   run.multiply_blocks(buffers[0].span(), self & ~low, group);
@@ -84,7 +87,7 @@ void hybrid(MatmulContext& x, int k) {
   const auto steps = std::uint32_t{1} << (d - k);
   for (std::uint32_t i = 1; i < steps; ++i) {
     const int j = k + model::gray_transition(i - 1, d - k);
-    node.exchange(node.neighbor(j), std::span<const double>(buffers[held].span()), buffers[1 - held].span());
+    node.exchange(node.neighbor(j), std::span<const T>(buffers[held].span()), buffers[1 - held].span());
     held = 1 - held;
     run.multiply_blocks(buffers[held].span(), ((self >> k) ^ model::gray(i)) << k, group);
   }
@@ -92,8 +95,9 @@ void hybrid(MatmulContext& x, int k) {
 
 // GCEA_n: the block split into n parts; in step i part k crosses dimension (gray_transition(i - 1) + k) mod n and
 // then holds part k of the block column of self ^ rot_k(G(i)).
-void rotated_gcea(MatmulContext& x) {
-  Linear run(x);
+template <class T>
+void rotated_gcea(MatmulContext<T>& x) {
+  Linear<T> run(x);
   Node& node = x.node;
   const int d = node.dim();
   const auto self = static_cast<std::uint32_t>(node.id());
@@ -102,7 +106,7 @@ void rotated_gcea(MatmulContext& x) {
   run.multiply_blocks(x.blocks.c, self, 1);
   if (d == 0) return;
   const auto parts = static_cast<std::size_t>(d);
-  Buffer<double> buffers[2] = {node.allocate<double>(block), node.allocate<double>(block)};
+  Buffer<T> buffers[2] = {node.allocate<T>(block), node.allocate<T>(block)};
   std::copy(x.blocks.c.begin(), x.blocks.c.end(), buffers[0].begin());
   int held = 0;
   std::vector<Request> sends;
@@ -114,7 +118,7 @@ void rotated_gcea(MatmulContext& x) {
       const std::size_t at = part_offset(block, parts, uk), len = part_bytes(block, parts, uk);
       const int partner = node.neighbor((j + k) % d);
       arriving.push_back(node.post_recv(partner, buffers[1 - held].span().subspan(at, len), k));
-      sends.push_back(node.isend(partner, std::span<const double>(buffers[held].span().subspan(at, len)), k));
+      sends.push_back(node.isend(partner, std::span<const T>(buffers[held].span().subspan(at, len)), k));
     }
     node.wait_all(arriving);
     held = 1 - held;
@@ -126,7 +130,7 @@ void rotated_gcea(MatmulContext& x) {
       for (std::size_t e = at; e < at + len; ++e) {
         const std::size_t row = e % run.P, col = e / run.P, d_row = source * run.q + col;
         if (d_row >= run.Q) continue;  // padding: a zero column of C times a zero row of D
-        const double c = buffers[held][e];
+        const T c = buffers[held][e];
         for (std::size_t jj = 0; jj < run.r; ++jj) x.blocks.a[row + jj * run.P] += c * x.blocks.d[d_row + jj * run.Q];
       }
     }
@@ -137,7 +141,8 @@ void rotated_gcea(MatmulContext& x) {
 
 }  // namespace
 
-void a1_linear(MatmulContext& x) {
+template <class T>
+void a1_linear(MatmulContext<T>& x) {
   switch (x.options.algorithm) {
     case MatmulAlgorithm::a1_cra:
       return cra(x);
@@ -149,5 +154,8 @@ void a1_linear(MatmulContext& x) {
       return hybrid(x, x.options.k);
   }
 }
+
+template void a1_linear(MatmulContext<float>&);
+template void a1_linear(MatmulContext<double>&);
 
 }  // namespace hcemu::kernels::detail

@@ -10,25 +10,29 @@
 
 namespace hcemu::kernels::detail {
 
-void a1_tree(MatmulContext& x) {
+template <class T>
+void a1_tree(MatmulContext<T>& x) {
   Node& node = x.node;
   const std::size_t P = x.c.rows, r = x.a.cols, Q = x.shape.Q, block = x.blocks.c.size();
-  Buffer<double> all = node.allocate<double>(static_cast<std::size_t>(node.size()) * block);
+  Buffer<T> all = node.allocate<T>(static_cast<std::size_t>(node.size()) * block);
   std::copy(x.blocks.c.begin(), x.blocks.c.end(), all.begin() + static_cast<std::size_t>(node.id()) * block);
   const std::span<std::byte> gathered = bytes(all.span());
   switch (x.options.algorithm) {
     case MatmulAlgorithm::a1_sbnt:
-      sbnt_allgather(node, gathered, 8 * block);
+      sbnt_allgather(node, gathered, sizeof(T) * block);
       break;
     case MatmulAlgorithm::a1_nrsbt:
-      nrsbt_allgather(node, gathered, 8 * block);
+      nrsbt_allgather(node, gathered, sizeof(T) * block);
       break;
     default:
-      recursive_doubling_allgather(node, gathered, 8 * block);
+      recursive_doubling_allgather(node, gathered, sizeof(T) * block);
   }
   std::copy(x.blocks.e.begin(), x.blocks.e.end(), x.blocks.a.begin());
   multiply(P, r, Q, ColumnMajor{all.span(), P}, ColumnMajor{x.blocks.d, Q}, x.blocks.a, P, true);
   node.compute(2 * P * Q * r);
 }
+
+template void a1_tree(MatmulContext<float>&);
+template void a1_tree(MatmulContext<double>&);
 
 }  // namespace hcemu::kernels::detail

@@ -17,22 +17,25 @@
 namespace hcemu::kernels::detail {
 namespace {
 
-bool balanced(const MatmulContext& x) {
+template <class T>
+bool balanced(const MatmulContext<T>& x) {
   return x.options.algorithm == MatmulAlgorithm::a3_sbnt || x.options.algorithm == MatmulAlgorithm::a4_sbnt;
 }
 
-void personalized(MatmulContext& x, std::span<const double> send, std::span<double> recv, std::size_t block) {
+template <class T>
+void personalized(MatmulContext<T>& x, std::type_identity_t<std::span<const T>> send, std::span<T> recv, std::size_t block) {
   if (balanced(x)) {
-    sbnt_exchange(x.node, bytes(send), bytes(recv), 8 * block);
+    sbnt_exchange(x.node, bytes(send), bytes(recv), sizeof(T) * block);
   } else {
-    standard_exchange(x.node, bytes(send), bytes(recv), 8 * block);
+    standard_exchange(x.node, bytes(send), bytes(recv), sizeof(T) * block);
   }
 }
 
 // Cuts the column-major `rows` × cols matrix into N row blocks of `block_rows` rows each (zero past `rows`), one
 // after the other: block j is what node j gets.
-void cut_rows(Node& node, std::span<const double> from, std::size_t rows, std::size_t cols, std::size_t block_rows,
-              std::span<double> to) {
+template <class T>
+void cut_rows(Node& node, std::span<const T> from, std::size_t rows, std::size_t cols, std::size_t block_rows,
+              std::span<T> to) {
   const auto n = static_cast<std::size_t>(node.size());
   for (std::size_t j = 0; j < n; ++j)
     for (std::size_t col = 0; col < cols; ++col) {
@@ -44,77 +47,80 @@ void cut_rows(Node& node, std::span<const double> from, std::size_t rows, std::s
     }
 }
 
-void a3(MatmulContext& x) {
+template <class T>
+void a3(MatmulContext<T>& x) {
   Node& node = x.node;
   const auto n = static_cast<std::size_t>(node.size());
   const std::size_t P = x.shape.P, Q = x.shape.Q, R = x.shape.R, q = x.c.cols, r = x.a.cols;
   const std::size_t p = (P + n - 1) / n;
 
   // txp C: row block k of C, all columns: p × N·q, column-major (block j = columns of node j).
-  Buffer<double> send = node.allocate<double>(n * p * q), rows_of_c = node.allocate<double>(n * p * q);
-  std::fill(send.begin(), send.end(), 0.0);
+  Buffer<T> send = node.allocate<T>(n * p * q), rows_of_c = node.allocate<T>(n * p * q);
+  std::fill(send.begin(), send.end(), T{0});
   cut_rows(node, x.blocks.c, P, q, p, send.span());
   personalized(x, send.span(), rows_of_c.span(), p * q);
 
   // brd D: all of D, Q × N·r.
-  Buffer<double> all_d = node.allocate<double>(n * Q * r);
+  Buffer<T> all_d = node.allocate<T>(n * Q * r);
   std::copy(x.blocks.d.begin(), x.blocks.d.end(), all_d.begin() + static_cast<std::size_t>(node.id()) * Q * r);
   if (balanced(x))
-    sbnt_allgather(node, bytes(all_d.span()), 8 * Q * r, {});
+    sbnt_allgather(node, bytes(all_d.span()), sizeof(T) * Q * r, {});
   else
-    sbt_allgather(node, bytes(all_d.span()), 8 * Q * r, {});
+    sbt_allgather(node, bytes(all_d.span()), sizeof(T) * Q * r, {});
 
   // mpy: A_k* = C_k* · D, p × R of p × N·r: p·R·(2Q - 1) flops.
-  Buffer<double> rows_of_a = node.allocate<double>(n * p * r);
-  std::fill(rows_of_a.begin(), rows_of_a.end(), 0.0);
+  Buffer<T> rows_of_a = node.allocate<T>(n * p * r);
+  std::fill(rows_of_a.begin(), rows_of_a.end(), T{0});
   multiply(p, R, Q, ColumnMajor{rows_of_c.span(), p}, ColumnMajor{all_d.span(), Q}, rows_of_a.span(), p, false);
   node.compute(p * R * (2 * Q - 1));
 
   // txp A: column block j of A_k* (contiguous) goes to node j; row block j of my column block comes back.
-  Buffer<double> back = node.allocate<double>(n * p * r);
+  Buffer<T> back = node.allocate<T>(n * p * r);
   personalized(x, rows_of_a.span(), back.span(), p * r);
   for (std::size_t j = 0; j < n; ++j)
     for (std::size_t col = 0; col < r; ++col) {
       const std::size_t first = j * p;
       if (first >= P) continue;
-      node.copy(bytes(std::span<const double>(back.span().subspan(j * p * r + col * p, std::min(p, P - first)))),
+      node.copy(bytes(std::span<const T>(back.span().subspan(j * p * r + col * p, std::min(p, P - first)))),
                 bytes(x.blocks.a.subspan(first + col * P, std::min(p, P - first))));
     }
   add_e(x);
 }
 
-void a4(MatmulContext& x) {
+template <class T>
+void a4(MatmulContext<T>& x) {
   Node& node = x.node;
   const auto n = static_cast<std::size_t>(node.size());
   const std::size_t P = x.shape.P, Q = x.shape.Q, R = x.shape.R, q = x.c.cols, r = x.a.cols;
 
   // txp D: row block k of D, all columns: q × N·r.
-  Buffer<double> send = node.allocate<double>(n * q * r), rows_of_d = node.allocate<double>(n * q * r);
-  std::fill(send.begin(), send.end(), 0.0);
+  Buffer<T> send = node.allocate<T>(n * q * r), rows_of_d = node.allocate<T>(n * q * r);
+  std::fill(send.begin(), send.end(), T{0});
   cut_rows(node, x.blocks.d, Q, r, q, send.span());
   personalized(x, send.span(), rows_of_d.span(), q * r);
 
   // mpy: A^k = C_*k · D_k*, P × R of P × N·r: P·R·(2⌈Q/N⌉ - 1) flops.
-  Buffer<double> partial = node.allocate<double>(n * P * r);
-  std::fill(partial.begin(), partial.end(), 0.0);
+  Buffer<T> partial = node.allocate<T>(n * P * r);
+  std::fill(partial.begin(), partial.end(), T{0});
   multiply(P, R, q, ColumnMajor{x.blocks.c, P}, ColumnMajor{rows_of_d.span(), q}, partial.span(), P, false);
   node.compute(P * R * (2 * q - 1));
 
   // red A: block column x of the sum of every node's A^k, P·(N - 1)·⌈R/N⌉ additions.
-  if (x.options.algorithm == MatmulAlgorithm::a4_sbnt)
-    sbnt_reduce_scatter(node, partial.span(), P * r, x.blocks.a, {}, {});
-  else
-    recursive_halving_reduce_scatter(node, partial.span(), P * r, x.blocks.a, {}, {});
+  sum_scatter(node, partial.span(), P * r, x.blocks.a, {}, x.options.algorithm == MatmulAlgorithm::a4_sbnt);
   add_e(x);
 }
 
 }  // namespace
 
-void in_space_1d(MatmulContext& x) {
+template <class T>
+void in_space_1d(MatmulContext<T>& x) {
   if (x.options.algorithm == MatmulAlgorithm::a3 || x.options.algorithm == MatmulAlgorithm::a3_sbnt)
     a3(x);
   else
     a4(x);
 }
+
+template void in_space_1d(MatmulContext<float>&);
+template void in_space_1d(MatmulContext<double>&);
 
 }  // namespace hcemu::kernels::detail

@@ -52,7 +52,7 @@ void root_receives(Node& node, std::span<std::byte> blocks, int root, const deta
   }
 }
 
-struct Item {
+struct CollectedWave {
   std::size_t wave;
   int h;
   Buffer<std::byte> in;  // one packet per upper neighbour, side by side
@@ -68,13 +68,13 @@ void backward(Node& node, std::span<const std::byte> block, std::uint32_t x, con
   std::fill(zeros.begin(), zeros.end(), std::byte{0});
 
   // The items in reverse order, every receive up front.
-  std::vector<Item> items;
+  std::vector<CollectedWave> items;
   for (std::size_t w = layout.waves().size(); w-- > 0;) {
     const auto& wave = layout.waves()[w];
     for (auto it = wave.rbegin(); it != wave.rend(); ++it) {
       const int h = *it;
       if (h < j) continue;
-      Item item{w, h, {}, {}, {}};
+      CollectedWave item{w, h, {}, {}, {}};
       if (h > j) {
         const std::size_t len = layout.edge(h, j);
         std::size_t total = 0;
@@ -94,7 +94,7 @@ void backward(Node& node, std::span<const std::byte> block, std::uint32_t x, con
   }
 
   // Write bytes [from, from + to.size()) of what this node holds of message r (class h) into `to`.
-  auto copy_held = [&](const Item& item, std::uint32_t r, std::size_t from, std::span<std::byte> to) {
+  auto copy_held = [&](const CollectedWave& item, std::uint32_t r, std::size_t from, std::span<std::byte> to) {
     const int h = item.h;
     if (h == j) {  // its own message, laid out in the far corner's unit order
       const std::vector<std::uint32_t> order = detail::spread_final_order(h);
@@ -137,7 +137,7 @@ void backward(Node& node, std::span<const std::byte> block, std::uint32_t x, con
       first = end;
     }
   } else {
-    for (Item& item : items) {
+    for (CollectedWave& item : items) {
       node.wait_all(item.receives);
       // To lower neighbour s: the s-th slice (ℓ_{j-1}(h) bytes) of every message r ⊇ x of the class.
       const std::size_t len = layout.edge(item.h, j - 1);

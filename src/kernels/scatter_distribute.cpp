@@ -50,7 +50,7 @@ void root_sends(Node& node, std::span<const std::byte> blocks, int root, const d
   node.wait_all(sends);
 }
 
-struct Item {
+struct DistributedWave {
   std::size_t wave;
   int h;
   Buffer<std::byte> in;  // distance >= 2: one packet per lower neighbour, side by side
@@ -66,7 +66,7 @@ void forward(Node& node, std::span<std::byte> block, std::uint32_t x, const deta
   // Every receive up front. Distance 1: one packet per wave from the root.
   std::vector<Buffer<std::byte>> waves_in;
   std::vector<Request> wave_receives;
-  std::vector<Item> items;
+  std::vector<DistributedWave> items;
   for (std::size_t w = 0; w < layout.waves().size(); ++w) {
     if (j == 1) {
       waves_in.push_back(node.allocate<std::byte>(layout.wave_bytes(w)));
@@ -74,7 +74,7 @@ void forward(Node& node, std::span<std::byte> block, std::uint32_t x, const deta
     }
     for (int h : layout.waves()[w]) {
       if (h < j) continue;
-      Item item{w, h, {}, {}};
+      DistributedWave item{w, h, {}, {}};
       if (j >= 2) {
         const std::size_t packet = layout.beyond(x, h).size() * layout.edge(h, j - 1);
         item.in = node.allocate<std::byte>(packet * lower.size());
@@ -87,7 +87,7 @@ void forward(Node& node, std::span<std::byte> block, std::uint32_t x, const deta
 
   std::vector<Request> sends;
   std::size_t waited = SIZE_MAX;
-  for (Item& item : items) {
+  for (DistributedWave& item : items) {
     const int h = item.h;
     const std::vector<std::uint32_t> mine = layout.beyond(x, h);
     if (j == 1 && waited != item.wave) {

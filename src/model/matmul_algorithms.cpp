@@ -11,6 +11,10 @@ namespace {
 
 using A = MatmulAlgorithm;
 
+bool takes_rectangular_grid(MatmulAlgorithm a) {
+  return a == A::a2_2d || a == A::a3_2d || a == A::a4_2d || a == A::a5_2d;
+}
+
 constexpr std::array kAlgorithms = {
     MatmulAlgorithmInfo{A::a1_cra, "a1-cra", "A1^l(1), CRA(1,N)[C]: §5.1, Tables 5-7", "one", false},
     MatmulAlgorithmInfo{A::a1_gcea, "a1-gcea", "A1^l(1), GCEA(1,N)[C]: §5.1, Tables 5-7", "one", false},
@@ -37,12 +41,20 @@ constexpr std::array kAlgorithms = {
 };
 
 bool needs_square_grid(MatmulAlgorithm a) {
-  return matmul_algorithm_info(a).two_dimensional && a != A::a1_2d && a != A::a1_2d_sbnt;
+  return matmul_algorithm_info(a).two_dimensional && a != A::a1_2d && a != A::a1_2d_sbnt && !takes_rectangular_grid(a);
+}
+
+// options.grid, when it has the cube's d dimensions and the algorithm takes it.
+bool grid_given(const MatmulOptions& options, int d) {
+  return takes_rectangular_grid(options.algorithm) && options.grid.n1 >= 0 && options.grid.n2 >= 0 &&
+         options.grid.n1 + options.grid.n2 == d;
 }
 
 }  // namespace
 
 std::span<const MatmulAlgorithmInfo> matmul_algorithms() { return kAlgorithms; }
+
+bool matmul_takes_rectangular_grid(MatmulAlgorithm algorithm) { return takes_rectangular_grid(algorithm); }
 
 const MatmulAlgorithmInfo& matmul_algorithm_info(MatmulAlgorithm algorithm) {
   for (const auto& row : kAlgorithms)
@@ -56,9 +68,18 @@ std::optional<MatmulAlgorithm> parse_matmul_algorithm(std::string_view name) {
   return std::nullopt;
 }
 
+std::optional<std::size_t> parse_matmul_element(std::string_view name) {
+  if (name == "float") return 4;
+  if (name == "double") return 8;
+  return std::nullopt;
+}
+
+std::string_view matmul_element_name(std::size_t element_bytes) { return element_bytes == 4 ? "float" : "double"; }
+
 Grid matmul_grid(const MatmulOptions& options, int d) {
   if (!matmul_algorithm_info(options.algorithm).two_dimensional) return {0, d};
-  if (!needs_square_grid(options.algorithm)) return options.grid;
+  if (grid_given(options, d)) return options.grid;
+  if (!needs_square_grid(options.algorithm) && !takes_rectangular_grid(options.algorithm)) return options.grid;
   return {d / 2, d / 2};
 }
 
@@ -72,13 +93,27 @@ void check_matmul(const MatmulShape& shape, const MatmulOptions& options, int d)
   if (shape.P == 0 || shape.Q == 0 || shape.R == 0)
     throw UsageError("matmul " + name + ": P, Q and R must be at least 1, got P = " + std::to_string(shape.P) +
                      ", Q = " + std::to_string(shape.Q) + ", R = " + std::to_string(shape.R));
+  if (options.element_bytes != 4 && options.element_bytes != 8)
+    throw UsageError("matmul " + name + ": elements of " + std::to_string(options.element_bytes) +
+                     " bytes; float (4) or double (8)");
   const auto a = options.algorithm;
   if ((a == A::a1_2d || a == A::a1_2d_sbnt) &&
       (options.grid.n1 < 0 || options.grid.n2 < 0 || options.grid.n1 + options.grid.n2 != d))
     throw UsageError("matmul " + name + ": the grid 2^" + std::to_string(options.grid.n1) + " x 2^" +
                      std::to_string(options.grid.n2) + " does not have the 2^" + std::to_string(d) +
                      " nodes of the cube (n1 + n2 must equal d)");
-  if (needs_square_grid(a) && d % 2 != 0)
+  if (takes_rectangular_grid(a) && (options.grid.n1 != 0 || options.grid.n2 != 0) && !grid_given(options, d))
+    throw UsageError("matmul " + name + ": the grid 2^" + std::to_string(options.grid.n1) + " x 2^" +
+                     std::to_string(options.grid.n2) + " does not have the 2^" + std::to_string(d) +
+                     " nodes of the cube (n1 + n2 must equal d)");
+  if (grid_given(options, d) && options.grid.n1 != options.grid.n2) {
+    const std::size_t most = std::size_t{1} << std::max(options.grid.n1, options.grid.n2);
+    if (shape.P % most != 0 || shape.Q % most != 0 || shape.R % most != 0)
+      throw UsageError("matmul " + name + ": on the rectangular grid 2^" + std::to_string(options.grid.n1) + " x 2^" +
+                       std::to_string(options.grid.n2) + " P, Q and R must be multiples of max(N1, N2) = " +
+                       std::to_string(most) + ", got P = " + std::to_string(shape.P) + ", Q = " +
+                       std::to_string(shape.Q) + ", R = " + std::to_string(shape.R));
+  } else if ((needs_square_grid(a) || takes_rectangular_grid(a)) && d % 2 != 0)
     throw UsageError("matmul " + name + ": needs a square processor grid N1 = N2, so an even d, got d = " +
                      std::to_string(d) + " (its transposes move block (k, l) to processor (l, k))");
   if (a == A::a1_hybrid && (options.k < 0 || options.k > d))

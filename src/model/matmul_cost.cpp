@@ -3,6 +3,7 @@
 // every algorithm starts and ends at the same moment on every node (the nodes do the same work on equal blocks), so
 // the phases add up.
 #include <algorithm>
+#include <cstdlib>
 
 #include "hcemu/model/collectives.hpp"
 #include "hcemu/model/exchange.hpp"
@@ -28,7 +29,12 @@ struct Cost {
   MatmulTime time;
   bool exact = true;
 
-  explicit Cost(const MachineConfig& c) : config(c), silent(c), table(CostTable::from(c)) { silent.flop = 0; }
+  std::size_t w;  // bytes per element
+
+  Cost(const MachineConfig& c, std::size_t element_bytes)
+      : config(c), silent(c), table(CostTable::from(c)), w(element_bytes) {
+    silent.flop = 0;
+  }
 
   void add(Time t) { time.communication += t; }
   void add(std::optional<Time> t) {
@@ -38,7 +44,7 @@ struct Cost {
       exact = false;
   }
   void flops(std::uint64_t count) { time.flops += count; }
-  void copy(std::size_t doubles) { time.communication += table.copy(8 * doubles); }
+  void copy(std::size_t elements) { time.communication += table.copy(w * elements); }
   std::optional<MatmulTime> result() {
     if (!exact) return std::nullopt;
     time.arithmetic = table.flop * static_cast<Time>(time.flops);
@@ -52,48 +58,49 @@ std::optional<MatmulTime> one_dimensional(const MachineConfig& config, const Mat
   const auto N = static_cast<std::size_t>(config.nodes());
   const std::size_t P = shape.P, Q = shape.Q, R = shape.R;
   const std::size_t p = (P + N - 1) / N, q = (Q + N - 1) / N, r = (R + N - 1) / N;
-  Cost cost(config);
+  Cost cost(config, options.element_bytes);
+  const std::size_t w = options.element_bytes;
   const MachineConfig& m = cost.silent;
   switch (options.algorithm) {
     case A::a1_cra:
-      cost.add(cra_allgather_time(m, 8 * P * q));
+      cost.add(cra_allgather_time(m, w * P * q));
       cost.flops(2 * P * N * q * r);
       break;
     case A::a1_gcea:
-      cost.add(gcea_allgather_time(m, 8 * P * q, d));
+      cost.add(gcea_allgather_time(m, w * P * q, d));
       cost.flops(2 * P * N * q * r);
       break;
     case A::a1_rotated_gcea:
       if (!all_port(config)) return std::nullopt;
-      if (d > 0) cost.add((config.nodes() - 1) * message_time(m, 8 * ((P * q + static_cast<std::size_t>(d) - 1) / static_cast<std::size_t>(d)), 1));
+      if (d > 0) cost.add((config.nodes() - 1) * message_time(m, w * ((P * q + static_cast<std::size_t>(d) - 1) / static_cast<std::size_t>(d)), 1));
       cost.flops(2 * P * N * q * r);
       break;
     case A::a1_hybrid: {
       const int k = options.k;
-      cost.add(sbt_allgather_time(m, 8 * P * q, k));
-      cost.add(((1 << (d - k)) - 1) * pairwise_exchange_time(m, 8 * (std::size_t{1} << k) * P * q, 1));
+      cost.add(sbt_allgather_time(m, w * P * q, k));
+      cost.add(((1 << (d - k)) - 1) * pairwise_exchange_time(m, w * (std::size_t{1} << k) * P * q, 1));
       cost.flops(2 * P * N * q * r);
       break;
     }
     case A::a1_sbt:
-      cost.add(recursive_doubling_allgather_time(m, 8 * P * q));
+      cost.add(recursive_doubling_allgather_time(m, w * P * q));
       cost.flops(2 * P * Q * r);
       break;
     case A::a1_sbnt:
-      cost.add(sbnt_allgather_time(m, 8 * P * q, d));
+      cost.add(sbnt_allgather_time(m, w * P * q, d));
       cost.flops(2 * P * Q * r);
       break;
     case A::a1_nrsbt:
-      cost.add(completed_allgather_time(m, 8 * P * q));
+      cost.add(completed_allgather_time(m, w * P * q));
       cost.flops(2 * P * Q * r);
       break;
     case A::a3:
     case A::a3_sbnt: {
       const bool sbnt = options.algorithm == A::a3_sbnt;
-      auto exchange = [&](std::size_t block) { return sbnt ? sbnt_exchange_time(m, 8 * block) : std::optional(standard_exchange_time(m, 8 * block)); };
+      auto exchange = [&](std::size_t block) { return sbnt ? sbnt_exchange_time(m, w * block) : std::optional(standard_exchange_time(m, w * block)); };
       cost.copy(P * q);  // cutting the column block of C into row blocks
       cost.add(exchange(p * q));
-      cost.add(sbnt ? sbnt_allgather_time(m, 8 * Q * r, d) : std::optional(sbt_allgather_time(m, 8 * Q * r, d)));
+      cost.add(sbnt ? sbnt_allgather_time(m, w * Q * r, d) : std::optional(sbt_allgather_time(m, w * Q * r, d)));
       cost.flops(p * R * (2 * Q - 1));
       cost.add(exchange(p * r));
       cost.copy(P * r);  // gluing the row blocks of A into a column block
@@ -104,9 +111,9 @@ std::optional<MatmulTime> one_dimensional(const MachineConfig& config, const Mat
     case A::a4_sbnt: {
       const bool sbnt = options.algorithm == A::a4_sbnt;
       cost.copy(Q * r);
-      cost.add(sbnt ? sbnt_exchange_time(m, 8 * q * r) : std::optional(standard_exchange_time(m, 8 * q * r)));
+      cost.add(sbnt ? sbnt_exchange_time(m, w * q * r) : std::optional(standard_exchange_time(m, w * q * r)));
       cost.flops(P * R * (2 * q - 1));
-      cost.add(sbnt ? sbnt_reduce_scatter_time(m, P * r, d) : std::optional(recursive_halving_reduce_scatter_time(m, P * r, d)));
+      cost.add(sbnt ? sbnt_reduce_scatter_time(m, P * r, d, 1, w) : std::optional(recursive_halving_reduce_scatter_time(m, P * r, d, 1, w)));
       cost.flops((N - 1) * P * r + P * r);  // the reduction's additions, + E
       break;
     }
@@ -121,11 +128,12 @@ std::optional<MatmulTime> a1_two_dimensional(const MachineConfig& config, const 
   const Grid g = options.grid;
   const BlockShape c = block_shape(shape.P, shape.Q, g), dd = block_shape(shape.Q, shape.R, g);
   const std::size_t p1 = c.rows, r2 = dd.cols;
-  Cost cost(config);
+  Cost cost(config, options.element_bytes);
+  const std::size_t w = options.element_bytes;
   const MachineConfig& m = cost.silent;
   if (options.algorithm == A::a1_2d) {
-    cost.add(sbt_allgather_time(m, 8 * c.size(), g.n2));
-    cost.add(sbt_allgather_time(m, 8 * dd.size(), g.n1));
+    cost.add(sbt_allgather_time(m, w * c.size(), g.n2));
+    cost.add(sbt_allgather_time(m, w * dd.size(), g.n1));
   } else {
     if (!all_port(config)) return std::nullopt;
     // Both SBnTs step by step: each step lasts the longer of the two busiest ports; every block is packed and
@@ -134,7 +142,7 @@ std::optional<MatmulTime> a1_two_dimensional(const MachineConfig& config, const 
     auto step = [&](const std::vector<std::vector<std::size_t>>& loads, int s, std::size_t block) -> Time {
       if (s > static_cast<int>(loads.size())) return 0;
       const auto& ports = loads[static_cast<std::size_t>(s - 1)];
-      return message_time(m, 8 * block * *std::max_element(ports.begin(), ports.end()), 1);
+      return message_time(m, w * block * *std::max_element(ports.begin(), ports.end()), 1);
     };
     for (int s = 1; s <= std::max(g.n1, g.n2); ++s) cost.add(std::max(step(row_loads, s, c.size()), step(column_loads, s, dd.size())));
     cost.copy(2 * (static_cast<std::size_t>(g.cols()) - 1) * c.size() + 2 * (static_cast<std::size_t>(g.rows()) - 1) * dd.size());
@@ -154,19 +162,20 @@ std::optional<MatmulTime> transposed_two_dimensional(const MachineConfig& config
   const A a = options.algorithm;
   const bool sbnt = a == A::a2_2d_sbnt || a == A::a3_2d_sbnt || a == A::a4_2d_sbnt || a == A::a5_2d_sbnt;
   if (sbnt && !all_port(config)) return std::nullopt;
-  Cost cost(config);
+  Cost cost(config, options.element_bytes);
+  const std::size_t w = options.element_bytes;
   const MachineConfig& m = cost.silent;
   auto transpose = [&](std::size_t block) {
-    const std::size_t bytes = 8 * block;
+    const std::size_t bytes = w * block;
     if (!sbnt) return johnsson_ho_transpose_time(m, s, bytes);
     const int packets = options.packets > 0 ? options.packets : stout_wagar_packets(m, s, bytes);
     return stout_wagar_transpose_time(m, s, bytes, packets);
   };
   auto broadcast = [&](std::size_t block) {
-    return sbnt ? sbnt_allgather_time(m, 8 * block, c) : std::optional(sbt_allgather_time(m, 8 * block, c));
+    return sbnt ? sbnt_allgather_time(m, w * block, c) : std::optional(sbt_allgather_time(m, w * block, c));
   };
   auto reduce = [&](std::size_t block) {
-    return sbnt ? sbnt_reduce_scatter_time(m, block, c) : std::optional(recursive_halving_reduce_scatter_time(m, block, c));
+    return sbnt ? sbnt_reduce_scatter_time(m, block, c, 1, w) : std::optional(recursive_halving_reduce_scatter_time(m, block, c, 1, w));
   };
   const bool on_c = a == A::a2_2d || a == A::a2_2d_sbnt || a == A::a3_2d || a == A::a3_2d_sbnt;
   const bool transposes_a = a == A::a3_2d || a == A::a3_2d_sbnt || a == A::a5_2d || a == A::a5_2d_sbnt;
@@ -182,6 +191,61 @@ std::optional<MatmulTime> transposed_two_dimensional(const MachineConfig& config
   return cost.result();
 }
 
+// The one-port A2-A5 on an N1 × N2 grid, N1 != N2 (src/kernels/matmul_2d_rectangular.cpp): the redistribution of
+// B elements is Johnsson & Ho's rectangular transpose (§4.6, §5.2.2), 2·nmin steps of the block and
+// δ = |n1 - n2| = log(Nmax/Nmin) pairwise exchanges of half of it, plus the cut and the assembly (ρ each) and the
+// packing of every exchange step (ρ, half a block out and half in).
+std::optional<MatmulTime> rectangular_two_dimensional(const MachineConfig& config, const MatmulShape& shape,
+                                                      const MatmulOptions& options, Grid g) {
+  Cost cost(config, options.element_bytes);
+  const std::size_t w = options.element_bytes;
+  const MachineConfig& m = cost.silent;
+  const std::size_t N1 = static_cast<std::size_t>(g.rows()), N2 = static_cast<std::size_t>(g.cols());
+  const std::size_t P = shape.P, Q = shape.Q, R = shape.R;
+  const std::size_t p1 = P / N1, p2 = P / N2, q1 = Q / N1, q2 = Q / N2, r1 = R / N1, r2 = R / N2;
+  const int nmin = std::min(g.n1, g.n2), delta = std::abs(g.n1 - g.n2);
+  auto redistribute = [&](std::size_t elements) {
+    const std::size_t bytes = w * elements;
+    cost.add(2 * cost.table.copy(bytes));
+    cost.add(delta * (2 * cost.table.copy(bytes / 2) + pairwise_exchange_time(m, bytes / 2, 1)));
+    cost.add(2 * nmin * message_time(m, bytes, 1));
+  };
+  auto reduce = [&](std::size_t block, int dims) { cost.add(recursive_halving_reduce_scatter_time(m, block, dims, 1, w)); };
+  switch (options.algorithm) {
+    case A::a2_2d:
+      redistribute(p1 * q2);
+      cost.add(sbt_allgather_time(m, w * p2 * q1, g.n2));
+      cost.flops(P * r2 * (2 * q1 - 1));
+      reduce(p1 * r2, g.n1);
+      cost.flops((N1 - 1) * p1 * r2);
+      break;
+    case A::a3_2d:
+      redistribute(p1 * q2);
+      cost.add(sbt_allgather_time(m, w * q1 * r2, g.n2));
+      cost.flops(p2 * R * (2 * q1 - 1));
+      reduce(p2 * r1, g.n1);
+      cost.flops((N1 - 1) * p2 * r1);
+      redistribute(r1 * p2);
+      break;
+    case A::a4_2d:
+      redistribute(q1 * r2);
+      cost.add(sbt_allgather_time(m, w * q2 * r1, g.n1));
+      cost.flops(p1 * R * (2 * q2 - 1));
+      reduce(p1 * r2, g.n2);
+      cost.flops((N2 - 1) * p1 * r2);
+      break;
+    default:  // a5_2d
+      redistribute(q1 * r2);
+      cost.add(sbt_allgather_time(m, w * p1 * q2, g.n1));
+      cost.flops(P * r1 * (2 * q2 - 1));
+      reduce(p2 * r1, g.n2);
+      cost.flops((N2 - 1) * p2 * r1);
+      redistribute(r1 * p2);
+  }
+  cost.flops(p1 * r2);  // + E
+  return cost.result();
+}
+
 }  // namespace
 
 std::optional<MatmulTime> matmul_time(const MachineConfig& config, const MatmulShape& shape,
@@ -191,6 +255,8 @@ std::optional<MatmulTime> matmul_time(const MachineConfig& config, const MatmulS
   if (options.algorithm == A::a1_2d || options.algorithm == A::a1_2d_sbnt)
     return a1_two_dimensional(config, shape, options);
   if (options.algorithm == A::outer_product) return std::nullopt;
+  if (const Grid g = matmul_grid(options, config.d); g.n1 != g.n2)
+    return rectangular_two_dimensional(config, shape, options, g);
   return transposed_two_dimensional(config, shape, options);
 }
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "hcemu/model/even_spread.hpp"
+
 namespace hcemu::model {
 namespace {
 
@@ -16,11 +18,8 @@ double start_ups(const MachineConfig& config, double elements) {
   return config.packet == 0 ? 1.0 : std::ceil(elements / static_cast<double>(config.packet));
 }
 
-double binomial(int n, int k) {
-  double c = 1;
-  for (int i = 1; i <= k; ++i) c = c * (n - k + i) / i;
-  return c;
-}
+// C(n, k) as a double, for the tables' arithmetic in elements (n <= 16: exact).
+double binomial_count(int n, int k) { return static_cast<double>(binomial(n, k)); }
 
 Time table_time(const MachineConfig& config, double elements, double starts) {
   return from_us(elements * config.tau + starts * start_up_us(config));
@@ -34,7 +33,7 @@ std::optional<Time> sbnt_balanced_table_time(const MachineConfig& config, std::s
   if (n == 0) return 0;
   const auto M = static_cast<double>(m);
   double starts = 0;
-  for (int i = 1; i <= n; ++i) starts += start_ups(config, binomial(n, i) * M / n);
+  for (int i = 1; i <= n; ++i) starts += start_ups(config, binomial_count(n, i) * M / n);
   return table_time(config, (std::ldexp(1.0, n) - 1) * M / n, starts);
 }
 
@@ -46,7 +45,7 @@ std::optional<Time> sbnt_exchange_table_time(const MachineConfig& config, std::s
   double starts = 0;
   for (int i = 1; i <= n; ++i) {
     double blocks = 0;
-    for (int j = i; j <= n; ++j) blocks += binomial(n, j);
+    for (int j = i; j <= n; ++j) blocks += binomial_count(n, j);
     starts += start_ups(config, blocks * M / n);
   }
   return table_time(config, std::ldexp(1.0, n) * M / 2, starts);

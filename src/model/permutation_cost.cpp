@@ -8,12 +8,11 @@
 #include "hcemu/model/all_port_exchange.hpp"
 #include "hcemu/model/permutation.hpp"
 #include "hcemu/model/transfer.hpp"
+#include "model/shared.hpp"
 #include "model/transfer_table.hpp"
 
 namespace hcemu::model {
 namespace {
-
-std::uint32_t mask(int d) { return (std::uint32_t{1} << d) - 1; }
 
 // SplitMix64 (Steele, Lea & Flood 2014): a portable stream of 64-bit values.
 std::uint64_t split_mix(std::uint64_t& state) {
@@ -39,13 +38,13 @@ std::vector<std::pair<std::uint32_t, int>> ecube_route(std::uint32_t s, std::uin
 
 Permutation inversion_permutation(int d) {
   Permutation p{"inversion", {}};
-  for (std::uint32_t s = 0; s <= mask(d); ++s) p.image.push_back(s ^ mask(d));
+  for (std::uint32_t s = 0; s <= low_bits(d); ++s) p.image.push_back(s ^ low_bits(d));
   return p;
 }
 
 Permutation bit_reversal_permutation(int d) {
   Permutation p{"bit-reversal", {}};
-  for (std::uint32_t s = 0; s <= mask(d); ++s) {
+  for (std::uint32_t s = 0; s <= low_bits(d); ++s) {
     std::uint32_t r = 0;
     for (int k = 0; k < d; ++k)
       if (s >> k & 1u) r |= std::uint32_t{1} << (d - 1 - k);
@@ -56,26 +55,26 @@ Permutation bit_reversal_permutation(int d) {
 
 Permutation shuffle_permutation(int d) {
   Permutation p{"shuffle", {}};
-  for (std::uint32_t s = 0; s <= mask(d); ++s) p.image.push_back(d == 0 ? s : (((s << 1) | (s >> (d - 1))) & mask(d)));
+  for (std::uint32_t s = 0; s <= low_bits(d); ++s) p.image.push_back(d == 0 ? s : (((s << 1) | (s >> (d - 1))) & low_bits(d)));
   return p;
 }
 
 Permutation rotation_permutation(int d) {
   Permutation p{"rotation", {}};
-  for (std::uint32_t s = 0; s <= mask(d); ++s) p.image.push_back((s + 1) & mask(d));
+  for (std::uint32_t s = 0; s <= low_bits(d); ++s) p.image.push_back((s + 1) & low_bits(d));
   return p;
 }
 
 Permutation reflection_permutation(int d) {
   Permutation p{"reflection", {}};
   const std::uint32_t top = d == 0 ? 0 : std::uint32_t{1} << (d - 1);
-  for (std::uint32_t s = 0; s <= mask(d); ++s) p.image.push_back(s ^ top);
+  for (std::uint32_t s = 0; s <= low_bits(d); ++s) p.image.push_back(s ^ top);
   return p;
 }
 
 Permutation random_permutation(int d, std::uint64_t seed) {
   Permutation p{"random:" + std::to_string(seed), {}};
-  for (std::uint32_t s = 0; s <= mask(d); ++s) p.image.push_back(s);
+  for (std::uint32_t s = 0; s <= low_bits(d); ++s) p.image.push_back(s);
   std::uint64_t state = seed;
   for (std::size_t i = p.image.size(); i > 1; --i) {
     const std::size_t j = static_cast<std::size_t>(split_mix(state) % i);  // bias below 2^-50 for 2^13 nodes

@@ -68,6 +68,10 @@ std::string hull_inexact_reason(const MachineConfig& config, std::size_t m) {
     return "delta_hop > 0: a step's set-up costs δ·popcount(j), not an average δ per message, and Bokhari's and "
            "Nicol & Bokhari's theorems are not proved for it";
   }
+  if (config.d >= 1 && cost.short_limit != 0 && m != 0 && m <= cost.short_limit) {
+    return "short-message protocol: a block of 1..short_limit bytes starts up in λs and moves at τs (docs/model.md "
+           "§13), so a phase's cost changes its line where its effective block crosses short_limit";
+  }
   if (config.d >= 1 && cost.packet != 0 && (m << (config.d - 1)) > cost.packet) {
     return "packet splitting: an effective block of up to m·2^(d-1) bytes exceeds the packet size, and each packet "
            "pays its own start-up, so a phase's cost is not a line in m";

@@ -173,23 +173,23 @@ Time sbt_reduce_time(const MachineConfig& config, std::size_t elements, std::uin
 }
 
 Time recursive_halving_reduce_scatter_time(const MachineConfig& config, std::size_t block, int dims,
-                                           std::uint64_t flops_per_element) {
+                                           std::uint64_t flops_per_element, std::size_t element_bytes) {
   const CostTable cost = CostTable::from(config);
   Time total = 0;
   for (int k = 1; k <= dims; ++k) {
     const std::size_t moved = block << (dims - k);
-    total += pairwise_exchange_time(config, 8 * moved, 1) + cost.flop * static_cast<Time>(flops_per_element * moved);
+    total += pairwise_exchange_time(config, element_bytes * moved, 1) + cost.flop * static_cast<Time>(flops_per_element * moved);
   }
   return total;
 }
 
 std::optional<Time> sbnt_reduce_scatter_time(const MachineConfig& config, std::size_t block, int dims,
-                                             std::uint64_t flops_per_element) {
+                                             std::uint64_t flops_per_element, std::size_t element_bytes) {
   if (!all_port(config)) return std::nullopt;
   const CostTable cost = CostTable::from(config);
   const auto others = (std::size_t{1} << dims) - 1;
-  Time total = cost.copy(8 * block * others) + cost.flop * static_cast<Time>(flops_per_element * block * others);
-  for (const auto& step : sbnt_broadcast_loads(dims)) total += hop(config, 8 * block * busiest(step));
+  Time total = cost.copy(element_bytes * block * others) + cost.flop * static_cast<Time>(flops_per_element * block * others);
+  for (const auto& step : sbnt_broadcast_loads(dims)) total += hop(config, element_bytes * block * busiest(step));
   return total;
 }
 

@@ -4,15 +4,15 @@
 #include <map>
 #include <mutex>
 
+#include "model/shared.hpp"
+
 namespace hcemu::model {
 namespace {
-
-std::uint32_t mask(int n) { return n >= 32 ? ~std::uint32_t{0} : (std::uint32_t{1} << n) - 1; }
 
 // R^j(i): i rotated right by j of n bits.
 std::uint32_t rotate_right(std::uint32_t i, int j, int n) {
   j %= n;
-  return j == 0 ? i : (((i >> j) | (i << (n - j))) & mask(n));
+  return j == 0 ? i : (((i >> j) | (i << (n - j))) & low_bits(n));
 }
 
 // The port (dimension) of the edge between two neighbours.
@@ -75,33 +75,28 @@ std::vector<std::uint32_t> sbnt_children(std::uint32_t i, int n) {
   return out;
 }
 
-const std::vector<std::vector<std::uint32_t>>& sbnt_children(int n) {
+namespace {
+// The children lists of the tree `parent` defines on n dimensions, built once per n and kept for the process.
+template <std::uint32_t (*parent)(std::uint32_t, int)>
+const std::vector<std::vector<std::uint32_t>>& cached_children(int n) {
   static std::mutex mutex;
   static std::map<int, std::vector<std::vector<std::uint32_t>>> cache;
   std::lock_guard lock(mutex);
   auto it = cache.find(n);
   if (it == cache.end()) {
     std::vector<std::vector<std::uint32_t>> children(std::size_t{1} << n);
-    for (std::uint32_t i = 1; i < (std::uint32_t{1} << n); ++i) children[sbnt_parent(i, n)].push_back(i);
+    for (std::uint32_t i = 1; i < (std::uint32_t{1} << n); ++i) children[parent(i, n)].push_back(i);
     it = cache.emplace(n, std::move(children)).first;
   }
   return it->second;
 }
+}  // namespace
+
+const std::vector<std::vector<std::uint32_t>>& sbnt_children(int n) { return cached_children<sbnt_parent>(n); }
 
 std::uint32_t sbt_parent(std::uint32_t i, int) { return i ^ std::bit_floor(i); }
 
-const std::vector<std::vector<std::uint32_t>>& sbt_children(int n) {
-  static std::mutex mutex;
-  static std::map<int, std::vector<std::vector<std::uint32_t>>> cache;
-  std::lock_guard lock(mutex);
-  auto it = cache.find(n);
-  if (it == cache.end()) {
-    std::vector<std::vector<std::uint32_t>> children(std::size_t{1} << n);
-    for (std::uint32_t i = 1; i < (std::uint32_t{1} << n); ++i) children[sbt_parent(i, n)].push_back(i);
-    it = cache.emplace(n, std::move(children)).first;
-  }
-  return it->second;
-}
+const std::vector<std::vector<std::uint32_t>>& sbt_children(int n) { return cached_children<sbt_parent>(n); }
 
 std::vector<std::size_t> sbnt_subtree_sizes(int n) {
   std::vector<std::size_t> sizes(std::size_t{1} << n, 0);

@@ -66,6 +66,31 @@ void contended_links(std::ostream& out, const RunReport& run) {
 
 }  // namespace
 
+void EngineStats::print(std::ostream& out) const {
+  const auto flags = out.flags();
+  const auto precision = out.precision();
+  out << std::fixed << std::setprecision(3);
+  out << "engine    " << engine << ", " << workers << (engine == "tasks" ? " workers" : " threads") << ", wall "
+      << wall_seconds << " s\n";
+  out << "placing   " << placement_passes << " passes placed " << transfers_placed << " transfers and answered "
+      << horizons_answered << " horizons in " << placing_seconds << " s: serial fraction " << std::setprecision(1)
+      << 100 * serial_fraction() << "%\n";
+  out << "senders   placed " << placed_by_senders << " transfers themselves, at once (nothing could contend)\n";
+  out << "lookahead " << (lookahead > 0 ? std::to_string(to_us(lookahead)) + " us"
+                                        : "none: the placer runs once every node has parked, while none runs")
+      << '\n';
+  if (!per_worker.empty()) {
+    out << std::setprecision(3) << "worker  running s  placing s     idle s     slices\n";
+    for (std::size_t w = 0; w < per_worker.size(); ++w) {
+      const WorkerStats& s = per_worker[w];
+      out << std::setw(6) << w << std::setw(11) << s.running_seconds << std::setw(11) << s.placing_seconds
+          << std::setw(11) << s.idle_seconds << std::setw(11) << s.slices << '\n';
+    }
+  }
+  out.flags(flags);
+  out.precision(precision);
+}
+
 void ConsoleReporter::report(std::string_view label, const RunReport& run) {
   if (!first_) out_ << '\n';
   first_ = false;
@@ -76,6 +101,7 @@ void ConsoleReporter::report(std::string_view label, const RunReport& run) {
   node_table(out_, run);
   contended_links(out_, run);
   out_.flags(flags);
+  if (run.engine_stats) run.engine_stats->print(out_);
 }
 
 }  // namespace hcemu

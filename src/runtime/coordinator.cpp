@@ -1,6 +1,7 @@
 #include "runtime/coordinator.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <memory>
 #include <thread>
 
@@ -50,6 +51,8 @@ void Coordinator::start(int nodes) {
   queue_.clear();
   stopped_ = false;
   rounds_ = 0;
+  passes_ = transfers_placed_ = horizons_answered_ = 0;
+  placing_seconds_ = 0;
   native_sent_.store(0, std::memory_order_relaxed);
   native_received_ = 0;
   native_changed_ = native_counting_ = false;
@@ -143,15 +146,24 @@ void Coordinator::on_quiescent() {
   while (recheck_.load(std::memory_order_seq_cst)) {
     if (placing_.exchange(true, std::memory_order_acq_rel)) return;  // the placer will see the note
     recheck_.store(false, std::memory_order_seq_cst);
+    const bool timed = run_.timed;
+    const auto start = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
     if (distributed()) {
       // Every rank takes part in every round until the run ends everywhere, even when none of its nodes is left.
       if (running_.load(std::memory_order_seq_cst) == 0 && !stopped_) {
+        ++passes_;
         if (run_.ordered) round();
         else native_progress();
         if (!stopped_ && running_.load(std::memory_order_seq_cst) == 0) recheck_.store(true, std::memory_order_seq_cst);
       }
     } else if (running_.load(std::memory_order_seq_cst) == 0 && !run_.control.aborted()) {
+      ++passes_;
       place_in_order();
+    }
+    if (timed) {
+      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      placing_seconds_ += seconds;
+      run_.engine.charge_placing(seconds);
     }
     placing_.store(false, std::memory_order_seq_cst);
   }
@@ -208,6 +220,7 @@ bool Coordinator::place_until_woken_could_issue() {
   while (!queue_.empty() && queue_.top_key() < horizon && !run_.control.aborted()) {
     Pending* p = queue_.pop();
     if (p->kind == Pending::Kind::horizon) {
+      ++horizons_answered_;
       event(node(p->owner).horizon_reached(*p), p->key.ready, p->owner);
       continue;
     }
@@ -222,6 +235,7 @@ bool Coordinator::place_until_woken_could_issue() {
     }
     if (step.sender_released) event(node(m->source).transfer_released(*m), m->times().sender_done, m->source);
     if (step.arrived) {
+      ++transfers_placed_;
       const Time arrival = m->times().arrival;
       const int receiver = m->destination;
       event(node(receiver).deliver(m), arrival, receiver);  // m is the receiver's now

@@ -55,6 +55,7 @@ struct PlacerContext {
   int first_node;                         // this process's nodes: [first_node, first_node + local_nodes)
   int local_nodes;
   bool ordered;  // Placer::orders_in_model_time()
+  bool timed;    // EmulatorSettings::engine_stats: time the placing passes
 };
 
 class Coordinator final : public Placer {
@@ -67,6 +68,12 @@ class Coordinator final : public Placer {
   // After the run: frees whatever an aborted run left in the queue.
   void discard_pending();
   std::uint64_t rounds() const { return rounds_; }
+  // What the placer did (EngineStats): its passes, the transfers it brought to their receivers, the horizons it
+  // answered, and its host time when the run records statistics.
+  std::uint64_t passes() const { return passes_; }
+  std::uint64_t transfers_placed() const { return transfers_placed_; }
+  std::uint64_t horizons_answered() const { return horizons_answered_; }
+  double placing_seconds() const { return placing_seconds_; }
 
   // What a node tells the placer (runtime/placer.hpp).
   bool orders_in_model_time() const override { return run_.ordered; }
@@ -127,6 +134,8 @@ class Coordinator final : public Placer {
   CommitQueue queue_;  // the one placing owns it
   // Spread over ranks.
   bool stopped_ = false;
+  std::uint64_t passes_ = 0, transfers_placed_ = 0, horizons_answered_ = 0;  // written by the placer only
+  double placing_seconds_ = 0;
   std::uint64_t rounds_ = 0;  // every rank's nodes have finished, or the run failed or deadlocked
   std::atomic<bool> barrier_complete_{false};
   Time barrier_latest_ = 0;

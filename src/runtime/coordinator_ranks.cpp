@@ -173,10 +173,12 @@ void Coordinator::place_round(timing::OrderKey horizon) {
     Pending* p = queue_.pop();
     if (p->kind == Pending::Kind::horizon) {
       horizon = std::min(horizon, timing::OrderKey::floor_of(p->key.ready, p->owner));
-      if (is_local(p->owner))
+      if (is_local(p->owner)) {
+        ++horizons_answered_;
         node(p->owner).horizon_reached(*p);
-      else
+      } else {
         delete p;
+      }
       continue;
     }
     auto* m = static_cast<Message*>(p);
@@ -195,6 +197,7 @@ void Coordinator::place_round(timing::OrderKey horizon) {
       if (from_here) node(m->source).transfer_released(*m);
     }
     if (step.arrived) {
+      ++transfers_placed_;
       horizon = std::min(horizon, timing::OrderKey::floor_of(m->times().arrival, m->destination));
       if (from_here && to_here) {
         node(m->destination).deliver(m);

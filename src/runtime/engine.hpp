@@ -7,6 +7,9 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <vector>
+
+#include "hcemu/report.hpp"
 
 namespace hcemu::detail {
 
@@ -49,6 +52,13 @@ class Engine {
 
   // How many host threads run nodes at once.
   virtual int workers() const = 0;
+
+  // Statistics (EmulatorSettings::engine_stats): switched on or off before run(), read after it; a worker's placing
+  // is charged, from inside a node, to the worker running that node. An engine without workers of its own records
+  // none.
+  virtual void record_stats(bool on) { (void)on; }
+  virtual void charge_placing(double seconds) { (void)seconds; }
+  virtual std::vector<WorkerStats> worker_stats() const { return {}; }
 
  protected:
   Warm warm_ = nullptr;

@@ -401,7 +401,32 @@ class TaskEngine final : public Engine {
 
   int workers() const override { return workers_; }
 
+  void record_stats(bool on) override {
+    stats_on_ = on;
+    stats_.assign(on ? static_cast<std::size_t>(workers_) : 0, PaddedStats{});
+  }
+  void charge_placing(double seconds) override {
+    if (const int w = worker_of_this_thread(); w >= 0 && static_cast<std::size_t>(w) < stats_.size())
+      stats_[static_cast<std::size_t>(w)].s.placing_seconds += seconds;
+  }
+  std::vector<WorkerStats> worker_stats() const override {
+    std::vector<WorkerStats> out;
+    for (const PaddedStats& p : stats_) {
+      WorkerStats s = p.s;
+      s.running_seconds = std::max(0.0, s.running_seconds - s.placing_seconds);  // placing ran inside slices
+      out.push_back(s);
+    }
+    return out;
+  }
+
  private:
+  // Each worker writes only its own, on a line of its own.
+  struct alignas(64) PaddedStats {
+    WorkerStats s;
+  };
+  // Not inlined: the placer charges its time from a node's stack, which may have run on another thread before.
+  [[gnu::noinline]] static int worker_of_this_thread() { return current_worker; }
+
   struct NodeFiber : Fiber {
     TaskEngine* engine = nullptr;
     int id = 0;
@@ -477,6 +502,8 @@ class TaskEngine final : public Engine {
     current_worker = w;
     queues_.worker_started();
     const int nodes = static_cast<int>(fibers_.size());
+    WorkerStats* stats = stats_on_ ? &stats_[static_cast<std::size_t>(w)].s : nullptr;
+    auto last = stats ? RealClock::now() : RealClock::time_point{};
     for (;;) {
       int next[2];
       int i = queues_.pop(w, next);
@@ -484,8 +511,21 @@ class TaskEngine final : public Engine {
       if (i < 0) i = queues_.steal(w, 2);
       if (i < 0) i = queues_.idle(w, [&] { return finished_.load(std::memory_order_acquire) == nodes; });
       if (i == RunQueues::kStop) break;
-      if (i >= 0) slice(i);
+      if (i < 0) continue;
+      if (stats == nullptr) {
+        slice(i);
+        continue;
+      }
+      // Between two slices the worker looks for a node to run, or sleeps: idle.
+      const auto start = RealClock::now();
+      slice(i);
+      const auto end = RealClock::now();
+      stats->idle_seconds += std::chrono::duration<double>(start - last).count();
+      stats->running_seconds += std::chrono::duration<double>(end - start).count();
+      ++stats->slices;
+      last = end;
     }
+    if (stats) stats->idle_seconds += std::chrono::duration<double>(RealClock::now() - last).count();
     current_worker = -1;
   }
 
@@ -604,6 +644,8 @@ class TaskEngine final : public Engine {
   static constexpr std::size_t kHeldWakeUps = 8;
   StackPool stacks_;
   std::vector<NodeFiber> fibers_;
+  bool stats_on_ = false;
+  std::vector<PaddedStats> stats_;  // per worker, when stats_on_
   const std::function<void(int)>* body_ = nullptr;
   std::atomic<int> finished_{0};
   std::atomic<std::uint32_t> interrupted_{0};

@@ -26,6 +26,13 @@ Machine& Machine::operator=(Machine&&) noexcept = default;
 RunReport Machine::run(const Kernel& kernel) {
   // The runtime is made once and kept: a later run of the same machine reuses its threads, stacks, queues and tables.
   if (!state_) state_ = std::make_unique<detail::RunState>(config_, settings_, transport_);
+  if (std::atomic<std::uint64_t>* done = settings_.nodes_done) {
+    const Kernel counted = [&kernel, done](Node& node) {
+      kernel(node);
+      done->fetch_add(1, std::memory_order_relaxed);
+    };
+    return state_->run(counted);
+  }
   return state_->run(kernel);
 }
 

@@ -77,7 +77,7 @@ RunState::RunState(const MachineConfig& config, const EmulatorSettings& settings
       // Whether transfers that may contend are placed in the model-time order of docs/model.md §7: the timing
       // model's answer (native timing injects no delay, so its transfers are placed as they are issued).
       placer_context_{timing_, *engine_, barrier_, control_, events_, transport_, first_node_, local_nodes_,
-                      timing_.orders_in_model_time()},
+                      timing_.orders_in_model_time(), settings.engine_stats},
       coordinator_(placer_context_),
       memory_guard_(settings.memory_limit),
       blocks_(settings.huge_pages),
@@ -115,6 +115,7 @@ RunReport RunState::run(const Kernel& k) {
   timing_.reset();
   barrier_.reset();
   coordinator_.start(local_nodes_);
+  engine_->record_stats(settings_.engine_stats);
   for (auto& n : nodes_)
     if (n) n->start_run();
   if (distributed()) {
@@ -183,6 +184,19 @@ RunReport RunState::collect_report(std::chrono::steady_clock::time_point wall_st
   if (settings_.trace) report.link_trace = timing_.link_history();
   if (settings_.timing == Timing::wall) report.lateness = summarize(std::move(lateness));
   report.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  if (settings_.engine_stats) {
+    EngineStats& s = report.engine_stats.emplace();
+    s.engine = settings_.engine == EngineKind::tasks ? "tasks" : "os_threads";
+    s.workers = engine_->workers() > 0 ? engine_->workers() : local_nodes_;
+    s.placement_passes = coordinator_.passes();
+    s.transfers_placed = coordinator_.transfers_placed();
+    // Every transfer reaches its receiver once; those the placer did not bring, their senders placed.
+    s.placed_by_senders = report.messages() - std::min(report.messages(), s.transfers_placed);
+    s.horizons_answered = coordinator_.horizons_answered();
+    s.placing_seconds = coordinator_.placing_seconds();
+    s.wall_seconds = report.wall_seconds;
+    s.per_worker = engine_->worker_stats();
+  }
   return report;
 }
 

@@ -2,6 +2,7 @@
 // is held for all of them; each packet pays λ + δ' + δ·h + τ·L.
 #include <algorithm>
 
+#include "hcemu/model/transfer.hpp"
 #include "model/transfer_table.hpp"
 #include "timing/checked_time.hpp"
 #include "timing/transfer.hpp"

@@ -3,6 +3,7 @@
 // at a time, each served in the order of docs/model.md §7.
 #include <algorithm>
 
+#include "hcemu/model/transfer.hpp"
 #include "model/transfer_table.hpp"
 #include "timing/checked_time.hpp"
 #include "timing/transfer.hpp"

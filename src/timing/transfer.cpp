@@ -49,9 +49,10 @@ std::string TransferModel::describe(const Transfer& t) {
 void check_packets_in_range(const CostTable& cost, const Transfer& t) {
   const std::size_t packets = cost.packet_count(t.bytes);
   const int hops = t.route.hops();
-  const WideTime per_packet = static_cast<WideTime>(std::max(cost.lambda, cost.lambda0)) + cost.delta_msg +
+  const std::size_t first = cost.packet_bytes(t.bytes, 0);
+  const WideTime per_packet = static_cast<WideTime>(cost.max_startup()) + cost.delta_msg +
                               static_cast<WideTime>(cost.delta_hop) * hops +
-                              static_cast<WideTime>(cost.tau) * cost.packet_bytes(t.bytes, 0);
+                              static_cast<WideTime>(std::max(cost.tau, cost.tau_short)) * first;
   if (per_packet * (static_cast<WideTime>(packets) + hops) + t.key.ready > kTimeLimit)
     time_overflow(TransferModel::describe(t));
 }

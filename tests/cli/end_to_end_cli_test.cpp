@@ -117,6 +117,21 @@ TEST(RunCommand, TableLabelShowsThePieces) {
   EXPECT_NE(r.out.find("bcast4 g=5"), std::string::npos) << r.out;
 }
 
+TEST(RunCommand, StatsSayWhereTheHostsTimeWent) {
+  const Result one = hcemu("run exchange -d 3 --algo direct --stats");
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  EXPECT_NE(one.out.find("placing   "), std::string::npos) << one.out;
+  EXPECT_NE(one.out.find(" transfers and answered "), std::string::npos);
+  EXPECT_NE(one.out.find("serial fraction "), std::string::npos);
+  EXPECT_NE(one.out.find("lookahead none"), std::string::npos);
+  // Several algorithms: a block for each under the table.
+  const Result all = hcemu("run exchange -d 3 --stats");
+  ASSERT_EQ(all.exit_code, 0) << all.err;
+  EXPECT_NE(all.out.find("direct (3):\nengine    "), std::string::npos) << all.out;
+  // Not asked: none.
+  EXPECT_EQ(hcemu("run exchange -d 3 --algo direct").out.find("serial fraction"), std::string::npos);
+}
+
 TEST(RunCommand, TraceIsChromeTraceEventFormat) {
   auto path = std::filesystem::temp_directory_path() / ("hcemu-e2e-trace-" + std::to_string(::getpid()) + ".json");
   auto r = hcemu("run exchange --algo direct -d 2 --trace " + path.string());
@@ -296,7 +311,8 @@ TEST(ConfigsCommand, ListsEveryPresetWithItsSource) {
     names.insert(p["name"]);
     EXPECT_FALSE(p["source"].get<std::string>().empty());
   }
-  EXPECT_EQ(names, (std::set<std::string>{"ipsc860", "ipsc-yale", "linkbound", "torus"}));
+  EXPECT_EQ(names, (std::set<std::string>{"ipsc860", "ipsc860-measured", "ipsc-yale", "linkbound", "loggp-example",
+                                          "torus"}));
 }
 
 TEST(HelpText, EverySubcommandHasHelp) {

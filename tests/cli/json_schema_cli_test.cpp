@@ -58,6 +58,7 @@ TEST_F(RunSchema, OneAlgorithmIsValid) { expect_valid("run exchange -d 2 --algo 
 TEST_F(RunSchema, EveryAlgorithmIsValid) {
   expect_valid("run exchange -d 3 --json");
   expect_valid("run broadcast -d 3 --json");
+  expect_valid("run exchange -d 3 --algo direct --json --json-nodes");  // the per-node and per-link arrays too
 }
 
 TEST_F(RunSchema, ParametersOfEveryKindAreValid) {
@@ -72,6 +73,16 @@ TEST_F(RunSchema, ARunThatFailedIsValid) {
   EXPECT_TRUE(document["runs"][0].contains("error"));
 }
 
+TEST_F(RunSchema, EngineStatisticsAreValid) {
+  const auto document = expect_valid("run exchange -d 3 --algo direct --stats --json");
+  const auto& stats = document["runs"][0]["stats"];
+  EXPECT_EQ(stats["transfers_placed"].get<std::uint64_t>() + stats["placed_by_senders"].get<std::uint64_t>(),
+            document["runs"][0]["messages"].get<std::uint64_t>());
+  EXPECT_EQ(stats, document["runs"][0]["report"]["engine_stats"]);
+  expect_valid("run exchange -d 3 --stats --engine os_threads --json");
+  expect_valid("sweep exchange -d 2 -m 0,8 --stats --json");
+}
+
 TEST_F(RunSchema, SweepsAreValid) {
   expect_valid("sweep exchange -d 2 -m 0,8 --json");
   expect_valid("sweep exchange --topology torus -d 4 -m 0,8 --predicted-only --json");
@@ -83,7 +94,7 @@ TEST_F(RunSchema, RejectsOutputThatBreaksIt) {
   no_report["runs"][0].erase("report");
   EXPECT_EQ(validate(no_report).exit_code, 1);
   auto another_version = good;
-  another_version["schema_version"] = 2;
+  another_version["schema_version"] = 1;  // the one before reports lost nodes and links
   EXPECT_EQ(validate(another_version).exit_code, 1);
   auto a_bare_object = good["runs"][0];  // the older shape of one algorithm
   EXPECT_EQ(validate(a_bare_object).exit_code, 1);

@@ -97,7 +97,9 @@ TEST(RunMatmul, ShapesTheAlgorithmsCannotTakeAreUsageErrors) {
   for (const Bad& bad : {
            Bad{"run matmul --algo a1-2d --grid 1,1 -d 3", "n1 + n2 must equal d"},
            Bad{"run matmul --algo a1-2d --grid 1,x -d 3", "--grid 1,x: expected integers >= 0"},
-           Bad{"run matmul --algo a2-2d -d 3", "needs a square processor grid, an even d"},
+           Bad{"run matmul --algo a2-2d-sbnt -d 3 --ports all", "needs a square processor grid, an even d"},
+           Bad{"run matmul --algo a2-2d -d 3 -m 6", "a rectangular one P, Q and R multiples of max(N1, N2)"},
+           Bad{"run matmul --algo a4-2d --grid 1,2 -d 3 -m 6", "multiples of max(N1, N2) = 4"},
            Bad{"run matmul --algo a1-sbt --grid 1,2 -d 3", "takes no --grid"},
            Bad{"run matmul --algo a1-hybrid --k 4 -d 3", "must be in 0..3"},
            Bad{"run matmul --algo a3 -m 0 -d 2", "P, Q, R >= 1"},
@@ -126,16 +128,42 @@ TEST(RunMatmul, IpscYaleSbtBasedMultiplicationBeatsGceaBased) {
 }
 
 TEST(RunMatmul, IpscYaleHybridTimeFallsUpToThreeSbtSteps) {
-  // Figure 10: a block column of 16 doubles (the paper's 32 four-byte floats) fills the 1 KB packet after 2^3 of
-  // them, so the time falls up to k = 3 and stays there.
-  std::vector<Time> t;
-  for (int k = 1; k <= 4; ++k)
-    t.push_back(run_of(hcemu("run matmul --config ipsc-yale --P 16 --Q 32 --R 32 --algo a1-hybrid --json --k " +
-                              std::to_string(k)))["emulated_ps"]
-                    .get<Time>());
-  EXPECT_LT(t[1], t[0]);
-  EXPECT_LT(t[2], t[1]);
-  EXPECT_EQ(t[3], t[2]);
+  // Figure 10 in the paper's units: the preset's element is the 4-byte float, so a block column of P = 32 floats
+  // is 128 bytes and 2^3 of them fill the 1 KB packet: the time falls up to k = 3 and stays there. In doubles
+  // (--element double) the same block is 256 bytes and the time stops falling after k = 2.
+  auto hybrid = [](int k, const std::string& element) {
+    const auto o = run_of(hcemu("run matmul --config ipsc-yale -m 32 --algo a1-hybrid --json --k " + std::to_string(k) +
+                                element));
+    EXPECT_TRUE(o["verified"].get<bool>());
+    EXPECT_EQ(o["predicted_ps"], o["emulated_ps"]);
+    EXPECT_EQ(o["params"]["element"], element.empty() ? "float" : "double") << o.dump();
+    return o["emulated_ps"].get<Time>();
+  };
+  std::vector<Time> floats, doubles;
+  for (int k = 1; k <= 4; ++k) {
+    floats.push_back(hybrid(k, ""));
+    doubles.push_back(hybrid(k, " --element double"));
+  }
+  EXPECT_LT(floats[1], floats[0]);
+  EXPECT_LT(floats[2], floats[1]);
+  EXPECT_EQ(floats[3], floats[2]);
+  EXPECT_LT(doubles[1], doubles[0]);
+  EXPECT_EQ(doubles[2], doubles[1]);
+}
+
+TEST(RunMatmul, ElementIsFloatOrDouble) {
+  auto r = hcemu("run matmul --algo a1-sbt -d 2 -m 8 --element half");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("float or double"), std::string::npos) << r.err;
+  // The machine's key sets the default; --element overrides it.
+  const auto o = run_of(hcemu("run matmul --algo a1-sbt -d 2 -m 8 --set element=float --json"));
+  EXPECT_EQ(o["params"]["element"], "float");
+  EXPECT_TRUE(o["verified"].get<bool>());
+  EXPECT_EQ(o["predicted_ps"], o["emulated_ps"]);
+  auto plan = hcemu("plan matmul -d 2 -m 8 --element float --json");
+  ASSERT_EQ(plan.exit_code, 0) << plan.err;
+  EXPECT_NE(plan.out.find("\"element\": \"float\""), std::string::npos) << plan.out;
+  EXPECT_EQ(hcemu("plan matmul -d 2 -m 8 --element int").exit_code, 2);
 }
 
 TEST(SweepMatmul, SweepsTheSideOfTheMatrices) {
@@ -167,6 +195,20 @@ TEST(PlanMatmul, FigureElevensRegionsA1BelowA4BelowA3) {
   EXPECT_EQ(best_at(16), "a1-sbt");
   EXPECT_EQ(best_at(64), "a4");
   EXPECT_EQ(best_at(256), "a3");
+}
+
+TEST(PlanMatmul, AlgorithmsTwoToFiveOnRectangularGrids) {
+  // §5.2.2, P = R = 64, Q = 1024 on a 6-cube: A4 communicates 13772 µs on the square grid, 7116 µs on 2 × 32
+  // (model_matmul_planner_test counts both); the plan names a rectangular grid, and the run on it takes its
+  // predicted time.
+  const std::string machine = "--config linkbound --ports one -d 6 --set tau=0.125 --set lambda=1 --set flop=0.01";
+  auto j = payload_of(hcemu("plan matmul " + machine + " --algo a4-2d --P 64 --Q 1024 --R 64 --json"), "plan");
+  const auto grid = j["optimal"]["grid"];
+  EXPECT_NE(grid[0], grid[1]) << j.dump();
+  EXPECT_DOUBLE_EQ(j["optimal"]["communication_us"].get<double>(), 7116.0);
+  const auto o = run_of(hcemu("run matmul " + machine + " --algo a4-2d --grid 1,5 --P 64 --Q 1024 --R 64 --json"));
+  EXPECT_TRUE(o["verified"].get<bool>());
+  EXPECT_EQ(o["predicted_ps"], o["emulated_ps"]);
 }
 
 TEST(PlanMatmul, NamesThePlannersBestAndListsEveryCandidate) {

@@ -2,6 +2,7 @@
 // cleared at the end. No test here depends on how long anything takes.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <sstream>
 #include <string>
@@ -35,6 +36,36 @@ TEST(Progress, RunLineNamesTheCaseItsPlaceAndItsTime) {
   // After the last case: what the command does then.
   EXPECT_EQ(run_progress_line({"run exchange", 3, 3, "writing t.json", 50, 5}),
             "run exchange: writing t.json, 0:05, 0:50 in all");
+}
+
+TEST(Progress, RunLineCountsTheNodesDoneInsideTheCase) {
+  ProgressState s{"run exchange", 0, 1, "direct", 83, 83, 1024, 4096, "nodes"};
+  EXPECT_EQ(run_progress_line(s), "run exchange: direct, 1024/4096 nodes done, 1:23");
+  s = {"run exchange", 1, 3, "standard", 45, 12, 0, 32, "nodes"};
+  EXPECT_EQ(run_progress_line(s), "run exchange: standard (2 of 3), 0/32 nodes done, 0:12, 0:45 in all");
+}
+
+TEST(Progress, LineReadsTheCountersValueWhenItIsDrawn) {
+  std::ostringstream out;
+  std::atomic<std::uint64_t> done{3};
+  {
+    Progress progress(out, "run exchange", 1, run_progress_line, true, milliseconds(0));
+    progress.start("direct", done, 8, "nodes");  // drawn at once: no delay
+    progress.finish();
+  }
+  EXPECT_NE(out.str().find("run exchange: direct, 3/8 nodes done, 0:00"), std::string::npos) << out.str();
+}
+
+TEST(Progress, AnItemWithoutACounterShowsNone) {
+  std::ostringstream out;
+  std::atomic<std::uint64_t> done{3};
+  {
+    Progress progress(out, "run exchange", 2, run_progress_line, true, milliseconds(0));
+    progress.start("direct", done, 8, "nodes");
+    progress.finish();
+    progress.start("writing t.json");
+  }
+  EXPECT_NE(out.str().find("run exchange: writing t.json (2 of 2), 0:00"), std::string::npos) << out.str();
 }
 
 TEST(Progress, SweepLineEstimatesWhatIsLeftAtThePaceSoFar) {

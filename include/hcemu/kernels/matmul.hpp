@@ -1,6 +1,6 @@
 #pragma once
-// Matrix multiplication A <- C × D + E with real doubles on the cube: Johnsson & Ho (1987) §5, every algorithm of
-// hcemu/model/matmul.hpp, built from the primitives of primitives.hpp, reduction.hpp, exchange.hpp and
+// Matrix multiplication A <- C × D + E with real doubles or floats on the cube: Johnsson & Ho (1987) §5, every
+// algorithm of hcemu/model/matmul.hpp, built from the primitives of primitives.hpp, reduction.hpp, exchange.hpp and
 // transpose.hpp. Every node passes its own blocks, laid out as model/matmul.hpp says (model::matmul_grid gives the
 // grid, model::block_shape the sizes); on return `a` holds the node's block of A. Arithmetic is charged with
 // Node::compute, counting what the paper counts (a multiply-add is 2 flops, adding E one per element, a reduction's
@@ -22,6 +22,8 @@ using model::MatmulAlgorithm;
 using model::MatmulOptions;
 using model::MatmulShape;
 
+// Blocks are given as doubles; with options.element_bytes = 4 the nodes round them to floats on entry (free: the
+// paper's matrices are floats from the start), hold, multiply and send floats, and widen A back on return.
 struct MatmulBlocks {
   std::span<const double> c, d, e;  // this node's blocks of C, D and E
   std::span<double> a;              // its block of A, written

@@ -56,4 +56,12 @@ void recursive_halving_reduce_scatter(Node& node, std::span<double> data, std::s
 void sbnt_reduce_scatter(Node& node, std::span<double> data, std::size_t block, std::span<double> out,
                          const Reduction& reduction = {}, Subcube cube = {});
 
+// The two all-to-all reductions summing blocks of 4-byte floats, one addition (flop) per element combined: the
+// matrix multiplications in the single precision of Johnsson & Ho's iPSC code (docs/kernels/matmul.md, Units).
+// Blocks of `block` floats, otherwise as above.
+void recursive_halving_reduce_scatter(Node& node, std::span<float> data, std::size_t block, std::span<float> out,
+                                      Subcube cube = {});
+void sbnt_reduce_scatter(Node& node, std::span<float> data, std::size_t block, std::span<float> out,
+                         Subcube cube = {});
+
 }  // namespace hcemu::kernels

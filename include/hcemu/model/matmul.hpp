@@ -3,8 +3,9 @@
 // laid out, which shapes each accepts, and the closed form of each as hcemu runs it (kernels::matmul in
 // include/hcemu/kernels/matmul.hpp). Pure functions. docs/kernels/matmul.md has the tables.
 //
-// Elements are 8-byte doubles: the paper's t_c per element is 8τ here (τ per byte), its B_m in elements is
-// packet/8. C is P × Q, D is Q × R, A and E are P × R.
+// Elements are w bytes, MatmulOptions::element_bytes: 8 for doubles, 4 for the floats of the paper's iPSC code. The
+// paper's t_c per element is wτ here (τ per byte), its B_m in elements is packet/w. C is P × Q, D is Q × R, A and E
+// are P × R.
 //
 // Layout. The nodes form an N1 × N2 grid, N1 = 2^n1 processor rows (the high n1 bits of a node id), N2 = 2^n2
 // processor columns (the low n2 bits): node k·N2 + l is processor (k, l). It holds block (k, l) of every matrix, the
@@ -51,7 +52,7 @@ enum class MatmulAlgorithm {
   a1_2d,            // A1(1): SBT-b(1,N2)[C] in processor rows, then SBT-b(1,N1)[D] in processor columns
   a1_2d_sbnt,       // A1(n): SBnT-b(n2,N2)[C] and SBnT-b(n1,N1)[D] side by side
   outer_product,    // §5.2.1: the pipelined outer products, N1 = N2
-  a2_2d,            // A2(1): TXP[C] + SBT-b(1,N2)[C] + SBT-b(1,N1) reduction [A], N1 = N2
+  a2_2d,            // A2(1): TXP[C] + SBT-b(1,N2)[C] + SBT-b(1,N1) reduction [A]; also on N1 != N2 (§5.2.2)
   a2_2d_sbnt,       // A2(n): the same with Stout & Wagar's all-port transpose and SBnTs
   a3_2d, a3_2d_sbnt,
   a4_2d, a4_2d_sbnt,
@@ -60,10 +61,16 @@ enum class MatmulAlgorithm {
 
 struct MatmulOptions {
   MatmulAlgorithm algorithm = MatmulAlgorithm::a1_sbt;
-  Grid grid;        // for a1_2d and a1_2d_sbnt: any n1 + n2 = d; the other algorithms lay out their own grid
+  Grid grid;        // a1_2d, a1_2d_sbnt: any n1 + n2 = d; a2_2d..a5_2d (one-port): any n1 + n2 = d, or {0, 0} for
+                    // the square grid; the other algorithms lay out their own grid
   int k = 0;        // a1_hybrid: the SBT steps, 0..d
   int packets = 0;  // the n-port A2-A5: packets per link of the all-port transpose, 0 = the model's best
+  std::size_t element_bytes = 8;  // 8: doubles; 4: floats (what the nodes hold, multiply and send)
 };
+
+// "float" -> 4, "double" -> 8; nullopt otherwise. And back.
+std::optional<std::size_t> parse_matmul_element(std::string_view name);
+std::string_view matmul_element_name(std::size_t element_bytes);
 
 struct MatmulAlgorithmInfo {
   MatmulAlgorithm algorithm;
@@ -76,8 +83,11 @@ std::span<const MatmulAlgorithmInfo> matmul_algorithms();
 const MatmulAlgorithmInfo& matmul_algorithm_info(MatmulAlgorithm algorithm);
 std::optional<MatmulAlgorithm> parse_matmul_algorithm(std::string_view name);
 
+// Whether the algorithm runs on a rectangular grid too: the one-port A2-A5 (§5.2.2: the transpose on N1 × N2).
+bool matmul_takes_rectangular_grid(MatmulAlgorithm algorithm);
+
 // The grid an algorithm lays its blocks out on for a d-cube: 1 × N for the one-dimensional ones, options.grid for
-// A1 2-D, the square grid for the others.
+// A1 2-D and for the one-port A2-A5 when it has d dimensions, the square grid for the others.
 Grid matmul_grid(const MatmulOptions& options, int d);
 
 struct BlockShape {
@@ -88,7 +98,7 @@ struct BlockShape {
 BlockShape block_shape(std::size_t rows, std::size_t cols, Grid grid);
 
 // Throws UsageError, naming the constraint, unless the algorithm runs this shape on a d-cube: P, Q, R >= 1;
-// A1 2-D: n1, n2 >= 0 with n1 + n2 = d; the outer product and A2-A5 2-D: d even (a square grid, N1 = N2: the
+// element_bytes 4 or 8; A1 2-D: n1, n2 >= 0 with n1 + n2 = d; the outer product and A2-A5 2-D: d even (a square grid, N1 = N2: the
 // transposes move block (k, l) to processor (l, k)); the hybrid: 0 <= k <= d. Any P, Q, R that do not divide
 // evenly are padded with zeros to whole blocks.
 void check_matmul(const MatmulShape& shape, const MatmulOptions& options, int d);

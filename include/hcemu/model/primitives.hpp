@@ -78,15 +78,16 @@ std::optional<Time> sbnt_exchange_time(const MachineConfig& config, std::size_t 
 std::optional<Time> nrsbt_exchange_time(const MachineConfig& config, std::size_t m);
 
 // ----- Reductions (§4.5), blocks of doubles, f flops per element combined ------------------------------------------
+// (The all-to-all ones take the element's size w: 8 for doubles, 4 for the kernels' blocks of floats; 8b below is wb.)
 
 // One-to-all: d·(T(8b) + t_a·f·b), b the elements per node. Every port model.
 Time sbt_reduce_time(const MachineConfig& config, std::size_t elements, std::uint64_t flops_per_element = 1);
 // All-to-all by recursive halving inside a subcube: Σ_{k=1..dims} [pairwise exchange of 8b·2^(dims-k) bytes +
 // t_a·f·b·2^(dims-k)], b the elements of one block. Every port model.
 Time recursive_halving_reduce_scatter_time(const MachineConfig& config, std::size_t block, int dims,
-                                           std::uint64_t flops_per_element = 1);
+                                           std::uint64_t flops_per_element = 1, std::size_t element_bytes = 8);
 // All-to-all along SBnTs: Σ_s T(8b·max_i loads[n - s][i]) + (N - 1)(8ρb + t_a·f·b). All-port.
 std::optional<Time> sbnt_reduce_scatter_time(const MachineConfig& config, std::size_t block, int dims,
-                                             std::uint64_t flops_per_element = 1);
+                                             std::uint64_t flops_per_element = 1, std::size_t element_bytes = 8);
 
 }  // namespace hcemu::model

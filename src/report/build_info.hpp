@@ -1,11 +1,10 @@
 #pragma once
 // What this build of hcemu is: the version of CMake's project(), the git commit it was configured from, how it was
 // compiled, and whether MPI is in it. CMake fills it in (build_info.cpp.in); `hcemu --version` prints it and every
-// JSON output's context carries it (json_document.hpp).
-#include <string>
+// JSON document's context carries it (report/json_context.hpp).
 #include <string_view>
 
-namespace hcemu::cli {
+namespace hcemu::detail {
 
 struct BuildInfo {
   std::string_view version;     // "0.1.0"
@@ -17,7 +16,4 @@ struct BuildInfo {
 
 const BuildInfo& build_info();
 
-// The text of `hcemu --version`: "hcemu 0.1.0 (commit 1a2b3c4d5e6f)\nbuild: RelWithDebInfo, GNU 12.2.0, with MPI".
-std::string version_text();
-
-}  // namespace hcemu::cli
+}  // namespace hcemu::detail
