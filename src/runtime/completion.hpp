@@ -38,7 +38,8 @@ class Horizons {
 
 class Completion {
  public:
-  Completion(NodeCore& core, SendSide& sends) : core_(core), sends_(sends), horizons_(core) {}
+  // `core` may be constructed after the completion (it keeps only the reference until it is used).
+  Completion(NodeCore* core, SendSide& sends) : core_(*core), sends_(sends), horizons_(*core) {}
   void start_run();
   Horizons& horizons() { return horizons_; }
 

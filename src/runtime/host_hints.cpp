@@ -12,15 +12,21 @@ namespace hcemu::detail {
 HostHints::HostHints(int node, int nodes, const RequestTable& requests, const Matcher& matcher, const Inbox& inbox)
     : node_(node), nodes_(nodes), requests_(requests), matcher_(matcher), inbox_(inbox) {}
 
-std::atomic<std::ptrdiff_t> HostHints::object_offset_[kObjects] = {};
-std::atomic<std::size_t> HostHints::object_bytes_[kObjects] = {};
+std::atomic<std::ptrdiff_t> HostHints::line_offset_[kLines] = {};
+std::atomic<int> HostHints::line_count_{0};
 
 void HostHints::keep_warm(const void* object, std::size_t bytes) {
-  if (objects_ == kObjects) return;
-  const std::ptrdiff_t offset = static_cast<const char*>(object) - reinterpret_cast<const char*>(this);
-  object_offset_[objects_].store(offset, std::memory_order_relaxed);
-  object_bytes_[objects_].store(bytes, std::memory_order_relaxed);
-  ++objects_;
+  constexpr std::uintptr_t kLine = 64;
+  const auto self = reinterpret_cast<std::uintptr_t>(this);
+  const auto first = reinterpret_cast<std::uintptr_t>(object) & ~(kLine - 1);
+  const std::uintptr_t end = reinterpret_cast<std::uintptr_t>(object) + std::min(bytes, kMostBytes);
+  for (std::uintptr_t line = first; line < end && lines_ < kLines; line += kLine) {
+    const auto offset = static_cast<std::ptrdiff_t>(line - self);
+    bool known = false;
+    for (int i = 0; i < lines_ && !known; ++i) known = line_offset_[i].load(std::memory_order_relaxed) == offset;
+    if (!known) line_offset_[lines_++].store(offset, std::memory_order_relaxed);
+  }
+  line_count_.store(lines_, std::memory_order_relaxed);
 }
 
 void HostHints::start_run() {
@@ -34,18 +40,11 @@ void HostHints::set(const Hints& hints) {
 
 void HostHints::warm(int stage) const {
   if (stage == 0) {
-    // Each hot object's first lines: what a resume reads of it (its small fields, the heads of its tables).
-    // And the hints' own: what sends teach, and the hints stage 1 reads.
-    constexpr std::size_t kMostBytes = 192;
-    __builtin_prefetch(&learnt_, 1);
-    __builtin_prefetch(&hints_[0], 1);
-    __builtin_prefetch(&hints_[kHints - 1], 1);
+    // The hot objects' first lines, the hints' own among them: what a resume reads (the parts' small fields, the
+    // heads of their tables, what sends teach, the hints stage 1 reads).
     const auto* self = reinterpret_cast<const char*>(this);
-    for (int i = 0; i < kObjects; ++i) {
-      const std::size_t bytes = std::min(object_bytes_[i].load(std::memory_order_relaxed), kMostBytes);
-      const char* object = self + object_offset_[i].load(std::memory_order_relaxed);
-      for (std::size_t line = 0; line < bytes; line += 64) __builtin_prefetch(object + line, 1);
-    }
+    const int lines = line_count_.load(std::memory_order_relaxed);
+    for (int i = 0; i < lines; ++i) __builtin_prefetch(self + line_offset_[i].load(std::memory_order_relaxed), 1);
     return;
   }
   inbox_.prefetch();

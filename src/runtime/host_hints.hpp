@@ -23,8 +23,8 @@ class HostHints {
   // Everything given outlives the hints.
   HostHints(int node, int nodes, const RequestTable& requests, const Matcher& matcher, const Inbox& inbox);
 
-  // An object whose first lines every resume touches (stage 0): a part of the same node object as the hints, at
-  // the same place in every node.
+  // An object whose first lines (up to kMostBytes) every resume touches (stage 0): a part of the same node object as
+  // the hints, at the same place in every node. Parts that lie together share their lines: each line is warmed once.
   void keep_warm(const void* object, std::size_t bytes);
   void start_run();
 
@@ -46,7 +46,8 @@ class HostHints {
 
  private:
   static constexpr int kHints = 10;
-  static constexpr int kObjects = 8;
+  static constexpr int kLines = 24;
+  static constexpr std::size_t kMostBytes = 192;
   using Hints = std::array<const void*, kHints>;
 
   void set(const Hints& hints);
@@ -59,19 +60,20 @@ class HostHints {
   void next_arrival(int peer, int tag, std::uint32_t context, Hints& h, int at) const;
   void hold_lines(std::uint32_t hold_slot, Hints& h, int at) const;
 
-  // Where the registered objects lie, as offsets from the hints, and their sizes: one table for every node of the
-  // process, as every node registers the same parts of the same type in the same order. Stage 0 then reads nothing
-  // of the cold node it warms (a per-node table would be one more cold line to wait for before the first prefetch).
-  // Atomic, as every node writes the same values, machines being made on several threads at once.
-  static std::atomic<std::ptrdiff_t> object_offset_[kObjects];
-  static std::atomic<std::size_t> object_bytes_[kObjects];
+  // The lines of the registered objects, each once, as offsets from the hints to the line's start: one table for
+  // every node of the process, as every node registers the same parts of the same type in the same order (and a node
+  // object is aligned to a line). Stage 0 then reads nothing of the cold node it warms (a per-node table would be one
+  // more cold line to wait for before the first prefetch). Atomic, as every node writes the same values at the same
+  // places, machines being made on several threads at once.
+  static std::atomic<std::ptrdiff_t> line_offset_[kLines];
+  static std::atomic<int> line_count_;
 
   int node_;
   int nodes_;
   const RequestTable& requests_;
   const Matcher& matcher_;
   const Inbox& inbox_;
-  int objects_ = 0;  // registered by this node
+  int lines_ = 0;  // registered by this node
   // What sends teach, read on every send (warmed with the registered objects): the latest two partners, whether
   // each stride guessed the latest right, and the latest block and its stride.
   struct Learnt {

@@ -118,6 +118,11 @@ class Matcher {
   }
   std::uint64_t messages_received() const { return messages_received_; }
   std::uint64_t bytes_received() const { return bytes_received_; }
+  // How many of its first bytes every post and arrival touches (the hints warm them); the tables that only waiting
+  // messages and the end of a run touch follow.
+  std::size_t hot_bytes() const {
+    return static_cast<std::size_t>(reinterpret_cast<const char*>(&rings_) - reinterpret_cast<const char*>(this));
+  }
 
  private:
   // Where a message touches the matcher first, for the cache hints alone (runtime/host_hints.hpp): the list of

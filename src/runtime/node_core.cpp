@@ -9,23 +9,24 @@
 namespace hcemu::detail {
 
 NodeCore::NodeCore(const NodeContext& context, int id)
-    : own_{&context, nullptr, 0, id, context.config.nodes(), 0, context.placer.orders_in_model_time(), false},
-      parking_(id, context.timing.topology().input_ports(), id - context.first_node, clock_, context.placer,
+    : parking_(id, context.timing.topology().input_ports(), id - context.first_node, clock_, context.placer,
                context.engine, context.control),
+      own_{&context, nullptr, 0, id, context.config.nodes(), 0, context.placer.orders_in_model_time(), false},
       requests_(&context.kept_blocks, &context.memory_guard),
       clock_(context.settings.timing, context.settings.time_scale),
       ports_(context.timing.make_ports()),
-      arena_(id, context.settings.arena_bytes, &context.blocks, &context.memory_guard),
+      hints_(id, own_.nodes, requests_, matcher_, parking_.inbox()),
       matcher_(id, context.timing, requests_, arena_, context.config.protocol == Protocol::forced,
                &context.kept_blocks, &context.memory_guard),
-      hints_(id, own_.nodes, requests_, matcher_, parking_.inbox()) {
+      arena_(id, context.settings.arena_bytes, &context.blocks, &context.memory_guard) {
   own_.stack_reach = context.settings.stack_bytes > 0 ? context.settings.stack_bytes : std::size_t{8} << 20;  // pthread
+  hints_.keep_warm(&parking_, parking_.hot_bytes());
   hints_.keep_warm(&own_, sizeof own_);
-  hints_.keep_warm(&parking_, sizeof parking_);
   hints_.keep_warm(&requests_, sizeof requests_);
   hints_.keep_warm(&clock_, sizeof clock_);
   hints_.keep_warm(&ports_, sizeof ports_);
-  hints_.keep_warm(&matcher_, sizeof matcher_);
+  hints_.keep_warm(&hints_, sizeof hints_);
+  hints_.keep_warm(&matcher_, matcher_.hot_bytes());
 }
 
 NodeCore::~NodeCore() { drain_leftovers_quietly(); }

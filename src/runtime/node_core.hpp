@@ -108,7 +108,10 @@ class NodeCore {
   [[noreturn]] void called_from_outside() const;
   [[noreturn]] void no_such_peer(int peer, const char* operation) const;
 
-  // What every call of the node API reads first (check_running, the trace): one object, warmed with the parts.
+  // The hot parts first, together, each registered with the hints (the constructor); what a resume does not touch
+  // (the matcher's tables after its hot words, the arena, the trace) after them.
+  Parking parking_;
+  // What every call of the node API reads first (check_running, the trace).
   struct Own {
     const NodeContext* context;
     const char* stack_top = nullptr;
@@ -119,13 +122,12 @@ class NodeCore {
     bool ordered;
     bool tracing = false;
   } own_;
-  Parking parking_;
   RequestTable requests_;
   timing::NodeClock clock_;
   timing::PortState ports_;
-  Arena arena_;
-  Matcher matcher_;
   HostHints hints_;
+  Matcher matcher_;
+  Arena arena_;
   std::vector<TraceSpan> trace_;
   std::minstd_rand yield_rng_;
 };

@@ -13,7 +13,7 @@
 namespace hcemu::detail {
 
 NodeRuntime::NodeRuntime(const NodeContext& context, int id)
-    : core_(context, id), sends_(core_), completion_(core_, sends_) {
+    : sends_(&core_), completion_(&core_, sends_), core_(context, id) {
   std::tie(rows_, cols_) = context.config.topology.sides(context.config.d);
   core_.parking().set_describer(*this);
   core_.hints().keep_warm(&sends_, sizeof sends_);

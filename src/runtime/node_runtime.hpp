@@ -83,9 +83,11 @@ class NodeRuntime final : public NodeBackend, public BlockedDescriber {
  private:
   model::TorusShape grid(const char* operation) const;  // throws UsageError on a cube
 
-  NodeCore core_;
+  // The parts above the core first: with the core's hot parts after them, what a resume touches lies on the
+  // object's first lines. Each keeps only a reference to the core until it is used.
   SendSide sends_;
   Completion completion_;
+  NodeCore core_;
   int rows_ = 1, cols_ = 1;             // the grid (1 x 2^d on a cube)
   std::uint32_t contexts_entered_ = 0;  // collective scopes entered so far: the next one's context
   Time final_clock_ = 0;

@@ -78,6 +78,12 @@ class Parking {
   bool horizon_reached(Pending& p);
   bool notify();  // whatever the node waits for may have come (a barrier released, the run aborted)
 
+  // How many of its first bytes a wake and a resume touch (the hints warm them); the trace's and the deadlock
+  // report's members follow.
+  std::size_t hot_bytes() const {
+    return static_cast<std::size_t>(reinterpret_cast<const char*>(&sent_) - reinterpret_cast<const char*>(this));
+  }
+
   // --- for the deadlock report (its data is quiescent then) and the hints ---
   bool parked() const { return state_.load(std::memory_order_acquire) == kParked; }
   BlockedOperation blocked_operation() const { return describer_->blocked_operation(); }
@@ -103,9 +109,9 @@ class Parking {
   Engine& engine_;
   Wait* wait_ = nullptr;
   Inbox inbox_;
-  std::vector<TraceSpan> sent_;  // send spans, recorded by whoever places the transfer
   timing::NodeClock& clock_;
   const RunControl& control_;
+  std::vector<TraceSpan> sent_;  // send spans, recorded by whoever places the transfer
   const BlockedDescriber* describer_ = nullptr;
 };
 

@@ -18,7 +18,8 @@ struct Message;
 
 class SendSide {
  public:
-  explicit SendSide(NodeCore& core) : core_(core) {}
+  // `core` may be constructed after the send side (it keeps only the reference until it is used).
+  explicit SendSide(NodeCore* core) : core_(*core) {}
 
   void start_run();
   void route_ways(model::TorusRoutePreference ways) { ways_ = ways; }
