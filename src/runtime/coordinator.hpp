@@ -42,6 +42,7 @@ class GlobalBarrier;
 class RunControl;
 class Transport;
 struct Message;
+class Wire;
 class WireReader;
 
 // What the placer knows of its run: all of it outlives the coordinator.
@@ -98,6 +99,8 @@ class Coordinator final : public Placer {
   bool place_until_woken_could_issue();
   // Spread over ranks (coordinator_ranks.cpp): one round of placing, with every rank.
   void round();
+  // What this rank tells the others in a round: its unfinished nodes, its failure, its barrier, its submissions.
+  Wire round_message(const std::vector<Pending*>& mine);
   void place_round(timing::OrderKey horizon);
   void queue_submissions_of(WireReader& in, std::uint64_t count);
   bool release_barrier(Time latest_entry, timing::OrderKey& horizon);

@@ -52,14 +52,7 @@ void put_submission(Wire& w, const Pending* p) {
 
 }  // namespace
 
-void Coordinator::round() {
-  Transport& transport = *run_.transport;
-  ++rounds_;
-  take_submissions(taken_);
-  std::vector<Pending*> mine;
-  for (const CommitQueue::Item& i : taken_) mine.push_back(i.p);
-  taken_.clear();
-
+Wire Coordinator::round_message(const std::vector<Pending*>& mine) {
   Wire w;
   int failed_node = -1;
   std::string failed_what;
@@ -72,9 +65,22 @@ void Coordinator::round() {
   w.put(barrier_latest_);
   w.put<std::uint64_t>(mine.size());
   for (const Pending* p : mine) put_submission(w, p);
-  const std::vector<std::vector<std::byte>> parts = transport.all_gather(w.bytes());
+  return w;
+}
+
+void Coordinator::round() {
+  Transport& transport = *run_.transport;
+  ++rounds_;
+  take_submissions(taken_);
+  std::vector<Pending*> mine;
+  for (const CommitQueue::Item& i : taken_) mine.push_back(i.p);
+  taken_.clear();
+
+  const std::vector<std::vector<std::byte>> parts = transport.all_gather(round_message(mine).bytes());
 
   std::int64_t unfinished = 0;
+  int failed_node = -1;
+  std::string failed_what;
   bool any_failure = false;
   int barrier_ranks = 0;
   Time latest_entry = 0;
