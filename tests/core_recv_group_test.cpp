@@ -76,9 +76,6 @@ Outcome all_to_all(const MachineConfig& config, const EmulatorSettings& settings
         node.post_send(dest, data, kTag);
       else
         sends.push_back(node.isend(dest, data, kTag));
-      // The grouped kernel names each element it will wait for one step ahead (Node::will_wait: a hint to the host,
-      // which must cost no model time), and before its wait_all one that may have completed already.
-      if (grouped && j % 2 == 1) node.will_wait(group, static_cast<std::size_t>((id - (j + 1) / 2 + n) % n));
       if (j % 2 == 0) {  // one receive, from the partner of a step long gone
         const int source = (id - j / 2 + n) % n;
         statuses.push_back(grouped ? node.wait(group, static_cast<std::size_t>(source))
@@ -86,7 +83,6 @@ Outcome all_to_all(const MachineConfig& config, const EmulatorSettings& settings
       }
     }
     if (grouped) {
-      if (n > 1) node.will_wait(group, static_cast<std::size_t>((id + 1) % n));
       node.wait_all(group);
       EXPECT_FALSE(group.valid());
     } else {
@@ -335,17 +331,6 @@ TEST(RecvGroup, RefusesWhatItCannotDo) {
                        node.wait(never, 0);
                      }),
                      "node 0: wait: the group of receives is not pending");
-  expect_usage_error(2, on_node_0([](Node& node, std::vector<std::byte>& buf) {
-                       const std::vector<int> sources = {1, 2};
-                       RecvGroup g = node.post_recvs(sources, buf, 8);
-                       node.will_wait(g, 2);
-                     }),
-                     "node 0: will_wait: element 2 of a group of 2 receives");
-  expect_usage_error(2, on_node_0([](Node& node, std::vector<std::byte>&) {
-                       RecvGroup never;
-                       node.will_wait(never, 0);
-                     }),
-                     "node 0: will_wait: the group of receives is not pending");
 }
 
 TEST(RecvGroup, AnElementWaitedForTwiceOrAGroupCompletedIsAnError) {

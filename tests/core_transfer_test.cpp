@@ -192,37 +192,6 @@ TEST(LocalWork, CopyPermuteAndComputeChargeTheirRates) {
   EXPECT_EQ(report.makespan, us(33));
 }
 
-// Node::will_read is a hint to the host's cache: a ring of exchanges that names its next block, then null, and last
-// memory freed right after takes exactly the model time of the same ring without hints.
-TEST(LocalWork, ReadHintsCostNoModelTime) {
-  constexpr int d = 3;
-  constexpr std::size_t m = 48;
-  auto ring = [](bool hints) {
-    Machine machine(round_config(d));
-    return machine.run([hints](Node& node) {
-      auto out = node.allocate<std::byte>(m * d);
-      auto in = node.allocate<std::byte>(m * d);
-      for (int k = 0; k < d; ++k) {
-        std::span<std::byte> block = out.span().subspan(m * static_cast<std::size_t>(k), m);
-        std::fill(block.begin(), block.end(), std::byte(node.id() + k));
-        if (hints) node.will_read(k + 1 < d ? block.data() + m : nullptr);
-        node.exchange(node.neighbor(k), block, in.span().subspan(m * static_cast<std::size_t>(k), m));
-        EXPECT_EQ(in[m * static_cast<std::size_t>(k)], std::byte(node.neighbor(k) + k));
-      }
-      if (hints) {
-        std::vector<std::byte> gone(m);
-        node.will_read(gone.data());
-      }
-    });
-  };
-  const RunReport plain = ring(false);
-  const RunReport hinted = ring(true);
-  EXPECT_EQ(plain.makespan, d * circuit(1, m));  // full duplex: one transfer per exchange
-  EXPECT_EQ(hinted.makespan, plain.makespan);
-  for (std::size_t i = 0; i < plain.nodes.size(); ++i)
-    EXPECT_EQ(hinted.nodes[i].final_clock, plain.nodes[i].final_clock) << "node " << i;
-}
-
 TEST(Contention, CrossingCircuitWaitsForTheLinkAndIsCounted) {
   // all-port. Node 1 sends L bytes to 3 over link 1->3, then tells node 0 (a zero-byte message on link 1->0).
   // Node 0 then sends to 3 by e-cube, 0->1->3: link 1->3 is still held, so it waits until node 1's transfer ends.

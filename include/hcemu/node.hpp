@@ -190,14 +190,6 @@ class Node {
 
   Time clock() const;  // the node's clock, exact; to_us(node.clock()) in microseconds
 
-  // A hint for the host, not the model: this node will read `p` first when it runs next. The engine starts loading
-  // that cache line shortly before it resumes the node (a kernel's next send block, say). Costs no model time.
-  void will_read(const void* p);
-  // The same for a wait on a group: this node's next wait is on element k of `group`, whose record the engine loads
-  // with the rest (a kernel that waits on its elements in an order of its own, such as the Direct exchange's
-  // partners id ^ j). Costs no model time; a group not pending or k out of range is a UsageError, as for the wait.
-  void will_wait(const RecvGroup& group, std::size_t k);
-
   // Memory from this node's arena; exhausting it is an ArenaExhausted error naming the node.
   template <class T>
   Buffer<T> allocate(std::size_t count) {

@@ -101,16 +101,6 @@ void direct_phase(Node& node, std::span<const std::byte> list, std::span<std::by
       node.wait(sync, segment);
     }
     node.post_send(partner, list.subspan(segment * effective, effective), data_tag);
-    // The next step's block is named to the engine, which loads it shortly before this node runs again: it was the
-    // cold miss that made the sender's copy the largest cost of a d = 10 exchange (a prefetch here, before the wait,
-    // is mostly evicted again by the time every other node has had its turn). So is the element the next step waits
-    // on, which the runtime cannot foresee (the partners id ^ j are not in the elements' order). Hints to the host's
-    // cache only: they move nothing and cost nothing in model time.
-    if (j < steps) {
-      const std::uint32_t next = segment_of(partner_at(j + 1));
-      node.will_read(list.data() + next * effective);
-      node.will_wait(pairwise ? sync : data, next);
-    }
     node.wait(data, segment);
   }
   node.wait_sends();

@@ -2,11 +2,16 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
 #include <thread>
 
 #include "runtime/message.hpp"
-#include "runtime/node_runtime.hpp"
-#include "runtime/run_state.hpp"
+#include "runtime/parking.hpp"
+#include "runtime/barrier.hpp"
+#include "runtime/engine.hpp"
+#include "runtime/run_control.hpp"
+#include "runtime/transport.hpp"
+#include "timing/timing_model.hpp"
 
 namespace hcemu::detail {
 
@@ -53,6 +58,35 @@ void Coordinator::start(int nodes) {
   native_changed_ = native_counting_ = false;
   barrier_complete_.store(false, std::memory_order_relaxed);
   barrier_latest_ = 0;
+}
+
+int Coordinator::rank_of(int id) const {
+  if (run_.transport == nullptr) return 0;
+  const std::int64_t r = run_.transport->ranks(), n = static_cast<std::int64_t>(run_.nodes.size());
+  return static_cast<int>(((static_cast<std::int64_t>(id) + 1) * r - 1) / n);
+}
+
+void Coordinator::forward_placed(Message* m) {
+  if (is_local(m->destination)) {
+    node(m->destination).deliver(m);
+    return;
+  }
+  // Native timing, spread over ranks: sent to the receiver's rank at once.
+  std::unique_ptr<Message, void (*)(Message*)> owned(m, &Message::destroy);
+  send_now(*m);
+}
+
+bool Coordinator::barrier_complete(Time latest_entry) {
+  if (distributed()) {
+    // Released at a round with every rank (coordinator_ranks.cpp); read by the round, which starts only once this
+    // node has parked.
+    barrier_latest_ = latest_entry;
+    barrier_complete_.store(true, std::memory_order_seq_cst);
+    return false;
+  }
+  run_.barrier.release(run_.timing.barrier_release(latest_entry));
+  for (Parking* n : run_.nodes) n->notify();
+  return true;
 }
 
 void Coordinator::submit(Pending* p) {
@@ -112,9 +146,9 @@ void Coordinator::on_quiescent() {
   while (recheck_.load(std::memory_order_seq_cst)) {
     if (placing_.exchange(true, std::memory_order_acq_rel)) return;  // the placer will see the note
     recheck_.store(false, std::memory_order_seq_cst);
-    const bool timed = run_.settings.engine_stats;
+    const bool timed = run_.timed;
     const auto start = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
-    if (run_.distributed()) {
+    if (distributed()) {
       // Every rank takes part in every round until the run ends everywhere, even when none of its nodes is left.
       if (running_.load(std::memory_order_seq_cst) == 0 && !stopped_) {
         ++passes_;
@@ -122,14 +156,14 @@ void Coordinator::on_quiescent() {
         else native_progress();
         if (!stopped_ && running_.load(std::memory_order_seq_cst) == 0) recheck_.store(true, std::memory_order_seq_cst);
       }
-    } else if (running_.load(std::memory_order_seq_cst) == 0 && !run_.aborted()) {
+    } else if (running_.load(std::memory_order_seq_cst) == 0 && !run_.control.aborted()) {
       ++passes_;
       place_in_order();
     }
     if (timed) {
       const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       placing_seconds_ += seconds;
-      run_.engine->charge_placing(seconds);
+      run_.engine.charge_placing(seconds);
     }
     placing_.store(false, std::memory_order_seq_cst);
   }
@@ -144,12 +178,12 @@ void Coordinator::place_in_order() {
     int woken = 0;
     explicit WokenInPass(Coordinator& coordinator) : c(coordinator) {
       woken_in_pass = &woken;
-      c.run_.engine->begin_batch();
+      c.run_.engine.begin_batch();
     }
     ~WokenInPass() { count(); }
     void count() {
       if (woken_in_pass == nullptr) return;
-      c.run_.engine->end_batch();
+      c.run_.engine.end_batch();
       woken_in_pass = nullptr;
       if (woken > 0 && c.running_.fetch_add(woken, std::memory_order_seq_cst) + woken == 0)
         c.recheck_.store(true, std::memory_order_seq_cst);
@@ -157,21 +191,37 @@ void Coordinator::place_in_order() {
     }
   } woken(*this);
   queue_submissions();
-  // A node parked before this pass runs again only when an event of this pass wakes it, and whatever it issues then
-  // is ready no earlier than that event: a message's arrival (a wait on messages ends no earlier than the arrival
-  // of the last one it needed, and a wait for the first of several asks for a horizon again whenever an earlier one
-  // comes), its own transfer's end at the sender, the time of its horizon. So the earliest event that woke a node
-  // bounds what may still be placed (ties by node id: a transfer ready at the same time from a lower node comes
-  // first). Whatever else wakes a node (a barrier's release) is done by a node that runs, and comes later than it.
+  if (!place_until_woken_could_issue()) return;
+  woken.count();
+  // The count first, then what waits: a node submits before it parks, so once the count has been read as zero every
+  // submission is in a list. Read the other way round, a node woken in this pass could submit and park between the
+  // two reads, and its transfer would be taken for never issued.
+  if (running_.load(std::memory_order_seq_cst) == 0 && queue_.empty() && !submissions_waiting() &&
+      unfinished_.load(std::memory_order_seq_cst) > 0 && !run_.control.aborted()) {
+    // Every unfinished node is parked and nothing is left that could wake one.
+    std::vector<BlockedOperation> blocked;
+    for (const Parking* node : run_.nodes)
+      if (node->parked()) blocked.push_back(node->blocked_operation());
+    run_.control.deadlock(std::move(blocked));
+  }
+}
+
+// A node parked before this pass runs again only when an event of this pass wakes it, and whatever it issues then is
+// ready no earlier than that event: a message's arrival (a wait on messages ends no earlier than the arrival of the
+// last one it needed, and a wait for the first of several asks for a horizon again whenever an earlier one comes), its
+// own transfer's end at the sender, the time of its horizon. So the earliest event that woke a node bounds what may
+// still be placed (ties by node id: a transfer ready at the same time from a lower node comes first). Whatever else
+// wakes a node (a barrier's release) is done by a node that runs, and comes later than it.
+bool Coordinator::place_until_woken_could_issue() {
   timing::OrderKey horizon = timing::OrderKey::infinity();
   const auto event = [&](bool woke, Time t, int node) {
     if (woke) horizon = std::min(horizon, timing::OrderKey::floor_of(t, node));
   };
-  while (!queue_.empty() && queue_.top_key() < horizon && !run_.aborted()) {
+  while (!queue_.empty() && queue_.top_key() < horizon && !run_.control.aborted()) {
     Pending* p = queue_.pop();
     if (p->kind == Pending::Kind::horizon) {
       ++horizons_answered_;
-      event(run_.nodes[static_cast<std::size_t>(p->owner)]->horizon_reached(*p), p->key.ready, p->owner);
+      event(node(p->owner).horizon_reached(*p), p->key.ready, p->owner);
       continue;
     }
     auto* m = static_cast<Message*>(p);
@@ -179,35 +229,22 @@ void Coordinator::place_in_order() {
     try {
       step = run_.timing.commit(m->transfer, m->key.ready);
     } catch (const std::exception& e) {  // the run leaves the model's range: the sender's transfer is the cause
-      run_.fail(m->source, std::current_exception(), e.what());
+      run_.control.fail(m->source, std::current_exception(), e.what());
       Message::destroy(m);
-      return;
+      return false;
     }
-    if (step.sender_released)
-      event(run_.nodes[static_cast<std::size_t>(m->source)]->transfer_released(*m), m->times().sender_done,
-            m->source);
+    if (step.sender_released) event(node(m->source).transfer_released(*m), m->times().sender_done, m->source);
     if (step.arrived) {
       ++transfers_placed_;
       const Time arrival = m->times().arrival;
       const int receiver = m->destination;
-      event(run_.nodes[static_cast<std::size_t>(receiver)]->deliver(m), arrival, receiver);  // m is the receiver's now
+      event(node(receiver).deliver(m), arrival, receiver);  // m is the receiver's now
     } else if (step.more) {
       m->key = m->transfer.key;
       queue_.push(m);
     }
   }
-  woken.count();
-  // The count first, then what waits: a node submits before it parks, so once the count has been read as zero every
-  // submission is in a list. Read the other way round, a node woken in this pass could submit and park between the
-  // two reads, and its transfer would be taken for never issued.
-  if (running_.load(std::memory_order_seq_cst) == 0 && queue_.empty() && !submissions_waiting() &&
-      unfinished_.load(std::memory_order_seq_cst) > 0 && !run_.aborted()) {
-    // Every unfinished node is parked and nothing is left that could wake one.
-    std::vector<BlockedOperation> blocked;
-    for (const auto& node : run_.nodes)
-      if (node->parked()) blocked.push_back(node->blocked_operation());
-    run_.deadlock(std::move(blocked));
-  }
+  return true;
 }
 
 void Coordinator::discard_pending() {
@@ -215,7 +252,7 @@ void Coordinator::discard_pending() {
   queue_.for_each([&](Pending* p) {
     if (p->kind == Pending::Kind::message)
       Message::destroy(static_cast<Message*>(p));
-    else if (!run_.is_local(p->owner))
+    else if (!is_local(p->owner))
       delete p;  // another rank's, copied here
     else
       p->queued.store(false, std::memory_order_relaxed);

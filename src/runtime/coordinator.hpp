@@ -22,33 +22,50 @@
 // skip the queue there.
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <vector>
 
 #include "hcemu/time.hpp"
 #include "runtime/commit_queue.hpp"
 #include "runtime/pending.hpp"
+#include "runtime/placer.hpp"
+
+namespace hcemu::timing {
+class TimingModel;
+}
 
 namespace hcemu::detail {
 
-class RunState;
+class Engine;
+class GlobalBarrier;
+class RunControl;
+class Transport;
 struct Message;
+class Wire;
+class WireReader;
 
-class Coordinator {
+// What the placer knows of its run: all of it outlives the coordinator.
+struct PlacerContext {
+  timing::TimingModel& timing;
+  Engine& engine;
+  GlobalBarrier& barrier;
+  RunControl& control;
+  const std::vector<Parking*>& nodes;  // by id; null for another rank's
+  Transport* transport;                   // spread over MPI ranks; else nullptr
+  int first_node;                         // this process's nodes: [first_node, first_node + local_nodes)
+  int local_nodes;
+  bool ordered;  // Placer::orders_in_model_time()
+  bool timed;    // EmulatorSettings::engine_stats: time the placing passes
+};
+
+class Coordinator final : public Placer {
  public:
-  explicit Coordinator(RunState& run) : run_(run) {}
+  explicit Coordinator(const PlacerContext& run) : run_(run) {}
 
+  // `origin`: of native clocks, once the nodes start.
   void start(int nodes);
-  // Any thread: `p` waits for its turn.
-  void submit(Pending* p);
-  void node_parked();
-  void node_woken();
-  void node_done();
-  // Spread over ranks: the last of this rank's nodes has entered the barrier, the latest at `latest_entry`; the
-  // barrier is released at a round where every rank's nodes have.
-  void local_barrier_complete(Time latest_entry);
-  // Spread over ranks under native timing: sends `m`, placed already, to its receiver's rank at once.
-  void send_now(const Message& m);
+  void set_origin(std::chrono::steady_clock::time_point origin) { origin_ = origin; }
   // After the run: frees whatever an aborted run left in the queue.
   void discard_pending();
   std::uint64_t rounds() const { return rounds_; }
@@ -59,17 +76,40 @@ class Coordinator {
   std::uint64_t horizons_answered() const { return horizons_answered_; }
   double placing_seconds() const { return placing_seconds_; }
 
+  // What a node tells the placer (runtime/placer.hpp).
+  bool orders_in_model_time() const override { return run_.ordered; }
+  void submit(Pending* p) override;
+  void forward_placed(Message* m) override;
+  void node_parked() override;
+  void node_woken() override;
+  void node_done() override;
+  bool barrier_complete(Time latest_entry) override;
+
  private:
+  bool distributed() const { return run_.transport != nullptr; }
+  bool is_local(int id) const { return id >= run_.first_node && id - run_.first_node < run_.local_nodes; }
+  int rank_of(int id) const;
+  Parking& node(int id) const { return *run_.nodes[static_cast<std::size_t>(id)]; }
+  // Spread over ranks under native timing: sends `m`, placed already, to its receiver's rank at once.
+  void send_now(const Message& m);
   void on_quiescent();
   void place_in_order();
+  // One pass of placing, in key order, while no node it woke could issue a transfer ahead of the next key; false
+  // when the run failed.
+  bool place_until_woken_could_issue();
   // Spread over ranks (coordinator_ranks.cpp): one round of placing, with every rank.
   void round();
+  // What this rank tells the others in a round: its unfinished nodes, its failure, its barrier, its submissions.
+  Wire round_message(const std::vector<Pending*>& mine);
   void place_round(timing::OrderKey horizon);
+  void queue_submissions_of(WireReader& in, std::uint64_t count);
+  bool release_barrier(Time latest_entry, timing::OrderKey& horizon);
   void report_deadlock();
   // Native timing: polls for messages from other ranks while no node of this rank runs, and finds out with the
   // others when the run is over (coordinator_ranks.cpp).
   void native_progress();
   void deliver_native(const std::vector<std::byte>& message);
+  void agree_on_failure();
   // Moves every submission so far into `into`; whether any is waiting.
   void take_submissions(std::vector<CommitQueue::Item>& into);
   void queue_submissions();  // the one placing: every submission so far into its queue
@@ -86,7 +126,8 @@ class Coordinator {
   };
   static constexpr int kSubmissionLists = 8;
 
-  RunState& run_;
+  const PlacerContext& run_;
+  std::chrono::steady_clock::time_point origin_;
   alignas(64) std::atomic<int> running_{0};
   std::atomic<int> unfinished_{0};
   std::array<Submissions, kSubmissionLists> submissions_;

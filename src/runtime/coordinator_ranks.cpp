@@ -17,8 +17,12 @@
 
 #include "runtime/coordinator.hpp"
 #include "runtime/message.hpp"
-#include "runtime/node_runtime.hpp"
-#include "runtime/run_state.hpp"
+#include "runtime/parking.hpp"
+#include "runtime/barrier.hpp"
+#include "runtime/engine.hpp"
+#include "runtime/run_control.hpp"
+#include "runtime/transport.hpp"
+#include "timing/timing_model.hpp"
 
 namespace hcemu::detail {
 
@@ -48,9 +52,20 @@ void put_submission(Wire& w, const Pending* p) {
 
 }  // namespace
 
-void Coordinator::local_barrier_complete(Time latest_entry) {
-  barrier_latest_ = latest_entry;  // read by the round, which starts only once this node has parked
-  barrier_complete_.store(true, std::memory_order_seq_cst);
+Wire Coordinator::round_message(const std::vector<Pending*>& mine) {
+  Wire w;
+  int failed_node = -1;
+  std::string failed_what;
+  const bool failed = run_.control.failed_here(&failed_node, &failed_what);
+  w.put<std::int32_t>(unfinished_.load(std::memory_order_seq_cst));
+  w.put(failed);
+  w.put<std::int32_t>(failed_node);
+  w.put_string(failed_what);
+  w.put(barrier_complete_.load(std::memory_order_seq_cst));
+  w.put(barrier_latest_);
+  w.put<std::uint64_t>(mine.size());
+  for (const Pending* p : mine) put_submission(w, p);
+  return w;
 }
 
 void Coordinator::round() {
@@ -61,21 +76,11 @@ void Coordinator::round() {
   for (const CommitQueue::Item& i : taken_) mine.push_back(i.p);
   taken_.clear();
 
-  Wire w;
-  int failed_node = -1;
-  std::string failed_what;
-  const bool failed = run_.failed_here(&failed_node, &failed_what);
-  w.put<std::int32_t>(unfinished_.load(std::memory_order_seq_cst));
-  w.put(failed);
-  w.put<std::int32_t>(failed_node);
-  w.put_string(failed_what);
-  w.put(barrier_complete_.load(std::memory_order_seq_cst));
-  w.put(barrier_latest_);
-  w.put<std::uint64_t>(mine.size());
-  for (const Pending* p : mine) put_submission(w, p);
-  const std::vector<std::vector<std::byte>> parts = transport.all_gather(w.bytes());
+  const std::vector<std::vector<std::byte>> parts = transport.all_gather(round_message(mine).bytes());
 
   std::int64_t unfinished = 0;
+  int failed_node = -1;
+  std::string failed_what;
   bool any_failure = false;
   int barrier_ranks = 0;
   Time latest_entry = 0;
@@ -97,54 +102,18 @@ void Coordinator::round() {
       for (Pending* p : mine) queue_.push(p);
       continue;
     }
-    for (std::uint64_t i = 0; i < count; ++i) {
-      const auto key = in.get<timing::OrderKey>();
-      if (in.get<std::uint8_t>() == kHorizonRecord) {
-        auto* p = new Pending();
-        p->kind = Pending::Kind::horizon;
-        p->owner = in.get<int>();
-        p->ticket = in.get<std::uint64_t>();
-        p->key = key;
-        queue_.push(p);
-        continue;
-      }
-      const int destination = in.get<int>();
-      const int tag = in.get<int>();
-      const auto context = in.get<std::uint32_t>();
-      const auto bytes = static_cast<std::size_t>(in.get<std::uint64_t>());
-      const int channel = in.get<int>();
-      timing::Route route;
-      route.in_port = in.get<int>();
-      for (auto links = in.get<std::uint32_t>(); links > 0; --links) route.links.push_back(in.get<int>());
-      Message* m = Message::make_copy(key.source, destination, tag, context, bytes, run_.is_local(destination));
-      run_.timing.copy_issued(m->transfer, key.source, destination, bytes, key.ready, channel, key.seq,
-                              std::move(route));
-      m->key = m->transfer.key;
-      queue_.push(m);
-    }
+    queue_submissions_of(in, count);
   }
 
   if (any_failure) {  // every rank reports the first rank's failure
     stopped_ = true;
-    run_.fail_as(failed_node, failed_what);
+    run_.control.fail_as(failed_node, failed_what);
     return;
   }
   timing::OrderKey horizon = timing::OrderKey::infinity();
   bool released = false;
   if (barrier_ranks == transport.ranks()) {
-    Time release = 0;
-    try {
-      release = run_.timing.barrier_release(latest_entry);
-    } catch (const std::exception& e) {
-      stopped_ = true;
-      run_.fail_as(0, e.what());  // the same node on every rank: which node entered last is not known here
-      return;
-    }
-    barrier_complete_.store(false, std::memory_order_seq_cst);
-    run_.barrier.release(release);
-    for (int i = run_.first_node; i < run_.first_node + run_.local_nodes; ++i)
-      run_.nodes[static_cast<std::size_t>(i)]->notify();
-    horizon = timing::OrderKey::floor_of(release, 0);  // a node it wakes issues no earlier
+    if (!release_barrier(latest_entry, horizon)) return;
     released = true;
   }
   if (queue_.empty() && !released) {
@@ -156,17 +125,63 @@ void Coordinator::round() {
   place_round(horizon);
 }
 
+// Another rank's submissions, `count` of them, as it wrote them: into the queue, as copies.
+void Coordinator::queue_submissions_of(WireReader& in, std::uint64_t count) {
+  for (std::uint64_t i = 0; i < count; ++i) {
+    const auto key = in.get<timing::OrderKey>();
+    if (in.get<std::uint8_t>() == kHorizonRecord) {
+      auto* p = new Pending();
+      p->kind = Pending::Kind::horizon;
+      p->owner = in.get<int>();
+      p->ticket = in.get<std::uint64_t>();
+      p->key = key;
+      queue_.push(p);
+      continue;
+    }
+    const int destination = in.get<int>();
+    const int tag = in.get<int>();
+    const auto context = in.get<std::uint32_t>();
+    const auto bytes = static_cast<std::size_t>(in.get<std::uint64_t>());
+    const int channel = in.get<int>();
+    timing::Route route;
+    route.in_port = in.get<int>();
+    for (auto links = in.get<std::uint32_t>(); links > 0; --links) route.links.push_back(in.get<int>());
+    Message* m = Message::make_copy(key.source, destination, tag, context, bytes, is_local(destination));
+    run_.timing.copy_issued(m->transfer, key.source, destination, bytes, key.ready, channel, key.seq,
+                            std::move(route));
+    m->key = m->transfer.key;
+    queue_.push(m);
+  }
+}
+
+// Every rank's nodes are in the barrier: released at the timing model's time for the latest entry, which bounds
+// `horizon` (a node it wakes issues no earlier). False when that time leaves the model's range (the run fails).
+bool Coordinator::release_barrier(Time latest_entry, timing::OrderKey& horizon) {
+  Time release = 0;
+  try {
+    release = run_.timing.barrier_release(latest_entry);
+  } catch (const std::exception& e) {
+    stopped_ = true;
+    run_.control.fail_as(0, e.what());  // the same node on every rank: which node entered last is not known here
+    return false;
+  }
+  barrier_complete_.store(false, std::memory_order_seq_cst);
+  run_.barrier.release(release);
+  for (int i = run_.first_node; i < run_.first_node + run_.local_nodes; ++i) node(i).notify();
+  horizon = timing::OrderKey::floor_of(release, 0);
+  return true;
+}
+
 void Coordinator::place_round(timing::OrderKey horizon) {
   Transport& transport = *run_.transport;
   std::vector<Message*> incoming, outgoing;
-  const auto node = [&](int id) { return run_.nodes[static_cast<std::size_t>(id)].get(); };
   while (!queue_.empty() && queue_.top_key() < horizon) {
     Pending* p = queue_.pop();
     if (p->kind == Pending::Kind::horizon) {
       horizon = std::min(horizon, timing::OrderKey::floor_of(p->key.ready, p->owner));
-      if (run_.is_local(p->owner)) {
+      if (is_local(p->owner)) {
         ++horizons_answered_;
-        node(p->owner)->horizon_reached(*p);
+        node(p->owner).horizon_reached(*p);
       } else {
         delete p;
       }
@@ -178,25 +193,25 @@ void Coordinator::place_round(timing::OrderKey horizon) {
       step = run_.timing.commit(m->transfer, m->key.ready);
     } catch (const std::exception& e) {  // every rank meets it at the same transfer
       stopped_ = true;
-      run_.fail_as(m->source, e.what());
+      run_.control.fail_as(m->source, e.what());
       Message::destroy(m);
       break;
     }
-    const bool from_here = run_.is_local(m->source), to_here = run_.is_local(m->destination);
+    const bool from_here = is_local(m->source), to_here = is_local(m->destination);
     if (step.sender_released) {
       horizon = std::min(horizon, timing::OrderKey::floor_of(m->times().sender_done, m->source));
-      if (from_here) node(m->source)->transfer_released(*m);
+      if (from_here) node(m->source).transfer_released(*m);
     }
     if (step.arrived) {
       ++transfers_placed_;
       horizon = std::min(horizon, timing::OrderKey::floor_of(m->times().arrival, m->destination));
       if (from_here && to_here) {
-        node(m->destination)->deliver(m);
+        node(m->destination).deliver(m);
       } else if (to_here) {
-        if (m->bytes > 0) transport.start_receive(run_.rank_of(m->source), m->payload(), m->bytes);
+        if (m->bytes > 0) transport.start_receive(rank_of(m->source), m->payload(), m->bytes);
         incoming.push_back(m);
       } else if (from_here) {
-        if (m->bytes > 0) transport.start_send(run_.rank_of(m->destination), m->payload(), m->bytes);
+        if (m->bytes > 0) transport.start_send(rank_of(m->destination), m->payload(), m->bytes);
         outgoing.push_back(m);
       } else {
         Message::destroy(m);
@@ -207,7 +222,7 @@ void Coordinator::place_round(timing::OrderKey horizon) {
     }
   }
   transport.finish();
-  for (Message* m : incoming) node(m->destination)->deliver(m);
+  for (Message* m : incoming) node(m->destination).deliver(m);
   for (Message* m : outgoing) Message::destroy(m);
 }
 
@@ -215,8 +230,8 @@ void Coordinator::report_deadlock() {
   Wire w;
   std::vector<BlockedOperation> blocked;
   for (int i = run_.first_node; i < run_.first_node + run_.local_nodes; ++i)
-    if (run_.nodes[static_cast<std::size_t>(i)]->parked())
-      blocked.push_back(run_.nodes[static_cast<std::size_t>(i)]->blocked_operation());
+    if (node(i).parked())
+      blocked.push_back(node(i).blocked_operation());
   w.put<std::uint64_t>(blocked.size());
   for (const BlockedOperation& b : blocked) {
     w.put(b.node);
@@ -240,7 +255,7 @@ void Coordinator::report_deadlock() {
       blocked.push_back(std::move(b));
     }
   }
-  run_.deadlock(std::move(blocked));
+  run_.control.deadlock(std::move(blocked));
 }
 
 // Native timing places every transfer as it is issued (it holds nothing), so there is nothing to place in rounds: a
@@ -262,7 +277,7 @@ void Coordinator::send_now(const Message& m) {
   w.put(m.transfer.times);
   std::vector<std::byte>& bytes = w.bytes();
   bytes.insert(bytes.end(), m.payload(), m.payload() + m.bytes);
-  run_.transport->send_now(run_.rank_of(m.destination), std::move(bytes));
+  run_.transport->send_now(rank_of(m.destination), std::move(bytes));
   native_sent_.fetch_add(1, std::memory_order_relaxed);
 }
 
@@ -279,11 +294,32 @@ void Coordinator::deliver_native(const std::vector<std::byte>& message) {
   m->transfer.bytes = bytes;
   // It arrived now, on this rank's clock: the sender's clock, on another host perhaps, is not comparable with the
   // receiver's (a FORCED receive is matched against this).
-  const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - run_.origin);
+  const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - origin_);
   m->transfer.times.first_byte = m->transfer.times.arrival = static_cast<Time>(ns.count()) * 1000;
   if (bytes > 0) std::memcpy(m->payload(), message.data() + (message.size() - bytes), bytes);
   ++native_received_;
-  run_.nodes[static_cast<std::size_t>(destination)]->deliver(m);
+  node(destination).deliver(m);
+}
+
+// Native timing, some rank has failed: every rank reports the first rank's failure.
+void Coordinator::agree_on_failure() {
+  int node = -1;
+  std::string what;
+  Wire w;
+  const bool failed = run_.control.failed_here(&node, &what);
+  w.put(failed);
+  w.put(node);
+  w.put_string(what);
+  for (const std::vector<std::byte>& part : run_.transport->all_gather(w.bytes())) {
+    WireReader r(part);
+    const bool f = r.get<bool>();
+    const int n = r.get<int>();
+    std::string text = r.get_string();
+    if (f) {
+      run_.control.fail_as(n, text);
+      return;
+    }
+  }
 }
 
 void Coordinator::native_progress() {
@@ -301,7 +337,7 @@ void Coordinator::native_progress() {
       int node = -1;
       std::string what;
       transport.start_sum({native_changed_ ? 1 : 0, unfinished_.load(std::memory_order_seq_cst),
-                           run_.failed_here(&node, &what) ? 1 : 0, native_sent_.load(std::memory_order_relaxed),
+                           run_.control.failed_here(&node, &what) ? 1 : 0, native_sent_.load(std::memory_order_relaxed),
                            native_received_, barrier_complete_.load(std::memory_order_seq_cst) ? 1 : 0});
       native_changed_ = false;
       native_counting_ = true;
@@ -309,24 +345,8 @@ void Coordinator::native_progress() {
     if (transport.sum_done(totals)) {
       native_counting_ = false;
       if (totals[2] > 0) {  // a failure: every rank reports the first rank's
-        int node = -1;
-        std::string what;
-        Wire w;
-        const bool failed = run_.failed_here(&node, &what);
-        w.put(failed);
-        w.put(node);
-        w.put_string(what);
         stopped_ = true;
-        for (const std::vector<std::byte>& part : transport.all_gather(w.bytes())) {
-          WireReader r(part);
-          const bool f = r.get<bool>();
-          const int n = r.get<int>();
-          std::string text = r.get_string();
-          if (f) {
-            run_.fail_as(n, text);
-            return;
-          }
-        }
+        agree_on_failure();
         return;
       }
       if (totals[5] == transport.ranks()) {  // every node is in the barrier: released at the latest entry's time
@@ -340,7 +360,7 @@ void Coordinator::native_progress() {
         barrier_complete_.store(false, std::memory_order_seq_cst);
         run_.barrier.release(run_.timing.barrier_release(latest));
         for (int i = run_.first_node; i < run_.first_node + run_.local_nodes; ++i)
-          run_.nodes[static_cast<std::size_t>(i)]->notify();
+          node(i).notify();
         native_changed_ = true;
         continue;
       }

@@ -113,4 +113,22 @@ class Fiber {
 #endif
 };
 
+// oneTBB (Debian's build, not instrumented) hands its tasks to its workers with synchronisation ThreadSanitizer cannot
+// see, and a node's thread of control moves between workers on a stack switch it cannot follow by itself: each
+// hand-off is announced to it, released where a node is let go and acquired where it is taken up.
+inline void hand_off(const void* what) {
+#if defined(__SANITIZE_THREAD__)
+  __tsan_release(const_cast<void*>(what));
+#else
+  (void)what;
+#endif
+}
+inline void take_up(const void* what) {
+#if defined(__SANITIZE_THREAD__)
+  __tsan_acquire(const_cast<void*>(what));
+#else
+  (void)what;
+#endif
+}
+
 }  // namespace hcemu::detail

@@ -56,12 +56,8 @@ class Matcher {
   RecvGroupState& group(const RecvGroup& g, const char* operation);
   // Element k has been completed: once every one has, the group is freed and `g` made invalid.
   void element_done(RecvGroup& g, RecvGroupState& s, std::uint32_t k);
-  // Hints (runtime/engine.hpp): the list of waiting groups, which every arrival reads first, and where a group's
-  // handle is looked up.
-  const void* active_address() const { return active_.data(); }
-  const void* entry_address(const RecvGroupState& g) const { return &groups_[g.index]; }
   // The first group whose element k waits for a message from `source` with this context and tag (null: none).
-  RecvGroupState* waiting_group(int source, std::uint32_t context, int tag, std::uint32_t& k) {
+  RecvGroupState* waiting_group(int source, std::uint32_t context, int tag, std::uint32_t& k) const {
     for (RecvGroupState* g : active_) {  // in posting order: the first posted meets the message first
       if (g->context != context || g->tag != tag) continue;
       k = g->element_of(source);
@@ -93,9 +89,6 @@ class Matcher {
   // source posted at `posted`.
   void discard_lost(std::uint32_t context, int tag, Time posted);
 
-  // Where the entry of `key` starts its probe: a hint of what a message of that key will touch (runtime/engine.hpp).
-  const void* home_address(const MatchKey& key) const { return &table_[home_of(check_of(key))]; }
-
   // After the node finished: a message that arrived since waits with the others, and meets nothing (the buffers
   // of receives never waited for may be gone with the kernel).
   void arrive_after_end(Message* m);
@@ -125,8 +118,21 @@ class Matcher {
   }
   std::uint64_t messages_received() const { return messages_received_; }
   std::uint64_t bytes_received() const { return bytes_received_; }
+  // How many of its first bytes every post and arrival touches (the hints warm them); the tables that only waiting
+  // messages and the end of a run touch follow.
+  std::size_t hot_bytes() const {
+    return static_cast<std::size_t>(reinterpret_cast<const char*>(&rings_) - reinterpret_cast<const char*>(this));
+  }
 
  private:
+  // Where a message touches the matcher first, for the cache hints alone (runtime/host_hints.hpp): the list of
+  // waiting groups, which every arrival reads first, where a group's handle is looked up, and where the entry of
+  // `key` starts its probe.
+  friend class HostHints;
+  const void* active_address() const { return active_.data(); }
+  const void* entry_address(const RecvGroupState& g) const { return &groups_[g.index]; }
+  const void* home_address(const MatchKey& key) const { return &table_[home_of(check_of(key))]; }
+
   // 8 bytes: eight to a cache line. `head` names what waits for the key: the first receive posted for it (a slot
   // index; the rest follow through Slot::next_receive, and the first keeps the last in RecvSlot::last_receive), or
   // with kRing set the ring of waiting messages in rings_. Never both: a receive and a message of one key meet. The
@@ -159,6 +165,10 @@ class Matcher {
   // The first waiting message of the key that `k` receives, if any, meets it (post() for one element).
   void take_waiting(RecvGroupState& g, std::uint32_t k);
   void free_group(std::uint32_t index);
+  // post_group's steps (matcher_groups.cpp).
+  RecvGroupState lay_out_group(std::span<const int> sources, int nodes, bool trace);
+  int repeated_source(RecvGroupState& g, int nodes);
+  int earlier_receive(const RecvGroupState& g, std::uint32_t context, int tag) const;
   // After the end: a message longer than the receive it would have met is the run's error (the first such).
   void check_leftover(const Message& m, std::size_t capacity);
   void* allocate_block(std::size_t bytes);  // counted by the guard, from the pool when large

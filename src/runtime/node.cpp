@@ -65,8 +65,6 @@ void Node::permute(std::span<const std::byte> from, std::span<std::byte> to, std
 }
 
 void Node::compute(std::uint64_t flops) { backend_.compute(flops); }
-void Node::will_read(const void* p) { backend_.will_read(p); }
-void Node::will_wait(const RecvGroup& group, std::size_t k) { backend_.will_wait(group, k); }
 void Node::elapse(Time t) {
   if (t < 0)
     throw UsageError("node " + std::to_string(id()) + ": elapse: time must be >= 0, got " + std::to_string(t) + " ps");

@@ -68,18 +68,20 @@ struct RecvGroupState {
     if (it == sorted + receives || (*it >> 32) != key >> 32) return kNone;
     return static_cast<std::uint32_t>(*it);
   }
-  // What the element's lookup by source touches first (a hint: runtime/engine.hpp).
-  const void* lookup_address(int source) const {
-    if (index_of != nullptr) return &index_of[source];
-    return sorted;
-  }
-
   timing::TransferTimes arrival_times(std::uint32_t k) const {
     timing::TransferTimes t;
     t.arrival = elements[k].arrival;
     t.input_hold = elements[k].input_hold;
     t.in_port = elements[k].port;
     return t;
+  }
+
+ private:
+  // What the element's lookup by source touches first, for the cache hints alone (runtime/host_hints.hpp).
+  friend class HostHints;
+  const void* lookup_address(int source) const {
+    if (index_of != nullptr) return &index_of[source];
+    return sorted;
   }
 };
 

@@ -62,7 +62,7 @@ void RunState::merge_ranks(RunReport& report, std::vector<double>& lateness, int
   w.put<std::uint64_t>(report.trace.size());
   for (const TraceSpan& s : report.trace) put(w, s);
 
-  const std::vector<std::vector<std::byte>> parts = transport->all_gather(w.bytes());
+  const std::vector<std::vector<std::byte>> parts = transport_->all_gather(w.bytes());
   report.nodes.clear();
   report.forced_discards.clear();
   report.unreceived.clear();

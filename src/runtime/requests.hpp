@@ -96,12 +96,16 @@ class RequestTable {
   // The slot of a live request; throws UsageError naming `node` and `operation` for a stale or invalid one.
   Slot& get(const Request& r, int node, const char* operation);
   Slot& at(std::uint32_t index) { return chunks_[index >> kChunkBits][index & (kChunk - 1)]; }
+  const Slot& at(std::uint32_t index) const { return chunks_[index >> kChunkBits][index & (kChunk - 1)]; }
   std::size_t size() const { return size_; }
-  // What at(index) reads first: the chunk's entry in the list of chunks (a hint; index may be past the end).
-  const void* chunk_entry(std::uint32_t index) const { return chunks_.data() + (index >> kChunkBits); }
   void clear();  // for the next run
 
  private:
+  // What at(index) reads first, the chunk's entry in the list of chunks, for the cache hints alone
+  // (runtime/host_hints.hpp; index may be past the end).
+  friend class HostHints;
+  const void* chunk_entry(std::uint32_t index) const { return chunks_.data() + (index >> kChunkBits); }
+
   // Slots never move as the table grows: they live in chunks of kChunk, one allocation each, consecutive slots
   // side by side (std::deque's blocks hold three slots each).
   Slot* new_chunk();

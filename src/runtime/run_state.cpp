@@ -4,6 +4,7 @@
 
 #include "hcemu/errors.hpp"
 #include "runtime/node_runtime.hpp"
+#include "runtime/run_control.hpp"
 #include "runtime/stack_overflow.hpp"
 
 namespace hcemu::detail {
@@ -61,100 +62,102 @@ Transport* spread_over(Transport* t, const MachineConfig& config, const Emulator
 
 }  // namespace
 
-RunState::RunState(const MachineConfig& config_, const EmulatorSettings& settings_, Transport* transport_)
-    : config(config_),
-      settings(settings_),
-      transport(spread_over(transport_, config_, settings_)),
-      first_node(transport ? block_start(transport->rank(), transport->ranks(), config_.nodes()) : 0),
-      local_nodes(transport ? block_start(transport->rank() + 1, transport->ranks(), config_.nodes()) - first_node
-                            : config_.nodes()),
-      timing(config_, settings_.timing),
-      ordered(timing.orders_in_model_time()),
-      engine(make_engine(settings_, first_node, local_nodes, &memory_guard)),
-      barrier(local_nodes),
-      coordinator(*this),
-      memory_guard(settings_.memory_limit),
-      blocks(settings_.huge_pages),
-      kept_blocks(settings_.huge_pages) {
-  timing.record_links(settings.trace);
-  nodes.resize(static_cast<std::size_t>(config.nodes()));
+RunState::RunState(const MachineConfig& config, const EmulatorSettings& settings, Transport* transport)
+    : config_(config),
+      settings_(settings),
+      transport_(spread_over(transport, config, settings)),
+      first_node_(transport_ ? block_start(transport_->rank(), transport_->ranks(), config.nodes()) : 0),
+      local_nodes_(transport_ ? block_start(transport_->rank() + 1, transport_->ranks(), config.nodes()) - first_node_
+                              : config.nodes()),
+      timing_(config, settings.timing),
+      engine_(make_engine(settings, first_node_, local_nodes_, &memory_guard_)),
+      barrier_(local_nodes_),
+      events_(static_cast<std::size_t>(config.nodes()), nullptr),
+      control_(*engine_, events_),
+      // Whether transfers that may contend are placed in the model-time order of docs/model.md §7: the timing
+      // model's answer (native timing injects no delay, so its transfers are placed as they are issued).
+      placer_context_{timing_, *engine_, barrier_, control_, events_, transport_, first_node_, local_nodes_,
+                      timing_.orders_in_model_time(), settings.engine_stats},
+      coordinator_(placer_context_),
+      memory_guard_(settings.memory_limit),
+      blocks_(settings.huge_pages),
+      kept_blocks_(settings.huge_pages),
+      node_context_{config_,   settings_, timing_,         *engine_,     barrier_,    coordinator_,
+                    control_,  memory_guard_, blocks_,     kept_blocks_, first_node_, transport_ != nullptr} {
+  timing_.record_links(settings_.trace);
+  nodes_.resize(static_cast<std::size_t>(config_.nodes()));
   // The nodes' runtimes themselves, held as long as the machine; what they allocate they count as they go.
-  if (!memory_guard.reserve(sizeof(NodeRuntime) * static_cast<std::size_t>(local_nodes)))
-    throw Error(memory_guard.explain());
+  if (!memory_guard_.reserve(sizeof(NodeRuntime) * static_cast<std::size_t>(local_nodes_)))
+    throw Error(memory_guard_.explain());
   try {
-    for (int i = first_node; i < first_node + local_nodes; ++i)
-      nodes[static_cast<std::size_t>(i)] = std::make_unique<NodeRuntime>(*this, i);
+    for (int i = first_node_; i < first_node_ + local_nodes_; ++i) {
+      nodes_[static_cast<std::size_t>(i)] = std::make_unique<NodeRuntime>(node_context_, i);
+      events_[static_cast<std::size_t>(i)] = &nodes_[static_cast<std::size_t>(i)]->parking();
+    }
   } catch (const std::bad_alloc&) {
-    if (memory_guard.refused()) throw Error(memory_guard.explain());
+    if (memory_guard_.refused()) throw Error(memory_guard_.explain());
     throw;
   }
-  engine->set_warm(
+  engine_->set_warm(
       [](void* context, int i, int stage) {
         auto& run = *static_cast<RunState*>(context);
-        run.nodes[static_cast<std::size_t>(run.first_node + i)]->warm(stage);
+        run.nodes_[static_cast<std::size_t>(run.first_node_ + i)]->warm(stage);
       },
       this);
-}
-
-int RunState::rank_of(int id) const {
-  if (transport == nullptr) return 0;
-  const std::int64_t r = transport->ranks(), n = config.nodes();
-  return static_cast<int>(((static_cast<std::int64_t>(id) + 1) * r - 1) / n);
 }
 
 RunState::~RunState() = default;
 
 RunReport RunState::run(const Kernel& k) {
   const auto wall_start = std::chrono::steady_clock::now();
-  aborted_.store(false, std::memory_order_relaxed);
-  failed_ = false;
-  failed_node_ = -1;
-  failure_ = nullptr;
-  memory_guard.forget_refusal();  // a bad_alloc in this run is the guard's only if the guard refused in this run
-  failure_what_.clear();
-  blocked_.clear();
-  kernel = &k;
-  timing.reset();
-  barrier.reset();
-  coordinator.start(local_nodes);
-  engine->record_stats(settings.engine_stats);
-  for (auto& n : nodes)
+  control_.start();
+  memory_guard_.forget_refusal();  // a bad_alloc in this run is the guard's only if the guard refused in this run
+  timing_.reset();
+  barrier_.reset();
+  coordinator_.start(local_nodes_);
+  engine_->record_stats(settings_.engine_stats);
+  for (auto& n : nodes_)
     if (n) n->start_run();
   if (distributed()) {
-    transport->set_timeout(settings.mpi_timeout_seconds);
-    transport->barrier();  // native clocks start together
+    transport_->set_timeout(settings_.mpi_timeout_seconds);
+    transport_->barrier();  // native clocks start together
   }
 
-  engine->run(
-      local_nodes, [this](int i) { nodes[static_cast<std::size_t>(first_node + i)]->run_kernel(); },
-      [this] { origin = std::chrono::steady_clock::now(); });
-  coordinator.discard_pending();
+  std::chrono::steady_clock::time_point origin;
+  engine_->run(
+      local_nodes_, [&](int i) { nodes_[static_cast<std::size_t>(first_node_ + i)]->run_kernel(k, origin); },
+      [&] {
+        origin = std::chrono::steady_clock::now();
+        coordinator_.set_origin(origin);
+      });
+  coordinator_.discard_pending();
 
-  if (failed_) throw KernelError(failed_node_, failure_, failure_what_);
+  if (control_.failed()) throw KernelError(control_.failed_node(), control_.failure(), control_.failure_what());
   RunReport report = collect_report(wall_start);
-  if (!blocked_.empty()) {
-    std::vector<bool> is_blocked(nodes.size(), false);
-    for (const BlockedOperation& b : blocked_) is_blocked[static_cast<std::size_t>(b.node)] = true;
+  std::vector<BlockedOperation> blocked = control_.take_blocked();
+  if (!blocked.empty()) {
+    std::vector<bool> is_blocked(nodes_.size(), false);
+    for (const BlockedOperation& b : blocked) is_blocked[static_cast<std::size_t>(b.node)] = true;
     std::vector<int> finished;
-    for (std::size_t i = 0; i < nodes.size(); ++i)
+    for (std::size_t i = 0; i < nodes_.size(); ++i)
       if (!is_blocked[i]) finished.push_back(static_cast<int>(i));
-    report.blocked = blocked_;
-    throw DeadlockError(std::move(blocked_), std::make_shared<const RunReport>(std::move(report)), finished);
+    report.blocked = blocked;
+    throw DeadlockError(std::move(blocked), std::make_shared<const RunReport>(std::move(report)), finished);
   }
   return report;
 }
 
 RunReport RunState::collect_report(std::chrono::steady_clock::time_point wall_start) {
   RunReport report;
-  report.config = config;
-  report.settings = settings;
-  report.ranks = distributed() ? transport->ranks() : 1;
-  report.rounds = coordinator.rounds();
+  report.config = config_;
+  report.settings = settings_;
+  report.ranks = distributed() ? transport_->ranks() : 1;
+  report.rounds = coordinator_.rounds();
   std::vector<double> lateness;
   std::string error;  // spread over ranks: the first node's error, as every rank must report the same
   int error_node = -1;
   std::exception_ptr error_cause;
-  for (auto& n : nodes) {
+  for (auto& n : nodes_) {
     if (!n) continue;
     try {
       n->finish_run(report);
@@ -177,73 +180,24 @@ RunReport RunState::collect_report(std::chrono::steady_clock::time_point wall_st
               return std::tie(a.destination, a.source, a.tag, a.arrival) <
                      std::tie(b.destination, b.source, b.tag, b.arrival);
             });
-  report.links = timing.link_stats();
-  if (settings.trace) report.link_trace = timing.link_history();
-  if (settings.timing == Timing::wall) report.lateness = summarize(std::move(lateness));
+  report.links = timing_.link_stats();
+  if (settings_.trace) report.link_trace = timing_.link_history();
+  if (settings_.timing == Timing::wall) report.lateness = summarize(std::move(lateness));
   report.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  if (settings.engine_stats) {
+  if (settings_.engine_stats) {
     EngineStats& s = report.engine_stats.emplace();
-    s.engine = settings.engine == EngineKind::tasks ? "tasks" : "os_threads";
-    s.workers = engine->workers() > 0 ? engine->workers() : local_nodes;
-    s.placement_passes = coordinator.passes();
-    s.transfers_placed = coordinator.transfers_placed();
+    s.engine = settings_.engine == EngineKind::tasks ? "tasks" : "os_threads";
+    s.workers = engine_->workers() > 0 ? engine_->workers() : local_nodes_;
+    s.placement_passes = coordinator_.passes();
+    s.transfers_placed = coordinator_.transfers_placed();
     // Every transfer reaches its receiver once; those the placer did not bring, their senders placed.
     s.placed_by_senders = report.messages() - std::min(report.messages(), s.transfers_placed);
-    s.horizons_answered = coordinator.horizons_answered();
-    s.placing_seconds = coordinator.placing_seconds();
+    s.horizons_answered = coordinator_.horizons_answered();
+    s.placing_seconds = coordinator_.placing_seconds();
     s.wall_seconds = report.wall_seconds;
-    s.per_worker = engine->worker_stats();
+    s.per_worker = engine_->worker_stats();
   }
   return report;
-}
-
-void RunState::fail(int node, std::exception_ptr error, const std::string& what) {
-  {
-    std::lock_guard lock(failure_mutex_);
-    if (!failed_) {
-      failed_ = true;
-      failed_node_ = node;
-      failure_ = std::move(error);
-      failure_what_ = what;
-    }
-  }
-  abort();
-}
-
-void RunState::fail_as(int node, const std::string& what) {
-  {
-    std::lock_guard lock(failure_mutex_);
-    if (!(failed_ && failed_node_ == node && failure_what_ == what)) {
-      failed_ = true;
-      failed_node_ = node;
-      failure_ = std::make_exception_ptr(Error(what));
-      failure_what_ = what;
-    }
-  }
-  abort();
-}
-
-bool RunState::failed_here(int* node, std::string* what) {
-  std::lock_guard lock(failure_mutex_);
-  if (!failed_) return false;
-  *node = failed_node_;
-  *what = failure_what_;
-  return true;
-}
-
-void RunState::deadlock(std::vector<BlockedOperation> blocked) {
-  {
-    std::lock_guard lock(failure_mutex_);
-    blocked_ = std::move(blocked);
-  }
-  abort();
-}
-
-void RunState::abort() {
-  if (aborted_.exchange(true, std::memory_order_acq_rel)) return;
-  engine->interrupt();
-  for (auto& n : nodes)
-    if (n) n->notify();
 }
 
 }  // namespace hcemu::detail

@@ -73,9 +73,6 @@ class NodeBackend {
   virtual void* allocate(std::size_t bytes, std::size_t alignment) = 0;
   virtual void deallocate(void* p, std::size_t bytes) = 0;
 
-  virtual void will_read(const void* p) = 0;
-  virtual void will_wait(const RecvGroup& group, std::size_t k) = 0;
-
   virtual std::uint32_t enter_collective() = 0;
   virtual void leave_collective(std::uint32_t previous) = 0;
 

@@ -1,0 +1,171 @@
+#include "runtime/host_hints.hpp"
+
+#include <algorithm>
+
+#include "runtime/inbox.hpp"
+#include "runtime/matcher.hpp"
+#include "runtime/recv_group.hpp"
+#include "runtime/requests.hpp"
+
+namespace hcemu::detail {
+
+HostHints::HostHints(int node, int nodes, const RequestTable& requests, const Matcher& matcher, const Inbox& inbox)
+    : node_(node), nodes_(nodes), requests_(requests), matcher_(matcher), inbox_(inbox) {}
+
+std::atomic<std::ptrdiff_t> HostHints::line_offset_[kLines] = {};
+std::atomic<int> HostHints::line_count_{0};
+
+void HostHints::keep_warm(const void* object, std::size_t bytes) {
+  constexpr std::uintptr_t kLine = 64;
+  const auto self = reinterpret_cast<std::uintptr_t>(this);
+  const auto first = reinterpret_cast<std::uintptr_t>(object) & ~(kLine - 1);
+  const std::uintptr_t end = reinterpret_cast<std::uintptr_t>(object) + std::min(bytes, kMostBytes);
+  for (std::uintptr_t line = first; line < end && lines_ < kLines; line += kLine) {
+    const auto offset = static_cast<std::ptrdiff_t>(line - self);
+    bool known = false;
+    for (int i = 0; i < lines_ && !known; ++i) known = line_offset_[i].load(std::memory_order_relaxed) == offset;
+    if (!known) line_offset_[lines_++].store(offset, std::memory_order_relaxed);
+  }
+  line_count_.store(lines_, std::memory_order_relaxed);
+}
+
+void HostHints::start_run() {
+  set({});
+  learnt_ = Learnt{};
+}
+
+void HostHints::set(const Hints& hints) {
+  for (int i = 0; i < kHints; ++i) hints_[i].store(hints[i], std::memory_order_relaxed);
+}
+
+void HostHints::warm(int stage) const {
+  if (stage == 0) {
+    // The hot objects' first lines, the hints' own among them: what a resume reads (the parts' small fields, the
+    // heads of their tables, what sends teach, the hints stage 1 reads).
+    const auto* self = reinterpret_cast<const char*>(this);
+    const int lines = line_count_.load(std::memory_order_relaxed);
+    for (int i = 0; i < lines; ++i) __builtin_prefetch(self + line_offset_[i].load(std::memory_order_relaxed), 1);
+    return;
+  }
+  inbox_.prefetch();
+  for (const auto& hint : hints_)
+    if (const void* h = hint.load(std::memory_order_relaxed)) __builtin_prefetch(h, 1);
+}
+
+// The partners of a kernel that exchanges with one after another: a constant stride either in the bits that differ
+// from the node's own id (id ^ j, the Direct and multiphase exchanges) or in the id itself ((id + j) mod n, a ring).
+namespace {
+
+// The partner after `last` and `before` at a constant stride: in the bits that differ from `self`, or mod `nodes`.
+int after_xor_stride(int self, int before, int last) { return self ^ (2 * (last ^ self) - (before ^ self)); }
+int after_add_stride(int nodes, int before, int last) {
+  const int next = 2 * last - before;  // in (-nodes, 2 * nodes)
+  return next < 0 ? next + nodes : next >= nodes ? next - nodes : next;
+}
+
+}  // namespace
+
+void HostHints::learn_partner(int peer) {
+  const bool known = learnt_.previous_partner >= 0 && learnt_.partner >= 0;
+  learnt_.xor_stride_right = known && after_xor_stride(node_, learnt_.previous_partner, learnt_.partner) == peer;
+  learnt_.add_stride_right = known && after_add_stride(nodes_, learnt_.previous_partner, learnt_.partner) == peer;
+  learnt_.previous_partner = learnt_.partner;
+  learnt_.partner = peer;
+}
+
+int HostHints::next_partner() const {
+  if (learnt_.previous_partner < 0) return -1;
+  const int next = learnt_.xor_stride_right   ? after_xor_stride(node_, learnt_.previous_partner, learnt_.partner)
+                   : learnt_.add_stride_right ? after_add_stride(nodes_, learnt_.previous_partner, learnt_.partner)
+                                       : -1;
+  return next < nodes_ ? next : -1;
+}
+
+// The block sent to a partner, as a constant number of bytes per partner id from the last one (each partner's block
+// at its place in one buffer). Divides only when the stride changes.
+void HostHints::learn_block(int peer, const char* data) {
+  const std::ptrdiff_t partners = peer - learnt_.block_partner;
+  if (learnt_.block != nullptr && partners != 0 && data - learnt_.block != partners * learnt_.block_stride)
+    learnt_.block_stride = (data - learnt_.block) % partners == 0 ? (data - learnt_.block) / partners : 0;
+  learnt_.block_partner = peer;
+  learnt_.block = data;
+}
+
+const void* HostHints::block_of(int partner) const {
+  if (partner < 0 || learnt_.block_stride == 0) return nullptr;
+  // Only ever prefetched: a wrong guess costs a useless load, never a fault.
+  return reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(learnt_.block) +
+                                       static_cast<std::uintptr_t>((partner - learnt_.block_partner) * learnt_.block_stride));
+}
+
+void HostHints::hold_lines(std::uint32_t hold_slot, Hints& h, int at) const {
+  if (hold_slot == Slot::kNoSlot) return;
+  h[static_cast<std::size_t>(at)] = &requests_.at(hold_slot);
+  h[static_cast<std::size_t>(at) + 1] = requests_.chunk_entry(hold_slot);
+}
+
+void HostHints::next_arrival(int peer, int tag, std::uint32_t context, Hints& h, int at) const {
+  const auto put = [&](const void* p) { h[static_cast<std::size_t>(at++)] = p; };
+  std::uint32_t k = 0;
+  if (peer >= 0)
+    if (const RecvGroupState* g = matcher_.waiting_group(peer, context, tag, k)) {
+      put(&g->elements[k]);
+      put(g->data(k));
+      put(g->lookup_address(peer));
+      put(g);
+      put(matcher_.active_address());
+      put(matcher_.entry_address(*g));
+      return;
+    }
+  const std::uint32_t last = matcher_.last_arrival_match();
+  if (last == Slot::kNoSlot || last + 1 >= requests_.size()) return;
+  const std::uint32_t index = last + 1;
+  const Slot& s = requests_.at(index);
+  if (s.kind != Slot::Kind::recv || s.matched || s.peer == kAnySource) return;
+  put(&s);
+  put(requests_.chunk_entry(index));
+  put(s.recv.data);
+  put(matcher_.home_address(MatchKey{s.peer, s.context, s.tag}));
+  if (index + 1 < requests_.size()) put(&requests_.at(index + 1));
+}
+
+void HostHints::parking_to_send(int peer, int tag, std::uint32_t context, const void* data, std::uint32_t hold_slot) {
+  // What the send copies first once it goes on, and a message that may come meanwhile for a receive posted ahead.
+  Hints h{};
+  h[0] = data;
+  hold_lines(hold_slot, h, 1);
+  next_arrival(peer, tag, context, h, 3);
+  set(h);
+}
+
+void HostHints::parking_on_receive(std::uint32_t index, std::uint32_t hold_slot) {
+  // The slot and where the table finds it, the buffer, the matching entry, the slots beside it (a kernel that posted
+  // its receives together waits for them in turn), the slot of its last send, and the next partner's block.
+  const Slot& s = requests_.at(index);
+  Hints h{&s,
+          requests_.chunk_entry(index),
+          s.recv.data,
+          matcher_.home_address(MatchKey{s.peer, s.context, s.tag}),
+          index + 1 < requests_.size() ? &requests_.at(index + 1) : nullptr,
+          index > 0 ? &requests_.at(index - 1) : nullptr,
+          block_of(next_partner())};
+  if (hold_slot != index) hold_lines(hold_slot, h, 7);
+  set(h);
+}
+
+void HostHints::parking_on_element(const RecvGroupState& g, std::uint32_t e, std::uint32_t hold_slot) {
+  // What the arrival and the completion touch first (the list of waiting groups, the group's own line, its lookup by
+  // source, the element and its block), where the handle finds the group, the slot of the last send, and the next
+  // step's: its partner's block and the element it waits on then.
+  const int source = g.elements[e].source;
+  Hints h{&g.elements[e], g.data(e), g.lookup_address(source), &g, matcher_.entry_address(g),
+          matcher_.active_address()};
+  hold_lines(hold_slot, h, 6);
+  if (const int next = next_partner(); next >= 0) {
+    h[8] = block_of(next);
+    if (const std::uint32_t k = g.element_of(next); k != RecvGroupState::kNone) h[9] = &g.elements[k];
+  }
+  set(h);
+}
+
+}  // namespace hcemu::detail

@@ -1,0 +1,89 @@
+#pragma once
+// Hints to the host's cache, never to the model: the one part of the runtime that knows where a node's hot data lies.
+// A node's state is cold by the time it runs again (every other node has run since), so a worker loads what the node
+// will touch first shortly before it resumes it (Engine::set_warm): stage 0 the node's own parts, stage 1 what a wait
+// set down before parking (the slot or element it waits on, its buffer and matching entry, the slot of its last send)
+// and what the node is likely to do next. The next step of a kernel that exchanges with one partner after another is
+// learnt from its sends: the order of its partners (a constant stride, additive or in the bits that differ from the
+// node's own id, as in the Direct exchange's id ^ j) and where their blocks lie (a constant stride per partner).
+#include <array>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+namespace hcemu::detail {
+
+class Inbox;
+class Matcher;
+class RequestTable;
+struct RecvGroupState;
+
+class HostHints {
+ public:
+  // Everything given outlives the hints.
+  HostHints(int node, int nodes, const RequestTable& requests, const Matcher& matcher, const Inbox& inbox);
+
+  // An object whose first lines (up to kMostBytes) every resume touches (stage 0): a part of the same node object as
+  // the hints, at the same place in every node. Parts that lie together share their lines: each line is warmed once.
+  void keep_warm(const void* object, std::size_t bytes);
+  void start_run();
+
+  // A send of `bytes` from `data` to `peer`: what the partner order and the block stride are learnt from.
+  void sent(int peer, const void* data, std::size_t bytes) {
+    if (peer != learnt_.partner) learn_partner(peer);
+    if (bytes > 0 && data != learnt_.block) learn_block(peer, static_cast<const char*>(data));
+  }
+
+  // Before the node parks: in a send to `peer` with `tag` in `context` of `data` (peer -1: no send), on receive slot
+  // `index`, or on element `e` of group `g`. `hold_slot`: the send whose slot the placer writes meanwhile.
+  void parking_to_send(int peer, int tag, std::uint32_t context, const void* data, std::uint32_t hold_slot);
+  void parking_on_receive(std::uint32_t index, std::uint32_t hold_slot);
+  void parking_on_element(const RecvGroupState& g, std::uint32_t e, std::uint32_t hold_slot);
+  void resumed() { set({}); }
+
+  // Any worker, while the node may run elsewhere: starts loading what the node touches first.
+  void warm(int stage) const;
+
+ private:
+  static constexpr int kHints = 10;
+  static constexpr int kLines = 24;
+  static constexpr std::size_t kMostBytes = 192;
+  using Hints = std::array<const void*, kHints>;
+
+  void set(const Hints& hints);
+  void learn_partner(int peer);
+  void learn_block(int peer, const char* data);
+  int next_partner() const;                  // -1: no guess
+  const void* block_of(int partner) const;  // null: no guess
+  // The receive likeliest to meet the next arrival: a group's element from `peer` with `tag` (the node the caller is
+  // about to send to), else the receive posted after the last one met; its lines into `h` from `at`.
+  void next_arrival(int peer, int tag, std::uint32_t context, Hints& h, int at) const;
+  void hold_lines(std::uint32_t hold_slot, Hints& h, int at) const;
+
+  // The lines of the registered objects, each once, as offsets from the hints to the line's start: one table for
+  // every node of the process, as every node registers the same parts of the same type in the same order (and a node
+  // object is aligned to a line). Stage 0 then reads nothing of the cold node it warms (a per-node table would be one
+  // more cold line to wait for before the first prefetch). Atomic, as every node writes the same values at the same
+  // places, machines being made on several threads at once.
+  static std::atomic<std::ptrdiff_t> line_offset_[kLines];
+  static std::atomic<int> line_count_;
+
+  int node_;
+  int nodes_;
+  const RequestTable& requests_;
+  const Matcher& matcher_;
+  const Inbox& inbox_;
+  int lines_ = 0;  // registered by this node
+  // What sends teach, read on every send (warmed with the registered objects): the latest two partners, whether
+  // each stride guessed the latest right, and the latest block and its stride.
+  struct Learnt {
+    int partner = -1, previous_partner = -1;
+    bool xor_stride_right = false, add_stride_right = false;
+    int block_partner = -1;
+    const char* block = nullptr;
+    std::ptrdiff_t block_stride = 0;  // bytes per partner id; 0: none known
+  } learnt_;
+  std::atomic<const void*> hints_[kHints] = {};
+};
+
+}  // namespace hcemu::detail

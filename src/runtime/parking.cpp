@@ -1,0 +1,101 @@
+#include "runtime/parking.hpp"
+
+#include "runtime/engine.hpp"
+#include "runtime/message.hpp"
+#include "runtime/requests.hpp"
+#include "runtime/placer.hpp"
+#include "runtime/run_control.hpp"
+#include "timing/clock.hpp"
+
+namespace hcemu::detail {
+
+Parking::Parking(int node, int input_ports, int slot, timing::NodeClock& clock, Placer& placer, Engine& engine,
+                 const RunControl& control)
+    : slot_(slot), node_(node), placer_(placer), engine_(engine), inbox_(input_ports), clock_(clock), control_(control) {}
+
+void Parking::start_run(bool tracing) {
+  tracing_ = tracing;
+  sent_.clear();
+  inbox_.reset();
+  state_.store(kRunning, std::memory_order_relaxed);
+  wake_at_.store(0, std::memory_order_relaxed);
+  wake_on_release_.store(false, std::memory_order_relaxed);
+  released_.store(0, std::memory_order_relaxed);
+  horizon_reached_.store(0, std::memory_order_relaxed);
+  wait_ = nullptr;
+}
+
+void Parking::block_until(Wait& w, FunctionRef<void()> look) {
+  for (;;) {
+    look();
+    if (w.ready()) return;
+    // Say which events can end the wait, then park; an event that came meanwhile cancels the park. The stores and
+    // loads here and in the wakers are sequentially consistent, so that one side always sees the other.
+    wait_ = &w;
+    const std::uint64_t needed = !w.on_delivery ? 0 : w.deliveries ? w.deliveries() : 1;
+    // Counted from what this node has taken, not from what was delivered: a delivery can be counted while its
+    // message is not yet visible in its queue (a push half done, or one behind it on the same queue), and a count
+    // from deliveries would then wait for one message more than will ever come.
+    wake_at_.store(needed > 0 ? inbox_.taken() + needed : ~std::uint64_t{0}, std::memory_order_seq_cst);
+    wake_on_release_.store(w.on_release, std::memory_order_seq_cst);
+    state_.store(kParked, std::memory_order_seq_cst);
+    const bool came = inbox_.delivered() >= wake_at_.load(std::memory_order_seq_cst) || w.ready() || control_.aborted();
+    int expected = kParked;
+    if (!(came && state_.compare_exchange_strong(expected, kRunning, std::memory_order_acq_rel))) {
+      // Parked (or claimed already by a waker, who counts this node as running again before it lets it go on).
+      clock_.pause();
+      placer_.node_parked();  // the last node to park places transfers, here, on this stack
+      while (state_.load(std::memory_order_acquire) != kRunning) engine_.park(slot_);
+      clock_.resume();
+    }
+    wake_at_.store(~std::uint64_t{0}, std::memory_order_relaxed);
+    wake_on_release_.store(false, std::memory_order_relaxed);
+    wait_ = nullptr;
+  }
+}
+
+bool Parking::notify() {
+  // Claim, count, then let go: the node may run the moment it reads kRunning (it need not have suspended yet, and a
+  // park may return spuriously), and a node that ran before it was counted could park again and bring the count of
+  // running nodes to zero while its waker still runs, so that the placer would place, or report a deadlock, under a
+  // node that can still issue a transfer or enter a barrier.
+  int expected = kParked;
+  if (!state_.compare_exchange_strong(expected, kWaking, std::memory_order_acq_rel)) return false;
+  placer_.node_woken();
+  state_.store(kRunning, std::memory_order_seq_cst);
+  engine_.unpark(slot_);
+  return true;
+}
+
+bool Parking::deliver(Message* m) {
+  const std::uint64_t count = inbox_.push(m->times().in_port, m);  // m belongs to the node from here on
+  return count >= wake_at_.load(std::memory_order_seq_cst) && notify();
+}
+
+bool Parking::transfer_released(const Message& m) {
+  SendSlot* s = m.sender;
+  // Before the release: the node may place its next transfer itself (and record it) once it sees this one released.
+  if (tracing_)
+    sent_.push_back(TraceSpan{node_, "send", m.times().start, m.times().sender_done, m.destination, m.bytes, m.tag,
+                               m.number(), {}});
+  s->start = m.times().start;
+  s->done = m.times().sender_done;
+  s->channel = m.transfer.channel;
+  s->released.store(true, std::memory_order_release);
+  released_.fetch_add(1, std::memory_order_seq_cst);
+  return wake_on_release_.load(std::memory_order_seq_cst) && notify();
+}
+
+bool Parking::horizon_reached(Pending& p) {
+  reach_horizon(p.ticket);
+  p.queued.store(false, std::memory_order_release);  // the node may reuse it
+  return notify();
+}
+
+void Parking::reach_horizon(std::uint64_t ticket) {  // any thread
+  std::uint64_t seen = horizon_reached_.load(std::memory_order_relaxed);
+  while (seen < ticket && !horizon_reached_.compare_exchange_weak(seen, ticket, std::memory_order_seq_cst)) {
+  }
+}
+
+}  // namespace hcemu::detail

@@ -1,0 +1,118 @@
+#pragma once
+// How a node waits, and what others touch to wake it: its inbox, the counts of its placed transfers and of its
+// reached horizons, and its park state. The only part of a node that others write, and the only code of the runtime
+// whose atomics are sequentially consistent.
+//
+// A node that must wait says what can end the wait (how many deliveries at least, the placing of its own transfers, a
+// horizon, anything) and parks. Whoever brings such an event (a sender, the coordinator placing transfers, the last
+// node into a barrier) wakes it; the node then drains its own inbox and looks again, parking anew if the wait is not
+// over. Only the node ever touches its inbox's consuming end.
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+#include "common/function_ref.hpp"
+#include "hcemu/report.hpp"
+#include "runtime/inbox.hpp"
+
+namespace hcemu::timing {
+class NodeClock;
+}
+
+namespace hcemu::detail {
+
+class Engine;
+class Placer;
+class RunControl;
+struct Message;
+struct Pending;
+
+// What a deadlock report says of a parked node: asked of the node's top part, which knows its matching state too.
+class BlockedDescriber {
+ public:
+  virtual BlockedOperation blocked_operation() const = 0;
+
+ protected:
+  ~BlockedDescriber() = default;
+};
+
+// What a parked node waits for, and which events can end the wait: the node is woken by the first of them.
+struct Wait {
+  FunctionRef<bool()> ready;                 // evaluated by the node, after draining its inbox
+  FunctionRef<BlockedOperation()> describe;  // for a deadlock report
+  // How many more deliveries it takes at least before ready() can change (0: deliveries cannot help); asked after
+  // each drain. Unset: one.
+  FunctionRef<std::uint64_t()> deliveries;
+  bool on_release = false;                   // wake when one of its own transfers is placed
+  bool on_delivery = true;                   // false: deliveries cannot help at all
+};
+
+class Parking {
+ public:
+  // `node`: its id; `slot`: the engine's index of the node. Everything given outlives the parking.
+  Parking(int node, int input_ports, int slot, timing::NodeClock& clock, Placer& placer, Engine& engine,
+          const RunControl& control);
+  void set_describer(const BlockedDescriber& describer) { describer_ = &describer; }
+
+  // `tracing`: whether released transfers leave send spans (sent()).
+  void start_run(bool tracing);
+  std::vector<TraceSpan>& sent() { return sent_; }
+  Inbox& inbox() { return inbox_; }
+  const Inbox& inbox() const { return inbox_; }
+
+  // --- the node's own thread ---
+  // Until w.ready(), parking when it must; `look` runs before each look at w (the node drains its inbox there).
+  void block_until(Wait& w, FunctionRef<void()> look);
+  std::uint64_t released() const { return released_.load(std::memory_order_acquire); }
+  bool horizon_passed(std::uint64_t ticket) const {
+    return horizon_reached_.load(std::memory_order_acquire) >= ticket;
+  }
+  void done() { state_.store(kDone, std::memory_order_release); }
+
+  // --- any thread: what the placer, or a node that completes a barrier, tells the node (runtime/placer.hpp); each
+  // event may end its wait, and returns whether it woke the node ---
+  bool deliver(Message* m);  // `m` is the node's from here on
+  // The node's transfer `m` has left it: its SendSlot is filled in, and one more of its transfers counts as placed.
+  bool transfer_released(const Message& m);
+  // Every transfer ready by the time the node asked for with horizon request `p` has been placed.
+  bool horizon_reached(Pending& p);
+  bool notify();  // whatever the node waits for may have come (a barrier released, the run aborted)
+
+  // How many of its first bytes a wake and a resume touch (the hints warm them); the trace's and the deadlock
+  // report's members follow.
+  std::size_t hot_bytes() const {
+    return static_cast<std::size_t>(reinterpret_cast<const char*>(&sent_) - reinterpret_cast<const char*>(this));
+  }
+
+  // --- for the deadlock report (its data is quiescent then) and the hints ---
+  bool parked() const { return state_.load(std::memory_order_acquire) == kParked; }
+  BlockedOperation blocked_operation() const { return describer_->blocked_operation(); }
+  const Wait* wait() const { return wait_; }
+
+ private:
+  // kWaking: a waker has claimed a parked node and is counting it as running again; the node goes on only once it
+  // reads kRunning, so that it never runs while the placer does not count it (docs/engine.md, "Parking").
+  static constexpr int kRunning = 0, kParked = 1, kDone = 2, kWaking = 3;
+
+  void reach_horizon(std::uint64_t ticket);
+
+  // What a release, a delivery and a wake touch, on the first line; then the inbox, on the next.
+  alignas(64) std::atomic<int> state_{kRunning};
+  std::atomic<bool> wake_on_release_{false};
+  bool tracing_ = false;
+  int slot_;
+  int node_;
+  std::atomic<std::uint64_t> wake_at_{0};  // wake when the inbox's delivery count reaches this
+  std::atomic<std::uint64_t> released_{0};
+  std::atomic<std::uint64_t> horizon_reached_{0};
+  Placer& placer_;
+  Engine& engine_;
+  Wait* wait_ = nullptr;
+  Inbox inbox_;
+  timing::NodeClock& clock_;
+  const RunControl& control_;
+  std::vector<TraceSpan> sent_;  // send spans, recorded by whoever places the transfer
+  const BlockedDescriber* describer_ = nullptr;
+};
+
+}  // namespace hcemu::detail

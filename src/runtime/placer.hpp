@@ -1,0 +1,42 @@
+#pragma once
+// The two interfaces between a node and the placer (runtime/coordinator.hpp), so that neither knows the other's
+// type: what a node tells the placer (Placer, here), and what the placer, or a node that completes a barrier, tells a
+// node: the calls for any thread of its Parking (runtime/parking.hpp), the one part of a node that others write. Those
+// are plain calls on the lines they touch, not virtual ones: the placer brings events to nodes whose lines are cold, in
+// its serial part, and a virtual call would read one more cold line of the node (its vtable pointer) per event.
+#include <cstdint>
+
+#include "hcemu/report.hpp"
+#include "hcemu/time.hpp"
+
+namespace hcemu::detail {
+
+class Parking;
+struct Message;
+struct Pending;
+
+class Placer {
+ public:
+  // Whether transfers that may contend are placed in the model-time order of docs/model.md §7. False under native
+  // timing, whose transfers hold nothing and are placed as they are issued: then no node waits for a horizon, and a
+  // transfer is placed by its sender (place_now).
+  virtual bool orders_in_model_time() const = 0;
+  // Any thread: `p` waits for its turn in model time.
+  virtual void submit(Pending* p) = 0;
+  // A transfer its sender placed already goes to its receiver (on this rank or another).
+  virtual void forward_placed(Message* m) = 0;
+  // A node stops running (it parks, or its kernel is done), or runs again.
+  virtual void node_parked() = 0;
+  virtual void node_woken() = 0;
+  virtual void node_done() = 0;
+  // The last of this process's nodes has entered the barrier, the latest at `latest_entry`: the placer releases it,
+  // at once in one process (true; every other node is notified), or at a round with every rank when spread over
+  // ranks (false).
+  virtual bool barrier_complete(Time latest_entry) = 0;
+
+ protected:
+  ~Placer() = default;
+};
+
+
+}  // namespace hcemu::detail
