@@ -141,6 +141,10 @@ struct EmulatorSettings {
   // Where a run counts its nodes whose kernels have returned (Machine::run adds one each, relaxed), for a progress
   // display to read while the run goes on; null: not counted. Not a key: it says nothing of the machine.
   std::atomic<std::uint64_t>* nodes_done = nullptr;
+  // Where a run writes the model time up to which the placer has placed transfers (the ready time of the latest it
+  // placed, stored relaxed after each pass), for a progress display to set beside the case's predicted time; null:
+  // not written. Transfers that cannot contend, which their senders place, and native timing leave it as it is.
+  std::atomic<Time>* model_time_placed = nullptr;
 
   void validate() const;  // throws ConfigError naming the first key out of its range
   // What only the pair can tell: the dimension the engine supports, over spread.ranks() processes.

@@ -34,9 +34,15 @@ std::string run_progress_line(const ProgressState& s) {
   std::string line = s.task + ": " + s.item;
   if (s.total > 1 && s.done < s.total)
     line += " (" + std::to_string(s.done + 1) + " of " + std::to_string(s.total) + ")";
-  if (s.part_total > 0)
+  const bool by_model_time = s.model_total_us > 0;
+  if (by_model_time)
+    line += ", model time " + std::to_string(std::llround(s.model_us)) + "/" +
+            std::to_string(std::llround(s.model_total_us)) + " µs";
+  else if (s.part_total > 0)
     line += ", " + std::to_string(s.part_done) + "/" + std::to_string(s.part_total) + " " + s.part_unit + " done";
   line += ", " + clock_text(s.item_elapsed);
+  if (by_model_time && s.model_us > 0 && s.model_us < s.model_total_us && s.item_elapsed >= 1)
+    line += ", about " + clock_text(s.item_elapsed * (s.model_total_us / s.model_us - 1)) + " left";
   if (s.elapsed - s.item_elapsed >= 1) line += ", " + clock_text(s.elapsed) + " in all";
   return line;
 }
@@ -84,6 +90,8 @@ void Progress::start(std::string item) {
   part_done_ = nullptr;
   state_.part_done = state_.part_total = 0;
   state_.part_unit.clear();
+  model_placed_ = nullptr;
+  state_.model_us = state_.model_total_us = 0;
   item_begin_ = Clock::now();
   draw();
 }
@@ -95,7 +103,17 @@ void Progress::start(std::string item, const std::atomic<std::uint64_t>& done, s
   part_done_ = &done;
   state_.part_total = total;
   state_.part_unit = std::move(unit);
+  model_placed_ = nullptr;
+  state_.model_us = state_.model_total_us = 0;
   item_begin_ = Clock::now();
+  draw();
+}
+
+void Progress::model_time(const std::atomic<std::int64_t>& placed, std::int64_t predicted) {
+  if (!enabled_ || predicted <= 0) return;
+  std::lock_guard lock(mutex_);
+  model_placed_ = &placed;
+  state_.model_total_us = static_cast<double>(predicted) / 1e6;
   draw();
 }
 
@@ -122,6 +140,7 @@ void Progress::draw() {
   state_.elapsed = seconds(now - begin_);
   state_.item_elapsed = seconds(now - item_begin_);
   if (part_done_) state_.part_done = part_done_->load(std::memory_order_relaxed);
+  if (model_placed_) state_.model_us = static_cast<double>(model_placed_->load(std::memory_order_relaxed)) / 1e6;
   std::string line = line_(state_);
   const std::size_t width = terminal_width() - 1;
   if (line.size() > width) line.resize(width);

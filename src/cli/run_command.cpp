@@ -36,6 +36,17 @@ struct RunOptions {
   std::string partition() const { return cases.partitions().empty() ? "" : cases.partitions().back(); }
 };
 
+// The case's predicted time for the progress line, 0 where the model has none (or the case is refused: the run says
+// why).
+Time predicted_or_zero(const harness::KernelFamily& kernel, const MachineConfig& config,
+                       const harness::KernelCase& c) {
+  try {
+    return kernel.predict(config, c).value_or(0);
+  } catch (const std::exception&) {
+    return 0;
+  }
+}
+
 void print_machine_line(std::ostream& out, const MachineConfig& c, const EmulatorSettings& s,
                         const harness::KernelFamily& kernel, std::size_t m, Sync sync, bool lambda0_kept) {
   // "m = 64 bytes", or what m is for the kernels whose m counts something else ("m = 64 (the side of ...)").
@@ -179,14 +190,21 @@ int run(const RunOptions& options, std::ostream& out, std::ostream& err) {
   {
     const bool show_progress = !options.quiet && writes_files() && Progress::stderr_is_terminal();
     Progress progress(err, "run " + options.kernel, cases.size(), run_progress_line, show_progress);
-    // Inside a case the line counts the nodes whose kernels have returned (EmulatorSettings::nodes_done), counted
-    // only when the line is shown.
+    // Inside a case the line says how far the placer is in model time against the case's prediction
+    // (EmulatorSettings::model_time_placed), or where the model has none, counts the nodes whose kernels have returned
+    // (EmulatorSettings::nodes_done); each only when the line is shown.
     std::atomic<std::uint64_t> nodes_done{0};
+    std::atomic<Time> model_time_placed{0};
     EmulatorSettings counted = settings;
-    if (show_progress) counted.nodes_done = &nodes_done;
+    if (show_progress) {
+      counted.nodes_done = &nodes_done;
+      counted.model_time_placed = &model_time_placed;
+    }
     for (const auto& c : cases) {
       nodes_done.store(0, std::memory_order_relaxed);
+      model_time_placed.store(0, std::memory_order_relaxed);
       progress.start(case_label(kernel, c), nodes_done, static_cast<std::uint64_t>(config.nodes()), "nodes");
+      if (show_progress) progress.model_time(model_time_placed, predicted_or_zero(kernel, config, c));
       outcomes.push_back(run_case(kernel, config, counted, c));
       progress.finish();
     }

@@ -217,6 +217,10 @@ bool Coordinator::place_until_woken_could_issue() {
   const auto event = [&](bool woke, Time t, int node) {
     if (woke) horizon = std::min(horizon, timing::OrderKey::floor_of(t, node));
   };
+  Time reached = -1;  // the ready time of the latest transfer placed in this pass
+  const auto tell_progress = [&] {
+    if (run_.progress != nullptr && reached >= 0) run_.progress->store(reached, std::memory_order_relaxed);
+  };
   while (!queue_.empty() && queue_.top_key() < horizon && !run_.control.aborted()) {
     Pending* p = queue_.pop();
     if (p->kind == Pending::Kind::horizon) {
@@ -225,12 +229,14 @@ bool Coordinator::place_until_woken_could_issue() {
       continue;
     }
     auto* m = static_cast<Message*>(p);
+    reached = m->key.ready;
     timing::CommitStep step;
     try {
       step = run_.timing.commit(m->transfer, m->key.ready);
     } catch (const std::exception& e) {  // the run leaves the model's range: the sender's transfer is the cause
       run_.control.fail(m->source, std::current_exception(), e.what());
       Message::destroy(m);
+      tell_progress();
       return false;
     }
     if (step.sender_released) event(node(m->source).transfer_released(*m), m->times().sender_done, m->source);
@@ -244,6 +250,7 @@ bool Coordinator::place_until_woken_could_issue() {
       queue_.push(m);
     }
   }
+  tell_progress();
   return true;
 }
 

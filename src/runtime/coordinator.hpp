@@ -57,6 +57,7 @@ struct PlacerContext {
   int local_nodes;
   bool ordered;  // Placer::orders_in_model_time()
   bool timed;    // EmulatorSettings::engine_stats: time the placing passes
+  std::atomic<Time>* progress;  // EmulatorSettings::model_time_placed
 };
 
 class Coordinator final : public Placer {

@@ -77,7 +77,8 @@ RunState::RunState(const MachineConfig& config, const EmulatorSettings& settings
       // Whether transfers that may contend are placed in the model-time order of docs/model.md §7: the timing
       // model's answer (native timing injects no delay, so its transfers are placed as they are issued).
       placer_context_{timing_, *engine_, barrier_, control_, events_, transport_, first_node_, local_nodes_,
-                      timing_.orders_in_model_time(), settings.engine_stats},
+                      timing_.orders_in_model_time(), settings.engine_stats,
+                      settings.model_time_placed},
       coordinator_(placer_context_),
       memory_guard_(settings.memory_limit),
       blocks_(settings.huge_pages),

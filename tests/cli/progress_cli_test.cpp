@@ -45,6 +45,31 @@ TEST(Progress, RunLineCountsTheNodesDoneInsideTheCase) {
   EXPECT_EQ(run_progress_line(s), "run exchange: standard (2 of 3), 0/32 nodes done, 0:12, 0:45 in all");
 }
 
+TEST(Progress, RunLineSaysTheModelTimePlacedAndEstimatesWhatIsLeft) {
+  ProgressState s{"run exchange", 0, 1, "direct", 20, 20, 0, 1024, "nodes", 1000, 4000};
+  // 1000 of 4000 µs in 20 s: 60 s more at that pace; the model time replaces the count of nodes.
+  EXPECT_EQ(run_progress_line(s), "run exchange: direct, model time 1000/4000 µs, 0:20, about 1:00 left");
+  s.model_us = 0;  // nothing placed yet: no estimate
+  EXPECT_EQ(run_progress_line(s), "run exchange: direct, model time 0/4000 µs, 0:20");
+  s.model_total_us = 0;  // no prediction: the nodes again
+  EXPECT_EQ(run_progress_line(s), "run exchange: direct, 0/1024 nodes done, 0:20");
+}
+
+TEST(Progress, LineReadsTheModelTimePlacedWhenItIsDrawn) {
+  std::ostringstream out;
+  std::atomic<std::uint64_t> done{0};
+  std::atomic<std::int64_t> placed{2'500'000};  // ps
+  {
+    Progress progress(out, "run exchange", 1, run_progress_line, true, milliseconds(0));
+    progress.start("direct", done, 8, "nodes");
+    progress.model_time(placed, 10'000'000);
+    progress.start("standard", done, 8, "nodes");  // the next item says nothing of model time unless told
+    progress.finish();
+  }
+  EXPECT_NE(out.str().find("run exchange: direct, model time 3/10 µs, 0:00"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("standard, 0/8 nodes done"), std::string::npos) << out.str();
+}
+
 TEST(Progress, LineReadsTheCountersValueWhenItIsDrawn) {
   std::ostringstream out;
   std::atomic<std::uint64_t> done{3};
