@@ -415,7 +415,7 @@ void NodeRuntime::place_own_transfers(int peer, int tag) {
   }
   if (hold_slot_ != Slot::kNoSlot) {
     const SendSlot& s = requests_.at(hold_slot_).send;
-    ports_.take_output(s.channel, s.done);
+    ports_.take_output(s.channel, s.start, s.done);
     hold_slot_ = Slot::kNoSlot;
   }
 }
@@ -423,7 +423,7 @@ void NodeRuntime::place_own_transfers(int peer, int tag) {
 void NodeRuntime::complete_send(std::uint32_t index) {
   Slot& s = requests_.at(index);
   if (index == hold_slot_) {
-    ports_.take_output(s.send.channel, s.send.done);
+    ports_.take_output(s.send.channel, s.send.start, s.send.done);
     hold_slot_ = Slot::kNoSlot;
   }
 }
