@@ -265,7 +265,7 @@ class ReferenceScheduler {
       const std::size_t packets = t.packet_arrival.size();
       Time total = 0, tail = 0;
       for (std::size_t p = packets; p-- > 0;) {
-        total += cost_.hop_packet(cost_.packet_bytes(t.bytes, p));
+        total += cost_.hop_packet(cost_.packet_bytes(t.bytes, p), cost_.is_split(t.bytes));
         if (p > 0) tail = std::max(tail, t.packet_arrival[p] + total);
       }
       const Time start = links_.book({links[t.hop]}, t.packet_arrival[0], total, tail, t.source);
@@ -273,7 +273,7 @@ class ReferenceScheduler {
       Time end = start;
       for (std::size_t p = 0; p < packets; ++p) {
         const Time s = p == 0 ? start : std::max(t.packet_arrival[p], end);
-        end = s + cost_.hop_packet(cost_.packet_bytes(t.bytes, p));
+        end = s + cost_.hop_packet(cost_.packet_bytes(t.bytes, p), cost_.is_split(t.bytes));
         ends[p] = end;
       }
       Transfer next = t;

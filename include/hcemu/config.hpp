@@ -108,6 +108,12 @@ struct MachineConfig {
   std::size_t short_limit = 0;
   std::optional<double> lambda_short;  // unset means λ
   std::optional<double> tau_short;     // unset means τ
+  // docs/model.md §14, the overheads Johnsson & Ho (1987) measured on the Intel iPSC (§1.3, §5.1): a fixed time per
+  // Node::compute call, a per-byte copy for every byte of a message longer than `packet`, and the fraction of a
+  // transfer's hold of a node's port that the node's next transfer, on another link, may overlap.
+  double compute_overhead = 0;      // per Node::compute call (a multiplication step's loop overhead)
+  double split_copy = 0;            // per byte of a message the system splits into packets
+  double port_overlap = 0;          // 0 .. 1: 0 = a port holds each transfer whole
   std::size_t element = 8;          // bytes of the programs' floating-point element: 8 double, 4 float
   Switching switching = Switching::circuit;
   // docs/model.md §12, used when switching is loggp (Alexandrov, Ionescu, Schauser & Scheiman 1995): L, o, g, G.

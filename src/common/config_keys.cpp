@@ -508,6 +508,20 @@ const std::vector<ConfigKey>& config_keys() {
        field(&M::lambda_short, DefaultedTimeKind{&M::lambda, "lambda"}, "µs")},
       {"tau_short", "τs", "", "time per byte of a packet of 1..short_limit bytes; follows tau unless set",
        field(&M::tau_short, DefaultedTimeKind{&M::tau, "tau"}, "µs/byte")},
+      // The Intel iPSC's measured overheads (Johnsson & Ho 1987 §1.3, §5.1): docs/model.md §14.
+      {"compute_overhead", "t_o", "",
+       "fixed time of every Node::compute call, whatever its flops (Johnsson & Ho 1987 §5.1: the loop overhead that "
+       "made N multiplication steps dearer than one or two)",
+       field(&M::compute_overhead, time, "µs")},
+      {"split_copy", "σ", "",
+       "per byte of a message longer than packet, on top of tau: the system's copy of a message it splits into "
+       "packets (Johnsson & Ho 1987 §1.3, §5.1: buffers past the 1 KB internal packet made the hybrid slower)",
+       field(&M::split_copy, time, "µs/byte")},
+      {"port_overlap", "f", "",
+       "fraction of a transfer's hold of the node's port (output, and input) that the node's next transfer may "
+       "overlap; links are held whole, so only a transfer on another link gains (Johnsson & Ho 1987 §1.3: an overlap "
+       "of about 20% on the iPSC); no effect with ports = all",
+       field(&M::port_overlap, NumberKind{0, false, 1.0, ""}, "")},
       {"element", "", "",
        "the floating-point element the programs hold and send: double (8 bytes) or float (4, the Intel iPSC's in "
        "Johnsson & Ho 1987); the matrix multiplications' default",

@@ -1,5 +1,7 @@
 #include "common/cost_table.hpp"
 
+#include <cmath>
+
 namespace hcemu {
 
 CostTable CostTable::from(const MachineConfig& c) {
@@ -18,6 +20,11 @@ CostTable CostTable::from(const MachineConfig& c) {
   t.short_limit = c.short_limit;
   t.lambda_short = from_us(c.lambda_short.value_or(c.lambda));
   t.tau_short = from_us(c.tau_short.value_or(c.tau));
+  t.compute_overhead = from_us(c.compute_overhead);
+  t.split_copy = from_us(c.split_copy);
+  // docs/model.md §14: only the shared ports of one, half and k:N overlap, and LogGP (§12) keeps its own holds.
+  const bool shared_port = c.ports.kind != Ports::Kind::all && c.switching != Switching::loggp;
+  t.port_overlap = shared_port ? std::llround(c.port_overlap * static_cast<double>(kOverlapUnit)) : 0;
   return t;
 }
 

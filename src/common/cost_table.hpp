@@ -3,6 +3,7 @@
 // a cost with the public functions of hcemu/model/costs.hpp, which compute from the same table.
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "hcemu/config.hpp"
@@ -20,16 +21,23 @@ struct CostTable {
   Time lambda = 0, lambda0 = 0, tau = 0, delta_hop = 0, delta_msg = 0, rho = 0;
   Time barrier_a = 0, barrier_b = 0, flop = 0, sys_copy = 0;
   Time lambda_short = 0, tau_short = 0;  // docs/model.md §13: packets of 1..short_limit bytes
+  Time compute_overhead = 0, split_copy = 0;  // docs/model.md §14: per compute call; per byte of a split message
   std::size_t packet = 0, short_limit = 0;
+  // docs/model.md §14: the share of a port hold that the node's next transfer may overlap, in millionths.
+  static constexpr std::int64_t kOverlapUnit = 1000000;
+  std::int64_t port_overlap = 0;
 
   static CostTable from(const MachineConfig&);
 
   bool is_short(std::size_t bytes) const { return bytes != 0 && bytes <= short_limit; }
   // A packet's start-up: λ0 for zero bytes, λs for 1..short_limit bytes (docs/model.md §13), λ otherwise.
   Time startup(std::size_t bytes) const { return bytes == 0 ? lambda0 : is_short(bytes) ? lambda_short : lambda; }
-  // A packet's time on a link: τ per byte, τs for a short packet.
-  Wide bytes_time(std::size_t bytes) const {
-    return static_cast<Wide>(is_short(bytes) ? tau_short : tau) * static_cast<Wide>(bytes);
+  // Whether a message of `bytes` is split into packets, and so pays split_copy on every byte (docs/model.md §14).
+  bool is_split(std::size_t bytes) const { return packet != 0 && bytes > packet; }
+  // A packet's time on a link: τ per byte, τs for a short packet, plus σ per byte when its message is `split`.
+  Wide bytes_time(std::size_t bytes, bool split) const {
+    return (static_cast<Wide>(is_short(bytes) ? tau_short : tau) + (split ? split_copy : Time{0})) *
+           static_cast<Wide>(bytes);
   }
   // The largest start-up and per-byte time a packet may pay, for bounds.
   Time max_startup() const { return std::max({lambda, lambda0, short_limit != 0 ? lambda_short : Time{0}}); }
@@ -42,18 +50,30 @@ struct CostTable {
     const std::size_t count = packet_count(bytes);
     return i + 1 < count ? packet : bytes - packet * (count - 1);
   }
-  // docs/model.md §3, circuit: one packet over h hops holds its route for λ + δ' + δ·h + τ·L.
-  Time circuit_packet(std::size_t bytes, int hops) const {
+  // docs/model.md §3, circuit: one packet over h hops holds its route for λ + δ' + δ·h + τ·L (+ σ·L, §14, when
+  // its message is `split`).
+  Time circuit_packet(std::size_t bytes, int hops, bool split) const {
     return within_range(static_cast<Wide>(startup(bytes)) + delta_msg + static_cast<Wide>(delta_hop) * hops +
-                        bytes_time(bytes));
+                        bytes_time(bytes, split));
   }
   // Until the first byte reaches the receiver: λ + δ' + δ·h.
   Time circuit_first_byte(std::size_t bytes, int hops) const { return startup(bytes) + delta_msg + delta_hop * hops; }
-  // docs/model.md §3, store-and-forward: each hop of one packet is λ + τ·L on one link.
-  Time hop_packet(std::size_t bytes) const {
-    return within_range(static_cast<Wide>(startup(bytes)) + bytes_time(bytes));
+  // docs/model.md §3, store-and-forward: each hop of one packet is λ + τ·L on one link (+ σ·L, §14, when its
+  // message is `split`).
+  Time hop_packet(std::size_t bytes, bool split) const {
+    return within_range(static_cast<Wide>(startup(bytes)) + bytes_time(bytes, split));
   }
   Time copy(std::size_t bytes) const { return within_range(static_cast<Wide>(rho) * bytes); }
+  // docs/model.md §6 and §14: one Node::compute call of `flops`, t_a per flop plus the call's fixed overhead.
+  Time compute(std::uint64_t flops) const {
+    return within_range(static_cast<Wide>(flop) * flops + compute_overhead, "a computation");
+  }
+  // docs/model.md §14: how much earlier than the end of a hold of `hold` the port is free for the node's next
+  // transfer: the overlap's share of it, rounded down to whole picoseconds.
+  Time overlap(Time hold) const { return overlap_of(hold, port_overlap); }
+  static Time overlap_of(Time hold, std::int64_t millionths) {
+    return static_cast<Time>(Wide{hold} * millionths / kOverlapUnit);
+  }
 
   static Time within_range(Wide t, const char* what = "one transfer") {
     if (t > kTimeLimit)

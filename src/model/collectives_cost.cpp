@@ -84,7 +84,9 @@ std::optional<Time> nesbt_broadcast_time(const MachineConfig& config, std::size_
   if (one_port) {
     // nESBT-b(1,1): the root sends its chunks one after the other, Σ T(chunk), and the last one goes d more links
     // down (Table 1: (M + nB) t_c + (⌈M/B⌉ + n) τ). Exact when every chunk has one size (d | m, and B | m/d unless
-    // B >= m/d): then no node's single input port ever holds a chunk behind a longer one. Otherwise none.
+    // B >= m/d): then no node's single input port ever holds a chunk behind a longer one. Otherwise none; and none
+    // with a port overlap (docs/model.md §14), which lets the root's chunks on different links overlap.
+    if (cost.port_overlap != 0) return std::nullopt;
     const std::size_t piece = m / n;
     const std::size_t b = chunk == 0 || chunk >= piece ? piece : chunk;
     if (m % n != 0 || (b != 0 && piece % b != 0)) return std::nullopt;
@@ -151,10 +153,10 @@ std::size_t histogram_subblock_bins(int d, std::size_t bins) {
 Time recursive_halving_histogram_time(const MachineConfig& config, std::size_t bins, std::size_t items) {
   const CostTable cost = CostTable::from(config);
   const std::size_t b = histogram_block_bins(config.d, bins);
-  Time total = cost.flop * static_cast<Time>(items);
+  Time total = cost.compute(items);
   for (int k = 1; k <= config.d; ++k) {
     const std::size_t moved = b << (config.d - k);
-    total += pairwise_exchange_time(config, kHistogramBinBytes * moved, 1) + cost.flop * static_cast<Time>(moved);
+    total += pairwise_exchange_time(config, kHistogramBinBytes * moved, 1) + cost.compute(moved);
   }
   return total;
 }
@@ -163,11 +165,11 @@ std::optional<Time> symmetrized_histogram_time(const MachineConfig& config, std:
   if (!all_port(config)) return std::nullopt;
   const CostTable cost = CostTable::from(config);
   const std::size_t c = histogram_subblock_bins(config.d, bins);
-  Time total = cost.flop * static_cast<Time>(items);
+  Time total = cost.compute(items);
   for (int s = 1; s <= config.d; ++s) {
     const std::size_t per_link = c << (config.d - s);
     total += hop_time(cost, config, kHistogramBinBytes * per_link) +
-             cost.flop * static_cast<Time>(per_link * static_cast<std::size_t>(config.d));
+             cost.compute(per_link * static_cast<std::size_t>(config.d));
   }
   return total;
 }

@@ -21,7 +21,8 @@ namespace {
 using A = MatmulAlgorithm;
 
 
-// Communication, with the additions of the reductions taken out: they are arithmetic, counted in `flops`.
+// Communication, with the additions of the reductions taken out: they are arithmetic, counted in `flops`, and each
+// Node::compute call in `calls` (its fixed overhead, docs/model.md §14).
 struct Cost {
   const MachineConfig& config;
   MachineConfig silent;  // the same machine with t_a = 0
@@ -34,6 +35,7 @@ struct Cost {
   Cost(const MachineConfig& c, std::size_t element_bytes)
       : config(c), silent(c), table(CostTable::from(c)), w(element_bytes) {
     silent.flop = 0;
+    silent.compute_overhead = 0;
   }
 
   void add(Time t) { time.communication += t; }
@@ -44,10 +46,12 @@ struct Cost {
       exact = false;
   }
   void flops(std::uint64_t count) { time.flops += count; }
+  void calls(std::uint64_t count) { time.compute_calls += count; }
   void copy(std::size_t elements) { time.communication += table.copy(w * elements); }
   std::optional<MatmulTime> result() {
     if (!exact) return std::nullopt;
-    time.arithmetic = table.flop * static_cast<Time>(time.flops);
+    time.arithmetic = CostTable::add(CostTable::times(table.flop, static_cast<long long>(time.flops)),
+                                     CostTable::times(table.compute_overhead, static_cast<long long>(time.compute_calls)));
     return time;
   }
 };
@@ -65,34 +69,41 @@ std::optional<MatmulTime> one_dimensional(const MachineConfig& config, const Mat
     case A::a1_cra:
       cost.add(cra_allgather_time(m, w * P * q));
       cost.flops(2 * P * N * q * r);
+      cost.calls(N);  // a block product before the first step and after each of the N - 1
       break;
     case A::a1_gcea:
       cost.add(gcea_allgather_time(m, w * P * q, d));
       cost.flops(2 * P * N * q * r);
+      cost.calls(N);
       break;
     case A::a1_rotated_gcea:
       if (!all_port(config)) return std::nullopt;
       if (d > 0) cost.add((config.nodes() - 1) * message_time(m, w * ((P * q + static_cast<std::size_t>(d) - 1) / static_cast<std::size_t>(d)), 1));
       cost.flops(2 * P * N * q * r);
+      cost.calls(N);
       break;
     case A::a1_hybrid: {
       const int k = options.k;
       cost.add(sbt_allgather_time(m, w * P * q, k));
       cost.add(((1 << (d - k)) - 1) * pairwise_exchange_time(m, w * (std::size_t{1} << k) * P * q, 1));
       cost.flops(2 * P * N * q * r);
+      cost.calls(std::uint64_t{1} << (d - k));  // one product of the gathered group, then one per GCEA step
       break;
     }
     case A::a1_sbt:
       cost.add(recursive_doubling_allgather_time(m, w * P * q));
       cost.flops(2 * P * Q * r);
+      cost.calls(1);
       break;
     case A::a1_sbnt:
       cost.add(sbnt_allgather_time(m, w * P * q, d));
       cost.flops(2 * P * Q * r);
+      cost.calls(1);
       break;
     case A::a1_nrsbt:
       cost.add(completed_allgather_time(m, w * P * q));
       cost.flops(2 * P * Q * r);
+      cost.calls(1);
       break;
     case A::a3:
     case A::a3_sbnt: {
@@ -105,6 +116,7 @@ std::optional<MatmulTime> one_dimensional(const MachineConfig& config, const Mat
       cost.add(exchange(p * r));
       cost.copy(P * r);  // gluing the row blocks of A into a column block
       cost.flops(P * r);  // + E
+      cost.calls(2);      // the product, E
       break;
     }
     case A::a4:
@@ -115,6 +127,8 @@ std::optional<MatmulTime> one_dimensional(const MachineConfig& config, const Mat
       cost.flops(P * R * (2 * q - 1));
       cost.add(sbnt ? sbnt_reduce_scatter_time(m, P * r, d, 1, w) : std::optional(recursive_halving_reduce_scatter_time(m, P * r, d, 1, w)));
       cost.flops((N - 1) * P * r + P * r);  // the reduction's additions, + E
+      // The product, the reduction's steps (recursive halving: one per dimension; SBnT: one per block combined), E.
+      cost.calls(2 + (sbnt ? N - 1 : static_cast<std::size_t>(d)));
       break;
     }
     default:
@@ -193,6 +207,7 @@ std::optional<MatmulTime> a1_two_dimensional(const MachineConfig& config, const 
     cost.copy(2 * (static_cast<std::size_t>(g.cols()) - 1) * c.size() + 2 * (static_cast<std::size_t>(g.rows()) - 1) * dd.size());
   }
   cost.flops(2 * shape.Q * p1 * r2);
+  cost.calls(1);
   return cost.result();
 }
 
@@ -247,6 +262,7 @@ std::optional<MatmulTime> transposed_two_dimensional(const MachineConfig& config
   cost.flops((s - 1) * p * r);
   if (transposes_a) cost.add(transpose(p * r));
   cost.flops(p * r);  // + E
+  cost.calls(2 + (sbnt ? s - 1 : static_cast<std::size_t>(c)));  // the product, the reduction's steps, E
   return cost.result();
 }
 
@@ -269,7 +285,10 @@ std::optional<MatmulTime> rectangular_two_dimensional(const MachineConfig& confi
     cost.add(delta * (2 * cost.table.copy(bytes / 2) + pairwise_exchange_time(m, bytes / 2, 1)));
     cost.add(2 * nmin * message_time(m, bytes, 1));
   };
-  auto reduce = [&](std::size_t block, int dims) { cost.add(recursive_halving_reduce_scatter_time(m, block, dims, 1, w)); };
+  auto reduce = [&](std::size_t block, int dims) {
+    cost.add(recursive_halving_reduce_scatter_time(m, block, dims, 1, w));
+    cost.calls(static_cast<std::uint64_t>(dims));  // one addition per step
+  };
   switch (options.algorithm) {
     case A::a2_2d:
       redistribute(p1 * q2);
@@ -302,6 +321,7 @@ std::optional<MatmulTime> rectangular_two_dimensional(const MachineConfig& confi
       redistribute(r1 * p2);
   }
   cost.flops(p1 * r2);  // + E
+  cost.calls(2);        // the product, E
   return cost.result();
 }
 

@@ -169,7 +169,7 @@ std::optional<Time> nrsbt_exchange_time(const MachineConfig& config, std::size_t
 
 Time sbt_reduce_time(const MachineConfig& config, std::size_t elements, std::uint64_t flops_per_element) {
   const CostTable cost = CostTable::from(config);
-  return config.d * (hop(config, 8 * elements) + cost.flop * static_cast<Time>(flops_per_element * elements));
+  return config.d * (hop(config, 8 * elements) + cost.compute(flops_per_element * elements));
 }
 
 Time recursive_halving_reduce_scatter_time(const MachineConfig& config, std::size_t block, int dims,
@@ -178,7 +178,7 @@ Time recursive_halving_reduce_scatter_time(const MachineConfig& config, std::siz
   Time total = 0;
   for (int k = 1; k <= dims; ++k) {
     const std::size_t moved = block << (dims - k);
-    total += pairwise_exchange_time(config, element_bytes * moved, 1) + cost.flop * static_cast<Time>(flops_per_element * moved);
+    total += pairwise_exchange_time(config, element_bytes * moved, 1) + cost.compute(flops_per_element * moved);
   }
   return total;
 }
@@ -188,7 +188,8 @@ std::optional<Time> sbnt_reduce_scatter_time(const MachineConfig& config, std::s
   if (!all_port(config)) return std::nullopt;
   const CostTable cost = CostTable::from(config);
   const auto others = (std::size_t{1} << dims) - 1;
-  Time total = cost.copy(element_bytes * block * others) + cost.flop * static_cast<Time>(flops_per_element * block * others);
+  // One compute call per block combined: `others` of them (docs/model.md §14).
+  Time total = cost.copy(element_bytes * block * others) + static_cast<Time>(others) * cost.compute(flops_per_element * block);
   for (const auto& step : sbnt_broadcast_loads(dims)) total += hop(config, element_bytes * block * busiest(step));
   return total;
 }

@@ -209,9 +209,10 @@ void Coordinator::place_in_order() {
 // A node parked before this pass runs again only when an event of this pass wakes it, and whatever it issues then is
 // ready no earlier than that event: a message's arrival (a wait on messages ends no earlier than the arrival of the
 // last one it needed, and a wait for the first of several asks for a horizon again whenever an earlier one comes), its
-// own transfer's end at the sender, the time of its horizon. So the earliest event that woke a node bounds what may
-// still be placed (ties by node id: a transfer ready at the same time from a lower node comes first). Whatever else
-// wakes a node (a barrier's release) is done by a node that runs, and comes later than it.
+// own transfer's release of its output port (with a port overlap before the transfer's end, docs/model.md §14), the
+// time of its horizon. So the earliest event that woke a node bounds what may still be placed (ties by node id: a
+// transfer ready at the same time from a lower node comes first). Whatever else wakes a node (a barrier's release) is
+// done by a node that runs, and comes later than it.
 bool Coordinator::place_until_woken_could_issue() {
   timing::OrderKey horizon = timing::OrderKey::infinity();
   const auto event = [&](bool woke, Time t, int node) {
@@ -239,7 +240,8 @@ bool Coordinator::place_until_woken_could_issue() {
       tell_progress();
       return false;
     }
-    if (step.sender_released) event(node(m->source).transfer_released(*m), m->times().sender_done, m->source);
+    if (step.sender_released)
+      event(node(m->source).transfer_released(*m), run_.timing.output_free(m->times()), m->source);
     if (step.arrived) {
       ++transfers_placed_;
       const Time arrival = m->times().arrival;

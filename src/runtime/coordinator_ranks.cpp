@@ -199,7 +199,7 @@ void Coordinator::place_round(timing::OrderKey horizon) {
     }
     const bool from_here = is_local(m->source), to_here = is_local(m->destination);
     if (step.sender_released) {
-      horizon = std::min(horizon, timing::OrderKey::floor_of(m->times().sender_done, m->source));
+      horizon = std::min(horizon, timing::OrderKey::floor_of(run_.timing.output_free(m->times()), m->source));
       if (from_here) node(m->source).transfer_released(*m);
     }
     if (step.arrived) {

@@ -92,7 +92,7 @@ void SendSide::place_own_transfers(int peer, int tag, const void* data) {
   }
   if (hold_slot_ != Slot::kNoSlot) {
     const SendSlot& s = core_.requests().at(hold_slot_).send;
-    core_.ports().take_output(s.channel, s.done);
+    core_.ports().take_output(s.channel, s.start, s.done);
     hold_slot_ = Slot::kNoSlot;
   }
 }
@@ -100,7 +100,7 @@ void SendSide::place_own_transfers(int peer, int tag, const void* data) {
 void SendSide::complete_send(std::uint32_t index) {
   if (index == hold_slot_) {
     const SendSlot& s = core_.requests().at(index).send;
-    core_.ports().take_output(s.channel, s.done);
+    core_.ports().take_output(s.channel, s.start, s.done);
     hold_slot_ = Slot::kNoSlot;
   }
 }

@@ -33,7 +33,7 @@ class Circuit final : public TransferModel {
     // Here, on the sender's thread, rather than when the transfer is placed, one at a time. A message of one packet
     // (every message where packets are not limited) is one circuit_packet, inline: model::message_time's general
     // sum over packets shows in a large exchange's profile.
-    t.duration = packets == 1 ? cost_.circuit_packet(t.bytes, hops)
+    t.duration = packets == 1 ? cost_.circuit_packet(t.bytes, hops, false)
                               : model::message_time(cost_, Switching::circuit, t.bytes, hops);
   }
 

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 
+#include "common/cost_table.hpp"
+
 namespace hcemu::timing {
 
-PortState::PortState(const Ports& ports, int input_ports) : kind_(ports.kind) {
+PortState::PortState(const Ports& ports, int input_ports, std::int64_t overlap) : kind_(ports.kind), overlap_(overlap) {
   switch (kind_) {
     case Ports::Kind::one:
       out_free_.assign(1, 0);
@@ -34,8 +36,8 @@ PortState::Slot PortState::output_slot() const {
   return {static_cast<int>(it - out_free_.begin()), *it};
 }
 
-void PortState::take_output(int channel, Time until) {
-  if (channel >= 0) out_free_[static_cast<std::size_t>(channel)] = until;
+void PortState::take_output(int channel, Time start, Time until) {
+  if (channel >= 0) out_free_[static_cast<std::size_t>(channel)] = until - CostTable::overlap_of(until - start, overlap_);
 }
 
 int PortState::input_index(int in_port, Time arrival, Time hold) const {
@@ -69,8 +71,9 @@ Time PortState::input_completion(Time arrival, Time hold, int in_port) const {
 Time PortState::take_input(Time arrival, Time hold, int in_port) {
   const int i = input_index(in_port, arrival, hold);
   Time& free = i < 0 ? out_free_[0] : in_free_[static_cast<std::size_t>(i)];
-  free = std::max(arrival, free + hold);
-  return free;
+  const Time completion = std::max(arrival, free + hold);
+  free = completion - CostTable::overlap_of(hold, overlap_);
+  return completion;
 }
 
 }  // namespace hcemu::timing

@@ -54,9 +54,10 @@ CommitStep StoreAndForward::commit_hop(Transfer& t, LinkTable& links, Time forge
 
   // With packet p arriving at a_p, starting at s_0 the packets leave at e_p = max(a_p, e_{p-1}) + T_p: the link is
   // held from s_0 to max(s_0 + ΣT, max_{p>=1} (a_p + Σ_{q>=p} T_q)).
+  const bool split = cost_.is_split(t.bytes);
   Time total = 0, tail = 0;
   for (std::size_t p = packets; p-- > 0;) {
-    total += cost_.hop_packet(cost_.packet_bytes(t.bytes, p));
+    total += cost_.hop_packet(cost_.packet_bytes(t.bytes, p), split);
     if (p > 0) tail = std::max(tail, f.packet_end[p] + total);
   }
   const int link = t.route.links[hop];
@@ -65,9 +66,9 @@ CommitStep StoreAndForward::commit_hop(Transfer& t, LinkTable& links, Time forge
   for (std::size_t p = 0; p < packets; ++p) {
     const std::size_t size = cost_.packet_bytes(t.bytes, p);
     const Time packet_start = p == 0 ? start : std::max(f.packet_end[p], end);
-    end = packet_start + cost_.hop_packet(size);
+    end = packet_start + cost_.hop_packet(size, split);
     f.packet_end[p] = end;
-    if (last_hop) x.input_hold += cost_.hop_packet(size);
+    if (last_hop) x.input_hold += cost_.hop_packet(size, split);
     if (p == 0 && last_hop) x.first_byte = packet_start + cost_.startup(size);
   }
 

@@ -43,7 +43,10 @@ Time TimingModel::barrier_release(Time latest_entry) const {
   return add_time(latest_entry, cost_.barrier(d_), "a barrier's release");
 }
 Time TimingModel::copy(std::size_t bytes) const { return scale_time(cost_.rho, bytes, "a copy"); }
-Time TimingModel::compute(std::uint64_t flops) const { return scale_time(cost_.flop, flops, "a computation"); }
+// docs/model.md §14: every call also pays its fixed overhead.
+Time TimingModel::compute(std::uint64_t flops) const {
+  return add_time(scale_time(cost_.flop, flops, "a computation"), cost_.compute_overhead, "a computation");
+}
 Time TimingModel::elapse(Time t) const {
   if (t > kTimeLimit) time_overflow("an elapse");
   return orders_in_model_time() ? t : 0;  // native timing injects no delay

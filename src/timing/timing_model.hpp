@@ -25,7 +25,7 @@ class TimingModel {
 
   // How the nodes are wired (the config's hcemu::Topology made into links and routes).
   const Wiring& topology() const { return *wiring_; }
-  PortState make_ports() const { return PortState(ports_, wiring_->input_ports()); }
+  PortState make_ports() const { return PortState(ports_, wiring_->input_ports(), cost_.port_overlap); }
   void reset();  // for the next run of the same machine
 
   // Whether transfers that may contend are placed in the model-time order of docs/model.md §7: false under native
@@ -45,8 +45,16 @@ class TimingModel {
   }
   // Books the transfer's next step on the links. Callers serialise: see LinkTable.
   CommitStep commit(Transfer& t, Time forget_before) { return transfers_->commit(t, links_, forget_before); }
-  // The sender's output resource is held until the transfer has left it.
-  static void take_output(PortState& ports, const Transfer& t) { ports.take_output(t.channel, t.times.sender_done); }
+  // The sender's output resource is held until the transfer has left it, less the overlap's share (docs/model.md
+  // §14).
+  static void take_output(PortState& ports, const Transfer& t) {
+    ports.take_output(t.channel, t.times.start, t.times.sender_done);
+  }
+  // When the sender's output resource is free for its next transfer: the earliest ready time of what the sender
+  // issues once this transfer is released (docs/model.md §4, §14).
+  Time output_free(const TransferTimes& x) const {
+    return x.sender_done - cost_.overlap(x.sender_done - x.start);
+  }
 
   // --- receiving (docs/model.md §4, §5) ---
   MatchOutcome on_match(const TransferTimes& message, Time posted) const { return protocol_.on_match(message, posted); }

@@ -348,8 +348,8 @@ TEST(ConfigsCommand, ListsEveryPresetWithItsSource) {
     names.insert(p["name"]);
     EXPECT_FALSE(p["source"].get<std::string>().empty());
   }
-  EXPECT_EQ(names, (std::set<std::string>{"ipsc860", "ipsc860-measured", "ipsc-yale", "linkbound", "loggp-example",
-                                          "torus"}));
+  EXPECT_EQ(names, (std::set<std::string>{"ipsc860", "ipsc860-measured", "ipsc-yale", "ipsc-yale-measured",
+                                          "linkbound", "loggp-example", "torus"}));
 }
 
 TEST(HelpText, EverySubcommandHasHelp) {

@@ -58,7 +58,7 @@ int optimal_broadcast_groups(const MachineConfig& config, std::size_t m);
 // 0 bytes sends nothing unless m = 0, when every piece sends one empty chunk. All-port; and one-port (nESBT-b(1,1),
 // Table 1) where every chunk has one size, B bytes: (⌈m/B⌉ + H - 1)·T(B), the root's chunks one after the other and
 // the last one H - 1 more links down, (M + nB) t_c + (⌈M/B⌉ + n) τ (chunks of unequal size queue behind one another
-// at a node's single input port, and there it gives none).
+// at a node's single input port, and there it gives none; nor with a port overlap, docs/model.md §14).
 std::optional<Time> nesbt_broadcast_time(const MachineConfig& config, std::size_t m, std::size_t chunk);
 // B_opt = (1/n)·sqrt(Mτ/t_c) of Table 1 in bytes, sqrt(m·β/τ)/d (β = λ + δ' + δ), kept in [1, ⌈m/d⌉] and not
 // above the machine's packet size when it has one.

@@ -13,8 +13,13 @@
 
 namespace hcemu::model {
 
-// Node::compute(flops): t_a per flop.
+// Node::compute(flops): t_a per flop, plus the fixed overhead of a call (compute_overhead, docs/model.md §14).
 Time compute_time(const MachineConfig& config, std::uint64_t flops);
+
+// docs/model.md §14: a transfer that holds a port (output or input) for `hold` frees it port_overlap·hold early for
+// the node's next transfer (rounded down to whole picoseconds); 0 under ports = all, which has no shared port, and
+// under LogGP.
+Time port_overlap_time(const MachineConfig& config, Time hold);
 
 // Node::copy of `bytes`, and Node::permute moving `bytes`: ρ per byte.
 Time copy_time(const MachineConfig& config, std::size_t bytes);

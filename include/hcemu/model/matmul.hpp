@@ -117,13 +117,15 @@ BlockShape block_shape(std::size_t rows, std::size_t cols, Grid grid);
 // evenly are padded with zeros to whole blocks.
 void check_matmul(const MatmulShape& shape, const MatmulOptions& options, int d);
 
-// The closed form, split as the paper's tables split it. `arithmetic` = flops · t_a, the flops of the busiest node
-// (all nodes do the same, padding included); `communication` is the rest: transfers, and ρ for the local copies the
+// The closed form, split as the paper's tables split it. `arithmetic` = flops · t_a + compute_calls · t_o, the flops
+// of the busiest node (all nodes do the same, padding included) and its Node::compute calls, each paying the fixed
+// compute_overhead t_o (docs/model.md §14); `communication` is the rest: transfers, and ρ for the local copies the
 // paper counts as free. total() is the makespan.
 struct MatmulTime {
   Time communication = 0;
   Time arithmetic = 0;
   std::uint64_t flops = 0;
+  std::uint64_t compute_calls = 0;
   Time total() const { return communication + arithmetic; }
 };
 // nullopt where hcemu has no closed form: the n-port algorithms (ports "all" in matmul_algorithms()) off all-port
