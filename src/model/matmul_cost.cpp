@@ -163,6 +163,7 @@ std::optional<MatmulTime> row_partitioned(const MachineConfig& config, const Mat
   if (a == A::a1_rows || a == A::a1_rows_sbnt) {
     cost.add(broadcast(q * R));
     cost.flops(2 * p * Q * R);
+    cost.calls(1);
   } else if (a == A::a3_rows || a == A::a3_rows_sbnt) {
     cost.copy(q * R);
     cost.add(exchange(q * r));
@@ -171,6 +172,7 @@ std::optional<MatmulTime> row_partitioned(const MachineConfig& config, const Mat
     cost.add(exchange(p * r));
     cost.copy(p * R);
     cost.flops(p * R);
+    cost.calls(2);  // the product, E
   } else {
     cost.copy(p * Q);
     cost.add(exchange(p * q));
@@ -178,6 +180,7 @@ std::optional<MatmulTime> row_partitioned(const MachineConfig& config, const Mat
     cost.add(sbnt ? sbnt_reduce_scatter_time(m, p * R, d, 1, w)
                   : std::optional(recursive_halving_reduce_scatter_time(m, p * R, d, 1, w)));
     cost.flops((N - 1) * p * R + p * R);
+    cost.calls(2 + (sbnt ? N - 1 : static_cast<std::size_t>(d)));  // the product, the reduction's steps, E
   }
   return cost.result();
 }
@@ -249,6 +252,7 @@ std::optional<MatmulTime> transposed_two_dimensional(const MachineConfig& config
     cost.flops(static_cast<std::size_t>(c) * s * p * r);
     for (int i = 0; i < c; ++i) cost.add(message_time(m, w * (std::size_t{1} << i) * p * r, 1));
     cost.flops(p * r);
+    cost.calls(2 + static_cast<std::size_t>(c));  // the product, the diagonal's additions, E
     return cost.result();
   }
   const bool on_c = a == A::a2_2d || a == A::a2_2d_sbnt || a == A::a3_2d || a == A::a3_2d_sbnt;
@@ -356,6 +360,8 @@ std::optional<MatmulTime> aligned_two_dimensional(const MachineConfig& config, c
       cost.add(static_cast<Time>(s - 1) * step(1));
   }
   cost.flops(s * 2 * cb.size() * db.cols);
+  // A block product after the alignment and after each step (the aligned SBT: each step's pairs in one call).
+  cost.calls(options.algorithm == A::sbt_aligned ? 1 + static_cast<std::size_t>(c) : s);
   return cost.result();
 }
 
