@@ -47,7 +47,12 @@ TEST(MeasuredOverheadForms, EveryMatrixMultiplicationMeetsItsClosedForm) {
         o.algorithm = a;
         o.grid = {d / 2, d - d / 2};
         o.k = (d + 1) / 2;
-        const auto run = test::check_matmul(overheads(d, ports), {16, 16, 16}, o);
+        // Cannon's, Dekel's and the aligned SBT send C's and D's blocks one after the other through one port: under
+        // the overlap they have no closed form (src/model/matmul_cost.cpp), and are only checked for the product.
+        const bool aligned = a == MatmulAlgorithm::cannon || a == MatmulAlgorithm::dekel ||
+                             a == MatmulAlgorithm::sbt_aligned;
+        const bool one_port = std::string(ports) != "all";
+        const auto run = test::check_matmul(overheads(d, ports), {16, 16, 16}, o, !(aligned && one_port));
         EXPECT_TRUE(run.correct);
       }
     }
@@ -109,8 +114,9 @@ TEST(MeasuredOverheadForms, HistogramsMeetTheirClosedForms) {
       });
     };
     EXPECT_EQ(run(false).makespan, model::recursive_halving_histogram_time(config, bins, items)) << ports;
-    if (config.ports.kind == Ports::Kind::all)
+    if (config.ports.kind == Ports::Kind::all) {
       EXPECT_EQ(run(true).makespan, model::symmetrized_histogram_time(config, bins, items).value());
+    }
   }
 }
 

@@ -348,6 +348,9 @@ std::optional<MatmulTime> aligned_two_dimensional(const MachineConfig& config, c
   if (s > 1) {
     const Time c_step = pairwise_exchange_time(m, w * cb.size(), 1), d_step = pairwise_exchange_time(m, w * db.size(), 1);
     const bool side_by_side = all_port(config) || (config.ports.kind == Ports::Kind::k && config.ports.n >= 2);
+    // One after the other through one port, D's exchange overlaps C's under a port overlap (docs/model.md §14): the
+    // step is then a chain through the port queues that this form does not follow.
+    if (!side_by_side && config.port_overlap > 0) return std::nullopt;
     const auto align_steps = static_cast<Time>(options.algorithm == A::cannon ? s / 2 : static_cast<std::size_t>(c));
     cost.add(align_steps * (c_step + d_step) + 2 * cost.table.barrier(config.d));
     auto step = [&](std::size_t blocks) {

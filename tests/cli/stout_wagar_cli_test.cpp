@@ -147,7 +147,8 @@ TEST(ScatterCommand, RunsEveryScatterFromAnyRoot) {
   const MachineConfig c = linkbound();
   for (const std::string root : {"0", "6"}) {
     auto j = runs_of(hcemu("run scatter --config linkbound -m 840 --root " + root + " --json"));
-    EXPECT_EQ(algos_of(j), (std::set<std::string>{"distribute-1", "distribute-2", "sbt", "pipelined-sbt", "sbnt"}));
+    EXPECT_EQ(algos_of(j),
+              (std::set<std::string>{"distribute-1", "distribute-2", "sbt", "pipelined-sbt", "sbnt", "nrsbt"}));
     for (const auto& o : j) {
       expect_sound(o, model::scatter_lower_bound(c, m));
       const std::string algo = o["algo"];
@@ -163,6 +164,9 @@ TEST(ScatterCommand, RunsEveryScatterFromAnyRoot) {
       }
       if (algo == "sbnt") {
         EXPECT_EQ(emulated, *model::sbnt_scatter_time(c, m));
+      }
+      if (algo == "nrsbt") {
+        EXPECT_EQ(emulated, *model::nrsbt_scatter_time(c, m));
       }
     }
   }
