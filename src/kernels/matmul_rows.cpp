@@ -21,6 +21,8 @@
 
 namespace hcemu::kernels::detail {
 namespace {
+// Named, because the column algorithms' file has helpers of the same names (a unity build compiles them together).
+namespace by_rows {
 
 using A = MatmulAlgorithm;
 
@@ -126,19 +128,20 @@ void a4(MatmulContext<T>& x) {
   add_e(x);
 }
 
+}  // namespace by_rows
 }  // namespace
 
 template <class T>
 void rows_1d(MatmulContext<T>& x) {
   switch (x.options.algorithm) {
-    case A::a1_rows:
-    case A::a1_rows_sbnt:
-      return a1(x);
-    case A::a3_rows:
-    case A::a3_rows_sbnt:
-      return a3(x);
+    case MatmulAlgorithm::a1_rows:
+    case MatmulAlgorithm::a1_rows_sbnt:
+      return by_rows::a1(x);
+    case MatmulAlgorithm::a3_rows:
+    case MatmulAlgorithm::a3_rows_sbnt:
+      return by_rows::a3(x);
     default:
-      return a4(x);
+      return by_rows::a4(x);
   }
 }
 
