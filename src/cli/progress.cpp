@@ -86,21 +86,19 @@ Progress::~Progress() {
 void Progress::start(std::string item) {
   if (!enabled_) return;
   std::lock_guard lock(mutex_);
-  state_.item = std::move(item);
-  part_done_ = nullptr;
-  state_.part_done = state_.part_total = 0;
-  state_.part_unit.clear();
-  model_placed_ = nullptr;
-  state_.model_us = state_.model_total_us = 0;
-  item_begin_ = Clock::now();
-  draw();
+  begin(std::move(item), nullptr, 0, {});
 }
 
 void Progress::start(std::string item, const std::atomic<std::uint64_t>& done, std::uint64_t total, std::string unit) {
   if (!enabled_) return;
   std::lock_guard lock(mutex_);
+  begin(std::move(item), &done, total, std::move(unit));
+}
+
+void Progress::begin(std::string item, const std::atomic<std::uint64_t>* done, std::uint64_t total, std::string unit) {
   state_.item = std::move(item);
-  part_done_ = &done;
+  part_done_ = done;
+  state_.part_done = 0;
   state_.part_total = total;
   state_.part_unit = std::move(unit);
   model_placed_ = nullptr;

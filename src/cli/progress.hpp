@@ -67,6 +67,8 @@ class Progress {
   static bool stderr_is_terminal();
 
  private:
+  // The next item, its count (null: none) and nothing of model time yet; with mutex_ held.
+  void begin(std::string item, const std::atomic<std::uint64_t>* done, std::uint64_t total, std::string unit);
   void draw();  // with mutex_ held
   void clear();  // with mutex_ held
 

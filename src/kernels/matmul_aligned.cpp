@@ -107,17 +107,22 @@ void move(Node& node, Moving<T>& block, Move m, int tag) {
   block.turn();
 }
 
+// The alignment: C's moves, a barrier, D's moves, a barrier (each charged Q(d) in the closed form).
+template <class T>
+void align(Node& node, Moving<T>& cb, Moving<T>& db, const Schedule& plan) {
+  if (node.size() == 1) return;
+  for (const Move& m : plan.align_c) move(node, cb, m, kAlignedCTag);
+  node.barrier();
+  for (const Move& m : plan.align_d) move(node, db, m, kAlignedDTag);
+  node.barrier();
+}
+
 template <class T>
 void aligned_products(MatmulContext<T>& x, const Schedule& plan) {
   Node& node = x.node;
   const std::size_t p = x.c.rows, q = x.c.cols, r = x.a.cols;
   Moving<T> cb = moving(node, x.blocks.c), db = moving(node, x.blocks.d);
-  if (node.size() > 1) {
-    for (const Move& m : plan.align_c) move(node, cb, m, kAlignedCTag);
-    node.barrier();
-    for (const Move& m : plan.align_d) move(node, db, m, kAlignedDTag);
-    node.barrier();
-  }
+  align(node, cb, db, plan);
   std::copy(x.blocks.e.begin(), x.blocks.e.end(), x.blocks.a.begin());
   auto multiply_held = [&] {
     multiply(p, r, q, ColumnMajor{cb.now(), p}, ColumnMajor{db.now(), q}, x.blocks.a, p, true);
@@ -149,12 +154,7 @@ void sbt_aligned(MatmulContext<T>& x) {
   const std::size_t cn = x.blocks.c.size(), dn = x.blocks.d.size();
   const Schedule plan = dekel_schedule(node, c);
   Moving<T> cb = moving(node, x.blocks.c), db = moving(node, x.blocks.d);
-  if (node.size() > 1) {
-    for (const Move& m : plan.align_c) move(node, cb, m, kAlignedCTag);
-    node.barrier();
-    for (const Move& m : plan.align_d) move(node, db, m, kAlignedDTag);
-    node.barrier();
-  }
+  align(node, cb, db, plan);
   Buffer<T> cs = node.allocate<T>(s * cn), ds = node.allocate<T>(s * dn);
   std::copy(cb.now().begin(), cb.now().end(), cs.begin());
   std::copy(db.now().begin(), db.now().end(), ds.begin());

@@ -22,15 +22,6 @@ bool balanced(const MatmulContext<T>& x) {
   return x.options.algorithm == MatmulAlgorithm::a3_sbnt || x.options.algorithm == MatmulAlgorithm::a4_sbnt;
 }
 
-template <class T>
-void personalized(MatmulContext<T>& x, std::type_identity_t<std::span<const T>> send, std::span<T> recv, std::size_t block) {
-  if (balanced(x)) {
-    sbnt_exchange(x.node, bytes(send), bytes(recv), sizeof(T) * block);
-  } else {
-    standard_exchange(x.node, bytes(send), bytes(recv), sizeof(T) * block);
-  }
-}
-
 // Cuts the column-major `rows` × cols matrix into N row blocks of `block_rows` rows each (zero past `rows`), one
 // after the other: block j is what node j gets.
 template <class T>
@@ -58,7 +49,7 @@ void a3(MatmulContext<T>& x) {
   Buffer<T> send = node.allocate<T>(n * p * q), rows_of_c = node.allocate<T>(n * p * q);
   std::fill(send.begin(), send.end(), T{0});
   cut_rows(node, x.blocks.c, P, q, p, send.span());
-  personalized(x, send.span(), rows_of_c.span(), p * q);
+  personalized(node, balanced(x), send.span(), rows_of_c.span(), p * q);
 
   // brd D: all of D, Q × N·r.
   Buffer<T> all_d = node.allocate<T>(n * Q * r);
@@ -76,7 +67,7 @@ void a3(MatmulContext<T>& x) {
 
   // txp A: column block j of A_k* (contiguous) goes to node j; row block j of my column block comes back.
   Buffer<T> back = node.allocate<T>(n * p * r);
-  personalized(x, rows_of_a.span(), back.span(), p * r);
+  personalized(node, balanced(x), rows_of_a.span(), back.span(), p * r);
   for (std::size_t j = 0; j < n; ++j)
     for (std::size_t col = 0; col < r; ++col) {
       const std::size_t first = j * p;
@@ -97,7 +88,7 @@ void a4(MatmulContext<T>& x) {
   Buffer<T> send = node.allocate<T>(n * q * r), rows_of_d = node.allocate<T>(n * q * r);
   std::fill(send.begin(), send.end(), T{0});
   cut_rows(node, x.blocks.d, Q, r, q, send.span());
-  personalized(x, send.span(), rows_of_d.span(), q * r);
+  personalized(node, balanced(x), send.span(), rows_of_d.span(), q * r);
 
   // mpy: A^k = C_*k · D_k*, P × R of P × N·r: P·R·(2⌈Q/N⌉ - 1) flops.
   Buffer<T> partial = node.allocate<T>(n * P * r);

@@ -5,6 +5,7 @@
 #include <span>
 #include <type_traits>
 
+#include "hcemu/kernels/exchange.hpp"
 #include "hcemu/kernels/matmul.hpp"
 #include "hcemu/kernels/reduction.hpp"
 
@@ -84,6 +85,17 @@ std::span<const std::byte> bytes(std::span<const T> s) {
 template <class T>
 std::span<std::byte> bytes(std::span<T> s) {
   return std::as_writable_bytes(s);
+}
+
+// A transpose of blocks of `block` elements, all-to-all personalized: SBnT-p(n,N) if `sbnt`, else the standard
+// exchange, SBT-p(1,N) (kernels/exchange.hpp).
+template <class T>
+void personalized(Node& node, bool sbnt, std::type_identity_t<std::span<const T>> send, std::span<T> recv,
+                  std::size_t block) {
+  if (sbnt)
+    sbnt_exchange(node, bytes(send), bytes(recv), sizeof(T) * block);
+  else
+    standard_exchange(node, bytes(send), bytes(recv), sizeof(T) * block);
 }
 
 // The all-to-all sum (reduce-scatter) of `data`'s blocks inside `cube`: along SBnTs if `sbnt`, else by recursive

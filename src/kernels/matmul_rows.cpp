@@ -33,15 +33,6 @@ bool balanced(const MatmulContext<T>& x) {
 }
 
 template <class T>
-void personalized(MatmulContext<T>& x, std::type_identity_t<std::span<const T>> send, std::span<T> recv,
-                  std::size_t block) {
-  if (balanced(x))
-    sbnt_exchange(x.node, bytes(send), bytes(recv), sizeof(T) * block);
-  else
-    standard_exchange(x.node, bytes(send), bytes(recv), sizeof(T) * block);
-}
-
-template <class T>
 void broadcast(MatmulContext<T>& x, std::span<T> all, std::size_t block) {
   if (balanced(x))
     sbnt_allgather(x.node, bytes(all), sizeof(T) * block);
@@ -87,7 +78,7 @@ void a3(MatmulContext<T>& x) {
   // txp D: column block k of D, N blocks of q × r stacked (block j from node j).
   Buffer<T> send = cut_columns(node, x.blocks.d, q * r);
   Buffer<T> columns_of_d = node.allocate<T>(n * q * r);
-  personalized(x, send.span(), columns_of_d.span(), q * r);
+  personalized(node, balanced(x), send.span(), columns_of_d.span(), q * r);
   // brd C: all of C, N blocks of p × Q.
   Buffer<T> all_c = stacked(node, x.blocks.c);
   broadcast(x, all_c.span(), x.blocks.c.size());
@@ -102,7 +93,7 @@ void a3(MatmulContext<T>& x) {
   // txp A: row block j of A_*k goes to node j; column block j of my row block comes back from node j, and the
   // blocks side by side are the row block, column-major: one copy of its R real columns.
   Buffer<T> back = node.allocate<T>(n * p * r);
-  personalized(x, columns_of_a.span(), back.span(), p * r);
+  personalized(node, balanced(x), columns_of_a.span(), back.span(), p * r);
   node.copy(bytes(std::span<const T>(back.span().subspan(0, p * R))), bytes(x.blocks.a));
   add_e(x);
 }
@@ -115,7 +106,7 @@ void a4(MatmulContext<T>& x) {
   // txp C: column block k of C, N blocks of p × q stacked (block j from node j).
   Buffer<T> send = cut_columns(node, x.blocks.c, p * q);
   Buffer<T> column_of_c = node.allocate<T>(n * p * q);
-  personalized(x, send.span(), column_of_c.span(), p * q);
+  personalized(node, balanced(x), send.span(), column_of_c.span(), p * q);
   // mpy: A^k = C_*k · D_k*, P × R over the P real rows, stacked as N row blocks of p × R: P·R·(2q - 1) flops.
   Buffer<T> partial = node.allocate<T>(n * p * R);
   std::fill(partial.begin(), partial.end(), T{0});
