@@ -7,6 +7,7 @@
 #include <bit>
 #include <chrono>
 #include <random>
+#include <string>
 #include <thread>
 
 #include "core_support.hpp"
@@ -120,7 +121,7 @@ MachineConfig machine(int d, const char* ports, Switching switching, std::size_t
 }
 
 struct Runner {
-  const char* name;
+  std::string name;
   EmulatorSettings settings;
 };
 
@@ -142,6 +143,24 @@ std::vector<Runner> runners() {
   many.engine = EngineKind::tasks;
   many.workers = 5;
   out.push_back({"tasks, 5 workers", many});
+  // Every level of two transfers or more placed by all the workers at once, in tasks of one transfer each where the
+  // level is small (docs/engine.md, "Placing in parallel"): the order in which the workers take them is the host's.
+  for (int workers : {2, 3, 8}) {
+    for (unsigned yields : {0u, 7u}) {
+      EmulatorSettings shared;
+      shared.engine = EngineKind::tasks;
+      shared.workers = workers;
+      shared.placing_share_from = 2;
+      shared.yield_seed = yields;
+      out.push_back({"tasks, " + std::to_string(workers) + " workers sharing every level" + (yields ? ", yields" : ""),
+                     shared});
+    }
+  }
+  EmulatorSettings alone;
+  alone.engine = EngineKind::tasks;
+  alone.workers = 2;
+  alone.placing_share_from = 0;
+  out.push_back({"tasks, 2 workers, the placer alone", alone});
   EmulatorSettings os;
   os.engine = EngineKind::os_threads;
   out.push_back({"os_threads", os});
@@ -215,6 +234,37 @@ TEST(ModelTimeOrder, StoreAndForwardWithPacketsMatchesTheReference) {
 
 TEST(ModelTimeOrder, HalfDuplexHotSpotMatchesTheReference) {
   expect_as_reference(machine(4, "half", Switching::circuit), hot_spot(4, 64));
+}
+
+// The reference knows the cube only: on a torus and a mesh, whose routes wrap and share links across rows, every
+// runner equals the placer placing alone on one worker.
+TEST(ModelTimeOrder, TorusAndMeshRunsEqualThePlacerAlone) {
+  for (const char* topology : {"torus:4x8", "mesh:8x8"}) {
+    SCOPED_TRACE(topology);
+    MachineConfig config = machine(topology[0] == 't' ? 5 : 6, "all", Switching::circuit);
+    config.topology = Topology::parse(topology);
+    const Program program = random_rounds(config.d, 13, 4);
+    EmulatorSettings alone;
+    alone.engine = EngineKind::tasks;
+    alone.workers = 1;
+    alone.placing_share_from = 0;
+    const RunReport want = Machine(config, alone).run(test::program_kernel(program));
+    EXPECT_GT(want.contention_events(), 0u) << "the kernel was meant to contend";
+    for (const Runner& r : runners()) {
+      SCOPED_TRACE(r.name);
+      const RunReport report = Machine(config, r.settings).run(test::program_kernel(program));
+      ASSERT_EQ(report.nodes.size(), want.nodes.size());
+      for (std::size_t i = 0; i < want.nodes.size(); ++i)
+        EXPECT_EQ(report.nodes[i].final_clock, want.nodes[i].final_clock) << "node " << i;
+      EXPECT_EQ(test::contention_of(report), test::contention_of(want));
+    }
+  }
+}
+
+// A larger cube, so that the levels are wide: every runner equals the reference.
+TEST(ModelTimeOrder, RandomPermutationsOnAnEightCubeMatchTheReference) {
+  expect_as_reference(machine(8, "all", Switching::circuit), random_rounds(8, 17, 3));
+  expect_as_reference(machine(8, "one", Switching::circuit), bit_reversal(8));
 }
 
 // Node 1 is ready first in model time but books last in real time: it sleeps 50 ms of real time before it sends,

@@ -142,6 +142,9 @@ struct EmulatorSettings {
   unsigned yield_seed = 0;                     // != 0: random thread yields in the runtime, to shake out races
   bool trace = false;                          // record spans for a Chrome trace
   bool engine_stats = false;                   // RunReport::engine_stats: where the host's time went
+  // Tasks engine: a level of at least this many transfers that share no link, sender or receiver is placed by every
+  // worker that is free at once (docs/engine.md, "Placing in parallel"); 0: the placer places alone.
+  std::size_t placing_share_from = 64;
   double mpi_timeout_seconds = 60;             // spread over MPI ranks: the longest wait for the others; 0 = forever
   Spread spread;                               // where the nodes run: this process (default), or a session's ranks
   // Where a run counts its nodes whose kernels have returned (Machine::run adds one each, relaxed), for a progress

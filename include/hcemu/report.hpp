@@ -1,5 +1,6 @@
 #pragma once
 // What a run did: docs/model.md §5, §7 and §8 made visible.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <iosfwd>
@@ -82,20 +83,27 @@ struct WorkerStats {
 struct EngineStats {
   std::string engine;                   // "tasks" or "os_threads"
   int workers = 0;                      // host threads that run nodes (os_threads: one per node)
-  std::uint64_t placement_passes = 0;   // passes of the placer (windows): each places what it may, then lets go
+  std::uint64_t placement_passes = 0;   // passes of the placer: each places what it may, then lets go
+  // Windows: the batches the passes placed at once, transfers ready closer together than anything any of them brings
+  std::uint64_t batches = 0;
   std::uint64_t transfers_placed = 0;   // by the placer: transfers it brought to their receivers
+  std::uint64_t transfers_shared = 0;   // of those, placed in levels shared among workers (docs/engine.md)
   // Placed at once by their senders, outside the placer, as nothing could contend with them (docs/engine.md)
   std::uint64_t placed_by_senders = 0;
   std::uint64_t horizons_answered = 0;  // nodes told that every transfer up to a time has been placed
   double placing_seconds = 0;           // host time inside the placer, all passes
+  double shared_seconds = 0;            // of which in levels shared among workers, with whoever joined
   double wall_seconds = 0;              // the run's real duration (RunReport::wall_seconds)
-  // What a pass may place beyond the earliest event that can still issue a transfer, without a global stop. Zero:
-  // every pass stops at that event, and the placer runs whenever every node has parked, while no node runs.
+  // The lookahead used: the least time from a placed transfer's ready time to anything its placing brings
+  // (docs/engine.md). Zero: some transfer had none, and the placer placed it alone, in a batch of one.
   Time lookahead = 0;
   std::vector<WorkerStats> per_worker;  // the tasks engine's workers; empty for os_threads
 
-  // The share of the run's wall-clock spent placing, while no node runs: what more workers cannot shorten.
-  double serial_fraction() const { return wall_seconds > 0 ? placing_seconds / wall_seconds : 0; }
+  // The share of the run's wall-clock the placer spent alone, with no other worker placing beside it: what more
+  // workers cannot shorten.
+  double serial_fraction() const {
+    return wall_seconds > 0 ? std::max(0.0, placing_seconds - shared_seconds) / wall_seconds : 0;
+  }
 
   void print(std::ostream& out) const;  // a few readable lines and a table per worker
 };

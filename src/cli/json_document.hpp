@@ -1,6 +1,6 @@
 #pragma once
 // The one shape of every `--json` output, so that a script reads every command the same way:
-//   {"schema_version": 1, "context": {...}, "<payload>": ...}
+//   {"schema_version": N, "context": {...}, "<payload>": ...}
 // `context` says what made the output (build, host, time, command line, machine settings); the payload is the
 // command's own: `runs` for run and sweep, `plan` for plan, `fit` for fit, `presets` or `keys` for configs.
 // docs/cli.md ("JSON output") lists every field; docs/hcemu-run.schema.json is run's and sweep's JSON Schema.

@@ -582,6 +582,10 @@ const std::vector<ConfigKey>& config_keys() {
        "true: report how the engine spent the host's time (placement passes, transfers placed, time placing, "
        "running and idle per worker, the serial fraction; docs/engine.md)",
        field(&E::engine_stats, BooleanKind{}, "")},
+      {"placing_share_from", "", "",
+       "tasks engine: a level of at least this many transfers that share no link, sender or receiver is placed by "
+       "every free worker at once (docs/engine.md); 0 = the placer places alone. The results are the same either way",
+       field(&E::placing_share_from, IntegerKind<std::size_t>{0, 1 << 30}, "")},
       {"mpi_timeout_seconds", "", "",
        "spread over MPI ranks: how long a rank waits in one exchange for the other ranks before it ends the job with "
        "an error (a rank stopped, killed or far slower); a rank's nodes may compute no longer than this between two "

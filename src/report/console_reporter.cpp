@@ -72,13 +72,17 @@ void EngineStats::print(std::ostream& out) const {
   out << std::fixed << std::setprecision(3);
   out << "engine    " << engine << ", " << workers << (engine == "tasks" ? " workers" : " threads") << ", wall "
       << wall_seconds << " s\n";
-  out << "placing   " << placement_passes << " passes placed " << transfers_placed << " transfers and answered "
-      << horizons_answered << " horizons in " << placing_seconds << " s: serial fraction " << std::setprecision(1)
-      << 100 * serial_fraction() << "%\n";
-  out << "senders   placed " << placed_by_senders << " transfers themselves, at once (nothing could contend)\n";
-  out << "lookahead " << (lookahead > 0 ? std::to_string(to_us(lookahead)) + " us"
-                                        : "none: the placer runs once every node has parked, while none runs")
-      << '\n';
+  out << "placing   " << placement_passes << " passes, " << batches << " batches, placed " << transfers_placed
+      << " transfers and answered " << horizons_answered << " horizons in " << placing_seconds << " s\n";
+  out << "shared    " << transfers_shared << " transfers placed by several workers at once, in " << shared_seconds
+      << " s: serial fraction " << std::setprecision(1) << 100 * serial_fraction() << "%\n";
+  out << std::setprecision(3) << "senders   placed " << placed_by_senders
+      << " transfers themselves, at once (nothing could contend)\n";
+  out << "lookahead ";
+  if (lookahead > 0)
+    out << to_us(lookahead) << " us: transfers ready within it of each other are placed in one batch\n";
+  else
+    out << "none: some transfer brings events at its own ready time, and is placed alone\n";
   if (!per_worker.empty()) {
     out << std::setprecision(3) << "worker  running s  placing s     idle s     slices\n";
     for (std::size_t w = 0; w < per_worker.size(); ++w) {

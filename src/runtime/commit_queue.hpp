@@ -18,6 +18,7 @@ class CommitQueue {
  public:
   bool empty() const { return sorted_.empty() && heap_.empty(); }
   const timing::OrderKey& top_key() const { return from_heap() ? heap_.front().key : sorted_.back().key; }
+  Pending* top() const { return from_heap() ? heap_.front().p : sorted_.back().p; }
   Pending* pop() {
     if (!from_heap()) {
       Pending* p = sorted_.back().p;

@@ -30,8 +30,20 @@ thread_local int* woken_in_pass = nullptr;
 
 // Not inlined, for the same reason as above: a node that wakes another may itself have resumed on another thread.
 [[gnu::noinline]] int* woken_in_pass_of_this_thread() { return woken_in_pass; }
+[[gnu::noinline]] void set_woken_in_pass(int* count) { woken_in_pass = count; }
 
 }  // namespace
+
+Coordinator::WokenBy::WokenBy(int* count) : saved_(woken_in_pass_of_this_thread()) { set_woken_in_pass(count); }
+Coordinator::WokenBy::~WokenBy() { set_woken_in_pass(saved_); }
+
+void Coordinator::count_woken(int woken) {
+  if (woken == 0) return;
+  if (int* count = woken_in_pass_of_this_thread())
+    *count += woken;
+  else
+    running_.fetch_add(woken, std::memory_order_seq_cst);
+}
 
 void Coordinator::Submissions::lock() {
   // Held for a push_back or a swap: a thread that finds it taken spins a little, then gives way (one OS thread per
@@ -215,45 +227,22 @@ void Coordinator::place_in_order() {
 // done by a node that runs, and comes later than it.
 bool Coordinator::place_until_woken_could_issue() {
   timing::OrderKey horizon = timing::OrderKey::infinity();
-  const auto event = [&](bool woke, Time t, int node) {
-    if (woke) horizon = std::min(horizon, timing::OrderKey::floor_of(t, node));
-  };
   Time reached = -1;  // the ready time of the latest transfer placed in this pass
-  const auto tell_progress = [&] {
-    if (run_.progress != nullptr && reached >= 0) run_.progress->store(reached, std::memory_order_relaxed);
-  };
-  while (!queue_.empty() && queue_.top_key() < horizon && !run_.control.aborted()) {
-    Pending* p = queue_.pop();
-    if (p->kind == Pending::Kind::horizon) {
+  bool placed = true;
+  while (placed && !queue_.empty() && queue_.top_key() < horizon && !run_.control.aborted()) {
+    if (Pending* p = queue_.top(); p->kind == Pending::Kind::horizon) {
+      queue_.pop();
       ++horizons_answered_;
-      event(node(p->owner).horizon_reached(*p), p->key.ready, p->owner);
+      if (node(p->owner).horizon_reached(*p))
+        horizon = std::min(horizon, timing::OrderKey::floor_of(p->key.ready, p->owner));
       continue;
     }
-    auto* m = static_cast<Message*>(p);
-    reached = m->key.ready;
-    timing::CommitStep step;
-    try {
-      step = run_.timing.commit(m->transfer, m->key.ready);
-    } catch (const std::exception& e) {  // the run leaves the model's range: the sender's transfer is the cause
-      run_.control.fail(m->source, std::current_exception(), e.what());
-      Message::destroy(m);
-      tell_progress();
-      return false;
-    }
-    if (step.sender_released)
-      event(node(m->source).transfer_released(*m), run_.timing.output_free(m->times()), m->source);
-    if (step.arrived) {
-      ++transfers_placed_;
-      const Time arrival = m->times().arrival;
-      const int receiver = m->destination;
-      event(node(receiver).deliver(m), arrival, receiver);  // m is the receiver's now
-    } else if (step.more) {
-      m->key = m->transfer.key;
-      queue_.push(m);
-    }
+    take_batch(horizon);  // messages, in key order (coordinator_batch.cpp)
+    reached = batch_.back()->key.ready;
+    placed = place_batch(horizon);
   }
-  tell_progress();
-  return true;
+  if (run_.progress != nullptr && reached >= 0) run_.progress->store(reached, std::memory_order_relaxed);
+  return placed;
 }
 
 void Coordinator::discard_pending() {

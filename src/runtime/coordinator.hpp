@@ -24,6 +24,8 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <exception>
+#include <string>
 #include <vector>
 
 #include "hcemu/time.hpp"
@@ -57,6 +59,7 @@ struct PlacerContext {
   int local_nodes;
   bool ordered;  // Placer::orders_in_model_time()
   bool timed;    // EmulatorSettings::engine_stats: time the placing passes
+  std::size_t share_from;  // EmulatorSettings::placing_share_from
   std::atomic<Time>* progress;  // EmulatorSettings::model_time_placed
 };
 
@@ -76,6 +79,13 @@ class Coordinator final : public Placer {
   std::uint64_t transfers_placed() const { return transfers_placed_; }
   std::uint64_t horizons_answered() const { return horizons_answered_; }
   double placing_seconds() const { return placing_seconds_; }
+  // Of those passes: the batches placed at once, the transfers placed in levels shared with other workers (and the
+  // host time of those levels, part of placing_seconds), and the least lead of a transfer placed (its
+  // TimingModel::least_lead; kNever when none was placed).
+  std::uint64_t batches() const { return batches_; }
+  std::uint64_t transfers_shared() const { return transfers_shared_; }
+  double shared_seconds() const { return shared_seconds_; }
+  Time least_lead() const { return least_lead_; }
 
   // What a node tells the placer (runtime/placer.hpp).
   bool orders_in_model_time() const override { return run_.ordered; }
@@ -98,6 +108,39 @@ class Coordinator final : public Placer {
   // One pass of placing, in key order, while no node it woke could issue a transfer ahead of the next key; false
   // when the run failed.
   bool place_until_woken_could_issue();
+  // A pass's batches (coordinator_batch.cpp): the messages from the front of the queue that are ready before anything
+  // the placing of any of them can bring, placed at once, in parallel where they share nothing. false when the run
+  // failed; `horizon` takes the earliest event they bring.
+  struct alignas(64) Lane {  // what one share of a batch brought
+    timing::OrderKey horizon = timing::OrderKey::infinity();  // its earliest event
+    std::uint64_t placed = 0;
+    int woken = 0;  // nodes it woke, counted as running at the end of the pass
+    // The first booking that failed (the run leaves the model's range), if any: its key and sender, and why.
+    timing::OrderKey failed_key = timing::OrderKey::infinity();
+    int failed_source = -1;
+    std::exception_ptr error;
+    std::string what;
+  };
+  void take_batch(const timing::OrderKey& horizon);
+  bool sharing(std::size_t messages) const;  // whether so many messages are placed by several workers
+  bool place_batch(timing::OrderKey& horizon);
+  int level_batch();  // the batch's levels, in order_; how many
+  void place_level(std::size_t begin, std::size_t end, timing::OrderKey& horizon);
+  // Places one message and brings its events; false when its booking failed (the lane says why).
+  bool place_one(Message* m, Lane& lane);
+  // While it lives, the nodes this thread wakes are counted in `count` (a lane's), not in the pass's own count.
+  class WokenBy {
+   public:
+    explicit WokenBy(int* count);
+    ~WokenBy();
+    WokenBy(const WokenBy&) = delete;
+    WokenBy& operator=(const WokenBy&) = delete;
+
+   private:
+    int* saved_;
+  };
+  // Adds a lane's wake-ups to the pass's count, on the placer's thread.
+  void count_woken(int woken);
   // Spread over ranks (coordinator_ranks.cpp): one round of placing, with every rank.
   void round();
   // What this rank tells the others in a round: its unfinished nodes, its failure, its barrier, its submissions.
@@ -136,10 +179,25 @@ class Coordinator final : public Placer {
   alignas(64) std::atomic<bool> placing_{false};
   std::atomic<bool> recheck_{false};
   CommitQueue queue_;  // the one placing owns it
+  // The current batch, in key order (a placed message's entry is set to null), and its scratch, all the placer's.
+  std::vector<Message*> batch_;
+  std::vector<std::uint32_t> level_;  // per message of the batch
+  std::vector<std::uint32_t> order_;  // the batch's indices by level, then key
+  std::vector<std::uint32_t> level_start_;
+  std::vector<std::uint32_t> cursor_;  // per level, while order_ is filled
+  struct Mark {
+    std::uint32_t batch = 0;  // the batch that last used the resource, counted from 1
+    std::uint32_t level = 0;  // its latest level in that batch
+  };
+  std::vector<Mark> marks_;  // per resource: the nodes, then the links
+  std::uint32_t batch_number_ = 0;
+  std::vector<Lane> lanes_;
   // Spread over ranks.
   bool stopped_ = false;
   std::uint64_t passes_ = 0, transfers_placed_ = 0, horizons_answered_ = 0;  // written by the placer only
-  double placing_seconds_ = 0;
+  std::uint64_t batches_ = 0, transfers_shared_ = 0;
+  Time least_lead_ = kNever;
+  double placing_seconds_ = 0, shared_seconds_ = 0;
   std::uint64_t rounds_ = 0;  // every rank's nodes have finished, or the run failed or deadlocked
   std::atomic<bool> barrier_complete_{false};
   Time barrier_latest_ = 0;

@@ -15,6 +15,12 @@ namespace hcemu::detail {
 
 class MemoryGuard;
 
+// One share of work (Engine::share): run(context, i) does task i.
+struct SharedTask {
+  void (*run)(void* context, int task);
+  void* context;
+};
+
 class Engine {
  public:
   using RealClock = std::chrono::steady_clock;
@@ -43,6 +49,12 @@ class Engine {
   // one at a time (the coordinator's wake-ups in a pass of placing); end_batch() hands over every one still held.
   virtual void begin_batch() {}
   virtual void end_batch() {}
+  // From the placer, on a node's thread: runs every task in [0, tasks), here and on the workers that have no node to
+  // run meanwhile, and returns once each has returned. Tasks must not throw, and may run in any order and at once.
+  // An engine without workers of its own runs them here, in order.
+  virtual void share(int tasks, SharedTask task) {
+    for (int i = 0; i < tasks; ++i) task.run(task.context, i);
+  }
   // From node i's own thread: lets other nodes run before it goes on.
   virtual void yield(int node) = 0;
   // From node i's own thread (wall timing): suspends it until the real moment `deadline`, or until interrupt().

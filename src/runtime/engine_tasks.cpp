@@ -29,6 +29,7 @@
 #include "runtime/fiber.hpp"
 #include "runtime/futex.hpp"
 #include "runtime/run_queues.hpp"
+#include "runtime/shared_work.hpp"
 #include "runtime/stack_overflow.hpp"
 #include "runtime/stack_pool.hpp"
 
@@ -172,6 +173,11 @@ class TaskEngine final : public Engine {
     stats_on_ = on;
     stats_.assign(on ? static_cast<std::size_t>(workers_) : 0, PaddedStats{});
   }
+  void share(int tasks, SharedTask task) override {
+    if (tasks <= 1 || workers_ == 1 || options_.wall) return Engine::share(tasks, task);
+    shared_.run(tasks, task, [&](int n) { queues_.wake_sleeping(n); });
+  }
+
   void charge_placing(double seconds) override {
     if (const int w = worker_of_this_thread(); w >= 0 && static_cast<std::size_t>(w) < stats_.size())
       stats_[static_cast<std::size_t>(w)].s.placing_seconds += seconds;
@@ -181,6 +187,7 @@ class TaskEngine final : public Engine {
     for (const PaddedStats& p : stats_) {
       WorkerStats s = p.s;
       s.running_seconds = std::max(0.0, s.running_seconds - s.placing_seconds);  // placing ran inside slices
+      s.placing_seconds += p.helped_seconds;  // and the worker's share of it outside them (share)
       out.push_back(s);
     }
     return out;
@@ -190,6 +197,7 @@ class TaskEngine final : public Engine {
   // Each worker writes only its own, on a line of its own.
   struct alignas(64) PaddedStats {
     WorkerStats s;
+    double helped_seconds = 0;  // placing shared by the placer (share), outside any slice
   };
   // Not inlined: the placer charges its time from a node's stack, which may have run on another thread before.
   [[gnu::noinline]] static int worker_of_this_thread() { return current_worker; }
@@ -269,14 +277,20 @@ class TaskEngine final : public Engine {
     current_worker = w;
     queues_.worker_started();
     const int nodes = static_cast<int>(fibers_.size());
-    WorkerStats* stats = stats_on_ ? &stats_[static_cast<std::size_t>(w)].s : nullptr;
+    PaddedStats* const mine = stats_on_ ? &stats_[static_cast<std::size_t>(w)] : nullptr;
+    WorkerStats* const stats = mine != nullptr ? &mine->s : nullptr;
     auto last = stats ? RealClock::now() : RealClock::time_point{};
+    std::uint64_t joined = 0;  // the latest job of shared placing this worker joined
     for (;;) {
+      if (shared_.offered(joined)) help(mine, last, joined);
       int next[2];
       int i = queues_.pop(w, next);
       if (i >= 0) warm(next);
       if (i < 0) i = queues_.steal(w, 2);
-      if (i < 0) i = queues_.idle(w, [&] { return finished_.load(std::memory_order_acquire) == nodes; });
+      if (i < 0)
+        i = queues_.idle(
+            w, [&] { return finished_.load(std::memory_order_acquire) == nodes; },
+            [&] { return shared_.offered(joined); });
       if (i == RunQueues::kStop) break;
       if (i < 0) continue;
       if (stats == nullptr) {
@@ -294,6 +308,20 @@ class TaskEngine final : public Engine {
     }
     if (stats) stats->idle_seconds += std::chrono::duration<double>(RealClock::now() - last).count();
     current_worker = -1;
+  }
+
+  // Joins the placer's shared work (share): its time is placing, not idleness.
+  void help(PaddedStats* mine, RealClock::time_point& last, std::uint64_t& joined) {
+    if (mine == nullptr) {
+      shared_.join(joined);
+      return;
+    }
+    const auto start = RealClock::now();
+    if (!shared_.join(joined)) return;
+    const auto end = RealClock::now();
+    mine->s.idle_seconds += std::chrono::duration<double>(start - last).count();
+    mine->helped_seconds += std::chrono::duration<double>(end - start).count();
+    last = end;
   }
 
   // The nodes to run after the next one: a node's state is cold by the time it runs again (every other node has run
@@ -407,6 +435,7 @@ class TaskEngine final : public Engine {
   std::unique_ptr<tbb::global_control> parallelism_;  // set when there are more workers than cores
   tbb::task_arena arena_;
   RunQueues queues_;  // virtual and native timing
+  SharedWork shared_;  // what the placer shares with idle workers (virtual timing)
   HeldWakeUps held_;  // the coordinator's, while it places (one placer at a time)
   static constexpr std::size_t kHeldWakeUps = 8;
   StackPool stacks_;

@@ -86,7 +86,8 @@ class RunQueues {
   static constexpr int kPatience = 128;  // turns of a spin
 
   // Worker w found nothing to run: waits until there may be something. Returns a node to run, kAgain to look
-  // again, or kStop once the run is over (done() holds, or every worker is idle with every queue empty).
+  // again (also as soon as wanted() holds: the placer offers work, Engine::share), or kStop once the run is over
+  // (done() holds, or every worker is idle with every queue empty).
   //
   // It first spins, a short while: between the steps of a lockstep kernel a worker waits only while another
   // places. It leaves a queue of one node to its owner, who takes it up as soon as the node it runs waits, which
@@ -97,10 +98,11 @@ class RunQueues {
   // With more workers than cores it yields its core at each turn instead: a spinning worker would hold a core that a
   // worker with a node to run is waiting for (the d = 10 exchange on 2 cores took 2.1 s with three spinning workers,
   // 4.7 s with eight).
-  template <typename Done>
-  int idle(int w, const Done& done) {
+  template <typename Done, typename Wanted>
+  int idle(int w, const Done& done, const Wanted& wanted) {
     for (int spin = 0; spin < 2000; ++spin) {
       if (stop_.load(std::memory_order_acquire) || done()) return finish();
+      if (wanted()) return kAgain;
       if (const int i = pop(w); i >= 0) return i;
       if (const int i = steal(w, 2); i >= 0) return i;
       if (const int i = steal_lingering(w, spin); i >= 0) return i;
@@ -115,7 +117,7 @@ class RunQueues {
     int next = kAgain;
     if (stop_.load(std::memory_order_seq_cst) || done()) {
       next = finish();
-    } else if (!any_work()) {
+    } else if (!any_work() && !wanted()) {  // read after counting itself a sleeper: see wake_sleeping
       // Nothing runs and nothing can be run: a worker decrements idle_ before it takes work, so an idle count of
       // every worker seen after empty queues means none is running a node.
       if (idle == workers_started() && idle_.load(std::memory_order_seq_cst) == workers_started() && !any_work())
@@ -126,6 +128,16 @@ class RunQueues {
     idle_.fetch_sub(1, std::memory_order_seq_cst);
     sleepers_.fetch_sub(1, std::memory_order_seq_cst);
     return next;
+  }
+
+  // Wakes up to `count` sleeping workers: for work offered (Engine::share) after it was published, so that a worker
+  // that counts itself a sleeper either sees the work or is woken.
+  void wake_sleeping(int count) {
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    if (count > 0 && sleepers_.load(std::memory_order_relaxed) > 0) {
+      signal_.fetch_add(1, std::memory_order_seq_cst);
+      futex_wake(signal_, count);
+    }
   }
 
   void wake_one_if_sleeping() {

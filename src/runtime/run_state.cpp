@@ -77,7 +77,7 @@ RunState::RunState(const MachineConfig& config, const EmulatorSettings& settings
       // Whether transfers that may contend are placed in the model-time order of docs/model.md §7: the timing
       // model's answer (native timing injects no delay, so its transfers are placed as they are issued).
       placer_context_{timing_, *engine_, barrier_, control_, events_, transport_, first_node_, local_nodes_,
-                      timing_.orders_in_model_time(), settings.engine_stats,
+                      timing_.orders_in_model_time(), settings.engine_stats, settings.placing_share_from,
                       settings.model_time_placed},
       coordinator_(placer_context_),
       memory_guard_(settings.memory_limit),
@@ -190,11 +190,15 @@ RunReport RunState::collect_report(std::chrono::steady_clock::time_point wall_st
     s.engine = settings_.engine == EngineKind::tasks ? "tasks" : "os_threads";
     s.workers = engine_->workers() > 0 ? engine_->workers() : local_nodes_;
     s.placement_passes = coordinator_.passes();
+    s.batches = coordinator_.batches();
     s.transfers_placed = coordinator_.transfers_placed();
+    s.transfers_shared = coordinator_.transfers_shared();
+    s.lookahead = coordinator_.least_lead() == kNever ? 0 : coordinator_.least_lead();
     // Every transfer reaches its receiver once; those the placer did not bring, their senders placed.
     s.placed_by_senders = report.messages() - std::min(report.messages(), s.transfers_placed);
     s.horizons_answered = coordinator_.horizons_answered();
     s.placing_seconds = coordinator_.placing_seconds();
+    s.shared_seconds = coordinator_.shared_seconds();
     s.wall_seconds = report.wall_seconds;
     s.per_worker = engine_->worker_stats();
   }

@@ -24,6 +24,8 @@ class Circuit final : public TransferModel {
     x.input_hold = duration;
     return {true, true, false};
   }
+  // Every time it brings comes at least its duration after its start, which is no earlier than its ready time.
+  Time least_lead(const Transfer& t) const override { return t.duration; }
 
  protected:
   void start(Transfer& t) const override {

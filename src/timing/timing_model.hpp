@@ -43,8 +43,15 @@ class TimingModel {
                    std::uint64_t seq, Route route) const {
     transfers_->prepare_routed(t, source, destination, bytes, ready, channel, seq, std::move(route));
   }
-  // Books the transfer's next step on the links. Callers serialise: see LinkTable.
+  // Books the transfer's next step on the links. Callers serialise commits of transfers that share a link: see
+  // LinkTable.
   CommitStep commit(Transfer& t, Time forget_before) { return transfers_->commit(t, links_, forget_before); }
+  // The least time from the transfer's ready time to its arrival and to output_free below, whatever its bookings
+  // (TransferModel::least_lead less the port overlap's share); 0 where the model cannot say before booking.
+  Time least_lead(const Transfer& t) const {
+    const Time lead = transfers_->least_lead(t);
+    return lead - cost_.overlap(lead);
+  }
   // The sender's output resource is held until the transfer has left it, less the overlap's share (docs/model.md
   // §14).
   static void take_output(PortState& ports, const Transfer& t) {

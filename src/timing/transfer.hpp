@@ -81,6 +81,15 @@ class TransferModel {
   // store-and-forward. Bookings that end by `forget_before` can be dropped: no transfer will be ready before then.
   virtual CommitStep commit(Transfer& t, LinkTable& links, Time forget_before) const = 0;
 
+  // The least time from the transfer's ready time to anything its placing brings (its arrival, the end of its hold
+  // on the sender's output), known before it books anything, where commit makes all its bookings at once and touches
+  // nothing but its route's links. Transfers ready closer together than that can be placed at once, in parallel where
+  // they share no link (runtime/coordinator.cpp). 0 where the model cannot say: its transfers are placed one by one.
+  virtual Time least_lead(const Transfer& t) const {
+    (void)t;
+    return 0;
+  }
+
   // False when the model keeps no model time (native timing: real time is the clock, and nothing is delayed), so
   // that transfers need not be placed in the order of docs/model.md §7 and an elapse injects nothing.
   virtual bool keeps_model_time() const { return true; }

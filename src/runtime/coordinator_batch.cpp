@@ -1,0 +1,186 @@
+// A pass of placing in batches (runtime/coordinator.hpp; the argument is in docs/engine.md, "Placing in parallel").
+//
+// Nothing that placing a message brings (its arrival, the end of its sender's hold on its output) comes earlier than
+// its ready time plus its least lead (timing::TimingModel::least_lead). So every message at the front of the queue
+// that is ready before the earliest such time of the messages ahead of it can be placed before any node that this
+// placing wakes runs again: together, one batch. Within a batch, the order of docs/model.md §7 matters only among
+// messages that share something a placing touches: a link of their routes (its bookings), their sender (its
+// releases) or their receiver (its deliveries). Each message's level is one more than the latest level of an earlier
+// message of the batch that shares one of these with it, so that the messages of a level share none, and the
+// messages that share one are placed in key order, level after level, each seeing exactly the bookings it would see
+// placed one at a time. A level's messages are placed at once by the placer and the workers that join it
+// (Engine::share).
+#include <algorithm>
+#include <chrono>
+
+#include "runtime/coordinator.hpp"
+#include "runtime/engine.hpp"
+#include "runtime/message.hpp"
+#include "runtime/parking.hpp"
+#include "runtime/run_control.hpp"
+#include "timing/timing_model.hpp"
+
+namespace hcemu::detail {
+
+namespace {
+
+// A shared level goes in tasks of at most this many messages, and at least four per worker where it has enough.
+constexpr std::size_t kTask = 32;
+
+}  // namespace
+
+bool Coordinator::sharing(std::size_t messages) const {
+  return run_.share_from > 0 && messages >= run_.share_from && messages >= 2 && run_.engine.workers() > 1;
+}
+
+void Coordinator::take_batch(const timing::OrderKey& horizon) {
+  batch_.clear();
+  Time bound = kNever;  // the earliest time a message of the batch can bring anything
+  while (!queue_.empty() && queue_.top_key() < horizon && queue_.top_key().ready < bound) {
+    Pending* p = queue_.top();
+    if (p->kind != Pending::Kind::message) break;  // a horizon is answered alone, in its turn
+    queue_.pop();
+    auto* m = static_cast<Message*>(p);
+    const Time lead = run_.timing.least_lead(m->transfer);
+    least_lead_ = std::min(least_lead_, lead);
+    bound = std::min(bound, m->key.ready + lead);  // both within the model's range: no overflow
+    batch_.push_back(m);
+  }
+}
+
+int Coordinator::level_batch() {
+  const std::size_t nodes = run_.nodes.size();
+  const std::size_t resources = nodes + static_cast<std::size_t>(run_.timing.topology().link_count());
+  if (marks_.size() != resources) {
+    marks_.assign(resources, Mark{});
+    batch_number_ = 0;
+  }
+  if (++batch_number_ == 0) {  // wrapped: no mark may look current
+    std::fill(marks_.begin(), marks_.end(), Mark{});
+    batch_number_ = 1;
+  }
+  level_.resize(batch_.size());
+  std::uint32_t levels = 0;
+  for (std::size_t i = 0; i < batch_.size(); ++i) {
+    const Message& m = *batch_[i];
+    std::uint32_t level = 0;
+    const auto after = [&](std::size_t r) {
+      if (marks_[r].batch == batch_number_) level = std::max(level, marks_[r].level + 1);
+    };
+    const auto take = [&](std::size_t r) { marks_[r] = Mark{batch_number_, level}; };
+    after(static_cast<std::size_t>(m.source));
+    after(static_cast<std::size_t>(m.destination));
+    for (int link : m.transfer.route.links) after(nodes + static_cast<std::size_t>(link));
+    take(static_cast<std::size_t>(m.source));
+    take(static_cast<std::size_t>(m.destination));
+    for (int link : m.transfer.route.links) take(nodes + static_cast<std::size_t>(link));
+    level_[i] = level;
+    levels = std::max(levels, level + 1);
+  }
+  // By level, and within a level in key order (a counting sort, stable).
+  level_start_.assign(levels + 1, 0);
+  for (std::uint32_t level : level_) ++level_start_[level + 1];
+  for (std::uint32_t l = 0; l < levels; ++l) level_start_[l + 1] += level_start_[l];
+  order_.resize(batch_.size());
+  cursor_.assign(level_start_.begin(), level_start_.end() - 1);
+  for (std::size_t i = 0; i < batch_.size(); ++i) order_[cursor_[level_[i]]++] = static_cast<std::uint32_t>(i);
+  return static_cast<int>(levels);
+}
+
+bool Coordinator::place_batch(timing::OrderKey& horizon) {
+  ++batches_;
+  int levels = 1;
+  if (!sharing(batch_.size())) {
+    order_.resize(batch_.size());
+    for (std::size_t i = 0; i < batch_.size(); ++i) order_[i] = static_cast<std::uint32_t>(i);
+    level_start_.assign({0, static_cast<std::uint32_t>(batch_.size())});
+  } else {
+    levels = level_batch();
+  }
+  Lane failed;
+  for (int l = 0; l < levels && failed.failed_source < 0 && !run_.control.aborted(); ++l) {
+    place_level(level_start_[static_cast<std::size_t>(l)], level_start_[static_cast<std::size_t>(l) + 1], horizon);
+    for (const Lane& lane : lanes_)
+      if (lane.failed_key < failed.failed_key) failed = lane;
+  }
+  if (failed.failed_source < 0 && !run_.control.aborted()) return true;
+  // What was not placed goes back to the queue, to be freed with the rest (discard_pending).
+  for (Message* m : batch_)
+    if (m != nullptr) queue_.push(m);
+  if (failed.failed_source < 0) return true;  // aborted by a node meanwhile
+  run_.control.fail(failed.failed_source, failed.error, failed.what);
+  return false;
+}
+
+void Coordinator::place_level(std::size_t begin, std::size_t end, timing::OrderKey& horizon) {
+  const std::size_t count = end - begin;
+  const std::size_t per_task =
+      !sharing(count) ? count
+                      : std::clamp<std::size_t>(count / (4 * static_cast<std::size_t>(run_.engine.workers())), 1, kTask);
+  const int tasks = static_cast<int>((count + per_task - 1) / per_task);
+  lanes_.assign(static_cast<std::size_t>(tasks), Lane{});
+  struct Level {
+    Coordinator* c;
+    const std::uint32_t* first;
+    std::size_t count, per_task;
+  } level{this, order_.data() + begin, count, per_task};
+  const auto run = [](void* context, int task) {
+    const Level& x = *static_cast<const Level*>(context);
+    Coordinator& c = *x.c;
+    Lane& lane = c.lanes_[static_cast<std::size_t>(task)];
+    const std::size_t from = static_cast<std::size_t>(task) * x.per_task;
+    const std::size_t to = std::min(x.count, from + x.per_task);
+    WokenBy counting(&lane.woken);
+    for (std::size_t k = from; k < to && !c.run_.control.aborted(); ++k) {
+      Message*& slot = c.batch_[x.first[k]];
+      Message* m = slot;
+      slot = nullptr;
+      if (!c.place_one(m, lane)) break;
+    }
+  };
+  const bool timed = run_.timed && tasks > 1;
+  const auto start = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+  run_.engine.share(tasks, SharedTask{run, &level});
+  if (timed) shared_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  for (const Lane& lane : lanes_) {
+    horizon = std::min(horizon, lane.horizon);
+    transfers_placed_ += lane.placed;
+    if (tasks > 1) transfers_shared_ += lane.placed;
+    count_woken(lane.woken);
+  }
+}
+
+bool Coordinator::place_one(Message* m, Lane& lane) {
+  timing::CommitStep step;
+  try {
+    step = run_.timing.commit(m->transfer, m->key.ready);
+  } catch (const std::exception& e) {  // the run leaves the model's range: the sender's transfer is the cause
+    if (m->key < lane.failed_key) {
+      lane.failed_key = m->key;
+      lane.failed_source = m->source;
+      lane.error = std::current_exception();
+      lane.what = e.what();
+    }
+    Message::destroy(m);
+    return false;
+  }
+  const auto event = [&](bool woke, Time t, int node) {
+    if (woke) lane.horizon = std::min(lane.horizon, timing::OrderKey::floor_of(t, node));
+  };
+  if (step.sender_released)
+    event(node(m->source).transfer_released(*m), run_.timing.output_free(m->times()), m->source);
+  if (step.arrived) {
+    ++lane.placed;
+    const Time arrival = m->times().arrival;
+    const int receiver = m->destination;
+    event(node(receiver).deliver(m), arrival, receiver);  // m is the receiver's now
+  } else if (step.more) {
+    // Only a model without a lead books in steps (store-and-forward), and its batches are of one message, placed
+    // here by the placer.
+    m->key = m->transfer.key;
+    queue_.push(m);
+  }
+  return true;
+}
+
+}  // namespace hcemu::detail

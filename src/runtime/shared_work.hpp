@@ -1,0 +1,68 @@
+#pragma once
+// Work the placer shares with the task engine's workers (Engine::share): one job at a time, whose tasks are taken one
+// by one by the placer and by whichever workers join it for want of a node to run.
+//
+// Joining is a handshake on two words. A worker counts itself in (joined_), then reads the job; the placer, done
+// with its own share, takes the job down, then waits until nobody is counted in. Both sequentially consistent: of a
+// worker that counts itself in and a placer that takes the job down, at least one sees the other, so a worker either
+// sees the job while the placer waits for it, or sees no job and touches nothing.
+#include <atomic>
+#include <cstdint>
+#include <thread>
+
+#include "runtime/engine.hpp"
+
+namespace hcemu::detail {
+
+class SharedWork {
+ public:
+  // From the placer: runs every task, with whoever joins, and returns once each has returned. `wake(n)` may wake up
+  // to n sleeping workers.
+  template <typename Wake>
+  void run(int tasks, SharedTask task, const Wake& wake) {
+    const std::uint64_t generation = generation_.load(std::memory_order_relaxed) + 1;
+    Job job{task, tasks, generation};
+    generation_.store(generation, std::memory_order_relaxed);
+    job_.store(&job, std::memory_order_seq_cst);
+    wake(tasks - 1);
+    take(job);
+    job_.store(nullptr, std::memory_order_seq_cst);
+    for (int spins = 0; joined_.load(std::memory_order_seq_cst) != 0;)
+      if (++spins > 256) std::this_thread::yield();  // a joined worker may have lost its core
+  }
+
+  // From a worker: whether a job may be under way that it has not joined yet (`seen`: the last it joined). Plain
+  // reads of a line that the placer writes twice a job: a worker that has taken its share of a job, and found none
+  // left, does not come back to it, where its coming back wrote the counts the placer's own share takes from.
+  bool offered(std::uint64_t seen) const {
+    return job_.load(std::memory_order_relaxed) != nullptr && generation_.load(std::memory_order_relaxed) != seen;
+  }
+  // From a worker: takes tasks of the job under way until none is left; whether there was one.
+  bool join(std::uint64_t& seen) {
+    joined_.fetch_add(1, std::memory_order_seq_cst);
+    Job* job = job_.load(std::memory_order_seq_cst);
+    if (job != nullptr) {
+      seen = job->generation;
+      take(*job);
+    }
+    joined_.fetch_sub(1, std::memory_order_seq_cst);
+    return job != nullptr;
+  }
+
+ private:
+  struct Job {
+    SharedTask task;
+    int tasks;
+    std::uint64_t generation;
+    std::atomic<int> next{0};
+  };
+  static void take(Job& job) {
+    for (int i; (i = job.next.fetch_add(1, std::memory_order_relaxed)) < job.tasks;) job.task.run(job.task.context, i);
+  }
+
+  alignas(64) std::atomic<Job*> job_{nullptr};
+  std::atomic<std::uint64_t> generation_{0};  // of the latest job; written by the placer only
+  alignas(64) std::atomic<int> joined_{0};
+};
+
+}  // namespace hcemu::detail
