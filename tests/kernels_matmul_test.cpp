@@ -208,6 +208,24 @@ TEST(Matmul2D, CannonDekelAndTheAlignedSbtOnSquareGridsOnEveryPortModel) {
         }
 }
 
+TEST(Matmul2D, DekelAndTheAlignedSbtOnRectangularGridsOnEveryPortModel) {
+  // §5.2.1: "directly portable" to N1 != N2 when Q is a multiple of max(N1, N2); the coarse block's sub-blocks stay
+  // put, the fine one moves every step. P and R need not divide (their blocks are padded), Q must.
+  for (A a : {A::dekel, A::sbt_aligned})
+    for (const char* ports : {"one", "half", "k:2", "all"})
+      for (int d : {1, 2, 3, 4, 5})
+        for (int n1 = 0; n1 <= d; ++n1) {
+          if (2 * n1 == d) continue;
+          for (const MatmulShape& shape : {MatmulShape{16, 32, 16}, MatmulShape{13, 32, 7}, MatmulShape{3, 64, 40}})
+            for (std::size_t element : {std::size_t{8}, std::size_t{4}}) {
+              MachineConfig c = machine(d, ports);
+              c.barrier_a = 1.5;
+              c.barrier_b = 0.25;
+              check_matmul(c, shape, options(a, {n1, d - n1}, 0, element));
+            }
+        }
+}
+
 // ----- The paper's tables, counted by hand ------------------------------------------------------------------------
 // Store-and-forward, λ = 10 µs, τ = 0.01 µs per byte (t_c = 0.08 µs per double), t_a = 0.005 µs, ρ = 0: the time is
 // E·0.08 + S·10 + F·0.005 µs for E element transfers, S start-ups and F flops.
@@ -373,6 +391,23 @@ TEST(PaperTables, AlignedSbtMultipliesInLogNSteps) {
   expect_paper(c, {64, 64, 64}, options(A::a1_2d, {3, 3}), 896, 6, 8192);
 }
 
+TEST(PaperTables, DekelAndTheAlignedSbtOnRectangularGrids) {
+  // §5.2.1, GCEA-based: "N2 - 1 communication steps for C ... each step communicating ⌈P/N1⌉⌈Q/N2⌉ elements. For D
+  // there are N1 - 1 steps of ⌈Q/N1⌉⌈R/N2⌉ each." On 2 × 8 (d = 4, δ = 2) with P = 32, Q = 64, R = 128, B_m = ∞:
+  // C's blocks are 16 × 8 = 128 (one inner block of Q/8), D's 32 × 16 = 512 (four). Alignment: C once (bit 0 of the
+  // row index), D once (the high bit of the column index), 640 in 2 start-ups; then 7 steps of C and 1 of D:
+  // 7·128 + 512 = 1408 in 8 one-port, 6·128 + max(128, 512) = 1280 in 7 all-port (C and D side by side).
+  // Arithmetic: 8 block products of 2·16·8·16 = 32768 = 2PQR/N.
+  MachineConfig c = paper_machine(4);
+  expect_paper(c, {32, 64, 128}, options(A::dekel, {1, 3}), 640 + 1408, 2 + 8, 32768);
+  c.ports = Ports::parse("all");
+  expect_paper(c, {32, 64, 128}, options(A::dekel, {1, 3}), 640 + 1280, 2 + 7, 32768);
+  // The aligned SBT on 8 × 2 with P = 128, Q = 64, R = 32: C's blocks 16 × 32 = 512 (four inner blocks), D's
+  // 8 × 16 = 128 (one). Alignment 512 + 128; D alone across the two dimensions of the inner bits C's block holds,
+  // 128 + 256; then C's 512 and D's 4·128 = 512 together: 640 + 384 + 1024 = 2048 in 2 + 2 + 2 = 6 one-port.
+  expect_paper(paper_machine(4), {128, 64, 32}, options(A::sbt_aligned, {3, 1}), 2048, 6, 32768);
+}
+
 TEST(PaperTables, AlgorithmThreeVersionTwoTradesTheTransposeOfAForAScatter) {
   // P = Q = R = 64 on 4 × 4 (blocks of 16 × 16 = 256), B_m = ∞. Version 1 (Table 9): 3584 element transfers, 12
   // start-ups. Version 2: TXP C n·256 = 1024, SBT-b of D 256 + 512, the reduction of the 16 × 64 partial to the
@@ -414,6 +449,9 @@ TEST(MatmulShapes, ImpossibleShapesAreUsageErrorsNamingTheConstraint) {
             std::string::npos);
   EXPECT_NE(message(machine(3, "one"), {8, 8, 8}, options(A::a4_2d, {1, 1})).find("n1 + n2 must equal d"),
             std::string::npos);
+  EXPECT_NE(message(machine(3, "one"), {5, 6, 7}, options(A::dekel, {2, 1})).find("Q a multiple of max(N1, N2) = 4"),
+            std::string::npos);
+  EXPECT_NE(message(machine(3, "one"), {4, 4, 4}, options(A::cannon)).find("s × s torus"), std::string::npos);
   EXPECT_NE(message(machine(4, "one"), {4, 4, 4}, options(A::a1_2d, {1, 2})).find("n1 + n2 must equal d"),
             std::string::npos);
   EXPECT_NE(message(machine(3, "one"), {4, 4, 4}, options(A::a1_hybrid, {}, 4)).find("k = 4"), std::string::npos);

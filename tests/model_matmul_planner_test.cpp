@@ -160,6 +160,37 @@ TEST(MatmulPlanner, RectangularGridsForAlgorithmsTwoToFive) {
   EXPECT_EQ(model::plan_matmul(figure_machine(5, 1), {64, 64, 64}, four).size(), 6u);
 }
 
+TEST(MatmulPlanner, DekelAndTheAlignedSbtOnRectangularGridsFollowTheShape) {
+  // §5.2.1: both are A1, whose grid should have N1/N2 = P/R (Table 12). N = 16, t_c = τ = 1 µs, P = 256, Q = R = 64.
+  // Dekel on the square 4 × 4 grid: blocks of C 64 × 16 (1024), of D 16 × 16 (256); alignment 2·(1025 + 257), then
+  // 3·(1025 + 257): 6410 µs. On 8 × 2 (C's block holds four inner blocks of 8): alignment 1025 + 257, one step of
+  // both, six of D alone: 1282 + 1282 + 6·257 = 4106 µs. On 16 × 1, no alignment, 15 steps of D: 3855 µs, the best.
+  const MachineConfig c = figure_machine(4, 1);
+  const std::array dekel = {A::dekel};
+  model::MatmulOptions o;
+  o.algorithm = A::dekel;
+  EXPECT_EQ(model::matmul_time(c, {256, 64, 64}, o)->communication, from_us(6410));
+  o.grid = {3, 1};
+  EXPECT_EQ(model::matmul_time(c, {256, 64, 64}, o)->communication, from_us(4106));
+  const auto tall = model::best_matmul(c, {256, 64, 64}, dekel);
+  EXPECT_EQ(tall.options.grid, (model::Grid{4, 0}));
+  EXPECT_EQ(tall.time.communication, from_us(3855));
+  // R > P: the mirror image, a wide grid.
+  EXPECT_EQ(model::best_matmul(c, {64, 64, 256}, dekel).options.grid, (model::Grid{0, 4}));
+  // The aligned SBT: 4 × 4 6408 µs, 8 × 2 1282 + (257 + 513) + (1025 + 1025) = 4102, 16 × 1 257 + 513 + 1025 + 2049 =
+  // 3844 µs.
+  const std::array sbt = {A::sbt_aligned};
+  o.algorithm = A::sbt_aligned;
+  EXPECT_EQ(model::matmul_time(c, {256, 64, 64}, o)->communication, from_us(4102));
+  EXPECT_EQ(model::best_matmul(c, {256, 64, 64}, sbt).time.communication, from_us(3844));
+  // Every grid is tried where max(N1, N2) divides Q (P and R are padded): all 5 of a 4-cube for Q = 64, only the
+  // square one and 8 × 2, 2 × 8 for Q = 24 (8 | 24, 16 does not); on an odd cube the rectangular ones alone.
+  EXPECT_EQ(model::plan_matmul(c, {256, 64, 64}, dekel).size(), 5u);
+  EXPECT_EQ(model::plan_matmul(c, {5, 24, 7}, dekel).size(), 3u);
+  EXPECT_EQ(model::plan_matmul(figure_machine(3, 1), {5, 8, 7}, sbt).size(), 4u);
+  EXPECT_EQ(model::plan_matmul(figure_machine(3, 1), {5, 6, 7}, sbt).size(), 0u);
+}
+
 TEST(MatmulPlanner, ConsidersOnlyAlgorithmsWithAClosedFormOnTheMachine) {
   MachineConfig one = figure_machine(4, 1);
   for (const auto& p : model::plan_matmul(one, {64, 64, 64}))

@@ -329,42 +329,53 @@ std::optional<MatmulTime> rectangular_two_dimensional(const MachineConfig& confi
   return cost.result();
 }
 
-// Cannon's and Dekel's algorithms on the s × s grid (src/kernels/matmul_aligned.cpp; §5.2.1). Cannon's alignment
-// rotates C in row K by min(K, s - K) and D in column L by min(L, s - L) CRA steps, at most ⌊s/2⌋ each (the paper's
-// ⌈P/N1⌉⌈Q/N2⌉⌊N2/2⌋ elements across an edge for C); Dekel's exchanges across one dimension for every set bit of
-// the row (column) index, at most log s steps each (the aligned SBT too). Each alignment is closed by a barrier
-// (Q(d)). Then s - 1 steps (the aligned SBT: log s steps, step i moving 2^i blocks of each), each moving C and D: one
-// after the other through a single port, side by side where the node drives two links at once (all-port, k:N with
-// N >= 2); s block products of 2pqr flops.
+// Cannon's and Dekel's algorithms and the aligned SBT (src/kernels/matmul_aligned.cpp; §5.2.1), on the N1 × N2 grid
+// (Cannon's: N1 = N2 = s). Cannon's alignment rotates C in row K by min(K, s - K) and D in column L by min(L, s - L)
+// CRA steps, at most ⌊s/2⌋ each (the paper's ⌈P/N1⌉⌈Q/N2⌉⌊N2/2⌋ elements across an edge for C); Dekel's exchanges
+// across one dimension for every set bit of a field of nmin = log Nmin bits, at most nmin steps each (the aligned SBT
+// too). Each alignment is closed by a barrier (Q(d)). Then Dekel's Nmax - 1 GCEA steps: the matrix whose blocks hold
+// one inner block (D if N1 > N2, C if N2 > N1, both on a square grid) moves every step, the other in the Nmin - 1
+// steps whose Gray-code bit is one of its nmin; Cannon's s - 1 rotations move both. The aligned SBT: δ = |n1 - n2|
+// steps of recursive doubling of the one-inner-block matrix alone (step e moving 2^e blocks), then nmin steps moving
+// 2^i blocks of the other and 2^(δ+i) of it. Where both move, one after the other through a single port, side by
+// side where the node drives two links at once (all-port, k:N with N >= 2). Nmax block products of 2·p·(Q/Nmax)·r
+// flops (p = ⌈P/N1⌉, r = ⌈R/N2⌉; on the square grid ⌈Q/s⌉, padding included).
 std::optional<MatmulTime> aligned_two_dimensional(const MachineConfig& config, const MatmulShape& shape,
                                                   const MatmulOptions& options) {
-  const int c = config.d / 2;
-  const auto s = std::size_t{1} << c;
-  const Grid g{c, c};
+  const Grid g = matmul_grid(options, config.d);
+  const int nmin = std::min(g.n1, g.n2), nmax = std::max(g.n1, g.n2), delta = nmax - nmin;
+  const auto most = std::size_t{1} << nmax, least = std::size_t{1} << nmin;
   const BlockShape cb = block_shape(shape.P, shape.Q, g), db = block_shape(shape.Q, shape.R, g);
+  const bool tall = g.n1 > g.n2;  // D's blocks hold one inner block, C's 2^δ
+  const std::size_t inner = std::min(cb.cols, db.rows);
   Cost cost(config, options.element_bytes);
   const std::size_t w = options.element_bytes;
   const MachineConfig& m = cost.silent;
-  if (s > 1) {
+  if (most > 1) {
     const Time c_step = pairwise_exchange_time(m, w * cb.size(), 1), d_step = pairwise_exchange_time(m, w * db.size(), 1);
     const bool side_by_side = all_port(config) || (config.ports.kind == Ports::Kind::k && config.ports.n >= 2);
     // One after the other through one port, D's exchange overlaps C's under a port overlap (docs/model.md §14): the
     // step is then a chain through the port queues that this form does not follow.
     if (!side_by_side && config.port_overlap > 0) return std::nullopt;
-    const auto align_steps = static_cast<Time>(options.algorithm == A::cannon ? s / 2 : static_cast<std::size_t>(c));
+    const auto align_steps = static_cast<Time>(options.algorithm == A::cannon ? least / 2 : static_cast<std::size_t>(nmin));
     cost.add(align_steps * (c_step + d_step) + 2 * cost.table.barrier(config.d));
-    auto step = [&](std::size_t blocks) {
-      const Time tc = pairwise_exchange_time(m, blocks * w * cb.size(), 1), td = pairwise_exchange_time(m, blocks * w * db.size(), 1);
+    // `coarse` blocks of the matrix that holds 2^δ inner blocks, `fine` of the other, in one step.
+    auto step = [&](std::size_t coarse, std::size_t fine) {
+      const std::size_t c_blocks = tall ? coarse : fine, d_blocks = tall ? fine : coarse;
+      const Time tc = c_blocks ? pairwise_exchange_time(m, c_blocks * w * cb.size(), 1) : 0;
+      const Time td = d_blocks ? pairwise_exchange_time(m, d_blocks * w * db.size(), 1) : 0;
       return side_by_side ? std::max(tc, td) : tc + td;
     };
-    if (options.algorithm == A::sbt_aligned)
-      for (int i = 0; i < c; ++i) cost.add(step(std::size_t{1} << i));
-    else
-      cost.add(static_cast<Time>(s - 1) * step(1));
+    if (options.algorithm == A::sbt_aligned) {
+      for (int e = 0; e < delta; ++e) cost.add(step(0, std::size_t{1} << e));
+      for (int i = 0; i < nmin; ++i) cost.add(step(std::size_t{1} << i, std::size_t{1} << (delta + i)));
+    } else {
+      cost.add(static_cast<Time>(least - 1) * step(1, 1) + static_cast<Time>(most - least) * step(0, 1));
+    }
   }
-  cost.flops(s * 2 * cb.size() * db.cols);
+  cost.flops(most * 2 * cb.rows * inner * db.cols);
   // A block product after the alignment and after each step (the aligned SBT: each step's pairs in one call).
-  cost.calls(options.algorithm == A::sbt_aligned ? 1 + static_cast<std::size_t>(c) : s);
+  cost.calls(options.algorithm == A::sbt_aligned ? 1 + static_cast<std::size_t>(nmax) : most);
   return cost.result();
 }
 

@@ -100,6 +100,9 @@ TEST(RunMatmul, ShapesTheAlgorithmsCannotTakeAreUsageErrors) {
            Bad{"run matmul --algo a2-2d-sbnt -d 3 --ports all", "needs a square processor grid, an even d"},
            Bad{"run matmul --algo a2-2d -d 3 -m 6", "a rectangular one P, Q and R multiples of max(N1, N2)"},
            Bad{"run matmul --algo a4-2d --grid 1,2 -d 3 -m 6", "multiples of max(N1, N2) = 4"},
+           Bad{"run matmul --algo dekel --grid 1,2 -d 3 -m 6", "Q a multiple of max(N1, N2) = 4"},
+           Bad{"run matmul --algo sbt-aligned -d 3 -m 6", "a rectangular one Q a multiple of max(N1, N2)"},
+           Bad{"run matmul --algo cannon --grid 1,2 -d 3", "takes no --grid"},
            Bad{"run matmul --algo a1-sbt --grid 1,2 -d 3", "takes no --grid"},
            Bad{"run matmul --algo a1-hybrid --k 4 -d 3", "must be in 0..3"},
            Bad{"run matmul --algo a3 -m 0 -d 2", "P, Q, R >= 1"},
@@ -209,6 +212,22 @@ TEST(PlanMatmul, AlgorithmsTwoToFiveOnRectangularGrids) {
   const auto o = run_of(hcemu("run matmul " + machine + " --algo a4-2d --grid 1,5 --P 64 --Q 1024 --R 64 --json"));
   EXPECT_TRUE(o["verified"].get<bool>());
   EXPECT_EQ(o["predicted_ps"], o["emulated_ps"]);
+}
+
+TEST(PlanMatmul, DekelAndTheAlignedSbtOnRectangularGrids) {
+  // §5.2.1: P = 256, Q = R = 64 on a 4-cube, t_c = τ = 1 µs: Dekel communicates 6410 µs on 4 × 4, 3855 µs on 16 × 1
+  // (model_matmul_planner_test counts both); the plan names the tall grid, the run on it (and on 8 × 2, on both
+  // engines) takes its predicted time.
+  const std::string machine = "--config linkbound --ports one -d 4 --set tau=0.125 --set lambda=1 --set flop=0.01";
+  auto j = payload_of(hcemu("plan matmul " + machine + " --algo dekel,sbt-aligned --P 256 --Q 64 --R 64 --json"), "plan");
+  EXPECT_EQ(j["optimal"]["grid"], (std::vector<int>{4, 0})) << j.dump();
+  for (const char* engine : {"tasks", "os_threads"})
+    for (const char* run : {"--algo dekel --grid 4,0", "--algo sbt-aligned --grid 3,1", "--algo dekel --grid 1,3"}) {
+      SCOPED_TRACE(std::string(engine) + " " + run);
+      const auto o = run_of(hcemu("run matmul " + machine + " " + run + " --P 256 --Q 64 --R 64 --json --engine " + engine));
+      EXPECT_TRUE(o["verified"].get<bool>());
+      EXPECT_EQ(o["predicted_ps"], o["emulated_ps"]);
+    }
 }
 
 TEST(PlanMatmul, NamesThePlannersBestAndListsEveryCandidate) {
