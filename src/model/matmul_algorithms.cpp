@@ -63,7 +63,7 @@ bool needs_square_grid(MatmulAlgorithm a) {
 
 // Why an algorithm needs N1 = N2, for its error.
 std::string square_reason(MatmulAlgorithm a) {
-  if (a == A::cannon) return "its alignment rotates row k of C by k and column l of D by l on an s × s torus";
+  if (a == A::cannon) return "hcemu aligns row k of C by k and column l of D by l on an s × s torus";
   if (a == A::outer_product) return "its wave fronts run from the diagonal blocks";
   return "its transposes move block (k, l) to processor (l, k)";
 }
