@@ -208,6 +208,23 @@ TEST(Matmul2D, CannonDekelAndTheAlignedSbtOnSquareGridsOnEveryPortModel) {
         }
 }
 
+TEST(Matmul2D, CannonOnRectangularGridsOnEveryPortModel) {
+  // §5.2.1, the paper's code for N1 = k·N2: Cannon's on the virtual Nmax × Nmax torus, one sub-block of the split
+  // matrix crossing an edge a step; P, Q and R multiples of max(N1, N2). Both orientations.
+  for (const char* ports : {"one", "half", "k:2", "all"})
+    for (int d : {1, 2, 3, 4, 5})
+      for (int n1 = 0; n1 <= d; ++n1) {
+        if (2 * n1 == d) continue;
+        for (const MatmulShape& shape : {MatmulShape{32, 32, 32}, MatmulShape{64, 32, 96}})
+          for (std::size_t element : {std::size_t{8}, std::size_t{4}}) {
+            MachineConfig c = machine(d, ports);
+            c.barrier_a = 1.5;
+            c.barrier_b = 0.25;
+            check_matmul(c, shape, options(A::cannon, {n1, d - n1}, 0, element));
+          }
+      }
+}
+
 TEST(Matmul2D, DekelAndTheAlignedSbtOnRectangularGridsOnEveryPortModel) {
   // §5.2.1: "directly portable" to N1 != N2 when Q is a multiple of max(N1, N2); the coarse block's sub-blocks stay
   // put, the fine one moves every step. P and R need not divide (their blocks are padded), Q must.
@@ -391,6 +408,19 @@ TEST(PaperTables, AlignedSbtMultipliesInLogNSteps) {
   expect_paper(c, {64, 64, 64}, options(A::a1_2d, {3, 3}), 896, 6, 8192);
 }
 
+TEST(PaperTables, CannonOnARectangularGridRotatesASubBlockOfCAndAllOfDEachStep) {
+  // §5.2.1, the code for N1 = k·N2: "CALL CRA_row(C[1], ⌈P/N1⌉⌈Q/N1⌉); Left rotate C[i] locally; CALL
+  // CRA_column(D, ⌈Q/N1⌉⌈R/N2⌉)", N1 - 1 times. On 8 × 2 (k = 4) with P = Q = R = 64, B_m = ∞: C's block 8 × 32 in
+  // four sub-blocks of 64, D's block 8 × 32 (256) in four column sub-blocks of 64. Alignment of C: ⌊8/2⌋ = 4 steps of
+  // one sub-block (256 elements). Alignment of D, sub-block i of processor column L going L·4 + i rows the shorter way
+  // round: column 1 moves sub-block 0 up 4 steps (4·64) and sub-blocks 1, 2, 3 down 3, 2, 1 steps together as far as
+  // they go (192 + 128 + 64): 640 elements in 7 start-ups (column 0: 384 in 3). Then 7 steps of 64 + 256: 2240 in 14.
+  // 3136 element transfers, 25 start-ups; 8 steps of four 8 × 8 × 8 products, 32768 flops = 2PQR/N. The mirror
+  // grid 2 × 8 (D's row sub-blocks move one a step, C whole) takes the same.
+  expect_paper(paper_machine(4), {64, 64, 64}, options(A::cannon, {3, 1}), 256 + 640 + 2240, 4 + 7 + 14, 32768);
+  expect_paper(paper_machine(4), {64, 64, 64}, options(A::cannon, {1, 3}), 256 + 640 + 2240, 4 + 7 + 14, 32768);
+}
+
 TEST(PaperTables, DekelAndTheAlignedSbtOnRectangularGrids) {
   // §5.2.1, GCEA-based: "N2 - 1 communication steps for C ... each step communicating ⌈P/N1⌉⌈Q/N2⌉ elements. For D
   // there are N1 - 1 steps of ⌈Q/N1⌉⌈R/N2⌉ each." On 2 × 8 (d = 4, δ = 2) with P = 32, Q = 64, R = 128, B_m = ∞:
@@ -451,7 +481,9 @@ TEST(MatmulShapes, ImpossibleShapesAreUsageErrorsNamingTheConstraint) {
             std::string::npos);
   EXPECT_NE(message(machine(3, "one"), {5, 6, 7}, options(A::dekel, {2, 1})).find("Q a multiple of max(N1, N2) = 4"),
             std::string::npos);
-  EXPECT_NE(message(machine(3, "one"), {4, 4, 4}, options(A::cannon)).find("s × s torus"), std::string::npos);
+  EXPECT_NE(message(machine(3, "one"), {4, 4, 4}, options(A::cannon)).find("without a grid n1,n2"), std::string::npos);
+  EXPECT_NE(message(machine(3, "one"), {8, 6, 8}, options(A::cannon, {2, 1})).find("P, Q and R multiples of max(N1, N2) = 4"),
+            std::string::npos);
   EXPECT_NE(message(machine(4, "one"), {4, 4, 4}, options(A::a1_2d, {1, 2})).find("n1 + n2 must equal d"),
             std::string::npos);
   EXPECT_NE(message(machine(3, "one"), {4, 4, 4}, options(A::a1_hybrid, {}, 4)).find("k = 4"), std::string::npos);

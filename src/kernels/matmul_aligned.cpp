@@ -1,5 +1,6 @@
-// The two algorithms of §5.2.1 (Johnsson & Ho 1987) that align C and D and then move them a block at a time on the
-// square grid N1 = N2 = s, multiplying after every move:
+// The two algorithms of §5.2.1 (Johnsson & Ho 1987) that align C and D and then move them a block at a time,
+// multiplying after every move, described here on the square grid N1 = N2 = s (the rectangular grids: cannon and
+// Dekel's below):
 //
 // Cannon's algorithm (Figure 17, the code "Matrix multiplication according to Cannon's Algorithm" with N1 = N2, so
 // k = 1 and C is not split): processor (k, l) sits at ring position (K, L) = (IG(k), IG(l)) of the Gray-code rings
@@ -103,24 +104,6 @@ struct Schedule {
   std::vector<std::uint32_t> inner;  // [t] the inner block multiplied after step t (Dekel), for its sub-block
 };
 
-Schedule cannon_schedule(const Node& node, int c) {
-  const auto s = std::uint32_t{1} << c;
-  const std::uint32_t K = model::inverse_gray(static_cast<std::uint32_t>(node.id()) >> c);  // rid
-  const std::uint32_t L = model::inverse_gray(static_cast<std::uint32_t>(node.id()) & (s - 1));  // cid
-  auto at = [c](std::uint32_t row_ring, std::uint32_t column_ring) {
-    return static_cast<int>((model::gray(row_ring) << c) | model::gray(column_ring));
-  };
-  const Move left{at(K, (L + s - 1) % s), at(K, (L + 1) % s)}, right{left.from, left.to};
-  const Move up{at((K + s - 1) % s, L), at((K + 1) % s, L)}, down{up.from, up.to};
-  Schedule plan;
-  plan.align_c.assign(std::min(K, s - K), 2 * K <= s ? left : right);
-  plan.align_d.assign(std::min(L, s - L), 2 * L <= s ? up : down);
-  plan.step_c.assign(s - 1, left);
-  plan.step_d.assign(s - 1, up);
-  plan.inner.assign(s, 0);
-  return plan;
-}
-
 // Dekel's alignment: the coarse matrix is exchanged across its dimension i for every set bit i of the high nmin
 // bits of the fine matrix's moving index, the fine one across its dimension δ + i for every set bit i of the coarse
 // one's; on the square grid, C across row dimension i for bit i of the row index, D across column dimension i for
@@ -144,7 +127,8 @@ Schedule dekel_schedule(const Node& node, const Aligned& g) {
   plan.inner.push_back(g.j0);
   for (std::uint32_t t = 1; t < most; ++t) {
     const int b = model::gray_transition(t - 1, g.nmax);
-    const Move fine = across(g.fine_dimension(b)), coarse = b >= g.delta ? across(g.coarse_dimension(b - g.delta)) : Move{};
+    const Move fine = across(g.fine_dimension(b));
+    const Move coarse = b >= g.delta ? across(g.coarse_dimension(b - g.delta)) : Move{};
     plan.step_c.push_back(g.tall ? coarse : fine);
     plan.step_d.push_back(g.tall ? fine : coarse);
     plan.inner.push_back(g.j0 ^ model::gray(t));
@@ -256,13 +240,12 @@ void sbt_aligned(MatmulContext<T>& x, const Aligned& g) {
   };
   // One step: n blocks of C across `c_dimension` and m of D across `d_dimension` (0 blocks: that matrix stays).
   auto step = [&](std::size_t n, int c_dimension, std::size_t m, int d_dimension) {
+    const int c_partner = node.neighbor(c_dimension), d_partner = node.neighbor(d_dimension);
     std::vector<Request> requests;
-    if (n) requests.push_back(node.post_recv(node.neighbor(c_dimension), cs.span().subspan(n * cn, n * cn), kAlignedCTag));
-    if (m) requests.push_back(node.post_recv(node.neighbor(d_dimension), ds.span().subspan(m * dn, m * dn), kAlignedDTag));
-    if (n)
-      requests.push_back(node.isend(node.neighbor(c_dimension), std::span<const T>(cs.span().subspan(0, n * cn)), kAlignedCTag));
-    if (m)
-      requests.push_back(node.isend(node.neighbor(d_dimension), std::span<const T>(ds.span().subspan(0, m * dn)), kAlignedDTag));
+    if (n) requests.push_back(node.post_recv(c_partner, cs.span().subspan(n * cn, n * cn), kAlignedCTag));
+    if (m) requests.push_back(node.post_recv(d_partner, ds.span().subspan(m * dn, m * dn), kAlignedDTag));
+    if (n) requests.push_back(node.isend(c_partner, std::span<const T>(cs.span().subspan(0, n * cn)), kAlignedCTag));
+    if (m) requests.push_back(node.isend(d_partner, std::span<const T>(ds.span().subspan(0, m * dn)), kAlignedDTag));
     node.wait_all(requests);
   };
   multiply_slots(0, 1);
@@ -284,6 +267,161 @@ void sbt_aligned(MatmulContext<T>& x, const Aligned& g) {
   }
 }
 
+// Cannon's algorithm on the virtual s × s torus, s = Nmax (the paper's code for N1 = k·N2: k = 2^δ virtual columns a
+// processor column; for N2 = k·N1 the mirror image, k virtual rows a processor row; k = 1 on the square grid). The
+// matrix split by the virtual ring, S (C for N1 >= N2, its column blocks; D for N2 > N1, its row blocks), moves one
+// sub-block a step along its ring of processors; the other, W (D, or C), moves whole along the other ring, s long.
+// Virtual position u of the split ring (u = (ring position)·k + slot) holds the inner block G(u), the paper's Gray-code
+// ring order, so S's slot i starts on its sub-block G(u) mod k (`where`: a local index, no copy). Alignment, the
+// shorter way round: S by the node's position on W's ring, one sub-block a step; W's sub-block i by its virtual
+// position u on S's ring, all sub-blocks that still move going together (a contiguous range, the same parity of
+// moves so far, so the range lies in one of W's two buffers); then W's sub-blocks are gathered into the buffer most
+// of them ended in (ρ for the others). Then s - 1 steps of S one sub-block forward and W whole, each followed by the
+// node's k block products, A's sub-block i += S's slot i and W's sub-block i. For N2 > N1 the row sub-blocks of C
+// and D are first cut into contiguous blocks (ρ), and A's are written in place.
+template <class T>
+void cannon(MatmulContext<T>& x, const Aligned& g) {
+  Node& node = x.node;
+  const bool split_c = g.n1 >= g.n2;  // S = C (column sub-blocks), W = D; else S = D (row sub-blocks), W = C
+  const std::size_t k = std::size_t{1} << g.delta, s = std::size_t{1} << g.nmax;
+  const std::uint32_t K = model::inverse_gray(g.r), L = model::inverse_gray(g.c);
+  const std::uint32_t rows = std::uint32_t{1} << g.n1, cols = std::uint32_t{1} << g.n2;
+  auto at = [&](std::uint32_t row_ring, std::uint32_t column_ring) {
+    return static_cast<int>((model::gray(row_ring % rows) << g.n2) | model::gray(column_ring % cols));
+  };
+  const Move left{at(K, L + cols - 1), at(K, L + 1)}, up{at(K + rows - 1, L), at(K + 1, L)};
+  const Move s_forward = split_c ? left : up, w_forward = split_c ? up : left;
+  const Move s_backward{s_forward.from, s_forward.to}, w_backward{w_forward.from, w_forward.to};
+  const std::uint32_t s_position = split_c ? L : K, w_position = split_c ? K : L;
+  const int s_tag = split_c ? kAlignedCTag : kAlignedDTag, w_tag = split_c ? kAlignedDTag : kAlignedCTag;
+  const std::span<const T> s_block = split_c ? x.blocks.c : x.blocks.d, w_block = split_c ? x.blocks.d : x.blocks.c;
+  const std::size_t s_sub = s_block.size() / k, w_sub = w_block.size() / k;
+
+  // S's ring of k + 1 slots (one free to receive into) and W's two buffers, each sub-block in one of them.
+  Buffer<T> ring = node.allocate<T>((k + 1) * s_sub);
+  Buffer<T> w_buffers[2] = {node.allocate<T>(k * w_sub), node.allocate<T>(k * w_sub)};
+  if (split_c) {
+    std::copy(s_block.begin(), s_block.end(), ring.begin());
+    std::copy(w_block.begin(), w_block.end(), w_buffers[0].begin());
+  } else {
+    // Row sub-block j of a column-major a × b block (a = k·a', b columns) as its own a' × b block.
+    auto cut_rows = [&](std::span<const T> from, std::span<T> to, std::size_t a) {
+      const std::size_t part = a / k, b = from.size() / a;
+      std::vector<std::uint32_t> order(from.size());
+      for (std::size_t j = 0; j < k; ++j)
+        for (std::size_t col = 0; col < b; ++col)
+          for (std::size_t row = 0; row < part; ++row)
+            order[j * part * b + row + col * part] = static_cast<std::uint32_t>(j * part + row + col * a);
+      node.permute(bytes(from), bytes(to.subspan(0, from.size())), sizeof(T), order);
+    };
+    cut_rows(s_block, ring.span(), x.d.rows);
+    cut_rows(w_block, w_buffers[0].span(), x.c.rows);
+  }
+  std::vector<std::size_t> where(k);
+  for (std::size_t i = 0; i < k; ++i) where[i] = model::gray(static_cast<std::uint32_t>(s_position * k + i)) & (k - 1);
+  std::size_t free_slot = k;
+  auto slot = [&](std::size_t j) { return ring.span().subspan(j * s_sub, s_sub); };
+  // One step of S's virtual ring: the sub-block leaving the window goes to the neighbour, the one arriving takes the
+  // free slot. On a ring of one processor (nmin = 0) the window only turns: nothing moves.
+  const bool s_local = g.nmin == 0;
+  auto s_step = [&](bool forward) -> std::vector<Request> {
+    const std::size_t out = forward ? where.front() : where.back();
+    const std::size_t arriving = s_local ? out : free_slot;
+    std::vector<Request> requests;
+    if (!s_local) {
+      const Move m = forward ? s_forward : s_backward;
+      requests.push_back(node.post_recv(m.from, slot(free_slot), s_tag));
+      requests.push_back(node.isend(m.to, std::span<const T>(slot(out)), s_tag));
+      free_slot = out;
+    }
+    if (forward) {
+      where.erase(where.begin());
+      where.push_back(arriving);
+    } else {
+      where.pop_back();
+      where.insert(where.begin(), arriving);
+    }
+    return requests;
+  };
+  auto align_s = [&] {
+    const std::size_t m = w_position;
+    const bool forward = 2 * m <= s;
+    for (std::size_t t = 0; t < (forward ? m : s - m); ++t) {
+      std::vector<Request> requests = s_step(forward);
+      node.wait_all(requests);
+    }
+  };
+  std::vector<int> held(k, 0);
+  auto w_range = [&](std::size_t first, std::size_t end, int buffer) {
+    return w_buffers[buffer].span().subspan(first * w_sub, (end - first) * w_sub);
+  };
+  int w_now = 0;
+  auto align_w = [&] {
+    const std::size_t base = s_position * k;  // virtual position of sub-block 0
+    std::size_t up_to = 0;                    // sub-blocks [0, up_to) go forward (2u <= s), the rest backward
+    while (up_to < k && 2 * (base + up_to) <= s) ++up_to;
+    auto move_range = [&](std::size_t first, std::size_t end, const Move& m) {
+      const int from = held[first];
+      Request in = node.post_recv(m.from, w_range(first, end, 1 - from), w_tag);
+      Request sent = node.isend(m.to, std::span<const T>(w_range(first, end, from)), w_tag);
+      node.wait(in);
+      node.wait(sent);
+      for (std::size_t i = first; i < end; ++i) held[i] = 1 - from;
+    };
+    for (std::size_t t = 1;; ++t) {  // sub-block i moves base + i steps forward
+      const std::size_t first = t > base ? t - base : 0;
+      if (first >= up_to) break;
+      move_range(first, up_to, w_forward);
+    }
+    for (std::size_t t = 1;; ++t) {  // sub-block i moves s - base - i steps backward
+      const std::size_t end = s + 1 >= base + t ? std::min(k, s + 1 - base - t) : 0;
+      if (end <= up_to) break;
+      move_range(up_to, end, w_backward);
+    }
+    const auto odd = static_cast<std::size_t>(std::count(held.begin(), held.end(), 1));
+    w_now = 2 * odd > k ? 1 : 0;
+    for (std::size_t i = 0; i < k; ++i)
+      if (held[i] != w_now)
+        node.copy(bytes(std::span<const T>(w_range(i, i + 1, held[i]))), bytes(w_range(i, i + 1, w_now)));
+  };
+  if (node.size() > 1) {
+    if (split_c) align_s(); else align_w();
+    node.barrier();
+    if (split_c) align_w(); else align_s();
+    node.barrier();
+  }
+
+  std::copy(x.blocks.e.begin(), x.blocks.e.end(), x.blocks.a.begin());
+  const std::size_t p = split_c ? x.c.rows : x.c.rows / k, r = split_c ? x.d.cols / k : x.d.cols;
+  const std::size_t inner = split_c ? x.c.cols / k : x.d.rows / k;
+  auto multiply_held = [&] {
+    for (std::size_t i = 0; i < k; ++i) {
+      const std::span<const T> w_part = w_range(i, i + 1, w_now), s_part = slot(where[i]);
+      if (split_c)
+        multiply(p, r, inner, ColumnMajor{s_part, p}, ColumnMajor{w_part, inner},
+                 x.blocks.a.subspan(i * p * r, p * r), p, true);
+      else
+        multiply(p, r, inner, ColumnMajor{w_part, p}, ColumnMajor{s_part, inner}, x.blocks.a.subspan(i * p),
+                 x.c.rows, true);
+    }
+    node.compute(k * 2 * p * inner * r);
+  };
+  multiply_held();
+  for (std::size_t t = 1; t < s; ++t) {
+    // C's move first, then D's, as on the square grid.
+    std::vector<Request> requests = {node.post_recv(w_forward.from, w_buffers[1 - w_now].span(), w_tag)};
+    auto send_w = [&] {
+      requests.push_back(node.isend(w_forward.to, std::span<const T>(w_buffers[w_now].span()), w_tag));
+    };
+    if (!split_c) send_w();
+    for (Request& request : s_step(true)) requests.push_back(std::move(request));
+    if (split_c) send_w();
+    node.wait_all(requests);
+    w_now = 1 - w_now;
+    multiply_held();
+  }
+}
+
 }  // namespace
 
 template <class T>
@@ -291,7 +429,7 @@ void aligned_2d(MatmulContext<T>& x) {
   const Aligned g(x.node, x.grid);
   switch (x.options.algorithm) {
     case MatmulAlgorithm::cannon:
-      return aligned_products(x, g, cannon_schedule(x.node, g.n1));
+      return cannon(x, g);
     case MatmulAlgorithm::dekel:
       return aligned_products(x, g, dekel_schedule(x.node, g));
     default:

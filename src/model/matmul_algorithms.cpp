@@ -12,14 +12,15 @@ namespace {
 
 using A = MatmulAlgorithm;
 
-// The one-port A2-A5 with the rectangular transpose (§5.2.2), and Dekel's algorithm and the aligned SBT with Dekel's
-// alignment on N1 = 2^δ·N2 or N2 = 2^δ·N1 (§5.2.1: "for P = 2^α1 N1, Q = 2^α2 N1 = 2^α3 N2 and R = 2^α4 N2 the
-// algorithm is directly portable").
-bool transposes_on_rectangle(MatmulAlgorithm a) {
-  return a == A::a2_2d || a == A::a3_2d || a == A::a4_2d || a == A::a5_2d;
+// The one-port A2-A5 with the rectangular transpose (§5.2.2); Cannon's on the virtual Nmax × Nmax torus of the
+// paper's code for N1 = k·N2; Dekel's algorithm and the aligned SBT with Dekel's alignment on N1 = 2^δ·N2 or
+// N2 = 2^δ·N1 (§5.2.1: "for P = 2^α1 N1, Q = 2^α2 N1 = 2^α3 N2 and R = 2^α4 N2 the algorithm is directly portable").
+// The first two cut P, Q and R by Nmax, the last two only Q.
+bool cuts_every_side(MatmulAlgorithm a) {
+  return a == A::a2_2d || a == A::a3_2d || a == A::a4_2d || a == A::a5_2d || a == A::cannon;
 }
 bool takes_rectangular_grid(MatmulAlgorithm a) {
-  return transposes_on_rectangle(a) || a == A::dekel || a == A::sbt_aligned;
+  return cuts_every_side(a) || a == A::dekel || a == A::sbt_aligned;
 }
 
 constexpr std::array kAlgorithms = {
@@ -63,8 +64,9 @@ bool needs_square_grid(MatmulAlgorithm a) {
 
 // Why an algorithm needs N1 = N2, for its error.
 std::string square_reason(MatmulAlgorithm a) {
-  if (a == A::cannon) return "hcemu aligns row k of C by k and column l of D by l on an s × s torus";
   if (a == A::outer_product) return "its wave fronts run from the diagonal blocks";
+  if (a == A::a3_2d_v2) return "its reduction lands row block l of A on the diagonal processor (l, l)";
+  if (takes_rectangular_grid(a)) return "without a grid n1,n2 it runs the square one";
   return "its transposes move block (k, l) to processor (l, k)";
 }
 
@@ -81,13 +83,13 @@ std::span<const MatmulAlgorithmInfo> matmul_algorithms() { return kAlgorithms; }
 bool matmul_takes_rectangular_grid(MatmulAlgorithm algorithm) { return takes_rectangular_grid(algorithm); }
 
 std::string_view matmul_rectangular_condition(MatmulAlgorithm algorithm) {
-  return transposes_on_rectangle(algorithm) ? "P, Q and R multiples of max(N1, N2)" : "Q a multiple of max(N1, N2)";
+  return cuts_every_side(algorithm) ? "P, Q and R multiples of max(N1, N2)" : "Q a multiple of max(N1, N2)";
 }
 
 bool matmul_fits_grid(const MatmulShape& shape, MatmulAlgorithm algorithm, Grid grid) {
   if (grid.n1 == grid.n2 || !takes_rectangular_grid(algorithm)) return true;
   const std::size_t most = std::size_t{1} << std::max(grid.n1, grid.n2);
-  if (transposes_on_rectangle(algorithm)) return shape.P % most == 0 && shape.Q % most == 0 && shape.R % most == 0;
+  if (cuts_every_side(algorithm)) return shape.P % most == 0 && shape.Q % most == 0 && shape.R % most == 0;
   return shape.Q % most == 0;
 }
 

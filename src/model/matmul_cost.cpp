@@ -329,17 +329,60 @@ std::optional<MatmulTime> rectangular_two_dimensional(const MachineConfig& confi
   return cost.result();
 }
 
-// Cannon's and Dekel's algorithms and the aligned SBT (src/kernels/matmul_aligned.cpp; §5.2.1), on the N1 × N2 grid
-// (Cannon's: N1 = N2 = s). Cannon's alignment rotates C in row K by min(K, s - K) and D in column L by min(L, s - L)
-// CRA steps, at most ⌊s/2⌋ each (the paper's ⌈P/N1⌉⌈Q/N2⌉⌊N2/2⌋ elements across an edge for C); Dekel's exchanges
-// across one dimension for every set bit of a field of nmin = log Nmin bits, at most nmin steps each (the aligned SBT
-// too). Each alignment is closed by a barrier (Q(d)). Then Dekel's Nmax - 1 GCEA steps: the matrix whose blocks hold
-// one inner block (D if N1 > N2, C if N2 > N1, both on a square grid) moves every step, the other in the Nmin - 1
-// steps whose Gray-code bit is one of its nmin; Cannon's s - 1 rotations move both. The aligned SBT: δ = |n1 - n2|
-// steps of recursive doubling of the one-inner-block matrix alone (step e moving 2^e blocks), then nmin steps moving
-// 2^i blocks of the other and 2^(δ+i) of it. Where both move, one after the other through a single port, side by
-// side where the node drives two links at once (all-port, k:N with N >= 2). Nmax block products of 2·p·(Q/Nmax)·r
-// flops (p = ⌈P/N1⌉, r = ⌈R/N2⌉; on the square grid ⌈Q/s⌉, padding included).
+// Cannon's alignment on the virtual s × s torus (src/kernels/matmul_aligned.cpp, cannon): C's phase, then D's, each
+// as long as its slowest node; for N2 > N1 the cut of C's and D's row sub-blocks before them.
+void cannon_alignment(Cost& cost, Grid g, std::size_t c_elements, std::size_t d_elements) {
+  const MachineConfig& m = cost.silent;
+  const std::size_t w = cost.w;
+  const int nmax = std::max(g.n1, g.n2), delta = std::abs(g.n1 - g.n2);
+  const std::size_t s = std::size_t{1} << nmax, k = std::size_t{1} << delta;
+  const bool split_c = g.n1 >= g.n2;
+  const std::size_t s_bytes = w * (split_c ? c_elements : d_elements) / k;
+  const std::size_t w_bytes = w * (split_c ? d_elements : c_elements) / k;
+  if (!split_c) cost.copy(c_elements + d_elements);
+  // S: one sub-block a step, min(p, s - p) steps at position p of W's ring: ⌊s/2⌋ at most; none where S's ring is
+  // one processor (nmin = 0: the window turns in place).
+  const Time s_phase = std::min(g.n1, g.n2) == 0 ? 0 : static_cast<Time>(s / 2) * pairwise_exchange_time(m, s_bytes, 1);
+  // W: on the ring at position p of S's ring (N_S = s/k of them), sub-block i goes p·k + i forward or s - p·k - i
+  // backward, the shorter way; each step moves the sub-blocks not yet there, then the minority parity is copied.
+  Time w_phase = 0;
+  for (std::size_t p = 0; p < s / k; ++p) {
+    const std::size_t base = p * k;
+    std::size_t up_to = 0, odd = 0;
+    while (up_to < k && 2 * (base + up_to) <= s) ++up_to;
+    Time t_ring = 0;
+    for (std::size_t t = 1;; ++t) {
+      const std::size_t first = t > base ? t - base : 0;
+      if (first >= up_to) break;
+      t_ring += pairwise_exchange_time(m, (up_to - first) * w_bytes, 1);
+    }
+    for (std::size_t t = 1;; ++t) {
+      const std::size_t end = s + 1 >= base + t ? std::min(k, s + 1 - base - t) : 0;
+      if (end <= up_to) break;
+      t_ring += pairwise_exchange_time(m, (end - up_to) * w_bytes, 1);
+    }
+    for (std::size_t i = 0; i < k; ++i) odd += (i < up_to ? base + i : s - base - i) % 2;
+    t_ring += cost.table.copy(std::min(odd, k - odd) * w_bytes);
+    w_phase = std::max(w_phase, t_ring);
+  }
+  cost.add(s_phase + w_phase);
+}
+
+// Cannon's and Dekel's algorithms and the aligned SBT (src/kernels/matmul_aligned.cpp; §5.2.1), on the N1 × N2 grid.
+// Cannon's (on the virtual s × s torus, s = Nmax, k = 2^δ sub-blocks of the split matrix S a node, W the other):
+// S's alignment moves a sub-block per step, ⌊s/2⌋ steps at most (the paper's ⌈P/N1⌉⌈Q/N2⌉⌊N2/2⌋ elements across an
+// edge for C on the square grid); W's alignment, for the W ring at each position p of S's ring, moves the range of
+// W's sub-blocks i whose distance p·k + i (the shorter way round) is not yet covered, then gathers W's sub-blocks
+// into one buffer (ρ for the minority); the phase lasts as long as its slowest ring. Then s - 1 steps moving one
+// sub-block of S and all of W. For N2 > N1 the row sub-blocks of C and D are first cut out (ρ·(C + D)). Dekel's
+// exchanges across one dimension for every set bit of a field of nmin = log Nmin bits, at most nmin steps each (the
+// aligned SBT too), then Nmax - 1 GCEA steps: the matrix whose blocks hold one inner block (D if N1 > N2, C if
+// N2 > N1, both on a square grid) moves every step, the other in the Nmin - 1 steps whose Gray-code bit is one of its
+// nmin. The aligned SBT: δ = |n1 - n2| steps of recursive doubling of the one-inner-block matrix alone (step e moving
+// 2^e blocks), then nmin steps moving 2^i blocks of the other and 2^(δ+i) of it. Each alignment is closed by a
+// barrier (Q(d)). Where both move in a step, one after the other through a single port, side by side where the node
+// drives two links at once (all-port, k:N with N >= 2). Nmax block-product steps of 2·p·(Q/Nmax)·r flops
+// (p = ⌈P/N1⌉, r = ⌈R/N2⌉; on the square grid ⌈Q/s⌉, padding included).
 std::optional<MatmulTime> aligned_two_dimensional(const MachineConfig& config, const MatmulShape& shape,
                                                   const MatmulOptions& options) {
   const Grid g = matmul_grid(options, config.d);
@@ -357,8 +400,12 @@ std::optional<MatmulTime> aligned_two_dimensional(const MachineConfig& config, c
     // One after the other through one port, D's exchange overlaps C's under a port overlap (docs/model.md §14): the
     // step is then a chain through the port queues that this form does not follow.
     if (!side_by_side && config.port_overlap > 0) return std::nullopt;
-    const auto align_steps = static_cast<Time>(options.algorithm == A::cannon ? least / 2 : static_cast<std::size_t>(nmin));
-    cost.add(align_steps * (c_step + d_step) + 2 * cost.table.barrier(config.d));
+    cost.add(2 * cost.table.barrier(config.d));
+    if (options.algorithm == A::cannon) {
+      cannon_alignment(cost, g, cb.size(), db.size());
+    } else {
+      cost.add(static_cast<Time>(nmin) * (c_step + d_step));
+    }
     // `coarse` blocks of the matrix that holds 2^δ inner blocks, `fine` of the other, in one step.
     auto step = [&](std::size_t coarse, std::size_t fine) {
       const std::size_t c_blocks = tall ? coarse : fine, d_blocks = tall ? fine : coarse;
@@ -366,7 +413,14 @@ std::optional<MatmulTime> aligned_two_dimensional(const MachineConfig& config, c
       const Time td = d_blocks ? pairwise_exchange_time(m, d_blocks * w * db.size(), 1) : 0;
       return side_by_side ? std::max(tc, td) : tc + td;
     };
-    if (options.algorithm == A::sbt_aligned) {
+    if (options.algorithm == A::cannon) {
+      // S's sub-block (C's for N1 >= N2) and W whole, s - 1 times.
+      const std::size_t k = std::size_t{1} << delta;
+      const bool split_c = g.n1 >= g.n2;
+      const Time ts = nmin == 0 ? 0 : pairwise_exchange_time(m, w * (split_c ? cb.size() : db.size()) / k, 1);
+      const Time tw = pairwise_exchange_time(m, w * (split_c ? db.size() : cb.size()), 1);
+      cost.add(static_cast<Time>(most - 1) * (side_by_side ? std::max(ts, tw) : ts + tw));
+    } else if (options.algorithm == A::sbt_aligned) {
       for (int e = 0; e < delta; ++e) cost.add(step(0, std::size_t{1} << e));
       for (int i = 0; i < nmin; ++i) cost.add(step(std::size_t{1} << i, std::size_t{1} << (delta + i)));
     } else {
