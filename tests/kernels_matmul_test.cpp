@@ -165,7 +165,8 @@ TEST(Matmul2D, AlgorithmThreeVersionTwoOnSquareGridsOnEveryPortModel) {
 
 TEST(Matmul2D, TransposedAlgorithmsOnRectangularGrids) {
   // §5.2.2: A2-A5 on N1 × N2 grids, N1 != N2, with the rectangular transpose; P, Q, R multiples of max(N1, N2).
-  for (A a : {A::a2_2d, A::a3_2d, A::a4_2d, A::a5_2d})
+  // §5.2.3: A3 version 2 there too, its reduction to the rows of A and the one- (some-) to-all scatter in them.
+  for (A a : {A::a2_2d, A::a3_2d, A::a3_2d_v2, A::a4_2d, A::a5_2d})
     for (const char* ports : {"one", "half", "all"})
       for (int d : {1, 2, 3, 4})
         for (int n1 = 0; n1 <= d; ++n1) {
@@ -446,6 +447,17 @@ TEST(PaperTables, AlgorithmThreeVersionTwoTradesTheTransposeOfAForAScatter) {
   // diagonal, E 256: 34048 (version 1: 32768).
   const MachineConfig c = paper_machine(4);
   expect_paper(c, {64, 64, 64}, options(A::a3_2d_v2), 1024 + 768 + 2048 + 768, 10, 16 * 64 * 31 + 2048 + 256);
+}
+
+TEST(PaperTables, AlgorithmThreeVersionTwoOnARectangularGridReducesToTheRowsOfA) {
+  // §5.2.3 on 8 × 2 (d = 4, δ = 2), P = Q = R = 64, B_m = ∞, ρ = 0: the rectangular transpose of C's 8 × 32 blocks
+  // (2·256 + 2·128, 4 start-ups), the SBT-b of D's 8 × 32 blocks in the row (256, 1), the 32 × 64 partial of A's row
+  // block l of N2 (32·64·15 flops); "the divide and conquer strategy is applied to P/N2": its SBT reduction over the
+  // one high bit of the row index (2048, 1; 2048 additions), recursive halving over the two low bits to 8 × 64 row
+  // blocks (1024 + 512, 2; 3·512 additions), and the scatter of one 8 × 32 column block along the row (256, 1);
+  // E 256 flops. 4864 element transfers, 9 start-ups, 34560 flops.
+  expect_paper(paper_machine(4), {64, 64, 64}, options(A::a3_2d_v2, {3, 1}), 768 + 256 + 2048 + 1536 + 256,
+               4 + 1 + 1 + 2 + 1, 32 * 64 * 15 + 2048 + 1536 + 256);
 }
 
 TEST(PaperTables, RectangularTransposeHasTwoLogNminWholeAndLogNmaxOverNminHalfSteps) {

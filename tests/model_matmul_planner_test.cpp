@@ -156,8 +156,11 @@ TEST(MatmulPlanner, RectangularGridsForAlgorithmsTwoToFive) {
   // Shapes that max(N1, N2) does not divide keep only the grids that take them: on a 6-cube every rectangular grid
   // has max(N1, N2) >= 16, which does not divide 24, so the square grid alone.
   EXPECT_EQ(model::plan_matmul(c, {24, 24, 24}, four).size(), 1u);
-  // On an odd cube the rectangular grids are the only ones.
+  // On an odd cube the rectangular grids are the only ones; A3 version 2 takes them too (§5.2.3).
   EXPECT_EQ(model::plan_matmul(figure_machine(5, 1), {64, 64, 64}, four).size(), 6u);
+  const std::array version_two = {A::a3_2d_v2};
+  EXPECT_EQ(model::plan_matmul(figure_machine(5, 1), {64, 64, 64}, version_two).size(), 6u);
+  EXPECT_EQ(model::plan_matmul(c, {64, 1024, 64}, version_two).size(), 7u);
 }
 
 TEST(MatmulPlanner, CannonDekelAndTheAlignedSbtOnRectangularGridsFollowTheShape) {

@@ -145,8 +145,9 @@ std::vector<ParamSpec> params_of(A a) {
   if (takes_grid(a))
     params.push_back({"grid", "", ParamKind::partition,
                       "the processor grid n1,n2: 2^n1 rows × 2^n2 columns, n1 + n2 = d (Johnsson & Ho 1987 §5.2; "
-                      "on n1 != n2 A2-A5, §5.2.2, and Cannon's need P, Q, R multiples of max(N1, N2), Dekel's and the "
-                      "aligned SBT Q a multiple of it, §5.2.1); default the grid the model finds fastest"});
+                      "on n1 != n2 A2-A5, A3 version 2, §5.2.2-5.2.3, and Cannon's need P, Q, R multiples of "
+                      "max(N1, N2), Dekel's and the aligned SBT Q a multiple of it, §5.2.1); default the grid the "
+                      "model finds fastest"});
   if (a == A::a1_hybrid)
     params.push_back({"k", "k", ParamKind::count,
                       "SBT steps before the GCEA ones, 1..d (Johnsson & Ho 1987 §5.1, Figure 10); 0 = the k the "
@@ -225,7 +226,7 @@ std::function<std::string(const MachineConfig&)> matmul_cannot_run(A a) {
   };
 }
 
-// `--algo all`: the one-port A2-A5, Cannon's, Dekel's and the aligned SBT run where some grid takes the shape (the square one
+// `--algo all`: the one-port A2-A5, A3 version 2, Cannon's, Dekel's and the aligned SBT run where some grid takes the shape (the square one
 // on an even d, a rectangular one that fits it, model::matmul_fits_grid); the others run their one case.
 std::function<std::vector<KernelCase>(const MachineConfig&, const KernelCase&)> matmul_all_cases(A a) {
   if (!model::matmul_takes_rectangular_grid(a)) return {};

@@ -12,12 +12,12 @@ namespace {
 
 using A = MatmulAlgorithm;
 
-// The one-port A2-A5 with the rectangular transpose (§5.2.2); Cannon's on the virtual Nmax × Nmax torus of the
-// paper's code for N1 = k·N2; Dekel's algorithm and the aligned SBT with Dekel's alignment on N1 = 2^δ·N2 or
-// N2 = 2^δ·N1 (§5.2.1: "for P = 2^α1 N1, Q = 2^α2 N1 = 2^α3 N2 and R = 2^α4 N2 the algorithm is directly portable").
-// The first two cut P, Q and R by Nmax, the last two only Q.
+// The one-port A2-A5 and A3 version 2 with the rectangular transpose (§5.2.2, §5.2.3); Cannon's on the virtual
+// Nmax × Nmax torus of the paper's code for N1 = k·N2; Dekel's algorithm and the aligned SBT with Dekel's alignment
+// on N1 = 2^δ·N2 or N2 = 2^δ·N1 (§5.2.1: "for P = 2^α1 N1, Q = 2^α2 N1 = 2^α3 N2 and R = 2^α4 N2 the algorithm is
+// directly portable"). The first ones cut P, Q and R by Nmax, the last two only Q.
 bool cuts_every_side(MatmulAlgorithm a) {
-  return a == A::a2_2d || a == A::a3_2d || a == A::a4_2d || a == A::a5_2d || a == A::cannon;
+  return a == A::a2_2d || a == A::a3_2d || a == A::a3_2d_v2 || a == A::a4_2d || a == A::a5_2d || a == A::cannon;
 }
 bool takes_rectangular_grid(MatmulAlgorithm a) {
   return cuts_every_side(a) || a == A::dekel || a == A::sbt_aligned;
@@ -65,7 +65,6 @@ bool needs_square_grid(MatmulAlgorithm a) {
 // Why an algorithm needs N1 = N2, for its error.
 std::string square_reason(MatmulAlgorithm a) {
   if (a == A::outer_product) return "its wave fronts run from the diagonal blocks";
-  if (a == A::a3_2d_v2) return "its reduction lands row block l of A on the diagonal processor (l, l)";
   if (takes_rectangular_grid(a)) return "without a grid n1,n2 it runs the square one";
   return "its transposes move block (k, l) to processor (l, k)";
 }

@@ -3,6 +3,7 @@
 // every algorithm starts and ends at the same moment on every node (the nodes do the same work on equal blocks), so
 // the phases add up.
 #include <algorithm>
+#include <bit>
 #include <cstdlib>
 
 #include "hcemu/model/collectives.hpp"
@@ -316,6 +317,31 @@ std::optional<MatmulTime> rectangular_two_dimensional(const MachineConfig& confi
       reduce(p1 * r2, g.n2);
       cost.flops((N2 - 1) * p1 * r2);
       break;
+    case A::a3_2d_v2: {
+      // src/kernels/matmul_2d_rectangular.cpp, version_two: A3's redistribution of C and broadcast of D, the partial
+      // A[l/N2, *], the SBT reduction of all of it over nmin bits (an addition per element after each message).
+      redistribute(p1 * q2);
+      cost.add(sbt_allgather_time(m, w * q1 * r2, g.n2));
+      cost.flops(p2 * R * (2 * q1 - 1));
+      const auto k = std::size_t{1} << delta;
+      cost.add(static_cast<Time>(nmin) * message_time(m, w * p2 * R, 1));
+      cost.flops(static_cast<std::size_t>(nmin) * p2 * R);
+      cost.calls(static_cast<std::uint64_t>(nmin));
+      if (g.n1 > g.n2) {
+        // Recursive halving over δ bits to row blocks of p1 × R, then the SBT scatter of p1 × r2 blocks along the row.
+        reduce(p1 * R, delta);
+        cost.flops((k - 1) * p1 * R);
+        for (int i = 0; i < g.n2; ++i) cost.add(message_time(m, w * (std::size_t{1} << i) * p1 * r2, 1));
+      } else {
+        // The SBT scatter of groups of k column blocks (p2 × k·r2) over n1 bits, the direct exchange of p2 × r2
+        // blocks over δ bits (XOR schedule, popcount(j) hops), the assembly of A_kl.
+        for (int i = 0; i < g.n1; ++i) cost.add(message_time(m, w * (std::size_t{1} << i) * p2 * k * r2, 1));
+        for (std::size_t j = 1; j < k; ++j)
+          cost.add(pairwise_exchange_time(m, w * p2 * r2, std::popcount(j)));
+        cost.copy(p1 * r2);
+      }
+      break;
+    }
     default:  // a5_2d
       redistribute(q1 * r2);
       cost.add(sbt_allgather_time(m, w * p1 * q2, g.n1));

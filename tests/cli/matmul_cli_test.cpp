@@ -103,7 +103,7 @@ TEST(RunMatmul, ShapesTheAlgorithmsCannotTakeAreUsageErrors) {
            Bad{"run matmul --algo dekel --grid 1,2 -d 3 -m 6", "Q a multiple of max(N1, N2) = 4"},
            Bad{"run matmul --algo sbt-aligned -d 3 -m 6", "a rectangular one Q a multiple of max(N1, N2)"},
            Bad{"run matmul --algo cannon --grid 1,2 -d 3 -m 6", "P, Q and R multiples of max(N1, N2) = 4"},
-           Bad{"run matmul --algo a3-2d-v2 --grid 1,2 -d 3", "takes no --grid"},
+           Bad{"run matmul --algo a2-2d-sbnt --grid 1,2 -d 3 --ports all", "takes no --grid"},
            Bad{"run matmul --algo a1-sbt --grid 1,2 -d 3", "takes no --grid"},
            Bad{"run matmul --algo a1-hybrid --k 4 -d 3", "must be in 0..3"},
            Bad{"run matmul --algo a3 -m 0 -d 2", "P, Q, R >= 1"},
