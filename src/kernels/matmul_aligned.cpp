@@ -97,7 +97,7 @@ struct Aligned {
   int coarse_dimension(int b) const { return tall ? b : n2 + b; }
 };
 
-// What distinguishes the algorithms: the moves of the alignment, and those of step t of the multiplication.
+// Dekel's moves: those of the alignment (the aligned SBT's too), and those of step t of the multiplication.
 struct Schedule {
   std::vector<Move> align_c, align_d;
   std::vector<Move> step_c, step_d;  // [t - 1] for t = 1..Nmax-1; a Move of none where that matrix stays
