@@ -373,8 +373,9 @@ TEST(MatmulRows, ShapesAnAlgorithmCannotTakeAreUsageErrorsNamingWhatIsAllowed) {
 }
 
 TEST(MatmulRows, AlgoAllLeavesOutTheSquareGridOnesOnAnOddCubeAndTheNPortOnesOnOnePort) {
-  // On a 3-cube the one-port A2-A5 run on a rectangular grid where max(N1, N2) = 4 divides P, Q, R (m = 4), not
-  // otherwise (m = 6); the outer product and the n-port A2-A5 need the square grid.
+  // On a 3-cube the one-port A2-A5, A3 version 2 and Cannon's run on a rectangular grid where max(N1, N2) = 4
+  // divides P, Q, R (m = 4), Dekel's and the aligned SBT where it divides Q, not otherwise (m = 6); the outer
+  // product and the n-port A2-A5 need the square grid.
   const KernelFamily& family = harness::find_family("matmul");
   KernelCase base;
   base.m = 6;
@@ -386,7 +387,8 @@ TEST(MatmulRows, AlgoAllLeavesOutTheSquareGridOnesOnAnOddCubeAndTheNPortOnesOnOn
   one.clear();
   for (const KernelCase& c : family.expand_all(machine(3, "one"), base)) one.push_back(c.algo);
   EXPECT_EQ(one, (std::vector<std::string>{"a1-cra", "a1-gcea", "a1-sbt", "a1-hybrid", "a3", "a4", "a1-rows", "a3-rows",
-                                           "a4-rows", "a1-2d", "a2-2d", "a3-2d", "a4-2d", "a5-2d"}));
+                                           "a4-rows", "a1-2d", "a2-2d", "a3-2d", "a3-2d-v2", "a4-2d", "a5-2d",
+                                           "cannon", "dekel", "sbt-aligned"}));
   EXPECT_EQ(family.expand_all(machine(2, "all"), base).size(), model::matmul_algorithms().size());
 }
 

@@ -165,7 +165,8 @@ TEST(Matmul2D, AlgorithmThreeVersionTwoOnSquareGridsOnEveryPortModel) {
 
 TEST(Matmul2D, TransposedAlgorithmsOnRectangularGrids) {
   // §5.2.2: A2-A5 on N1 × N2 grids, N1 != N2, with the rectangular transpose; P, Q, R multiples of max(N1, N2).
-  for (A a : {A::a2_2d, A::a3_2d, A::a4_2d, A::a5_2d})
+  // §5.2.3: A3 version 2 there too, its reduction to the rows of A and the one- (some-) to-all scatter in them.
+  for (A a : {A::a2_2d, A::a3_2d, A::a3_2d_v2, A::a4_2d, A::a5_2d})
     for (const char* ports : {"one", "half", "all"})
       for (int d : {1, 2, 3, 4})
         for (int n1 = 0; n1 <= d; ++n1) {
@@ -205,6 +206,41 @@ TEST(Matmul2D, CannonDekelAndTheAlignedSbtOnSquareGridsOnEveryPortModel) {
           c.barrier_a = 1.5;
           c.barrier_b = 0.25;
           check_matmul(c, shape, options(a));
+        }
+}
+
+TEST(Matmul2D, CannonOnRectangularGridsOnEveryPortModel) {
+  // §5.2.1, the paper's code for N1 = k·N2: Cannon's on the virtual Nmax × Nmax torus, one sub-block of the split
+  // matrix crossing an edge a step; P, Q and R multiples of max(N1, N2). Both orientations.
+  for (const char* ports : {"one", "half", "k:2", "all"})
+    for (int d : {1, 2, 3, 4, 5})
+      for (int n1 = 0; n1 <= d; ++n1) {
+        if (2 * n1 == d) continue;
+        for (const MatmulShape& shape : {MatmulShape{32, 32, 32}, MatmulShape{64, 32, 96}})
+          for (std::size_t element : {std::size_t{8}, std::size_t{4}}) {
+            MachineConfig c = machine(d, ports);
+            c.barrier_a = 1.5;
+            c.barrier_b = 0.25;
+            check_matmul(c, shape, options(A::cannon, {n1, d - n1}, 0, element));
+          }
+      }
+}
+
+TEST(Matmul2D, DekelAndTheAlignedSbtOnRectangularGridsOnEveryPortModel) {
+  // §5.2.1: "directly portable" to N1 != N2 when Q is a multiple of max(N1, N2); the coarse block's sub-blocks stay
+  // put, the fine one moves every step. P and R need not divide (their blocks are padded), Q must.
+  for (A a : {A::dekel, A::sbt_aligned})
+    for (const char* ports : {"one", "half", "k:2", "all"})
+      for (int d : {1, 2, 3, 4, 5})
+        for (int n1 = 0; n1 <= d; ++n1) {
+          if (2 * n1 == d) continue;
+          for (const MatmulShape& shape : {MatmulShape{16, 32, 16}, MatmulShape{13, 32, 7}, MatmulShape{3, 64, 40}})
+            for (std::size_t element : {std::size_t{8}, std::size_t{4}}) {
+              MachineConfig c = machine(d, ports);
+              c.barrier_a = 1.5;
+              c.barrier_b = 0.25;
+              check_matmul(c, shape, options(a, {n1, d - n1}, 0, element));
+            }
         }
 }
 
@@ -373,6 +409,36 @@ TEST(PaperTables, AlignedSbtMultipliesInLogNSteps) {
   expect_paper(c, {64, 64, 64}, options(A::a1_2d, {3, 3}), 896, 6, 8192);
 }
 
+TEST(PaperTables, CannonOnARectangularGridRotatesASubBlockOfCAndAllOfDEachStep) {
+  // §5.2.1, the code for N1 = k·N2: "CALL CRA_row(C[1], ⌈P/N1⌉⌈Q/N1⌉); Left rotate C[i] locally; CALL
+  // CRA_column(D, ⌈Q/N1⌉⌈R/N2⌉)", N1 - 1 times. On 8 × 2 (k = 4) with P = Q = R = 64, B_m = ∞: C's block 8 × 32 in
+  // four sub-blocks of 64, D's block 8 × 32 (256) in four column sub-blocks of 64. Alignment of C: ⌊8/2⌋ = 4 steps of
+  // one sub-block (256 elements). Alignment of D, sub-block i of processor column L going L·4 + i rows the shorter way
+  // round: column 1 moves sub-block 0 up 4 steps (4·64) and sub-blocks 1, 2, 3 down 3, 2, 1 steps together as far as
+  // they go (192 + 128 + 64): 640 elements in 7 start-ups (column 0: 384 in 3). Then 7 steps of 64 + 256: 2240 in 14.
+  // 3136 element transfers, 25 start-ups; 8 steps of four 8 × 8 × 8 products, 32768 flops = 2PQR/N. The mirror
+  // grid 2 × 8 (D's row sub-blocks move one a step, C whole) takes the same.
+  expect_paper(paper_machine(4), {64, 64, 64}, options(A::cannon, {3, 1}), 256 + 640 + 2240, 4 + 7 + 14, 32768);
+  expect_paper(paper_machine(4), {64, 64, 64}, options(A::cannon, {1, 3}), 256 + 640 + 2240, 4 + 7 + 14, 32768);
+}
+
+TEST(PaperTables, DekelAndTheAlignedSbtOnRectangularGrids) {
+  // §5.2.1, GCEA-based: "N2 - 1 communication steps for C ... each step communicating ⌈P/N1⌉⌈Q/N2⌉ elements. For D
+  // there are N1 - 1 steps of ⌈Q/N1⌉⌈R/N2⌉ each." On 2 × 8 (d = 4, δ = 2) with P = 32, Q = 64, R = 128, B_m = ∞:
+  // C's blocks are 16 × 8 = 128 (one inner block of Q/8), D's 32 × 16 = 512 (four). Alignment: C once (bit 0 of the
+  // row index), D once (the high bit of the column index), 640 in 2 start-ups; then 7 steps of C and 1 of D:
+  // 7·128 + 512 = 1408 in 8 one-port, 6·128 + max(128, 512) = 1280 in 7 all-port (C and D side by side).
+  // Arithmetic: 8 block products of 2·16·8·16 = 32768 = 2PQR/N.
+  MachineConfig c = paper_machine(4);
+  expect_paper(c, {32, 64, 128}, options(A::dekel, {1, 3}), 640 + 1408, 2 + 8, 32768);
+  c.ports = Ports::parse("all");
+  expect_paper(c, {32, 64, 128}, options(A::dekel, {1, 3}), 640 + 1280, 2 + 7, 32768);
+  // The aligned SBT on 8 × 2 with P = 128, Q = 64, R = 32: C's blocks 16 × 32 = 512 (four inner blocks), D's
+  // 8 × 16 = 128 (one). Alignment 512 + 128; D alone across the two dimensions of the inner bits C's block holds,
+  // 128 + 256; then C's 512 and D's 4·128 = 512 together: 640 + 384 + 1024 = 2048 in 2 + 2 + 2 = 6 one-port.
+  expect_paper(paper_machine(4), {128, 64, 32}, options(A::sbt_aligned, {3, 1}), 2048, 6, 32768);
+}
+
 TEST(PaperTables, AlgorithmThreeVersionTwoTradesTheTransposeOfAForAScatter) {
   // P = Q = R = 64 on 4 × 4 (blocks of 16 × 16 = 256), B_m = ∞. Version 1 (Table 9): 3584 element transfers, 12
   // start-ups. Version 2: TXP C n·256 = 1024, SBT-b of D 256 + 512, the reduction of the 16 × 64 partial to the
@@ -381,6 +447,17 @@ TEST(PaperTables, AlgorithmThreeVersionTwoTradesTheTransposeOfAForAScatter) {
   // diagonal, E 256: 34048 (version 1: 32768).
   const MachineConfig c = paper_machine(4);
   expect_paper(c, {64, 64, 64}, options(A::a3_2d_v2), 1024 + 768 + 2048 + 768, 10, 16 * 64 * 31 + 2048 + 256);
+}
+
+TEST(PaperTables, AlgorithmThreeVersionTwoOnARectangularGridReducesToTheRowsOfA) {
+  // §5.2.3 on 8 × 2 (d = 4, δ = 2), P = Q = R = 64, B_m = ∞, ρ = 0: the rectangular transpose of C's 8 × 32 blocks
+  // (2·256 + 2·128, 4 start-ups), the SBT-b of D's 8 × 32 blocks in the row (256, 1), the 32 × 64 partial of A's row
+  // block l of N2 (32·64·15 flops); "the divide and conquer strategy is applied to P/N2": its SBT reduction over the
+  // one high bit of the row index (2048, 1; 2048 additions), recursive halving over the two low bits to 8 × 64 row
+  // blocks (1024 + 512, 2; 3·512 additions), and the scatter of one 8 × 32 column block along the row (256, 1);
+  // E 256 flops. 4864 element transfers, 9 start-ups, 34560 flops.
+  expect_paper(paper_machine(4), {64, 64, 64}, options(A::a3_2d_v2, {3, 1}), 768 + 256 + 2048 + 1536 + 256,
+               4 + 1 + 1 + 2 + 1, 32 * 64 * 15 + 2048 + 1536 + 256);
 }
 
 TEST(PaperTables, RectangularTransposeHasTwoLogNminWholeAndLogNmaxOverNminHalfSteps) {
@@ -413,6 +490,11 @@ TEST(MatmulShapes, ImpossibleShapesAreUsageErrorsNamingTheConstraint) {
   EXPECT_NE(message(machine(3, "one"), {6, 8, 8}, options(A::a4_2d, {1, 2})).find("multiples of max(N1, N2) = 4"),
             std::string::npos);
   EXPECT_NE(message(machine(3, "one"), {8, 8, 8}, options(A::a4_2d, {1, 1})).find("n1 + n2 must equal d"),
+            std::string::npos);
+  EXPECT_NE(message(machine(3, "one"), {5, 6, 7}, options(A::dekel, {2, 1})).find("Q a multiple of max(N1, N2) = 4"),
+            std::string::npos);
+  EXPECT_NE(message(machine(3, "one"), {4, 4, 4}, options(A::cannon)).find("without a grid n1,n2"), std::string::npos);
+  EXPECT_NE(message(machine(3, "one"), {8, 6, 8}, options(A::cannon, {2, 1})).find("P, Q and R multiples of max(N1, N2) = 4"),
             std::string::npos);
   EXPECT_NE(message(machine(4, "one"), {4, 4, 4}, options(A::a1_2d, {1, 2})).find("n1 + n2 must equal d"),
             std::string::npos);

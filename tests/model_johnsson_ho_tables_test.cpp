@@ -6,6 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <cmath>
+#include <string>
+#include <utility>
 
 #include "hcemu/model/collectives.hpp"
 #include "hcemu/model/matmul.hpp"
@@ -170,6 +173,55 @@ TEST(JohnssonHoTableFour, BalancedSbntExchangeFigureIsTheTablesRow) {
   // 4 + 3 + 2 + 1 + 1 = 11 with B_m = 64.
   EXPECT_EQ(model::sbnt_exchange_table_time(paper_machine(5, 0, "all"), 32), table_time(512, 5));
   EXPECT_EQ(model::sbnt_exchange_table_time(paper_machine(5, 64, "all"), 32), table_time(512, 11));
+}
+
+TEST(JohnssonHoTableEleven, AlgorithmsTwoToFiveNPortFiguresAreTheTablesFormulas) {
+  // Table 11, T_min - arithmetic for B_m >= B_opt: nτ + p(X) [+ p(Y)] + (U(N_a - 1)/n_a + V(N_b - 1)/n_b) t_c with
+  // p(X) = (√(X t_c) + √((n - 1)τ))², the pipelined transpose of ref. [10]. Chosen so that every root is whole: d = 4
+  // on the 4 × 4 grid (n = 4, n1 = n2 = 2, (N_k - 1)/n_k = 3/2), doubles with t_c = 8 · 0.125 = 1 µs, τ = 3 µs
+  // ((n - 1)τ = 9), P = 8, Q = R = 32: [P/N1][Q/N2] = 2·8 = 16 (√16 = 4), [Q/N1][R/N2] = 8·8 = 64 (√64 = 8),
+  // [R/N1][P/N2] = 8·2 = 16, [Q/N1][P/N2] = 8·2 = 16, [P/N1][R/N2] = 2·8 = 16, [R/N1][Q/N2] = 8·8 = 64.
+  MachineConfig all = test::link_bound_machine(3, 0.125);
+  all.d = 4;
+  all.ports = Ports::parse("all");
+  all.flop = 0;
+  all.compute_overhead = 0;
+  all.rho = 0;
+  const double n = 4, start_up = 3, t_c = 1, spread = 3.0 / 2;
+  auto p = [&](double x) {
+    const double root = std::sqrt(x * t_c) + std::sqrt((n - 1) * start_up);
+    return root * root;
+  };
+  const double pq = 16, qr = 64, rp = 16, qp = 16, pr = 16, rq = 64;
+  const double a2 = n * start_up + p(pq) + (qp * spread + pr * spread) * t_c;           // 12 + 49 + 48
+  const double a3 = n * start_up + p(pq) + p(rp) + (qr * spread + rp * spread) * t_c;   // 12 + 49 + 49 + 120
+  const double a4 = n * start_up + p(qr) + (rq * spread + pr * spread) * t_c;           // 12 + 121 + 120
+  const double a5 = n * start_up + p(qr) + p(rp) + (pq * spread + rp * spread) * t_c;   // 12 + 121 + 49 + 48
+  EXPECT_EQ(a2, 109);
+  EXPECT_EQ(a3, 230);
+  EXPECT_EQ(a4, 253);
+  EXPECT_EQ(a5, 230);
+  const model::MatmulShape shape{8, 32, 32};
+  model::MatmulOptions o;
+  o.element_bytes = 8;
+  using A = model::MatmulAlgorithm;
+  for (const auto& [algorithm, us] : {std::pair{A::a2_2d_sbnt, a2}, {A::a3_2d_sbnt, a3}, {A::a4_2d_sbnt, a4},
+                                      {A::a5_2d_sbnt, a5}}) {
+    o.algorithm = algorithm;
+    SCOPED_TRACE(std::string(model::matmul_algorithm_info(algorithm).name));
+    EXPECT_EQ(model::transposed_n_port_table_time(all, shape, o), from_us(us));
+    // hcemu's exact time runs Stout & Wagar's transpose and the exact SBnTs: another figure.
+    EXPECT_NE(model::matmul_time(all, shape, o)->total(), from_us(us));
+  }
+  // The arithmetic is Table 10's, the same as one-port: A2 (2[Q/N1] - 1)[R/N2]P + Σ_{i=1..n1}[R/N2][P/2^i] +
+  // [R/N2][P/N1] = 15·8·8 + 8·(4 + 2) + 8·2 = 1024 flops, 512 µs at t_a = 0.5 µs.
+  all.flop = 0.5;
+  o.algorithm = A::a2_2d_sbnt;
+  EXPECT_EQ(model::transposed_n_port_table_time(all, shape, o), from_us(a2 + 1024 * 0.5));
+  // Only the n-port A2-A5, and only on all ports.
+  EXPECT_FALSE(model::transposed_n_port_table_time(paper_machine(4, 0, "one"), shape, o).has_value());
+  o.algorithm = A::a2_2d;
+  EXPECT_FALSE(model::transposed_n_port_table_time(all, shape, o).has_value());
 }
 
 }  // namespace

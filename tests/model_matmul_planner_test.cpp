@@ -156,8 +156,56 @@ TEST(MatmulPlanner, RectangularGridsForAlgorithmsTwoToFive) {
   // Shapes that max(N1, N2) does not divide keep only the grids that take them: on a 6-cube every rectangular grid
   // has max(N1, N2) >= 16, which does not divide 24, so the square grid alone.
   EXPECT_EQ(model::plan_matmul(c, {24, 24, 24}, four).size(), 1u);
-  // On an odd cube the rectangular grids are the only ones.
+  // On an odd cube the rectangular grids are the only ones; A3 version 2 takes them too (§5.2.3).
   EXPECT_EQ(model::plan_matmul(figure_machine(5, 1), {64, 64, 64}, four).size(), 6u);
+  const std::array version_two = {A::a3_2d_v2};
+  EXPECT_EQ(model::plan_matmul(figure_machine(5, 1), {64, 64, 64}, version_two).size(), 6u);
+  EXPECT_EQ(model::plan_matmul(c, {64, 1024, 64}, version_two).size(), 7u);
+}
+
+TEST(MatmulPlanner, CannonDekelAndTheAlignedSbtOnRectangularGridsFollowTheShape) {
+  // §5.2.1: both are A1, whose grid should have N1/N2 = P/R (Table 12). N = 16, t_c = τ = 1 µs, P = 256, Q = R = 64.
+  // Dekel on the square 4 × 4 grid: blocks of C 64 × 16 (1024), of D 16 × 16 (256); alignment 2·(1025 + 257), then
+  // 3·(1025 + 257): 6410 µs. On 8 × 2 (C's block holds four inner blocks of 8): alignment 1025 + 257, one step of
+  // both, six of D alone: 1282 + 1282 + 6·257 = 4106 µs. On 16 × 1, no alignment, 15 steps of D: 3855 µs, the best.
+  const MachineConfig c = figure_machine(4, 1);
+  const std::array dekel = {A::dekel};
+  model::MatmulOptions o;
+  o.algorithm = A::dekel;
+  EXPECT_EQ(model::matmul_time(c, {256, 64, 64}, o)->communication, from_us(6410));
+  o.grid = {3, 1};
+  EXPECT_EQ(model::matmul_time(c, {256, 64, 64}, o)->communication, from_us(4106));
+  const auto tall = model::best_matmul(c, {256, 64, 64}, dekel);
+  EXPECT_EQ(tall.options.grid, (model::Grid{4, 0}));
+  EXPECT_EQ(tall.time.communication, from_us(3855));
+  // R > P: the mirror image, a wide grid.
+  EXPECT_EQ(model::best_matmul(c, {64, 64, 256}, dekel).options.grid, (model::Grid{0, 4}));
+  // The aligned SBT: 4 × 4 6408 µs, 8 × 2 1282 + (257 + 513) + (1025 + 1025) = 4102, 16 × 1 257 + 513 + 1025 + 2049 =
+  // 3844 µs.
+  const std::array sbt = {A::sbt_aligned};
+  o.algorithm = A::sbt_aligned;
+  EXPECT_EQ(model::matmul_time(c, {256, 64, 64}, o)->communication, from_us(4102));
+  EXPECT_EQ(model::best_matmul(c, {256, 64, 64}, sbt).time.communication, from_us(3844));
+  // Cannon's: 6410 µs on 4 × 4 as Dekel's. On 16 × 1 C's block (16 × 64) is 16 virtual columns that turn in place;
+  // D's (4 × 64) 16 column sub-blocks of 16 elements, sub-block i going i rows up (i <= 8) or 16 - i down: up steps
+  // of 8, 7, ..., 1 sub-blocks, down steps of 7, ..., 1, 64·16 elements in 15 start-ups, 1039 µs; then 15 steps of
+  // D (257 µs): 4894 µs, the best, and 1 × 16 for R = 4P.
+  const std::array cannon = {A::cannon};
+  o.algorithm = A::cannon;
+  o.grid = {};
+  EXPECT_EQ(model::matmul_time(c, {256, 64, 64}, o)->communication, from_us(6410));
+  const auto cannon_best = model::best_matmul(c, {256, 64, 64}, cannon);
+  EXPECT_EQ(cannon_best.options.grid, (model::Grid{4, 0}));
+  EXPECT_EQ(cannon_best.time.communication, from_us(1039 + 15 * 257));
+  EXPECT_EQ(model::best_matmul(c, {64, 64, 256}, cannon).options.grid, (model::Grid{0, 4}));
+  // Every grid is tried where max(N1, N2) divides Q (P and R are padded): all 5 of a 4-cube for Q = 64, only the
+  // square one and 8 × 2, 2 × 8 for Q = 24 (8 | 24, 16 does not); on an odd cube the rectangular ones alone.
+  EXPECT_EQ(model::plan_matmul(c, {256, 64, 64}, dekel).size(), 5u);
+  EXPECT_EQ(model::plan_matmul(c, {5, 24, 7}, dekel).size(), 3u);
+  EXPECT_EQ(model::plan_matmul(figure_machine(3, 1), {5, 8, 7}, sbt).size(), 4u);
+  EXPECT_EQ(model::plan_matmul(figure_machine(3, 1), {5, 6, 7}, sbt).size(), 0u);
+  // Cannon's needs P and R to divide too: on a 4-cube with Q = 64 and P = 24, only the square grid and 8 × 2, 2 × 8.
+  EXPECT_EQ(model::plan_matmul(c, {24, 64, 64}, cannon).size(), 3u);
 }
 
 TEST(MatmulPlanner, ConsidersOnlyAlgorithmsWithAClosedFormOnTheMachine) {
@@ -187,11 +235,15 @@ TEST(MatmulPlanner, RowsOrColumnsByTheShape) {
   }
 }
 
-TEST(MatmulPlanner, CannonCompetesOnSquareGridsOnly) {
-  // Cannon's algorithm (§5.2.1) needs N1 = N2: a candidate on a 4-cube, not on a 3-cube.
+TEST(MatmulPlanner, CannonCompetesOnEveryGridThatTakesTheShape) {
+  // Cannon's algorithm (§5.2.1) on the square grid and, on the virtual Nmax × Nmax torus, on every rectangular one
+  // whose max(N1, N2) divides P, Q and R: all 5 grids of a 4-cube and the 4 of a 3-cube for m = 64; for m = 6 only
+  // the square grid of a 4-cube (4 does not divide 6), none on a 3-cube.
   const std::array candidates{A::cannon};
-  EXPECT_EQ(model::plan_matmul(figure_machine(4, 1), {64, 64, 64}, candidates).size(), 1u);
-  EXPECT_TRUE(model::plan_matmul(figure_machine(3, 1), {64, 64, 64}, candidates).empty());
+  EXPECT_EQ(model::plan_matmul(figure_machine(4, 1), {64, 64, 64}, candidates).size(), 5u);
+  EXPECT_EQ(model::plan_matmul(figure_machine(3, 1), {64, 64, 64}, candidates).size(), 4u);
+  EXPECT_EQ(model::plan_matmul(figure_machine(4, 1), {6, 6, 6}, candidates).size(), 1u);
+  EXPECT_TRUE(model::plan_matmul(figure_machine(3, 1), {6, 6, 6}, candidates).empty());
 }
 
 }  // namespace

@@ -145,7 +145,8 @@ std::vector<ParamSpec> params_of(A a) {
   if (takes_grid(a))
     params.push_back({"grid", "", ParamKind::partition,
                       "the processor grid n1,n2: 2^n1 rows × 2^n2 columns, n1 + n2 = d (Johnsson & Ho 1987 §5.2; "
-                      "A2-A5 on n1 != n2, §5.2.2, need P, Q, R multiples of max(N1, N2)); default the grid the "
+                      "on n1 != n2 A2-A5, A3 version 2, §5.2.2-5.2.3, and Cannon's need P, Q, R multiples of "
+                      "max(N1, N2), Dekel's and the aligned SBT Q a multiple of it, §5.2.1); default the grid the "
                       "model finds fastest"});
   if (a == A::a1_hybrid)
     params.push_back({"k", "k", ParamKind::count,
@@ -177,8 +178,8 @@ std::function<KernelCase(const MachineConfig&, KernelCase)> matmul_resolve(A a) 
         const auto plans = model::plan_matmul(machine, shape, candidates);
         if (plans.empty())
           throw UsageError("matmul " + name + ": no grid of the " + std::to_string(config.d) +
-                           "-cube takes this shape: the square one needs an even d, a rectangular one P, Q and R "
-                           "multiples of max(N1, N2)");
+                           "-cube takes this shape: the square one needs an even d, a rectangular one " +
+                           std::string(model::matmul_rectangular_condition(a)));
         c.params.set("grid", std::vector<int>{plans.front().options.grid.n1, plans.front().options.grid.n2});
       } else if (grid.size() != 2) {
         throw UsageError("matmul " + name + ": --grid takes two numbers n1,n2 (2^n1 processor rows, 2^n2 columns, " +
@@ -225,8 +226,8 @@ std::function<std::string(const MachineConfig&)> matmul_cannot_run(A a) {
   };
 }
 
-// `--algo all`: the one-port A2-A5 run where some grid takes the shape (the square one on an even d, a rectangular
-// one where max(N1, N2) divides P, Q and R); the others run their one case.
+// `--algo all`: the one-port A2-A5, A3 version 2, Cannon's, Dekel's and the aligned SBT run where some grid takes the shape (the square one
+// on an even d, a rectangular one that fits it, model::matmul_fits_grid); the others run their one case.
 std::function<std::vector<KernelCase>(const MachineConfig&, const KernelCase&)> matmul_all_cases(A a) {
   if (!model::matmul_takes_rectangular_grid(a)) return {};
   return [a](const MachineConfig& config, const KernelCase& c) -> std::vector<KernelCase> {
@@ -239,14 +240,19 @@ std::function<std::vector<KernelCase>(const MachineConfig&, const KernelCase&)> 
   };
 }
 
-// Table 11's figure for A1(n), which takes its row and column broadcasts as balanced and independent, beside the
-// exact time (model/paper_tables.hpp); the other rows' tables agree with their closed forms or describe other
-// algorithms.
+// Table 11's figures beside the exact time (model/paper_tables.hpp): A1(n), which takes its row and column broadcasts
+// as balanced and independent, and A2(n)-A5(n), priced with the pipelined transpose of the paper's ref. [10] at its
+// optimal packet where hcemu runs Stout & Wagar's; the other rows' tables agree with their closed forms.
 TimeFn matmul_paper_table(A a) {
-  if (a != A::a1_2d_sbnt) return {};
-  return [a](const MachineConfig& config, const KernelCase& c) {
-    return model::a1_n_port_table_time(config, shape_of(c), options_of(a, config, c));
-  };
+  if (a == A::a1_2d_sbnt)
+    return [a](const MachineConfig& config, const KernelCase& c) {
+      return model::a1_n_port_table_time(config, shape_of(c), options_of(a, config, c));
+    };
+  if (has_packets(a))
+    return [a](const MachineConfig& config, const KernelCase& c) {
+      return model::transposed_n_port_table_time(config, shape_of(c), options_of(a, config, c));
+    };
+  return {};
 }
 
 // "Johnsson & Ho (1987), A1^l(1), CRA(1,N)[C]: §5.1, Tables 5-7": the paper named, for the docs' table.

@@ -10,6 +10,18 @@
 //   A5: redistribute D -> D[l/N2, k/N1] --brd C, column l--> C[*, l/N2] --mpy--> A^l[*, k/N1] --red, row k-->
 //       A[l/N2, k/N1] --redistribute A^T--> A_kl
 //
+//   A3 version 2 (§5.2.3): as A3 up to the partial A[l/N2, *] (p2 × R) of column l, then "the all-to-all reduction
+//       is carried out such that the inner products for the set of P/N2 rows of A allocated to a column of
+//       processors are accumulated with contiguous sets of P/N1 inner products per processor in the same column, and
+//       in the processor row in which the inner product shall finally reside", and "one-to-all personalized
+//       communication, or some-to-all personalized communication if N1 < N2" places them. N1 > N2: an SBT reduction
+//       of the whole partial over the high n2 bits of the row index to the k = 2^δ rows r with r >> δ = l, recursive
+//       halving over the low δ bits leaving row block r (p1 × R) on (r, l), and an SBT scatter of its column blocks
+//       along row r. N2 > N1: an SBT reduction over all n1 bits to row l >> δ; row r then holds its A rows on the k
+//       nodes l with l >> δ = r, p2 rows each; each scatters its N1 groups of k column blocks over the high n1 bits
+//       of the column index (an SBT scatter from l >> δ = r), then the k nodes of a group swap their p2 × r2 blocks
+//       (a direct exchange over the low δ bits, XOR schedule) and assemble A_kl (ρ).
+//
 // X[l/N2, k/N1] is X's rows block l of N2 and columns block k of N1: what the square grid's block transpose hands
 // processor (k, l) (block (l, k)), in the shapes a rectangular grid needs. On a square grid these are the algorithms of
 // matmul_2d_transposed.cpp.
@@ -123,6 +135,106 @@ struct RowsFrom {
   T operator()(std::size_t i, std::size_t j) const { return m(first + i, j); }
 };
 
+// An SBT scatter from the node whose index in the field of `bits` dimensions from `lowest` is `root`: `blocks` holds
+// 2^bits blocks of `block` elements, block j for the node whose field is j (the root's whole, the others' receiving
+// only their ranges); 2^i blocks cross dimension i, i = bits - 1 .. 0.
+template <class T>
+void scatter_blocks(Node& node, std::span<T> blocks, std::size_t block, int lowest, int bits, std::size_t root) {
+  const std::size_t mine = (static_cast<std::size_t>(node.id()) >> lowest) & ((std::size_t{1} << bits) - 1);
+  const std::size_t relative = mine ^ root;
+  for (int i = bits - 1; i >= 0; --i) {
+    const std::size_t bit = std::size_t{1} << i, low = (bit << 1) - 1;
+    const bool sends = (relative & low) == 0, receives = (relative & low) == bit;
+    if (!sends && !receives) continue;
+    // The upper half of the sender's range: relative indices from (sender ^ bit), field indices from there ^ root.
+    const std::size_t first = ((sends ? relative ^ bit : relative) ^ root) & ~(bit - 1);
+    std::span<T> range = blocks.subspan(first * block, bit * block);
+    if (sends)
+      node.send(node.neighbor(lowest + i), std::span<const T>(range));
+    else
+      node.recv(node.neighbor(lowest + i), range);
+  }
+}
+
+// A3 version 2 on N1 × N2, N1 != N2 (the header above).
+template <class T>
+void version_two(MatmulContext<T>& x) {
+  Node& node = x.node;
+  const Grid g = x.grid;
+  const auto N1 = static_cast<std::size_t>(g.rows()), N2 = static_cast<std::size_t>(g.cols());
+  const std::size_t P = x.shape.P, Q = x.shape.Q, R = x.shape.R;
+  const std::size_t p1 = P / N1, p2 = P / N2, q1 = Q / N1, r2 = R / N2;
+  const std::size_t r = static_cast<std::size_t>(node.id()) >> g.n2, l = static_cast<std::size_t>(node.id()) & (N2 - 1);
+  const bool tall = g.n1 > g.n2;
+  const int nmin = std::min(g.n1, g.n2), delta = std::abs(g.n1 - g.n2);
+  const std::size_t k = std::size_t{1} << delta;
+
+  Buffer<T> c_lk = node.allocate<T>(p2 * q1);
+  redistribute<T>(node, g, P, Q, x.blocks.c, false, c_lk.span(), false);
+  Buffer<T> d_row = node.allocate<T>(N2 * x.blocks.d.size());  // D[r/N1, *], q1 × R
+  std::copy(x.blocks.d.begin(), x.blocks.d.end(), d_row.begin() + l * x.blocks.d.size());
+  sbt_allgather(node, bytes(d_row.span()), sizeof(T) * x.blocks.d.size(), Subcube{0, g.n2});
+  // The partial A[l/N2, *] as `pieces` row pieces of `rows` × R stacked (N1 > N2: the k row blocks of N1 it holds).
+  const std::size_t pieces = tall ? k : 1, rows = p2 / pieces;
+  Buffer<T> partial = node.allocate<T>(p2 * R);
+  for (std::size_t t = 0; t < pieces; ++t)
+    multiply(rows, R, q1, ColumnMajor{std::span<const T>(c_lk.span().subspan(t * rows)), p2},
+             ColumnMajor{std::span<const T>(d_row.span()), q1}, partial.span().subspan(t * rows * R, rows * R), rows,
+             false);
+  node.compute(p2 * R * (2 * q1 - 1));
+
+  // The SBT reduction in column l over nmin bits of the row index (the high ones for N1 > N2) to the row(s) whose
+  // bits there are l's (N1 > N2) or l >> δ (N2 > N1).
+  const int field = tall ? delta : 0;
+  const std::size_t target = tall ? l : l >> delta, relative = (r >> field) ^ target;
+  Buffer<T> incoming = node.allocate<T>(p2 * R);
+  for (int i = 0; i < nmin; ++i) {
+    const std::size_t bit = std::size_t{1} << i;
+    if ((relative & (bit - 1)) != 0) break;  // already sent
+    const int partner = node.neighbor(g.n2 + field + i);
+    if (relative & bit) {
+      node.send(partner, std::span<const T>(partial.span()));
+      break;
+    }
+    node.recv(partner, incoming.span());
+    for (std::size_t e = 0; e < partial.size(); ++e) partial[e] += incoming[e];
+    node.compute(partial.size());
+  }
+
+  if (tall) {
+    // Recursive halving over the low δ bits among the k rows that hold the sum: row block r (p1 × R) on (r, l), then
+    // its column blocks scattered along row r from column r >> δ.
+    Buffer<T> a_row = node.allocate<T>(p1 * R);
+    if (relative == 0) sum_scatter(node, partial.span(), p1 * R, a_row.span(), Subcube{g.n2, delta}, false);
+    scatter_blocks(node, a_row.span(), p1 * r2, 0, g.n2, r >> delta);
+    std::copy(a_row.begin() + static_cast<std::ptrdiff_t>(l * p1 * r2),
+              a_row.begin() + static_cast<std::ptrdiff_t>((l + 1) * p1 * r2), x.blocks.a.begin());
+  } else {
+    // Row r's A rows lie on the k nodes l with l >> δ = r, p2 rows each: each scatters its N1 groups of k column
+    // blocks over the high n1 bits of the column index; the k nodes of a group then swap their p2 × r2 blocks.
+    scatter_blocks(node, partial.span(), p2 * k * r2, delta, g.n1, r);
+    const std::size_t t = l & (k - 1), group = l >> delta;
+    std::span<T> mine = partial.span().subspan(group * p2 * k * r2, p2 * k * r2);  // block t' for column (group, t')
+    Buffer<T> from = node.allocate<T>(p2 * k * r2);  // block t'': rows from column (group, t'')
+    std::copy(mine.begin() + static_cast<std::ptrdiff_t>(t * p2 * r2),
+              mine.begin() + static_cast<std::ptrdiff_t>((t + 1) * p2 * r2), from.begin() + static_cast<std::ptrdiff_t>(t * p2 * r2));
+    for (std::size_t j = 1; j < k; ++j) {
+      const std::size_t other = t ^ j;
+      const int partner = static_cast<int>((static_cast<std::size_t>(node.id()) & ~(k - 1)) | other);
+      node.exchange(partner, std::span<const T>(mine.subspan(other * p2 * r2, p2 * r2)),
+                    from.span().subspan(other * p2 * r2, p2 * r2));
+    }
+    // Assembly: block t'' is rows [t''·p2, (t''+1)·p2) of A_kl (p1 × r2, column-major).
+    std::vector<std::uint32_t> order(p1 * r2);
+    for (std::size_t b = 0; b < k; ++b)
+      for (std::size_t col = 0; col < r2; ++col)
+        for (std::size_t row = 0; row < p2; ++row)
+          order[b * p2 + row + col * p1] = static_cast<std::uint32_t>(b * p2 * r2 + row + col * p2);
+    node.permute(bytes(std::span<const T>(from.span())), bytes(x.blocks.a), sizeof(T), order);
+  }
+  add_e(x);
+}
+
 }  // namespace
 
 template <class T>
@@ -144,6 +256,7 @@ void rectangular_2d(MatmulContext<T>& x) {
   // A[l/N2, k/N1] (p2 × r1) to A_kl: the redistribution of A^T, whose block (k, l) it is, transposed.
   auto back = [&](std::span<const T> y) { redistribute<T>(node, g, R, P, y, true, x.blocks.a, true); };
 
+  if (a == MatmulAlgorithm::a3_2d_v2) return version_two(x);
   if (a == MatmulAlgorithm::a2_2d || a == MatmulAlgorithm::a3_2d) {
     Buffer<T> c_lk = node.allocate<T>(p2 * q1);
     redistribute<T>(node, g, P, Q, x.blocks.c, false, c_lk.span(), false);

@@ -1,5 +1,6 @@
 // The matrix multiplication algorithms of Johnsson & Ho (1987) §5: one row each, with the name, source and port
 // model everything else (the kernels' dispatcher, the planner, the docs' tables) reads.
+#include <algorithm>
 #include <array>
 #include <string>
 
@@ -11,8 +12,15 @@ namespace {
 
 using A = MatmulAlgorithm;
 
+// The one-port A2-A5 and A3 version 2 with the rectangular transpose (§5.2.2, §5.2.3); Cannon's on the virtual
+// Nmax × Nmax torus of the paper's code for N1 = k·N2; Dekel's algorithm and the aligned SBT with Dekel's alignment
+// on N1 = 2^δ·N2 or N2 = 2^δ·N1 (§5.2.1: "for P = 2^α1 N1, Q = 2^α2 N1 = 2^α3 N2 and R = 2^α4 N2 the algorithm is
+// directly portable"). The first ones cut P, Q and R by Nmax, the last two only Q.
+bool cuts_every_side(MatmulAlgorithm a) {
+  return a == A::a2_2d || a == A::a3_2d || a == A::a3_2d_v2 || a == A::a4_2d || a == A::a5_2d || a == A::cannon;
+}
 bool takes_rectangular_grid(MatmulAlgorithm a) {
-  return a == A::a2_2d || a == A::a3_2d || a == A::a4_2d || a == A::a5_2d;
+  return cuts_every_side(a) || a == A::dekel || a == A::sbt_aligned;
 }
 
 constexpr std::array kAlgorithms = {
@@ -56,9 +64,8 @@ bool needs_square_grid(MatmulAlgorithm a) {
 
 // Why an algorithm needs N1 = N2, for its error.
 std::string square_reason(MatmulAlgorithm a) {
-  if (a == A::cannon || a == A::dekel || a == A::sbt_aligned)
-    return "it moves C along rows and D along columns in pairs of steps, one to one";
   if (a == A::outer_product) return "its wave fronts run from the diagonal blocks";
+  if (takes_rectangular_grid(a)) return "without a grid n1,n2 it runs the square one";
   return "its transposes move block (k, l) to processor (l, k)";
 }
 
@@ -73,6 +80,17 @@ bool grid_given(const MatmulOptions& options, int d) {
 std::span<const MatmulAlgorithmInfo> matmul_algorithms() { return kAlgorithms; }
 
 bool matmul_takes_rectangular_grid(MatmulAlgorithm algorithm) { return takes_rectangular_grid(algorithm); }
+
+std::string_view matmul_rectangular_condition(MatmulAlgorithm algorithm) {
+  return cuts_every_side(algorithm) ? "P, Q and R multiples of max(N1, N2)" : "Q a multiple of max(N1, N2)";
+}
+
+bool matmul_fits_grid(const MatmulShape& shape, MatmulAlgorithm algorithm, Grid grid) {
+  if (grid.n1 == grid.n2 || !takes_rectangular_grid(algorithm)) return true;
+  const std::size_t most = std::size_t{1} << std::max(grid.n1, grid.n2);
+  if (cuts_every_side(algorithm)) return shape.P % most == 0 && shape.Q % most == 0 && shape.R % most == 0;
+  return shape.Q % most == 0;
+}
 
 bool matmul_partitions_rows(MatmulAlgorithm a) {
   return a == A::a1_rows || a == A::a1_rows_sbnt || a == A::a3_rows || a == A::a3_rows_sbnt || a == A::a4_rows ||
@@ -132,10 +150,10 @@ void check_matmul(const MatmulShape& shape, const MatmulOptions& options, int d)
                      " nodes of the cube (n1 + n2 must equal d)");
   if (grid_given(options, d) && options.grid.n1 != options.grid.n2) {
     const std::size_t most = std::size_t{1} << std::max(options.grid.n1, options.grid.n2);
-    if (shape.P % most != 0 || shape.Q % most != 0 || shape.R % most != 0)
+    if (!matmul_fits_grid(shape, a, options.grid))
       throw UsageError("matmul " + name + ": on the rectangular grid 2^" + std::to_string(options.grid.n1) + " x 2^" +
-                       std::to_string(options.grid.n2) + " P, Q and R must be multiples of max(N1, N2) = " +
-                       std::to_string(most) + ", got P = " + std::to_string(shape.P) + ", Q = " +
+                       std::to_string(options.grid.n2) + " needs " + std::string(matmul_rectangular_condition(a)) +
+                       " = " + std::to_string(most) + ", got P = " + std::to_string(shape.P) + ", Q = " +
                        std::to_string(shape.Q) + ", R = " + std::to_string(shape.R));
   } else if ((needs_square_grid(a) || takes_rectangular_grid(a)) && d % 2 != 0)
     throw UsageError("matmul " + name + ": needs a square processor grid N1 = N2, so an even d, got d = " +

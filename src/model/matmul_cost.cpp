@@ -3,6 +3,7 @@
 // every algorithm starts and ends at the same moment on every node (the nodes do the same work on equal blocks), so
 // the phases add up.
 #include <algorithm>
+#include <bit>
 #include <cstdlib>
 
 #include "hcemu/model/collectives.hpp"
@@ -316,6 +317,31 @@ std::optional<MatmulTime> rectangular_two_dimensional(const MachineConfig& confi
       reduce(p1 * r2, g.n2);
       cost.flops((N2 - 1) * p1 * r2);
       break;
+    case A::a3_2d_v2: {
+      // src/kernels/matmul_2d_rectangular.cpp, version_two: A3's redistribution of C and broadcast of D, the partial
+      // A[l/N2, *], the SBT reduction of all of it over nmin bits (an addition per element after each message).
+      redistribute(p1 * q2);
+      cost.add(sbt_allgather_time(m, w * q1 * r2, g.n2));
+      cost.flops(p2 * R * (2 * q1 - 1));
+      const auto k = std::size_t{1} << delta;
+      cost.add(static_cast<Time>(nmin) * message_time(m, w * p2 * R, 1));
+      cost.flops(static_cast<std::size_t>(nmin) * p2 * R);
+      cost.calls(static_cast<std::uint64_t>(nmin));
+      if (g.n1 > g.n2) {
+        // Recursive halving over δ bits to row blocks of p1 × R, then the SBT scatter of p1 × r2 blocks along the row.
+        reduce(p1 * R, delta);
+        cost.flops((k - 1) * p1 * R);
+        for (int i = 0; i < g.n2; ++i) cost.add(message_time(m, w * (std::size_t{1} << i) * p1 * r2, 1));
+      } else {
+        // The SBT scatter of groups of k column blocks (p2 × k·r2) over n1 bits, the direct exchange of p2 × r2
+        // blocks over δ bits (XOR schedule, popcount(j) hops), the assembly of A_kl.
+        for (int i = 0; i < g.n1; ++i) cost.add(message_time(m, w * (std::size_t{1} << i) * p2 * k * r2, 1));
+        for (std::size_t j = 1; j < k; ++j)
+          cost.add(pairwise_exchange_time(m, w * p2 * r2, std::popcount(j)));
+        cost.copy(p1 * r2);
+      }
+      break;
+    }
     default:  // a5_2d
       redistribute(q1 * r2);
       cost.add(sbt_allgather_time(m, w * p1 * q2, g.n1));
@@ -329,42 +355,107 @@ std::optional<MatmulTime> rectangular_two_dimensional(const MachineConfig& confi
   return cost.result();
 }
 
-// Cannon's and Dekel's algorithms on the s × s grid (src/kernels/matmul_aligned.cpp; §5.2.1). Cannon's alignment
-// rotates C in row K by min(K, s - K) and D in column L by min(L, s - L) CRA steps, at most ⌊s/2⌋ each (the paper's
-// ⌈P/N1⌉⌈Q/N2⌉⌊N2/2⌋ elements across an edge for C); Dekel's exchanges across one dimension for every set bit of
-// the row (column) index, at most log s steps each (the aligned SBT too). Each alignment is closed by a barrier
-// (Q(d)). Then s - 1 steps (the aligned SBT: log s steps, step i moving 2^i blocks of each), each moving C and D: one
-// after the other through a single port, side by side where the node drives two links at once (all-port, k:N with
-// N >= 2); s block products of 2pqr flops.
+// Cannon's alignment on the virtual s × s torus (src/kernels/matmul_aligned.cpp, cannon): C's phase, then D's, each
+// as long as its slowest node; for N2 > N1 the cut of C's and D's row sub-blocks before them.
+void cannon_alignment(Cost& cost, Grid g, std::size_t c_elements, std::size_t d_elements) {
+  const MachineConfig& m = cost.silent;
+  const std::size_t w = cost.w;
+  const int nmax = std::max(g.n1, g.n2), delta = std::abs(g.n1 - g.n2);
+  const std::size_t s = std::size_t{1} << nmax, k = std::size_t{1} << delta;
+  const bool split_c = g.n1 >= g.n2;
+  const std::size_t s_bytes = w * (split_c ? c_elements : d_elements) / k;
+  const std::size_t w_bytes = w * (split_c ? d_elements : c_elements) / k;
+  if (!split_c) cost.copy(c_elements + d_elements);
+  // S: one sub-block a step, min(p, s - p) steps at position p of W's ring: ⌊s/2⌋ at most; none where S's ring is
+  // one processor (nmin = 0: the window turns in place).
+  const Time s_phase = std::min(g.n1, g.n2) == 0 ? 0 : static_cast<Time>(s / 2) * pairwise_exchange_time(m, s_bytes, 1);
+  // W: on the ring at position p of S's ring (N_S = s/k of them), sub-block i goes p·k + i forward or s - p·k - i
+  // backward, the shorter way; each step moves the sub-blocks not yet there, then the minority parity is copied.
+  Time w_phase = 0;
+  for (std::size_t p = 0; p < s / k; ++p) {
+    const std::size_t base = p * k;
+    std::size_t up_to = 0, odd = 0;
+    while (up_to < k && 2 * (base + up_to) <= s) ++up_to;
+    Time t_ring = 0;
+    for (std::size_t t = 1;; ++t) {
+      const std::size_t first = t > base ? t - base : 0;
+      if (first >= up_to) break;
+      t_ring += pairwise_exchange_time(m, (up_to - first) * w_bytes, 1);
+    }
+    for (std::size_t t = 1;; ++t) {
+      const std::size_t end = s + 1 >= base + t ? std::min(k, s + 1 - base - t) : 0;
+      if (end <= up_to) break;
+      t_ring += pairwise_exchange_time(m, (end - up_to) * w_bytes, 1);
+    }
+    for (std::size_t i = 0; i < k; ++i) odd += (i < up_to ? base + i : s - base - i) % 2;
+    t_ring += cost.table.copy(std::min(odd, k - odd) * w_bytes);
+    w_phase = std::max(w_phase, t_ring);
+  }
+  cost.add(s_phase + w_phase);
+}
+
+// Cannon's and Dekel's algorithms and the aligned SBT (src/kernels/matmul_aligned.cpp; §5.2.1), on the N1 × N2 grid.
+// Cannon's (on the virtual s × s torus, s = Nmax, k = 2^δ sub-blocks of the split matrix S a node, W the other):
+// S's alignment moves a sub-block per step, ⌊s/2⌋ steps at most (the paper's ⌈P/N1⌉⌈Q/N2⌉⌊N2/2⌋ elements across an
+// edge for C on the square grid); W's alignment, for the W ring at each position p of S's ring, moves the range of
+// W's sub-blocks i whose distance p·k + i (the shorter way round) is not yet covered, then gathers W's sub-blocks
+// into one buffer (ρ for the minority); the phase lasts as long as its slowest ring. Then s - 1 steps moving one
+// sub-block of S and all of W. For N2 > N1 the row sub-blocks of C and D are first cut out (ρ·(C + D)). Dekel's
+// exchanges across one dimension for every set bit of a field of nmin = log Nmin bits, at most nmin steps each (the
+// aligned SBT too), then Nmax - 1 GCEA steps: the matrix whose blocks hold one inner block (D if N1 > N2, C if
+// N2 > N1, both on a square grid) moves every step, the other in the Nmin - 1 steps whose Gray-code bit is one of its
+// nmin. The aligned SBT: δ = |n1 - n2| steps of recursive doubling of the one-inner-block matrix alone (step e moving
+// 2^e blocks), then nmin steps moving 2^i blocks of the other and 2^(δ+i) of it. Each alignment is closed by a
+// barrier (Q(d)). Where both move in a step, one after the other through a single port, side by side where the node
+// drives two links at once (all-port, k:N with N >= 2). Nmax block-product steps of 2·p·(Q/Nmax)·r flops
+// (p = ⌈P/N1⌉, r = ⌈R/N2⌉; on the square grid ⌈Q/s⌉, padding included).
 std::optional<MatmulTime> aligned_two_dimensional(const MachineConfig& config, const MatmulShape& shape,
                                                   const MatmulOptions& options) {
-  const int c = config.d / 2;
-  const auto s = std::size_t{1} << c;
-  const Grid g{c, c};
+  const Grid g = matmul_grid(options, config.d);
+  const int nmin = std::min(g.n1, g.n2), nmax = std::max(g.n1, g.n2), delta = nmax - nmin;
+  const auto most = std::size_t{1} << nmax, least = std::size_t{1} << nmin;
   const BlockShape cb = block_shape(shape.P, shape.Q, g), db = block_shape(shape.Q, shape.R, g);
+  const bool tall = g.n1 > g.n2;  // D's blocks hold one inner block, C's 2^δ
+  const std::size_t inner = std::min(cb.cols, db.rows);
   Cost cost(config, options.element_bytes);
   const std::size_t w = options.element_bytes;
   const MachineConfig& m = cost.silent;
-  if (s > 1) {
+  if (most > 1) {
     const Time c_step = pairwise_exchange_time(m, w * cb.size(), 1), d_step = pairwise_exchange_time(m, w * db.size(), 1);
     const bool side_by_side = all_port(config) || (config.ports.kind == Ports::Kind::k && config.ports.n >= 2);
     // One after the other through one port, D's exchange overlaps C's under a port overlap (docs/model.md §14): the
     // step is then a chain through the port queues that this form does not follow.
     if (!side_by_side && config.port_overlap > 0) return std::nullopt;
-    const auto align_steps = static_cast<Time>(options.algorithm == A::cannon ? s / 2 : static_cast<std::size_t>(c));
-    cost.add(align_steps * (c_step + d_step) + 2 * cost.table.barrier(config.d));
-    auto step = [&](std::size_t blocks) {
-      const Time tc = pairwise_exchange_time(m, blocks * w * cb.size(), 1), td = pairwise_exchange_time(m, blocks * w * db.size(), 1);
+    cost.add(2 * cost.table.barrier(config.d));
+    if (options.algorithm == A::cannon) {
+      cannon_alignment(cost, g, cb.size(), db.size());
+    } else {
+      cost.add(static_cast<Time>(nmin) * (c_step + d_step));
+    }
+    // `coarse` blocks of the matrix that holds 2^δ inner blocks, `fine` of the other, in one step.
+    auto step = [&](std::size_t coarse, std::size_t fine) {
+      const std::size_t c_blocks = tall ? coarse : fine, d_blocks = tall ? fine : coarse;
+      const Time tc = c_blocks ? pairwise_exchange_time(m, c_blocks * w * cb.size(), 1) : 0;
+      const Time td = d_blocks ? pairwise_exchange_time(m, d_blocks * w * db.size(), 1) : 0;
       return side_by_side ? std::max(tc, td) : tc + td;
     };
-    if (options.algorithm == A::sbt_aligned)
-      for (int i = 0; i < c; ++i) cost.add(step(std::size_t{1} << i));
-    else
-      cost.add(static_cast<Time>(s - 1) * step(1));
+    if (options.algorithm == A::cannon) {
+      // S's sub-block (C's for N1 >= N2) and W whole, s - 1 times.
+      const std::size_t k = std::size_t{1} << delta;
+      const bool split_c = g.n1 >= g.n2;
+      const Time ts = nmin == 0 ? 0 : pairwise_exchange_time(m, w * (split_c ? cb.size() : db.size()) / k, 1);
+      const Time tw = pairwise_exchange_time(m, w * (split_c ? db.size() : cb.size()), 1);
+      cost.add(static_cast<Time>(most - 1) * (side_by_side ? std::max(ts, tw) : ts + tw));
+    } else if (options.algorithm == A::sbt_aligned) {
+      for (int e = 0; e < delta; ++e) cost.add(step(0, std::size_t{1} << e));
+      for (int i = 0; i < nmin; ++i) cost.add(step(std::size_t{1} << i, std::size_t{1} << (delta + i)));
+    } else {
+      cost.add(static_cast<Time>(least - 1) * step(1, 1) + static_cast<Time>(most - least) * step(0, 1));
+    }
   }
-  cost.flops(s * 2 * cb.size() * db.cols);
+  cost.flops(most * 2 * cb.rows * inner * db.cols);
   // A block product after the alignment and after each step (the aligned SBT: each step's pairs in one call).
-  cost.calls(options.algorithm == A::sbt_aligned ? 1 + static_cast<std::size_t>(c) : s);
+  cost.calls(options.algorithm == A::sbt_aligned ? 1 + static_cast<std::size_t>(nmax) : most);
   return cost.result();
 }
 

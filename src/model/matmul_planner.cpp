@@ -23,11 +23,10 @@ std::vector<PlannedMatmul> plan_matmul(const MachineConfig& config, const Matmul
         tries.push_back(o);
       }
     } else if (matmul_takes_rectangular_grid(a)) {
-      // Every grid: the square one as it is, the rectangular ones where max(N1, N2) divides P, Q and R.
+      // Every grid: the square one as it is, the rectangular ones that take the shape (matmul_fits_grid).
       for (int n1 = 0; n1 <= config.d; ++n1) {
         const int n2 = config.d - n1;
-        const auto most = std::size_t{1} << std::max(n1, n2);
-        if (n1 != n2 && (shape.P % most != 0 || shape.Q % most != 0 || shape.R % most != 0)) continue;
+        if (!matmul_fits_grid(shape, a, {n1, n2})) continue;
         o.grid = {n1, n2};
         tries.push_back(o);
       }

@@ -76,4 +76,49 @@ std::optional<Time> a1_n_port_table_time(const MachineConfig& config, const Matm
   return std::max(*row_time, *column_time) + exact->arithmetic;
 }
 
+std::optional<Time> transposed_n_port_table_time(const MachineConfig& config, const MatmulShape& shape,
+                                                 const MatmulOptions& options) {
+  using A = MatmulAlgorithm;
+  const A a = options.algorithm;
+  if (config.ports.kind != Ports::Kind::all ||
+      (a != A::a2_2d_sbnt && a != A::a3_2d_sbnt && a != A::a4_2d_sbnt && a != A::a5_2d_sbnt))
+    return std::nullopt;
+  const auto exact = matmul_time(config, shape, options);
+  if (!exact) return std::nullopt;
+  const Grid g = matmul_grid(options, config.d);
+  const int n = config.d;
+  if (n == 0) return exact->arithmetic;
+  // Blocks in bytes (the tables' element is a byte here: t_c = τ per byte), [x/N1][y/N2] as block_shape gives them.
+  const auto w = static_cast<double>(options.element_bytes);
+  auto block = [&](std::size_t rows_over_n1, std::size_t cols_over_n2) {
+    return w * static_cast<double>(block_shape(rows_over_n1, cols_over_n2, g).size());
+  };
+  // [x/N1][y/N2] where x is split by N1 and y by N2.
+  const double pq = block(shape.P, shape.Q), qr = block(shape.Q, shape.R);
+  const double rp = block(shape.R, shape.P);  // [R/N1][P/N2]
+  const double qp = block(shape.Q, shape.P), pr = block(shape.P, shape.R), rq = block(shape.R, shape.Q);
+  const double start_up = start_up_us(config), t_c = config.tau;
+  auto transpose = [&](double x) {
+    const double root = std::sqrt(x * t_c) + std::sqrt((n - 1) * start_up);
+    return root * root;
+  };
+  // (N_k - 1)/n_k of a subcube of k dimensions; none for k = 0.
+  auto spread = [](int k) { return k == 0 ? 0.0 : (std::ldexp(1.0, k) - 1) / k; };
+  double us = n * start_up;
+  switch (a) {
+    case A::a2_2d_sbnt:
+      us += transpose(pq) + (qp * spread(g.n2) + pr * spread(g.n1)) * t_c;
+      break;
+    case A::a3_2d_sbnt:
+      us += transpose(pq) + transpose(rp) + (qr * spread(g.n2) + rp * spread(g.n1)) * t_c;
+      break;
+    case A::a4_2d_sbnt:
+      us += transpose(qr) + (rq * spread(g.n1) + pr * spread(g.n2)) * t_c;
+      break;
+    default:
+      us += transpose(qr) + transpose(rp) + (pq * spread(g.n1) + rp * spread(g.n2)) * t_c;
+  }
+  return from_us(us) + exact->arithmetic;
+}
+
 }  // namespace hcemu::model

@@ -62,18 +62,19 @@ enum class MatmulAlgorithm {
   a2_2d,            // A2(1): TXP[C] + SBT-b(1,N2)[C] + SBT-b(1,N1) reduction [A]; also on N1 != N2 (§5.2.2)
   a2_2d_sbnt,       // A2(n): the same with Stout & Wagar's all-port transpose and SBnTs
   a3_2d, a3_2d_sbnt,
-  a3_2d_v2,         // A3(1) version 2 (§5.2.3): reduction to the row A belongs in, then SBT-p(1,N2) in that row
+  a3_2d_v2,         // A3(1) version 2 (§5.2.3): reduction to the row A belongs in, then SBT-p(1,N2) in that row;
+                    // also on N1 != N2
   a4_2d, a4_2d_sbnt,
   a5_2d, a5_2d_sbnt,
-  cannon,           // §5.2.1, Figure 17: CRA alignment of C in rows and D in columns, then s - 1 rotations, N1 = N2
-  dekel,            // §5.2.1: Dekel's GCEA-based algorithm, XOR alignment, then s - 1 GCEA exchanges, N1 = N2
-  sbt_aligned,      // §5.2.1: Dekel's alignment, then SBT-b(1,N2)[C] and SBT-b(1,N1)[D] step by step, N1 = N2
+  cannon,           // §5.2.1, Figure 17: CRA alignment of C in rows and D in columns, then max(N1, N2) - 1 rotations
+  dekel,            // §5.2.1: Dekel's GCEA-based algorithm, XOR alignment, then max(N1, N2) - 1 GCEA exchanges
+  sbt_aligned,      // §5.2.1: Dekel's alignment, then SBT-b(1,N2)[C] and SBT-b(1,N1)[D] step by step
 };
 
 struct MatmulOptions {
   MatmulAlgorithm algorithm = MatmulAlgorithm::a1_sbt;
-  Grid grid;        // a1_2d, a1_2d_sbnt: any n1 + n2 = d; a2_2d..a5_2d (one-port): any n1 + n2 = d, or {0, 0} for
-                    // the square grid; the other algorithms lay out their own grid
+  Grid grid;        // a1_2d, a1_2d_sbnt: any n1 + n2 = d; the one-port a2_2d..a5_2d, cannon, dekel, sbt_aligned: any
+                    // n1 + n2 = d, or {0, 0} for the square grid; the other algorithms lay out their own grid
   int k = 0;        // a1_hybrid: the SBT steps, 0..d
   int packets = 0;  // the n-port A2-A5: packets per link of the all-port transpose, 0 = the model's best
   std::size_t element_bytes = 8;  // 8: doubles; 4: floats (what the nodes hold, multiply and send)
@@ -97,11 +98,24 @@ std::optional<MatmulAlgorithm> parse_matmul_algorithm(std::string_view name);
 // Whether the algorithm partitions by rows (the grid N × 1; §5.1, Figure 6).
 bool matmul_partitions_rows(MatmulAlgorithm algorithm);
 
-// Whether the algorithm runs on a rectangular grid too: the one-port A2-A5 (§5.2.2: the transpose on N1 × N2).
+// Whether the algorithm runs on a rectangular grid too: the one-port A2-A5 and A3 version 2 (§5.2.2-5.2.3: the
+// transpose on N1 × N2),
+// Cannon's (§5.2.1: the virtual Nmax × Nmax torus of the paper's code for N1 = k·N2), Dekel's algorithm and the
+// aligned SBT (§5.2.1: N1 = 2^δ·N2 or N2 = 2^δ·N1, the wider side's blocks holding 2^δ blocks of the inner index).
 bool matmul_takes_rectangular_grid(MatmulAlgorithm algorithm);
 
+// What a rectangular grid asks of the shape, for messages: "P, Q and R multiples of max(N1, N2)" (A2-A5: every piece
+// of the redistribution whole, A3 version 2 too; Cannon: every virtual block whole) or "Q a multiple of max(N1, N2)" (Dekel, the
+// aligned SBT: the inner blocks whole).
+std::string_view matmul_rectangular_condition(MatmulAlgorithm algorithm);
+
+// Whether the shape suits the grid: always on a square grid and for the algorithms that take no rectangular one,
+// else matmul_rectangular_condition.
+bool matmul_fits_grid(const MatmulShape& shape, MatmulAlgorithm algorithm, Grid grid);
+
 // The grid an algorithm lays its blocks out on for a d-cube: 1 × N for column partitioning, N × 1 for row partitioning, options.grid for
-// A1 2-D and for the one-port A2-A5 when it has d dimensions, the square grid for the others.
+// A1 2-D and for the algorithms of matmul_takes_rectangular_grid when it has d dimensions, the square grid for the
+// others.
 Grid matmul_grid(const MatmulOptions& options, int d);
 
 struct BlockShape {
@@ -112,8 +126,9 @@ struct BlockShape {
 BlockShape block_shape(std::size_t rows, std::size_t cols, Grid grid);
 
 // Throws UsageError, naming the constraint, unless the algorithm runs this shape on a d-cube: P, Q, R >= 1;
-// element_bytes 4 or 8; A1 2-D: n1, n2 >= 0 with n1 + n2 = d; the outer product, Cannon's, Dekel's, the aligned SBT and A2-A5 2-D: d even (a square grid, N1 = N2: the
-// transposes move block (k, l) to processor (l, k)); the hybrid: 0 <= k <= d. Any P, Q, R that do not divide
+// element_bytes 4 or 8; A1 2-D: n1, n2 >= 0 with n1 + n2 = d; the one-port A2-A5 (A3 version 2 too), Cannon's,
+// Dekel's and the aligned SBT on a given rectangular grid: matmul_fits_grid; the outer product, the n-port A2-A5 and
+// the others without a grid: d even (a square grid, N1 = N2); the hybrid: 0 <= k <= d. Any P, Q, R that do not divide
 // evenly are padded with zeros to whole blocks.
 void check_matmul(const MatmulShape& shape, const MatmulOptions& options, int d);
 

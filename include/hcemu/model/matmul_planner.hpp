@@ -16,9 +16,10 @@ struct PlannedMatmul {
 };
 
 // Every candidate with a closed form on this machine (config.d, its port model), fastest first; ties keep the order
-// of the candidates. A1 2-D is tried on every grid n1 + n2 = d, the one-port A2-A5 on the square grid and on every
-// rectangular one whose max(N1, N2) divides P, Q and R (§5.2.2), the hybrid with every k = 0..d, and the algorithms
-// that need a square grid only for even d; every one in the machine's element (config.element). Empty candidates:
+// of the candidates. A1 2-D is tried on every grid n1 + n2 = d, the one-port A2-A5 (A3 version 2 too), Cannon's,
+// Dekel's and the aligned SBT on the square grid and on every rectangular one that takes the shape (matmul_fits_grid: §5.2.1, §5.2.2), the hybrid
+// with every k = 0..d, and the algorithms that need a square grid only for even d; every one in the machine's
+// element (config.element). Empty candidates:
 // every algorithm of matmul_algorithms().
 std::vector<PlannedMatmul> plan_matmul(const MachineConfig& config, const MatmulShape& shape,
                                        std::span<const MatmulAlgorithm> candidates = {});

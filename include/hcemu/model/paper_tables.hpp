@@ -36,4 +36,19 @@ std::optional<Time> one_port_tree_allgather_table_time(const MachineConfig& conf
 std::optional<Time> a1_n_port_table_time(const MachineConfig& config, const MatmulShape& shape,
                                          const MatmulOptions& options);
 
+// Table 11 A2(n)-A5(n), the n-port 2-D algorithms a2_2d_sbnt .. a5_2d_sbnt on their N1 × N2 grid, as printed (T_min
+// for B_m >= B_opt): nτ + p(X) [+ p(Y)] + (U(N_a - 1)/n_a + V(N_b - 1)/n_b) t_c, plus the arithmetic (model::matmul_time's,
+// Table 10's count when N1 and N2 divide the shape). p(X) = (√(X t_c) + √((n - 1)τ))² is the pipelined transpose of
+// the paper's ref. [10] at its optimal packet B_opt = √(X τ/((n - 1) t_c)), X the transposed block; nτ the start-ups
+// of the SBnT broadcast and reduction, and U, V their blocks over their subcubes of n_a and n_b dimensions (balanced,
+// Table 2). With [x/y] = ⌈x/y⌉:
+//   A2(n): X = [P/N1][Q/N2];                      U = [Q/N1][P/N2] over n2, V = [P/N1][R/N2] over n1
+//   A3(n): X = [P/N1][Q/N2], Y = [R/N1][P/N2];    U = [Q/N1][R/N2] over n2, V = [R/N1][P/N2] over n1
+//   A4(n): X = [Q/N1][R/N2];                      U = [R/N1][Q/N2] over n1, V = [P/N1][R/N2] over n2
+//   A5(n): X = [Q/N1][R/N2], Y = [R/N1][P/N2];    U = [P/N1][Q/N2] over n1, V = [R/N1][P/N2] over n2
+// hcemu's exact time uses Stout & Wagar's all-port transpose and the exact SBnTs instead (docs/kernels/matmul.md).
+// nullopt unless the algorithm is one of the four, ports are `all` and matmul_time has a value.
+std::optional<Time> transposed_n_port_table_time(const MachineConfig& config, const MatmulShape& shape,
+                                                 const MatmulOptions& options);
+
 }  // namespace hcemu::model
