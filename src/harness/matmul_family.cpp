@@ -240,9 +240,13 @@ std::function<std::vector<KernelCase>(const MachineConfig&, const KernelCase&)> 
 }
 
 // Table 11's figure for A1(n), which takes its row and column broadcasts as balanced and independent, beside the
-// exact time (model/paper_tables.hpp); the other rows' tables agree with their closed forms or describe other
-// algorithms.
+// exact time (model/paper_tables.hpp), and the outer product's SIMD step count; the other rows' tables agree with
+// their closed forms or describe other algorithms.
 TimeFn matmul_paper_table(A a) {
+  if (a == A::outer_product)  // §5.2.1's 2√N + 1 steps, beside the MIMD chain's exact time
+    return [a](const MachineConfig& config, const KernelCase& c) {
+      return model::outer_product_step_time(config, shape_of(c), options_of(a, config, c));
+    };
   if (a != A::a1_2d_sbnt) return {};
   return [a](const MachineConfig& config, const KernelCase& c) {
     return model::a1_n_port_table_time(config, shape_of(c), options_of(a, config, c));

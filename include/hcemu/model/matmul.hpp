@@ -129,8 +129,18 @@ struct MatmulTime {
   Time total() const { return communication + arithmetic; }
 };
 // nullopt where hcemu has no closed form: the n-port algorithms (ports "all" in matmul_algorithms()) off all-port
-// machines, the pipelined outer product (docs/kernels/matmul.md), and the n-port A2-A5 when the all-port transpose
+// machines, the pipelined outer product under a port overlap, on a torus or mesh (docs/kernels/matmul.md), and the n-port A2-A5 when the all-port transpose
 // of their blocks has no time (model::stout_wagar_transpose_time). Throws UsageError like check_matmul.
 std::optional<MatmulTime> matmul_time(const MachineConfig& config, const MatmulShape& shape, const MatmulOptions& options);
+
+// The pipelined outer products as Johnsson & Ho (1987) §5.2.1 count them, in SIMD steps "of communications of two
+// block matrices, one block matrix multiplication and one block matrix addition": 2√N + 1 steps for even √N (the
+// boundary's extra buffer), 2√N - 1 for odd (N = 1: one step). A step is a block product W (t_a per flop and t_o,
+// docs/model.md §6, §14) and the two block transfers T_C and T_D (§9), one after the other through one port
+// (ports one, half, k:1), side by side where a node drives two links at once (all, k:N with N >= 2):
+// steps·(W + T_C + T_D) or steps·(W + max(T_C, T_D)). The paper's idealised figure, beside matmul_time's exact one;
+// nullopt where matmul_time gives none. Throws UsageError like check_matmul, and for another algorithm.
+std::optional<Time> outer_product_step_time(const MachineConfig& config, const MatmulShape& shape,
+                                            const MatmulOptions& options);
 
 }  // namespace hcemu::model
