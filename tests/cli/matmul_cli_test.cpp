@@ -84,6 +84,7 @@ TEST(RunMatmul, OuterProductPrintsThePapersStepsBesideItsChain) {
     EXPECT_TRUE(j["verified"].get<bool>());
     MachineConfig c = load_config("ipsc860");
     c.d = 4;
+    c.delta_msg = 5.15 * 4;  // the preset's delta_msg_per_d, resolved for this d
     model::MatmulOptions o = options(model::MatmulAlgorithm::outer_product);
     const auto t = model::matmul_time(c, {16, 16, 16}, o);
     const auto steps = model::outer_product_step_time(c, {16, 16, 16}, o);
