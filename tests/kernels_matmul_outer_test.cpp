@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <random>
 #include <string>
+#include <vector>
 
 #include "hcemu/hcemu.hpp"
 #include "hcemu/model/costs.hpp"
@@ -175,6 +177,134 @@ TEST(PipelinedOuterProduct, ThePapersStepCountBesideTheChain) {
       EXPECT_EQ(*paper, steps * step);
       EXPECT_LE(model::matmul_time(c, {16, 16, 16}, outer())->total(), *paper);
     }
+}
+
+
+// ----- K products through the same wave fronts (§5.2.1: (K + 1)√N + 1 steps) ----------------------------------------
+
+MatmulOptions products(int k, std::size_t element_bytes = 8) {
+  MatmulOptions o = outer(element_bytes);
+  o.products = k;
+  return o;
+}
+
+// Runs K multiplications of small-integer matrices (exact in every order of summation) with
+// kernels::pipelined_outer_products; returns the report, and whether every product is the serial one.
+std::pair<RunReport, bool> run_products(const MachineConfig& config, const MatmulShape& shape, const MatmulOptions& o) {
+  const auto K = static_cast<std::size_t>(o.products);
+  std::mt19937_64 rng(7);
+  std::vector<std::vector<double>> C, D, E;
+  for (std::size_t m = 0; m < K; ++m) {
+    C.push_back(test::small_integer_matrix(shape.P * shape.Q, rng));
+    D.push_back(test::small_integer_matrix(shape.Q * shape.R, rng));
+    E.push_back(test::small_integer_matrix(shape.P * shape.R, rng));
+  }
+  const Grid grid = model::matmul_grid(o, config.d);
+  const auto nodes = static_cast<std::size_t>(config.nodes());
+  std::vector<std::vector<std::vector<double>>> held(nodes), a(K, std::vector<std::vector<double>>(nodes));
+  for (std::size_t x = 0; x < nodes; ++x)
+    for (std::size_t m = 0; m < K; ++m) {
+      held[x].push_back(kernels::extract_block(C[m], shape.P, shape.Q, grid, static_cast<int>(x)));
+      held[x].push_back(kernels::extract_block(D[m], shape.Q, shape.R, grid, static_cast<int>(x)));
+      held[x].push_back(kernels::extract_block(E[m], shape.P, shape.R, grid, static_cast<int>(x)));
+      a[m][x].assign(held[x].back().size(), 0.0);
+    }
+  const RunReport report = Machine(config).run([&](Node& node) {
+    const auto x = static_cast<std::size_t>(node.id());
+    std::vector<kernels::MatmulBlocks> blocks;
+    for (std::size_t m = 0; m < K; ++m) blocks.push_back({held[x][3 * m], held[x][3 * m + 1], held[x][3 * m + 2], a[m][x]});
+    kernels::pipelined_outer_products(node, shape, o, blocks);
+  });
+  bool correct = true;
+  for (std::size_t m = 0; m < K; ++m) {
+    std::vector<double> whole(shape.P * shape.R, 0.0);
+    for (std::size_t x = 0; x < nodes; ++x) kernels::place_block(a[m][x], whole, shape.P, shape.R, grid, static_cast<int>(x));
+    correct = correct && whole == kernels::serial_matmul(shape, C[m], D[m], E[m]);
+  }
+  return {report, correct};
+}
+
+TEST(PipelinedOuterProducts, EveryProductIsTheSerialOne) {
+  for (const char* ports : {"one", "half", "all"})
+    for (int d : {0, 2, 4})
+      for (int k : {1, 2, 3, 5})
+        for (const MatmulShape& shape : {MatmulShape{16, 16, 16}, MatmulShape{13, 7, 11}})
+          for (std::size_t element : {std::size_t{8}, std::size_t{4}}) {
+            const auto [report, correct] = run_products(circuit(d, ports), shape, products(k, element));
+            EXPECT_TRUE(correct) << "d = " << d << " " << ports << " K = " << k << " element " << element;
+            EXPECT_EQ(report.contention_events(), 0u);
+          }
+}
+
+TEST(PipelinedOuterProducts, HalfDuplexMeetsItsForm) {
+  // docs/kernels/matmul.md: the one half-duplex port carries a node's 2(s - 1) transfers of every multiplication in
+  // and out: (K + 1)s·W + (s - 1)(2K + 1)T for s >= 4, (K + 1)s·W + K·s·T + max(T_C, T_D) for s = 2, K·W for s = 1.
+  for (int d : {0, 2, 4, 6})
+    for (int k : {1, 2, 3, 5})
+      for (const MatmulShape& shape : {MatmulShape{16, 16, 16}, MatmulShape{24, 8, 40}}) {
+        const MachineConfig c = circuit(d, "half");
+        const Terms x = terms(c, shape, 8);
+        const Time s = Time{1} << (d / 2), K = k, t = x.tc + x.td;
+        const Time want = s == 1   ? K * x.w
+                          : s == 2 ? (K + 1) * s * x.w + K * s * t + std::max(x.tc, x.td)
+                                   : (K + 1) * s * x.w + (s - 1) * (2 * K + 1) * t;
+        const auto predicted = model::matmul_time(c, shape, products(k));
+        ASSERT_TRUE(predicted.has_value());
+        EXPECT_EQ(predicted->total(), want);
+        EXPECT_EQ(run_products(c, shape, products(k)).first.makespan, want) << "d = " << d << " K = " << k;
+      }
+}
+
+TEST(PipelinedOuterProducts, NoFormWhereTheLongestChainChangesWithK) {
+  // One-port and all-port: several products take chains whose make-up changes with K and with W against the
+  // transfers (docs/kernels/matmul.md), so there is no form; one product keeps its own, and one node K·W.
+  for (const char* ports : {"one", "k:2", "all"}) {
+    EXPECT_FALSE(model::matmul_time(circuit(4, ports), {16, 16, 16}, products(2)).has_value()) << ports;
+    EXPECT_TRUE(model::matmul_time(circuit(4, ports), {16, 16, 16}, products(1)).has_value()) << ports;
+    const MachineConfig single = circuit(0, ports);
+    const auto t = model::matmul_time(single, {16, 16, 16}, products(3));
+    ASSERT_TRUE(t.has_value());
+    EXPECT_EQ(t->total(), 3 * terms(single, {16, 16, 16}, 8).w);
+    EXPECT_EQ(run_products(single, {16, 16, 16}, products(3)).first.makespan, t->total());
+  }
+}
+
+TEST(PipelinedOuterProducts, ThePapersStepsAreKPlusOneTimesRootNPlusOne) {
+  // §5.2.1: "a total of K matrix multiplications only require (K+1)√N + 1 steps"; each step two block transfers
+  // and a block product. Given where the exact time is not.
+  for (int k : {1, 2, 4}) {
+    const MachineConfig c = circuit(4, "one");
+    const Terms x = terms(c, {16, 16, 16}, 8);
+    const auto steps = model::outer_product_step_time(c, {16, 16, 16}, products(k));
+    ASSERT_TRUE(steps.has_value());
+    EXPECT_EQ(*steps, (Time(k + 1) * 4 + 1) * (x.w + x.tc + x.td));
+  }
+}
+
+TEST(PipelinedOuterProducts, ProductsAreTheOuterProductsAndOnePerSetOfBlocks) {
+  auto message = [](auto&& f) -> std::string {
+    try {
+      f();
+    } catch (const UsageError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  MatmulOptions sbt = products(2);
+  sbt.algorithm = A::a1_sbt;
+  EXPECT_NE(message([&] { model::check_matmul({8, 8, 8}, sbt, 2); }).find("only for outer-product"), std::string::npos);
+  EXPECT_NE(message([&] { model::check_matmul({8, 8, 8}, products(0), 2); }).find("at least 1"), std::string::npos);
+  // kernels::matmul takes one set of blocks; pipelined_outer_products one per product.
+  const MachineConfig c = circuit(0, "one");
+  std::vector<double> block(64, 1.0), out(64);
+  std::string one, count;
+  Machine(c).run([&](Node& node) {
+    one = message([&] { kernels::matmul(node, {8, 8, 8}, products(2), {block, block, block, out}); });
+    const std::vector<kernels::MatmulBlocks> sets(3, kernels::MatmulBlocks{block, block, block, out});
+    count = message([&] { kernels::pipelined_outer_products(node, {8, 8, 8}, products(2), sets); });
+  });
+  EXPECT_NE(one.find("pipelined_outer_products"), std::string::npos) << one;
+  EXPECT_NE(count.find("3 sets of blocks"), std::string::npos) << count;
 }
 
 }  // namespace

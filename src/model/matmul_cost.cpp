@@ -390,6 +390,12 @@ std::optional<MatmulTime> aligned_two_dimensional(const MachineConfig& config, c
 //   hops; with X, Y the two block transfers in either order, the maximum of (s + 3)W + X + (2s - 2)Y,
 //   (2s - 1)W + (s/2 - 1)X + (3s/2)Y and 2s·W + (s/2 - 1)X + (3s/2 - 1)Y; s = 2: 4W + 2·max(T_C, T_D).
 // - s = 1: W, the one product.
+// K multiplications through the same wave fronts (options.products, §5.2.1: every √N steps a new one from the
+// diagonal): a form only where one chain stays the longest for every K, s = 1 (K·W) and half duplex, where the one
+// port carries all a node's 2(s - 1) transfers of a multiplication in and out: (K + 1)s·W + (s - 1)(2K + 1)T, and
+// s = 2: (K + 1)s·W + K·s·T + max(T_C, T_D). Elsewhere the longest chain changes with K and with W against T_C and
+// T_D (one-port s = 4 has two linear pieces up to K = 4, three at K = 5, five at K = 6, one of them not symmetric in
+// T_C and T_D; all-port three to seven from K = 2), and hcemu gives no form rather than a wrong one.
 // These were derived by following the chains of the schedule through the rules of docs/model.md §4 and §5 and hold
 // for every s, λ, τ, δ, δ', ρ, t_a, t_o, packets and short messages (tests/kernels_matmul_outer_test.cpp holds the
 // emulator to them). Not on a port overlap (§14): an early-freed port lets the second transfer of a pair start while
@@ -411,8 +417,15 @@ std::optional<MatmulTime> pipelined_outer_product(const MachineConfig& config, c
   const Time tc = message_time(cost.silent, w * cb.size(), 1), td = message_time(cost.silent, w * db.size(), 1);
   const Time t = tc + td, big = std::max(tc, td);
   const auto S = static_cast<Time>(s);
+  const auto products = static_cast<Time>(options.products);
   Time total = work;
-  if (s == 2) {
+  if (s == 1) {
+    total = products * work;
+  } else if (products > 1) {
+    if (config.ports.kind != Ports::Kind::half) return std::nullopt;
+    total = s == 2 ? (products + 1) * S * work + products * S * t + big
+                   : (products + 1) * S * work + (S - 1) * (2 * products + 1) * t;
+  } else if (s == 2) {
     if (two_at_once)
       total = 4 * work + 2 * big;
     else if (config.ports.kind == Ports::Kind::half)
@@ -431,9 +444,9 @@ std::optional<MatmulTime> pipelined_outer_product(const MachineConfig& config, c
       total = (2 * S - 2) * (work + t) + work + std::max(work, t);
     }
   }
-  cost.flops(s * flops);
-  cost.calls(s);
-  cost.add(total - S * work);  // the rest of the chain is communication and waiting for it
+  cost.flops(static_cast<std::uint64_t>(products) * s * flops);
+  cost.calls(static_cast<std::uint64_t>(products) * s);
+  cost.add(total - products * S * work);  // the rest of the chain is communication and waiting for it
   return cost.result();
 }
 
@@ -458,7 +471,8 @@ std::optional<Time> outer_product_step_time(const MachineConfig& config, const M
                                             const MatmulOptions& options) {
   if (options.algorithm != A::outer_product)
     throw UsageError("matmul: the paper's step count is the pipelined outer product's (outer-product)");
-  if (!matmul_time(config, shape, options)) return std::nullopt;
+  check_matmul(shape, options, config.d);
+  if (config.topology.grid() || !transfer_forms_apply(config)) return std::nullopt;
   const int c = config.d / 2;
   const auto s = Time{1} << c;
   const Grid g{c, c};
@@ -470,7 +484,8 @@ std::optional<Time> outer_product_step_time(const MachineConfig& config, const M
   const std::size_t w = options.element_bytes;
   const Time tc = message_time(silent, w * cb.size(), 1), td = message_time(silent, w * db.size(), 1);
   const bool two_at_once = all_port(config) || (config.ports.kind == Ports::Kind::k && config.ports.n >= 2);
-  const Time steps = s % 2 == 0 ? 2 * s + 1 : 2 * s - 1;
+  const auto products = static_cast<Time>(options.products);
+  const Time steps = s == 1 ? products : (products + 1) * s + 1;
   return steps * (table.compute(2 * cb.size() * db.cols) + (two_at_once ? std::max(tc, td) : tc + td));
 }
 

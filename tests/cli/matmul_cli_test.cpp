@@ -95,6 +95,32 @@ TEST(RunMatmul, OuterProductPrintsThePapersStepsBesideItsChain) {
   }
 }
 
+TEST(RunMatmul, OuterProductRunsKProductsEachCheckedAgainstTheSerialOne) {
+  // --products K: K multiplications through the same wave fronts (§5.2.1); half duplex has the closed form, one-port
+  // none (docs/kernels/matmul.md), and both print the paper's (K + 1)√N + 1 steps.
+  for (const char* engine : {"tasks", "os_threads"}) {
+    auto half = run_of(hcemu(std::string("run matmul --algo outer-product --products 3 -d 4 -m 12 --ports half --json "
+                                         "--engine ") + engine));
+    EXPECT_TRUE(half["verified"].get<bool>());
+    EXPECT_EQ(half["params"]["products"], 3);
+    EXPECT_EQ(half["predicted_ps"], half["emulated_ps"]);
+    MachineConfig c = load_config("ipsc860");
+    c.d = 4;
+    c.delta_msg = 5.15 * 4;  // the preset's delta_msg_per_d, resolved for this d
+    c.ports = Ports::parse("half");
+    model::MatmulOptions o = options(model::MatmulAlgorithm::outer_product);
+    o.products = 3;
+    EXPECT_EQ(half["paper_table_ps"].get<Time>(), *model::outer_product_step_time(c, {12, 12, 12}, o));
+    auto one = run_of(hcemu(std::string("run matmul --algo outer-product --products 3 -d 4 -m 12 --json --engine ") +
+                            engine));
+    EXPECT_TRUE(one["verified"].get<bool>());
+    EXPECT_TRUE(one["predicted_ps"].is_null());
+  }
+  auto wrong = hcemu("run matmul --algo a1-sbt --products 2 -d 2 -m 8");
+  EXPECT_EQ(wrong.exit_code, 2);
+  EXPECT_NE(wrong.err.find("--products"), std::string::npos) << wrong.err;
+}
+
 TEST(RunMatmul, GridAndKAreFlagsOfTheirRows) {
   auto grid = run_of(hcemu("run matmul --algo a1-2d --grid 0,3 -d 3 -m 9 --json"));
   EXPECT_EQ(grid["params"]["grid"].get<std::vector<int>>(), (std::vector<int>{0, 3}));
