@@ -78,7 +78,7 @@ void expect_chain(const MachineConfig& c, const MatmulShape& shape, std::size_t 
 const std::vector<MatmulShape> kShapes = {{16, 16, 16}, {13, 7, 11}, {3, 20, 5}, {24, 8, 40}, {1, 1, 1}};
 
 TEST(PipelinedOuterProduct, MeetsTheChainOnEveryPortModel) {
-  for (const char* ports : {"one", "half", "k:1", "k:2", "all"})
+  for (const char* ports : {"one", "half", "k:1", "k:2", "k:3", "all"})
     for (int d : {0, 2, 4, 6})
       for (const MatmulShape& shape : kShapes) expect_chain(circuit(d, ports), shape);
   for (const char* ports : {"one", "half", "all"}) expect_chain(circuit(8, ports), {48, 32, 16});  // s = 16
@@ -155,8 +155,13 @@ TEST(PipelinedOuterProduct, NoClosedFormUnderAPortOverlapOrOnATorus) {
   c.port_overlap = 0.2;
   EXPECT_FALSE(model::matmul_time(c, {16, 16, 16}, outer()).has_value());
   test::check_matmul(c, {16, 16, 16}, outer(), false);
-  c.ports = Ports::parse("all");  // all-port has no shared port: the overlap changes nothing
-  expect_chain(c, {16, 16, 16});
+  for (const char* two : {"all", "k:2"})  // C and D on links of their own: the overlap changes nothing
+    for (int d : {2, 4, 6}) {
+      c.ports = Ports::parse(two);
+      c.d = d;
+      expect_chain(c, {16, 16, 16});
+      expect_chain(c, {24, 8, 40});
+    }
   MachineConfig torus = circuit(4, "one");
   torus.topology = Topology::parse("torus");
   EXPECT_FALSE(model::matmul_time(torus, {16, 16, 16}, outer()).has_value());
