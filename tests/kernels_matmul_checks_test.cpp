@@ -116,8 +116,6 @@ HCEMU_KERNEL_CHECKS(MatmulChecks, EveryAlgorithm) {
         elsewhere.ports({"one"}).check(test::no_closed_form);
         checks.add(label + "/without a closed form", elsewhere);
         check.ports({"all"});
-      } else if (a == MatmulAlgorithm::outer_product) {
-        check.ports({"one", "all"}).check(test::no_closed_form);  // docs/kernels/matmul.md: no closed form
       } else {
         check.ports({"one", "all", "half"});
       }

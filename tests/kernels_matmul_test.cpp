@@ -60,7 +60,7 @@ TEST(Matmul1D, EveryAlgorithmComputesTheProductInItsClosedFormTime) {
 TEST(Matmul, EveryAlgorithmOnASingleNode) {
   for (const auto& row : model::matmul_algorithms())
     for (const MatmulShape& shape : {MatmulShape{13, 7, 11}, MatmulShape{1, 1, 1}})
-      check_matmul(machine(0, "all"), shape, options(row.algorithm), row.algorithm != A::outer_product);
+      check_matmul(machine(0, "all"), shape, options(row.algorithm));
 }
 
 TEST(Matmul, EveryAlgorithmInFloats) {
@@ -74,7 +74,7 @@ TEST(Matmul, EveryAlgorithmInFloats) {
         const Grid grid{d / 2, d - d / 2};
         for (const MatmulShape& shape : {MatmulShape{16, 16, 16}, MatmulShape{13, 7, 11}})
           check_matmul(machine(d, ports), shape, options(row.algorithm, grid, 1, 4),
-                       made_for(row.algorithm, ports) && row.algorithm != A::outer_product);
+                       made_for(row.algorithm, ports));
       }
 }
 
@@ -83,7 +83,7 @@ TEST(Matmul, FloatsMoveHalfTheBytesOfDoubles) {
   MachineConfig c = test::link_bound_machine(0, 0.01);
   c.d = 4;
   for (const auto& row : model::matmul_algorithms()) {
-    if (row.ports != "one" || row.algorithm == A::outer_product) continue;
+    if (row.ports != "one") continue;
     const auto doubles = model::matmul_time(c, {64, 64, 64}, options(row.algorithm, {2, 2}, 2, 8));
     const auto floats = model::matmul_time(c, {64, 64, 64}, options(row.algorithm, {2, 2}, 2, 4));
     ASSERT_TRUE(doubles && floats) << row.name;
@@ -175,24 +175,6 @@ TEST(Matmul2D, TransposedAlgorithmsOnRectangularGrids) {
             for (std::size_t element : {std::size_t{8}, std::size_t{4}})
               check_matmul(machine(d, ports), shape, options(a, {n1, d - n1}, 0, element));
         }
-}
-
-TEST(Matmul2D, PipelinedOuterProductTakesAtMostThePapersStepCount) {
-  // §5.2.1: 2√N + 1 steps of two block communications, a block multiply and a block add. The nodes run ahead where
-  // their blocks are in, so the emulated time is at most that; the paper gives no exact time, nor does hcemu.
-  for (const char* ports : {"one", "all"})
-    for (int d : {0, 2, 4, 6})
-      for (const MatmulShape& shape : kShapes) {
-        const MachineConfig c = machine(d, ports);
-        const test::MatmulRun run = check_matmul(c, shape, options(A::outer_product), false);
-        const Grid g{d / 2, d / 2};
-        const auto cb = model::block_shape(shape.P, shape.Q, g), db = model::block_shape(shape.Q, shape.R, g);
-        const Time tc = model::message_time(c, 8 * cb.size(), 1), td = model::message_time(c, 8 * db.size(), 1);
-        const Time communication = std::string(ports) == "one" ? tc + td : std::max(tc, td);
-        const Time product = model::compute_time(c, 2 * cb.size() * db.cols);
-        const Time s = Time{1} << (d / 2);
-        EXPECT_LE(run.report.makespan, (2 * s + 1) * (communication + product)) << "d = " << d << " " << ports;
-      }
 }
 
 TEST(Matmul2D, CannonDekelAndTheAlignedSbtOnSquareGridsOnEveryPortModel) {

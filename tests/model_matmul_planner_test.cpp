@@ -218,7 +218,7 @@ TEST(MatmulPlanner, ConsidersOnlyAlgorithmsWithAClosedFormOnTheMachine) {
   EXPECT_TRUE(std::any_of(plans.begin(), plans.end(), [](const model::PlannedMatmul& p) {
     return p.options.algorithm == A::a1_2d_sbnt;
   }));
-  const std::array none = {A::outer_product};
+  const std::array none = {A::a1_sbnt};  // an n-port algorithm: no closed form on a one-port machine
   EXPECT_THROW(model::best_matmul(one, {64, 64, 64}, none), UsageError);
 }
 

@@ -53,6 +53,7 @@ model::MatmulOptions options_of(MatmulAlgorithm algorithm, const MachineConfig& 
   if (grid.size() == 2) o.grid = {grid[0], grid[1]};
   o.k = static_cast<int>(c.params.number("k"));
   o.packets = static_cast<int>(c.params.number("packets"));
+  if (const std::uint64_t products = c.params.number("products"); products > 0) o.products = static_cast<int>(products);
   return o;
 }
 
@@ -71,40 +72,58 @@ RunFn matmul_run(MatmulAlgorithm algorithm) {
     KernelResult result;
     const model::MatmulShape shape = shape_of(c);
     const model::MatmulOptions options = options_of(algorithm, config, c);
-    const auto C = random_matrix(c.seed, 0, shape.P * shape.Q), D = random_matrix(c.seed, 1, shape.Q * shape.R),
-               E = random_matrix(c.seed, 2, shape.P * shape.R);
+    // Product m of K (the outer product's --products) multiplies matrices of its own: C, D, E are 3m, 3m + 1, 3m + 2.
+    const auto K = static_cast<std::size_t>(options.products);
+    std::vector<std::vector<double>> C(K), D(K), E(K);
+    for (std::size_t m = 0; m < K; ++m) {
+      C[m] = random_matrix(c.seed, 3 * m, shape.P * shape.Q);
+      D[m] = random_matrix(c.seed, 3 * m + 1, shape.Q * shape.R);
+      E[m] = random_matrix(c.seed, 3 * m + 2, shape.P * shape.R);
+    }
     const model::Grid grid = model::matmul_grid(options, config.d);
     const auto nodes = static_cast<std::size_t>(config.nodes());
-    std::vector<std::vector<double>> blocks_a(nodes);
+    std::vector<std::vector<std::vector<double>>> blocks_a(K, std::vector<std::vector<double>>(nodes));
     Machine machine(config, settings);
     result.report = machine.run([&](Node& node) {
       const auto x = static_cast<std::size_t>(node.id());
-      const auto c_block = kernels::extract_block(C, shape.P, shape.Q, grid, node.id());
-      const auto d_block = kernels::extract_block(D, shape.Q, shape.R, grid, node.id());
-      const auto e_block = kernels::extract_block(E, shape.P, shape.R, grid, node.id());
-      blocks_a[x].assign(e_block.size(), 0.0);
-      kernels::matmul(node, shape, options, {c_block, d_block, e_block, blocks_a[x]});
+      std::vector<std::vector<double>> held;  // C, D and E of every product
+      std::vector<kernels::MatmulBlocks> blocks;
+      for (std::size_t m = 0; m < K; ++m) {
+        held.push_back(kernels::extract_block(C[m], shape.P, shape.Q, grid, node.id()));
+        held.push_back(kernels::extract_block(D[m], shape.Q, shape.R, grid, node.id()));
+        held.push_back(kernels::extract_block(E[m], shape.P, shape.R, grid, node.id()));
+        blocks_a[m][x].assign(held.back().size(), 0.0);
+      }
+      for (std::size_t m = 0; m < K; ++m)
+        blocks.push_back({held[3 * m], held[3 * m + 1], held[3 * m + 2], blocks_a[m][x]});
+      if (K == 1)
+        kernels::matmul(node, shape, options, blocks.front());
+      else
+        kernels::pipelined_outer_products(node, shape, options, blocks);
     });
-    // Spread over MPI ranks, this process holds only its own nodes' blocks: it checks the elements they cover.
-    std::vector<double> a(shape.P * shape.R, 0.0), covered(shape.P * shape.R, 0.0);
-    for (std::size_t x = 0; x < nodes; ++x) {
-      if (blocks_a[x].empty()) continue;  // another rank's node
-      kernels::place_block(blocks_a[x], a, shape.P, shape.R, grid, static_cast<int>(x));
-      kernels::place_block(std::vector<double>(blocks_a[x].size(), 1.0), covered, shape.P, shape.R, grid,
-                           static_cast<int>(x));
-    }
-    const std::vector<double> want = kernels::serial_matmul(shape, C, D, E);
     // The algorithms sum the Q products of an element in orders of their own: each order's rounding error is below
     // Q·ε·Σ|c·d| + ε|e| <= (Q + 1)²ε with every element in [-1, 1). In floats ε is float's, and rounding C, D and E
     // to floats adds at most (Q + 1)ε more.
     const double q = static_cast<double>(shape.Q) + 1;
     const double tolerance = 2 * q * q * (options.element_bytes == 4 ? double{FLT_EPSILON} : DBL_EPSILON);
     FirstFailure failure;
-    for (std::size_t k = 0; k < a.size(); ++k) {
-      if (covered[k] == 0 || std::abs(a[k] - want[k]) <= tolerance) continue;
-      failure.report("element (" + std::to_string(k % shape.P) + ", " + std::to_string(k / shape.P) + ") of A is " +
-                     std::to_string(a[k]) + ", the serial product's " + std::to_string(want[k]));
-      break;
+    for (std::size_t m = 0; m < K; ++m) {
+      // Spread over MPI ranks, this process holds only its own nodes' blocks: it checks the elements they cover.
+      std::vector<double> a(shape.P * shape.R, 0.0), covered(shape.P * shape.R, 0.0);
+      for (std::size_t x = 0; x < nodes; ++x) {
+        if (blocks_a[m][x].empty()) continue;  // another rank's node
+        kernels::place_block(blocks_a[m][x], a, shape.P, shape.R, grid, static_cast<int>(x));
+        kernels::place_block(std::vector<double>(blocks_a[m][x].size(), 1.0), covered, shape.P, shape.R, grid,
+                             static_cast<int>(x));
+      }
+      const std::vector<double> want = kernels::serial_matmul(shape, C[m], D[m], E[m]);
+      for (std::size_t k = 0; k < a.size(); ++k) {
+        if (covered[k] == 0 || std::abs(a[k] - want[k]) <= tolerance) continue;
+        failure.report("element (" + std::to_string(k % shape.P) + ", " + std::to_string(k / shape.P) + ") of A" +
+                       (K > 1 ? " of product " + std::to_string(m) : std::string()) + " is " + std::to_string(a[k]) +
+                       ", the serial product's " + std::to_string(want[k]));
+        break;
+      }
     }
     failure.record_into(result, machine);
     return result;
@@ -152,6 +171,11 @@ std::vector<ParamSpec> params_of(A a) {
     params.push_back({"k", "k", ParamKind::count,
                       "SBT steps before the GCEA ones, 1..d (Johnsson & Ho 1987 §5.1, Figure 10); 0 = the k the "
                       "model finds fastest (k = 0, the GCEA alone, is a1-gcea)"});
+  if (a == A::outer_product)
+    params.push_back({"products", "K", ParamKind::count,
+                      "K matrix multiplications of the shape pipelined one after another through the same wave fronts, "
+                      "each checked against the serial product (Johnsson & Ho 1987 §5.2.1: (K+1)√N + 1 steps); "
+                      "0 = 1"});
   if (has_packets(a))
     params.push_back({"packets", "packets", ParamKind::count,
                       "packets per link of the all-port transposes (Stout & Wagar 1990 §4); 0 = the model's best"});
@@ -242,8 +266,13 @@ std::function<std::vector<KernelCase>(const MachineConfig&, const KernelCase&)> 
 
 // Table 11's figures beside the exact time (model/paper_tables.hpp): A1(n), which takes its row and column broadcasts
 // as balanced and independent, and A2(n)-A5(n), priced with the pipelined transpose of the paper's ref. [10] at its
-// optimal packet where hcemu runs Stout & Wagar's; the other rows' tables agree with their closed forms.
+// optimal packet where hcemu runs Stout & Wagar's; and the outer product's SIMD step count (§5.2.1). The other rows'
+// tables agree with their closed forms or describe other algorithms.
 TimeFn matmul_paper_table(A a) {
+  if (a == A::outer_product)  // §5.2.1's 2√N + 1 steps, beside the MIMD chain's exact time
+    return [a](const MachineConfig& config, const KernelCase& c) {
+      return model::outer_product_step_time(config, shape_of(c), options_of(a, config, c));
+    };
   if (a == A::a1_2d_sbnt)
     return [a](const MachineConfig& config, const KernelCase& c) {
       return model::a1_n_port_table_time(config, shape_of(c), options_of(a, config, c));

@@ -1,7 +1,9 @@
 // The entry point of the matrix multiplications (Johnsson & Ho 1987 §5): checks the shape and the node's blocks,
 // then runs the algorithm's family.
 #include <algorithm>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "hcemu/errors.hpp"
 #include "matmul_local.hpp"
@@ -69,6 +71,9 @@ Buffer<float> narrowed(Node& node, std::span<const double> from) {
 void matmul(Node& node, const MatmulShape& shape, const MatmulOptions& options, const MatmulBlocks& blocks) {
   CollectiveScope scope(node);  // a tag space of its own (node.hpp); the primitives it calls open theirs
   model::check_matmul(shape, options, node.dim());
+  if (options.products != 1)
+    throw UsageError("matmul: " + std::to_string(options.products) +
+                     " products need a set of blocks each: kernels::pipelined_outer_products");
   const Grid grid = model::matmul_grid(options, node.dim());
   const model::BlockShape c = model::block_shape(shape.P, shape.Q, grid), d = model::block_shape(shape.Q, shape.R, grid),
                           a = model::block_shape(shape.P, shape.R, grid);
@@ -87,6 +92,44 @@ void matmul(Node& node, const MatmulShape& shape, const MatmulOptions& options, 
   detail::MatmulContext<float> x{node, shape, options, grid, {c32.span(), d32.span(), e32.span(), a32.span()}, c, d, a};
   run(x);
   std::copy(a32.begin(), a32.end(), blocks.a.begin());
+}
+
+void pipelined_outer_products(Node& node, const MatmulShape& shape, const MatmulOptions& options,
+                              std::span<const MatmulBlocks> products) {
+  CollectiveScope scope(node);
+  model::check_matmul(shape, options, node.dim());
+  if (options.algorithm != MatmulAlgorithm::outer_product)
+    throw UsageError("matmul: pipelined products are the outer product's (outer-product), not " +
+                     std::string(model::matmul_algorithm_info(options.algorithm).name) + "'s");
+  if (products.size() != static_cast<std::size_t>(options.products))
+    throw UsageError("matmul outer-product: " + std::to_string(options.products) + " products, but " +
+                     std::to_string(products.size()) + " sets of blocks");
+  const Grid grid = model::matmul_grid(options, node.dim());
+  const model::BlockShape c = model::block_shape(shape.P, shape.Q, grid), d = model::block_shape(shape.Q, shape.R, grid),
+                          a = model::block_shape(shape.P, shape.R, grid);
+  for (const MatmulBlocks& blocks : products) {
+    check_size(blocks.c.size(), c, "C", "outer-product", node.id());
+    check_size(blocks.d.size(), d, "D", "outer-product", node.id());
+    check_size(blocks.e.size(), a, "E", "outer-product", node.id());
+    check_size(blocks.a.size(), a, "A", "outer-product", node.id());
+  }
+  if (options.element_bytes == 8) {
+    std::vector<detail::BlocksOf<double>> x;
+    for (const MatmulBlocks& b : products) x.push_back({b.c, b.d, b.e, b.a});
+    return detail::outer_products<double>(node, x, c, d);
+  }
+  std::vector<Buffer<float>> held;  // C, D, E and A of every product, in floats
+  std::vector<detail::BlocksOf<float>> x;
+  for (const MatmulBlocks& b : products) {
+    held.push_back(narrowed(node, b.c));
+    held.push_back(narrowed(node, b.d));
+    held.push_back(narrowed(node, b.e));
+    held.push_back(node.allocate<float>(b.a.size()));
+    const auto n = held.size();
+    x.push_back({held[n - 4].span(), held[n - 3].span(), held[n - 2].span(), held[n - 1].span()});
+  }
+  detail::outer_products<float>(node, x, c, d);
+  for (std::size_t m = 0; m < products.size(); ++m) std::copy(x[m].a.begin(), x[m].a.end(), products[m].a.begin());
 }
 
 }  // namespace hcemu::kernels

@@ -76,12 +76,17 @@ void a1_2d(MatmulContext<T>& x) {
 // the row and column subcubes (ring position IG(l) for processor column l), so every neighbour is a cube
 // neighbour; the inner index runs in ring order, which changes nothing in the sum.
 //
+// K multiplications go through the same wave fronts one after another: "the subsequent matrix multiplications can be
+// initiated every √N cycles from the main diagonal", so multiplication m's product j is in step a(l, j) + a(k, j) +
+// m·s, (K + 1)√N + 1 steps in all. With the boundary's extra step two products of a node can fall in one step (the
+// diagonal's steps are even); the node takes the earlier multiplication's first. Every block of multiplication m
+// travels under tags of its own, so the order of arrival never matters.
+//
 // Every node computes its products in step order as soon as their blocks are in (MIMD), so the time is the longest
-// chain of communications and block products, not (2s + 1) full steps; model::matmul_time gives it where it is
-// exact. A += C_kj·D_jl is 2⌈P/s⌉⌈Q/s⌉⌈R/s⌉ flops (one multiply and one add per term), s of them per node.
+// chain of communications and block products, not full steps; model::matmul_time gives it where it is exact.
+// A += C_kj·D_jl is 2⌈P/s⌉⌈Q/s⌉⌈R/s⌉ flops (one multiply and one add per term), K·s of them per node.
 template <class T>
-void outer_product(MatmulContext<T>& x) {
-  Node& node = x.node;
+void outer_products(Node& node, std::span<const BlocksOf<T>> products, model::BlockShape cb, model::BlockShape db) {
   const int c = node.dim() / 2;
   const auto s = std::uint32_t{1} << c;
   const std::uint32_t k = static_cast<std::uint32_t>(node.id()) >> c, l = static_cast<std::uint32_t>(node.id()) & (s - 1);
@@ -92,31 +97,37 @@ void outer_product(MatmulContext<T>& x) {
   };
   const int left = at(K, (L + s - 1) % s), right = at(K, (L + 1) % s);
   const int up = at((K + s - 1) % s, L), down = at((K + 1) % s, L);
-  const std::size_t p = x.c.rows, q = x.c.cols, r = x.a.cols;
+  const std::size_t p = cb.rows, q = cb.cols, r = db.cols;
+  auto c_tag = [](std::uint32_t m) { return static_cast<int>(2 * m) + kCTag; };
+  auto d_tag = [](std::uint32_t m) { return static_cast<int>(2 * m) + kDTag; };
 
   struct Product {
-    std::uint32_t step, j;  // j: the ring position of the inner block index
+    std::uint32_t step, m, j;  // m: which multiplication; j: the ring position of the inner block index
   };
-  std::vector<Product> products;
-  for (std::uint32_t j = 0; j < s; ++j) products.push_back({a(L, j) + a(K, j), j});
-  std::sort(products.begin(), products.end(), [](const Product& u, const Product& v) { return u.step < v.step; });
+  std::vector<Product> order;
+  const auto count = static_cast<std::uint32_t>(products.size());
+  for (std::uint32_t m = 0; m < count; ++m)
+    for (std::uint32_t j = 0; j < s; ++j) order.push_back({a(L, j) + a(K, j) + m * s, m, j});
+  std::sort(order.begin(), order.end(),
+            [](const Product& u, const Product& v) { return std::tie(u.step, u.m) < std::tie(v.step, v.m); });
 
-  // Every block this node will be handed, posted in the order the neighbours send them.
+  // Every block this node will be handed, posted in the order it takes them.
   std::vector<Buffer<T>> c_in, d_in;
   std::vector<Request> c_arriving, d_arriving;
-  for (const Product& pr : products) {
+  for (const Product& pr : order) {
     c_in.push_back(node.allocate<T>(p * q));
     d_in.push_back(node.allocate<T>(q * r));
-    if (pr.j != L) c_arriving.push_back(node.post_recv(left, c_in.back().span(), kCTag));
-    if (pr.j != K) d_arriving.push_back(node.post_recv(up, d_in.back().span(), kDTag));
+    if (pr.j != L) c_arriving.push_back(node.post_recv(left, c_in.back().span(), c_tag(pr.m)));
+    if (pr.j != K) d_arriving.push_back(node.post_recv(up, d_in.back().span(), d_tag(pr.m)));
   }
 
-  std::copy(x.blocks.e.begin(), x.blocks.e.end(), x.blocks.a.begin());
+  for (const BlocksOf<T>& x : products) std::copy(x.e.begin(), x.e.end(), x.a.begin());
   std::vector<Request> sends;
   std::size_t next_c = 0, next_d = 0;
-  for (std::size_t t = 0; t < products.size(); ++t) {
-    const std::uint32_t j = products[t].j;
-    std::span<const T> cj = x.blocks.c, dj = x.blocks.d;
+  for (std::size_t t = 0; t < order.size(); ++t) {
+    const auto [step, m, j] = order[t];
+    const BlocksOf<T>& x = products[m];
+    std::span<const T> cj = x.c, dj = x.d;
     if (j != L) {
       node.wait(c_arriving[next_c++]);
       cj = c_in[t].span();
@@ -125,17 +136,24 @@ void outer_product(MatmulContext<T>& x) {
       node.wait(d_arriving[next_d++]);
       dj = d_in[t].span();
     }
-    multiply(p, r, q, ColumnMajor{cj, p}, ColumnMajor{dj, q}, x.blocks.a, p, true);
+    multiply(p, r, q, ColumnMajor{cj, p}, ColumnMajor{dj, q}, x.a, p, true);
     node.compute(2 * p * q * r);
-    if ((L + 1) % s != j) sends.push_back(node.isend(right, cj, kCTag));
-    if ((K + 1) % s != j) sends.push_back(node.isend(down, dj, kDTag));
+    if ((L + 1) % s != j) sends.push_back(node.isend(right, cj, c_tag(m)));
+    if ((K + 1) % s != j) sends.push_back(node.isend(down, dj, d_tag(m)));
   }
   node.wait_all(sends);
+}
+
+template <class T>
+void outer_product(MatmulContext<T>& x) {
+  outer_products(x.node, std::span<const BlocksOf<T>>(&x.blocks, 1), x.c, x.d);
 }
 
 template void a1_2d(MatmulContext<float>&);
 template void a1_2d(MatmulContext<double>&);
 template void outer_product(MatmulContext<float>&);
 template void outer_product(MatmulContext<double>&);
+template void outer_products<float>(Node&, std::span<const BlocksOf<float>>, model::BlockShape, model::BlockShape);
+template void outer_products<double>(Node&, std::span<const BlocksOf<double>>, model::BlockShape, model::BlockShape);
 
 }  // namespace hcemu::kernels::detail

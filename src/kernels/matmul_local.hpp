@@ -122,6 +122,9 @@ template <class T> void in_space_1d(MatmulContext<T>& x);  // a3, a3_sbnt, a4, a
 template <class T> void rows_1d(MatmulContext<T>& x);      // a1_rows .. a4_rows_sbnt: row partitioning
 template <class T> void a1_2d(MatmulContext<T>& x);        // a1_2d, a1_2d_sbnt
 template <class T> void outer_product(MatmulContext<T>& x);
+// K outer products through the same wave fronts, one set of blocks each (kernels::pipelined_outer_products).
+template <class T>
+void outer_products(Node& node, std::span<const BlocksOf<T>> products, model::BlockShape c, model::BlockShape d);
 template <class T> void aligned_2d(MatmulContext<T>& x);    // cannon, dekel, sbt_aligned
 template <class T> void transposed_2d(MatmulContext<T>& x);  // a2..a5 2-D on a square grid
 template <class T> void rectangular_2d(MatmulContext<T>& x);  // a2..a5 2-D, one-port, on an N1 × N2 grid, N1 != N2

@@ -158,6 +158,9 @@ void check_matmul(const MatmulShape& shape, const MatmulOptions& options, int d)
   } else if ((needs_square_grid(a) || takes_rectangular_grid(a)) && d % 2 != 0)
     throw UsageError("matmul " + name + ": needs a square processor grid N1 = N2, so an even d, got d = " +
                      std::to_string(d) + " (" + square_reason(a) + ")");
+  if (options.products < 1 || (options.products > 1 && a != A::outer_product))
+    throw UsageError("matmul " + name + ": " + std::to_string(options.products) +
+                     " pipelined products; at least 1, and more only for outer-product (Johnsson & Ho 1987 §5.2.1)");
   if (a == A::a1_hybrid && (options.k < 0 || options.k > d))
     throw UsageError("matmul " + name + ": k = " + std::to_string(options.k) + " SBT steps, must be in 0.." +
                      std::to_string(d));

@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <bit>
 #include <cstdlib>
+#include <utility>
 
+#include "hcemu/errors.hpp"
 #include "hcemu/model/collectives.hpp"
 #include "hcemu/model/exchange.hpp"
 #include "hcemu/model/matmul.hpp"
@@ -459,6 +461,86 @@ std::optional<MatmulTime> aligned_two_dimensional(const MachineConfig& config, c
   return cost.result();
 }
 
+// The pipelined outer products on the s × s grid (src/kernels/matmul_2d_a1.cpp; the schedule of §5.2.1, Figure 16).
+// The nodes run MIMD: each takes its s block products in step order, a product as soon as C's block has come from
+// the left and D's from above (docs/model.md §5: a receive completes at max(posted, completion)), and after it sends
+// C's block right and D's down as isends, C first. The makespan is the longest chain of products W (t_a·2p̂q̂r̂ + t_o,
+// §6, §14) and block transfers T_C = T(w·p̂q̂, 1), T_D = T(w·q̂r̂, 1) (§3, §9) through the nodes' port queues (§4):
+// the last products of the schedule, step 2s on the diagonal, are reached by chains of products in consecutive steps
+// along a row and down a column, every hop a product and then the transfers the next node waits for, and once a node
+// whose own two products fall in consecutive steps. How the transfers queue depends only on the port model, so the
+// time is a maximum of a few sums, T = T_C + T_D:
+// - one-port (one output and one input port, §4): a node sends C then D through its one port and takes C then D
+//   through its one input, so every hop of the chain costs W + T; at the chain's node with two products in
+//   consecutive steps the chain takes either its second product or its port still busy with the first product's
+//   pair: (2s - 2)(W + T) + W + max(W, T). s = 2 (left and right neighbour are one node,
+//   so a node's single port carries both its C and D and its partner's): max(3W + 2T, 4W + T + max(T_C, T_D)).
+// - half duplex (one port for both directions, §4): every hop also waits for the node's own receives on the shared
+//   port: 2s·W + (3s - 3)T; s = 2: 4W + 2T + max(T_C, T_D).
+// - two or more transfers at once (all-port, k:N with N >= 2): C and D travel apart, and the chains mix C and D
+//   hops; with X, Y the two block transfers in either order, the maximum of (s + 3)W + X + (2s - 2)Y,
+//   (2s - 1)W + (s/2 - 1)X + (3s/2)Y and 2s·W + (s/2 - 1)X + (3s/2 - 1)Y; s = 2: 4W + 2·max(T_C, T_D).
+// - s = 1: W, the one product.
+// K multiplications through the same wave fronts (options.products, §5.2.1: every √N steps a new one from the
+// diagonal): a form only where one chain stays the longest for every K, s = 1 (K·W) and half duplex, where the one
+// port carries all a node's 2(s - 1) transfers of a multiplication in and out: (K + 1)s·W + (s - 1)(2K + 1)T, and
+// s = 2: (K + 1)s·W + K·s·T + max(T_C, T_D). Elsewhere the longest chain changes with K and with W against T_C and
+// T_D (one-port s = 4 has two linear pieces up to K = 4, three at K = 5, five at K = 6, one of them not symmetric in
+// T_C and T_D; all-port three to seven from K = 2), and hcemu gives no form rather than a wrong one.
+// These were derived by following the chains of the schedule through the rules of docs/model.md §4 and §5 and hold
+// for every s, λ, τ, δ, δ', ρ, t_a, t_o, packets and short messages (tests/kernels_matmul_outer_test.cpp holds the
+// emulator to them). Not on a port overlap (§14): an early-freed port lets the second transfer of a pair start while
+// the first still moves, and the chain then depends on where the overlaps fall; nor on a torus or mesh, where the
+// Gray-code ring's neighbours are not one hop apart; nor under LogGP, whose holds are not its message times (§12).
+std::optional<MatmulTime> pipelined_outer_product(const MachineConfig& config, const MatmulShape& shape,
+                                                  const MatmulOptions& options) {
+  if (config.topology.grid() || !transfer_forms_apply(config)) return std::nullopt;
+  const bool two_at_once = all_port(config) || (config.ports.kind == Ports::Kind::k && config.ports.n >= 2);
+  if (!two_at_once && config.port_overlap > 0) return std::nullopt;
+  const int c = config.d / 2;
+  const auto s = std::size_t{1} << c;
+  const Grid g{c, c};
+  const BlockShape cb = block_shape(shape.P, shape.Q, g), db = block_shape(shape.Q, shape.R, g);
+  Cost cost(config, options.element_bytes);
+  const std::size_t w = options.element_bytes;
+  const std::uint64_t flops = 2 * cb.size() * db.cols;
+  const Time work = cost.table.compute(flops);
+  const Time tc = message_time(cost.silent, w * cb.size(), 1), td = message_time(cost.silent, w * db.size(), 1);
+  const Time t = tc + td, big = std::max(tc, td);
+  const auto S = static_cast<Time>(s);
+  const auto products = static_cast<Time>(options.products);
+  Time total = work;
+  if (s == 1) {
+    total = products * work;
+  } else if (products > 1) {
+    if (config.ports.kind != Ports::Kind::half) return std::nullopt;
+    total = s == 2 ? (products + 1) * S * work + products * S * t + big
+                   : (products + 1) * S * work + (S - 1) * (2 * products + 1) * t;
+  } else if (s == 2) {
+    if (two_at_once)
+      total = 4 * work + 2 * big;
+    else if (config.ports.kind == Ports::Kind::half)
+      total = 4 * work + 2 * t + big;
+    else
+      total = std::max(3 * work + 2 * t, 4 * work + t + big);
+  } else if (s > 2) {
+    if (two_at_once) {
+      total = 0;
+      for (auto [x, y] : {std::pair{tc, td}, std::pair{td, tc}})
+        total = std::max({total, (S + 3) * work + x + (2 * S - 2) * y, (2 * S - 1) * work + (S / 2 - 1) * x + (3 * S / 2) * y,
+                          2 * S * work + (S / 2 - 1) * x + (3 * S / 2 - 1) * y});
+    } else if (config.ports.kind == Ports::Kind::half) {
+      total = 2 * S * work + (3 * S - 3) * t;
+    } else {
+      total = (2 * S - 2) * (work + t) + work + std::max(work, t);
+    }
+  }
+  cost.flops(static_cast<std::uint64_t>(products) * s * flops);
+  cost.calls(static_cast<std::uint64_t>(products) * s);
+  cost.add(total - products * S * work);  // the rest of the chain is communication and waiting for it
+  return cost.result();
+}
+
 }  // namespace
 
 std::optional<MatmulTime> matmul_time(const MachineConfig& config, const MatmulShape& shape,
@@ -468,12 +550,34 @@ std::optional<MatmulTime> matmul_time(const MachineConfig& config, const MatmulS
   if (!matmul_algorithm_info(options.algorithm).two_dimensional) return one_dimensional(config, shape, options);
   if (options.algorithm == A::a1_2d || options.algorithm == A::a1_2d_sbnt)
     return a1_two_dimensional(config, shape, options);
-  if (options.algorithm == A::outer_product) return std::nullopt;
+  if (options.algorithm == A::outer_product) return pipelined_outer_product(config, shape, options);
   if (options.algorithm == A::cannon || options.algorithm == A::dekel || options.algorithm == A::sbt_aligned)
     return aligned_two_dimensional(config, shape, options);
   if (const Grid g = matmul_grid(options, config.d); g.n1 != g.n2)
     return rectangular_two_dimensional(config, shape, options, g);
   return transposed_two_dimensional(config, shape, options);
+}
+
+std::optional<Time> outer_product_step_time(const MachineConfig& config, const MatmulShape& shape,
+                                            const MatmulOptions& options) {
+  if (options.algorithm != A::outer_product)
+    throw UsageError("matmul: the paper's step count is the pipelined outer product's (outer-product)");
+  check_matmul(shape, options, config.d);
+  if (config.topology.grid() || !transfer_forms_apply(config)) return std::nullopt;
+  const int c = config.d / 2;
+  const auto s = Time{1} << c;
+  const Grid g{c, c};
+  const BlockShape cb = block_shape(shape.P, shape.Q, g), db = block_shape(shape.Q, shape.R, g);
+  const CostTable table = CostTable::from(config);
+  MachineConfig silent = config;
+  silent.flop = 0;
+  silent.compute_overhead = 0;
+  const std::size_t w = options.element_bytes;
+  const Time tc = message_time(silent, w * cb.size(), 1), td = message_time(silent, w * db.size(), 1);
+  const bool two_at_once = all_port(config) || (config.ports.kind == Ports::Kind::k && config.ports.n >= 2);
+  const auto products = static_cast<Time>(options.products);
+  const Time steps = s == 1 ? products : (products + 1) * s + 1;
+  return steps * (table.compute(2 * cb.size() * db.cols) + (two_at_once ? std::max(tc, td) : tc + td));
 }
 
 }  // namespace hcemu::model

@@ -63,10 +63,7 @@ TEST(RunMatmul, AlgoAllRunsEveryRowOnAnAllPortSquareGridAndMarksTheFastest) {
     algos.insert(o["algo"].get<std::string>());
     EXPECT_TRUE(o["verified"].get<bool>()) << o["algo"];
     if (o["optimal"].get<bool>()) ++optimal, marked = o["algo"].get<std::string>();
-    if (o["predicted_ps"].is_null()) {
-      EXPECT_EQ(o["algo"], "outer-product");  // the one without a closed form (docs/kernels/matmul.md)
-      continue;
-    }
+    ASSERT_FALSE(o["predicted_ps"].is_null()) << o["algo"];  // every row has a closed form on all-port
     EXPECT_EQ(o["predicted_ps"].get<Time>(), o["emulated_ps"].get<Time>()) << o["algo"];
     if (o["predicted_ps"].get<Time>() < best) best = o["predicted_ps"].get<Time>(), best_algo = o["algo"];
   }
@@ -78,6 +75,50 @@ TEST(RunMatmul, AlgoAllRunsEveryRowOnAnAllPortSquareGridAndMarksTheFastest) {
   EXPECT_EQ(table.exit_code, 0) << table.err;
   EXPECT_NE(table.out.find("a1-2d grid=("), std::string::npos);
   EXPECT_NE(table.out.find("* optimal by the model"), std::string::npos);
+}
+
+TEST(RunMatmul, OuterProductPrintsThePapersStepsBesideItsChain) {
+  // docs/kernels/matmul.md: the exact time of the MIMD chain, and §5.2.1's 2√N + 1 SIMD steps as the table figure.
+  for (const char* engine : {"tasks", "os_threads"}) {
+    auto j = run_of(hcemu(std::string("run matmul --algo outer-product -d 4 -m 16 --json --engine ") + engine));
+    EXPECT_TRUE(j["verified"].get<bool>());
+    MachineConfig c = load_config("ipsc860");
+    c.d = 4;
+    c.delta_msg = 5.15 * 4;  // the preset's delta_msg_per_d, resolved for this d
+    model::MatmulOptions o = options(model::MatmulAlgorithm::outer_product);
+    const auto t = model::matmul_time(c, {16, 16, 16}, o);
+    const auto steps = model::outer_product_step_time(c, {16, 16, 16}, o);
+    ASSERT_TRUE(t && steps);
+    EXPECT_EQ(j["predicted_ps"].get<Time>(), t->total());
+    EXPECT_EQ(j["emulated_ps"].get<Time>(), t->total());
+    EXPECT_EQ(j["paper_table_ps"].get<Time>(), *steps);
+  }
+}
+
+TEST(RunMatmul, OuterProductRunsKProductsEachCheckedAgainstTheSerialOne) {
+  // --products K: K multiplications through the same wave fronts (§5.2.1); half duplex has the closed form, one-port
+  // none (docs/kernels/matmul.md), and both print the paper's (K + 1)√N + 1 steps.
+  for (const char* engine : {"tasks", "os_threads"}) {
+    auto half = run_of(hcemu(std::string("run matmul --algo outer-product --products 3 -d 4 -m 12 --ports half --json "
+                                         "--engine ") + engine));
+    EXPECT_TRUE(half["verified"].get<bool>());
+    EXPECT_EQ(half["params"]["products"], 3);
+    EXPECT_EQ(half["predicted_ps"], half["emulated_ps"]);
+    MachineConfig c = load_config("ipsc860");
+    c.d = 4;
+    c.delta_msg = 5.15 * 4;  // the preset's delta_msg_per_d, resolved for this d
+    c.ports = Ports::parse("half");
+    model::MatmulOptions o = options(model::MatmulAlgorithm::outer_product);
+    o.products = 3;
+    EXPECT_EQ(half["paper_table_ps"].get<Time>(), *model::outer_product_step_time(c, {12, 12, 12}, o));
+    auto one = run_of(hcemu(std::string("run matmul --algo outer-product --products 3 -d 4 -m 12 --json --engine ") +
+                            engine));
+    EXPECT_TRUE(one["verified"].get<bool>());
+    EXPECT_TRUE(one["predicted_ps"].is_null());
+  }
+  auto wrong = hcemu("run matmul --algo a1-sbt --products 2 -d 2 -m 8");
+  EXPECT_EQ(wrong.exit_code, 2);
+  EXPECT_NE(wrong.err.find("--products"), std::string::npos) << wrong.err;
 }
 
 TEST(RunMatmul, GridAndKAreFlagsOfTheirRows) {

@@ -33,6 +33,14 @@ struct MatmulBlocks {
 // model::check_matmul does, or if a block has the wrong size.
 void matmul(Node& node, const MatmulShape& shape, const MatmulOptions& options, const MatmulBlocks& blocks);
 
+// K = options.products matrix multiplications A_m <- C_m × D_m + E_m, m < K, of one shape, pipelined one after
+// another through the outer product's wave fronts (options.algorithm = outer_product; Johnsson & Ho 1987 §5.2.1:
+// "a total of K matrix multiplications only require (K+1)√N + 1 steps"): products[m] holds this node's blocks of the
+// m-th. A collective like matmul; throws UsageError as model::check_matmul does, if products does not hold K sets,
+// or if a block has the wrong size.
+void pipelined_outer_products(Node& node, const MatmulShape& shape, const MatmulOptions& options,
+                              std::span<const MatmulBlocks> products);
+
 // ----- Laying matrices out and checking them ------------------------------------------------------------------------
 
 // Block (k, l) of a column-major rows × cols matrix for the node `node` of the grid, zero-padded.

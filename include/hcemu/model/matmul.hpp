@@ -78,6 +78,7 @@ struct MatmulOptions {
   int k = 0;        // a1_hybrid: the SBT steps, 0..d
   int packets = 0;  // the n-port A2-A5: packets per link of the all-port transpose, 0 = the model's best
   std::size_t element_bytes = 8;  // 8: doubles; 4: floats (what the nodes hold, multiply and send)
+  int products = 1;  // outer_product: K multiplications pipelined through the same wave fronts (§5.2.1), >= 1
 };
 
 // "float" -> 4, "double" -> 8; nullopt otherwise. And back.
@@ -128,7 +129,8 @@ BlockShape block_shape(std::size_t rows, std::size_t cols, Grid grid);
 // Throws UsageError, naming the constraint, unless the algorithm runs this shape on a d-cube: P, Q, R >= 1;
 // element_bytes 4 or 8; A1 2-D: n1, n2 >= 0 with n1 + n2 = d; the one-port A2-A5 (A3 version 2 too), Cannon's,
 // Dekel's and the aligned SBT on a given rectangular grid: matmul_fits_grid; the outer product, the n-port A2-A5 and
-// the others without a grid: d even (a square grid, N1 = N2); the hybrid: 0 <= k <= d. Any P, Q, R that do not divide
+// the others without a grid: d even (a square grid, N1 = N2); the hybrid: 0 <= k <= d;
+// products >= 1, and above 1 only for the outer product. Any P, Q, R that do not divide
 // evenly are padded with zeros to whole blocks.
 void check_matmul(const MatmulShape& shape, const MatmulOptions& options, int d);
 
@@ -144,8 +146,20 @@ struct MatmulTime {
   Time total() const { return communication + arithmetic; }
 };
 // nullopt where hcemu has no closed form: the n-port algorithms (ports "all" in matmul_algorithms()) off all-port
-// machines, the pipelined outer product (docs/kernels/matmul.md), and the n-port A2-A5 when the all-port transpose
+// machines, the pipelined outer product under a port overlap, on a torus or mesh, or with several products off half
+// duplex (docs/kernels/matmul.md), and the n-port A2-A5 when the all-port transpose
 // of their blocks has no time (model::stout_wagar_transpose_time). Throws UsageError like check_matmul.
 std::optional<MatmulTime> matmul_time(const MachineConfig& config, const MatmulShape& shape, const MatmulOptions& options);
+
+// The pipelined outer products as Johnsson & Ho (1987) §5.2.1 count them, in SIMD steps "of communications of two
+// block matrices, one block matrix multiplication and one block matrix addition": 2√N + 1 steps for even √N (the
+// boundary's extra buffer), 2√N - 1 for odd (N = 1: one step); K = options.products multiplications (K + 1)√N + 1
+// (N = 1: K). A step is a block product W (t_a per flop and t_o,
+// docs/model.md §6, §14) and the two block transfers T_C and T_D (§9), one after the other through one port
+// (ports one, half, k:1), side by side where a node drives two links at once (all, k:N with N >= 2):
+// steps·(W + T_C + T_D) or steps·(W + max(T_C, T_D)). The paper's idealised figure, beside matmul_time's exact one;
+// nullopt where matmul_time gives none. Throws UsageError like check_matmul, and for another algorithm.
+std::optional<Time> outer_product_step_time(const MachineConfig& config, const MatmulShape& shape,
+                                            const MatmulOptions& options);
 
 }  // namespace hcemu::model
