@@ -36,7 +36,7 @@ class Keys {
 
 std::vector<CommitQueue::Item> items_of(const std::vector<Pending*>& ps) {
   std::vector<CommitQueue::Item> items;
-  for (Pending* p : ps) items.push_back({p->key, p});
+  for (Pending* p : ps) items.push_back({p->key, p, 0});
   return items;
 }
 

@@ -18,7 +18,6 @@ class CommitQueue {
  public:
   bool empty() const { return sorted_.empty() && heap_.empty(); }
   const timing::OrderKey& top_key() const { return from_heap() ? heap_.front().key : sorted_.back().key; }
-  Pending* top() const { return from_heap() ? heap_.front().p : sorted_.back().p; }
   Pending* pop() {
     if (!from_heap()) {
       Pending* p = sorted_.back().p;
@@ -30,14 +29,22 @@ class CommitQueue {
     heap_.pop_back();
     return p;
   }
-  void push(Pending* p) {
-    heap_.push_back({p->key, p});
-    std::push_heap(heap_.begin(), heap_.end(), later);
-  }
   struct Item {
     timing::OrderKey key;
     Pending* p;
+    // A message's lead (timing::TimingModel::least_lead), written by its submitter while the message is in its cache,
+    // so that the placer takes a batch without reading the messages (runtime/coordinator_batch.cpp); 0 where it is
+    // not known, which is always safe; kHorizon for a horizon.
+    Time lead;
   };
+  static constexpr Time kHorizon = -1;
+  const Item& top() const { return from_heap() ? heap_.front() : sorted_.back(); }
+  // One that comes back during a pass (a store-and-forward message's next hop, or what a failed pass did not place):
+  // with no lead.
+  void push(Pending* p) {
+    heap_.push_back({p->key, p, p->kind == Pending::Kind::horizon ? kHorizon : 0});
+    std::push_heap(heap_.begin(), heap_.end(), later);
+  }
   // Submissions, in any order; `batch` is left empty, its capacity swapped for another's.
   void push_batch(std::vector<Item>& batch) {
     if (batch.empty()) return;

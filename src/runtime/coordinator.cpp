@@ -102,9 +102,12 @@ bool Coordinator::barrier_complete(Time latest_entry) {
 }
 
 void Coordinator::submit(Pending* p) {
+  const Time lead = p->kind == Pending::Kind::horizon
+                        ? CommitQueue::kHorizon
+                        : run_.timing.least_lead(static_cast<Message*>(p)->transfer);
   Submissions& list = submissions_[submission_list_of_this_thread(submissions_.size())];
   list.lock();
-  list.items.push_back({p->key, p});
+  list.items.push_back({p->key, p, lead});
   list.unlock();
 }
 
@@ -230,8 +233,8 @@ bool Coordinator::place_until_woken_could_issue() {
   Time reached = -1;  // the ready time of the latest transfer placed in this pass
   bool placed = true;
   while (placed && !queue_.empty() && queue_.top_key() < horizon && !run_.control.aborted()) {
-    if (Pending* p = queue_.top(); p->kind == Pending::Kind::horizon) {
-      queue_.pop();
+    if (queue_.top().lead == CommitQueue::kHorizon) {
+      Pending* p = queue_.pop();
       ++horizons_answered_;
       if (node(p->owner).horizon_reached(*p))
         horizon = std::min(horizon, timing::OrderKey::floor_of(p->key.ready, p->owner));

@@ -36,15 +36,13 @@ bool Coordinator::sharing(std::size_t messages) const {
 void Coordinator::take_batch(const timing::OrderKey& horizon) {
   batch_.clear();
   Time bound = kNever;  // the earliest time a message of the batch can bring anything
-  while (!queue_.empty() && queue_.top_key() < horizon && queue_.top_key().ready < bound) {
-    Pending* p = queue_.top();
-    if (p->kind != Pending::Kind::message) break;  // a horizon is answered alone, in its turn
-    queue_.pop();
-    auto* m = static_cast<Message*>(p);
-    const Time lead = run_.timing.least_lead(m->transfer);
-    least_lead_ = std::min(least_lead_, lead);
-    bound = std::min(bound, m->key.ready + lead);  // both within the model's range: no overflow
-    batch_.push_back(m);
+  while (!queue_.empty()) {
+    const CommitQueue::Item& next = queue_.top();
+    // A horizon is answered alone, in its turn; the message itself is not read here (CommitQueue::Item::lead).
+    if (!(next.key < horizon) || next.key.ready >= bound || next.lead == CommitQueue::kHorizon) break;
+    least_lead_ = std::min(least_lead_, next.lead);
+    bound = std::min(bound, next.key.ready + next.lead);  // both within the model's range: no overflow
+    batch_.push_back(static_cast<Message*>(queue_.pop()));
   }
 }
 
