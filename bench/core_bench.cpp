@@ -12,6 +12,7 @@
 
 namespace {
 
+using hcemu::EmulatorSettings;
 using hcemu::EngineKind;
 using hcemu::Machine;
 using hcemu::MachineConfig;
@@ -101,24 +102,51 @@ BENCHMARK(BM_DirectExchangeWaitPerStep)
 // every receive of the phase posted up front (in one group, Node::post_recvs) and a barrier, as FORCED needs (Nicol &
 // Bokhari 1994 §4), then per step one send (without a handle) and a wait for that step's receive, and one wait_sends
 // at the end.
+void library_direct_exchange(Node& node) {
+  const std::size_t bytes = 64 * static_cast<std::size_t>(node.size());
+  auto out = node.allocate<std::byte>(bytes);
+  auto in = node.allocate<std::byte>(bytes);
+  hcemu::kernels::direct_exchange(node, out.span(), in.span(), 64, {hcemu::Sync::barrier});
+}
+
 void BM_DirectExchangeKernel(benchmark::State& state) {
   Machine machine(ipsc(static_cast<int>(state.range(0))), on(engine_of(state)));
   std::uint64_t messages = 0;
-  for (auto _ : state) {
-    const auto report = machine.run([](Node& node) {
-      const std::size_t bytes = 64 * static_cast<std::size_t>(node.size());
-      auto out = node.allocate<std::byte>(bytes);
-      auto in = node.allocate<std::byte>(bytes);
-      hcemu::kernels::direct_exchange(node, out.span(), in.span(), 64, {hcemu::Sync::barrier});
-    });
-    messages += report.messages();
-  }
+  for (auto _ : state) messages += machine.run(library_direct_exchange).messages();
   count_messages(state, messages);
 }
 BENCHMARK(BM_DirectExchangeKernel)
     ->ArgsProduct({{8, 10, 12}, {0}})
     ->ArgsProduct({{8, 10}, {1}})
     ->ArgNames({"d", "os_threads"})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// The same kernel with placing shared among the workers (`shared`: placing_share_from at its default) or done by the
+// placer alone (docs/engine.md, "Placing in parallel"), side by side for each worker count, with the engine's own
+// serial fraction (EngineStats::serial_fraction, averaged over the runs) beside the time: on a machine with fewer
+// cores than workers the wall-clock cannot show how the placing would scale, the serial fraction can.
+void BM_SharedPlacing(benchmark::State& state) {
+  EmulatorSettings settings;
+  settings.engine = EngineKind::tasks;
+  settings.workers = static_cast<int>(state.range(1));
+  settings.placing_share_from = state.range(2) != 0 ? EmulatorSettings{}.placing_share_from : 0;
+  settings.engine_stats = true;
+  Machine machine(ipsc(static_cast<int>(state.range(0))), settings);
+  std::uint64_t messages = 0, runs = 0;
+  double serial = 0;
+  for (auto _ : state) {
+    const auto report = machine.run(library_direct_exchange);
+    messages += report.messages();
+    serial += report.engine_stats->serial_fraction();
+    ++runs;
+  }
+  count_messages(state, messages);
+  state.counters["serial_fraction"] = runs > 0 ? serial / static_cast<double>(runs) : 0.0;
+}
+BENCHMARK(BM_SharedPlacing)
+    ->ArgsProduct({{10, 12}, {1, 2, 4, 8, 16}, {0, 1}})
+    ->ArgNames({"d", "workers", "shared"})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
