@@ -39,16 +39,23 @@ MachineConfig costed_cube(int d) {
   return config;
 }
 
+// Two workers, with the statistics on; `share_from`: EmulatorSettings::placing_share_from.
+RunReport run_with_stats(const MachineConfig& config,
+                         std::size_t share_from = EmulatorSettings{}.placing_share_from) {
+  EmulatorSettings settings;
+  settings.engine_stats = true;
+  settings.workers = 2;
+  settings.placing_share_from = share_from;
+  return Machine(config, settings).run(direct_exchange);
+}
+
 TEST(EngineStats, NoneUnlessAsked) {
   const RunReport report = Machine(cube(3)).run(direct_exchange);
   EXPECT_FALSE(report.engine_stats.has_value());
 }
 
 TEST(EngineStats, CountWhatThePlacerDidAndAddUpInTime) {
-  EmulatorSettings settings;
-  settings.engine_stats = true;
-  settings.workers = 2;
-  const RunReport report = Machine(costed_cube(4), settings).run(direct_exchange);
+  const RunReport report = run_with_stats(costed_cube(4));
   ASSERT_TRUE(report.engine_stats.has_value());
   const EngineStats& s = *report.engine_stats;
   // Every message is one transfer of one hop under circuit switching, placed once: by the placer, or at once by its
@@ -100,11 +107,7 @@ TEST(EngineStats, CountWhatThePlacerDidAndAddUpInTime) {
 // in shared levels: a step's transfers share no link, sender or receiver. The count does not depend on which
 // workers joined; os_threads has no workers to share with.
 TEST(EngineStats, CountTheTransfersPlacedInSharedLevels) {
-  EmulatorSettings settings;
-  settings.engine_stats = true;
-  settings.workers = 2;
-  settings.placing_share_from = 2;
-  const RunReport report = Machine(costed_cube(4), settings).run(direct_exchange);
+  const RunReport report = run_with_stats(costed_cube(4), 2);
   ASSERT_TRUE(report.engine_stats.has_value());
   const EngineStats& s = *report.engine_stats;
   if (report.settings.engine == EngineKind::tasks)
@@ -115,10 +118,7 @@ TEST(EngineStats, CountTheTransfersPlacedInSharedLevels) {
 
 // Where a transfer brings its events at its very ready time (no costs), each is placed alone.
 TEST(EngineStats, NoLookaheadWithoutCosts) {
-  EmulatorSettings settings;
-  settings.engine_stats = true;
-  settings.workers = 2;
-  const RunReport report = Machine(cube(4), settings).run(direct_exchange);
+  const RunReport report = run_with_stats(cube(4));
   ASSERT_TRUE(report.engine_stats.has_value());
   EXPECT_EQ(report.engine_stats->lookahead, 0);
   EXPECT_EQ(report.engine_stats->batches, report.engine_stats->transfers_placed);

@@ -17,6 +17,18 @@ inline MachineConfig circuit_machine() {
   return c;
 }
 
+// The matrix multiplications' machine on d dimensions and `ports`: circuit_machine's terms, t_a, ρ, and packets of
+// 64 doubles, so that every term of their closed forms shows.
+inline MachineConfig matmul_machine(int d, const char* ports) {
+  MachineConfig c = circuit_machine();
+  c.d = d;
+  c.ports = Ports::parse(ports);
+  c.flop = 0.001;
+  c.rho = 0.0005;
+  c.packet = 512;
+  return c;
+}
+
 // Stout & Wagar's model: store-and-forward, no δ, β = λ.
 inline MachineConfig link_bound_machine(double beta = 10, double tau = 0.01) {
   MachineConfig c;

@@ -30,13 +30,8 @@ MatmulOptions outer(std::size_t element_bytes = 8) {
 
 // Every term of a transfer and of a product shows: start-up, δ, δ', τ, packets of 64 doubles, t_a and t_o.
 MachineConfig circuit(int d, const char* ports) {
-  MachineConfig c = test::circuit_machine();
-  c.d = d;
-  c.ports = Ports::parse(ports);
-  c.flop = 0.001;
+  MachineConfig c = test::matmul_machine(d, ports);
   c.compute_overhead = 0.75;
-  c.rho = 0.0005;
-  c.packet = 512;
   return c;
 }
 

@@ -18,18 +18,9 @@ using model::MatmulAlgorithm;
 using model::MatmulOptions;
 using model::MatmulShape;
 using test::check_matmul;
+using test::matmul_machine;
 using A = MatmulAlgorithm;
 
-// Every term shows: start-up, δ, δ', τ, packets of 64 doubles, ρ and t_a.
-MachineConfig machine(int d, const char* ports) {
-  MachineConfig c = test::circuit_machine();
-  c.d = d;
-  c.ports = Ports::parse(ports);
-  c.flop = 0.001;
-  c.rho = 0.0005;
-  c.packet = 512;
-  return c;
-}
 
 MatmulOptions options(MatmulAlgorithm a, Grid grid = {}, int k = 0, std::size_t element_bytes = 8) {
   MatmulOptions o;
@@ -54,13 +45,13 @@ TEST(Matmul1D, EveryAlgorithmComputesTheProductInItsClosedFormTime) {
               A::a4_sbnt})
     for (const char* ports : {"one", "all"})
       for (int d : {1, 3})
-        for (const MatmulShape& shape : kShapes) check_matmul(machine(d, ports), shape, options(a), made_for(a, ports));
+        for (const MatmulShape& shape : kShapes) check_matmul(matmul_machine(d, ports), shape, options(a), made_for(a, ports));
 }
 
 TEST(Matmul, EveryAlgorithmOnASingleNode) {
   for (const auto& row : model::matmul_algorithms())
     for (const MatmulShape& shape : {MatmulShape{13, 7, 11}, MatmulShape{1, 1, 1}})
-      check_matmul(machine(0, "all"), shape, options(row.algorithm));
+      check_matmul(matmul_machine(0, "all"), shape, options(row.algorithm));
 }
 
 TEST(Matmul, EveryAlgorithmInFloats) {
@@ -73,7 +64,7 @@ TEST(Matmul, EveryAlgorithmInFloats) {
         if (square && d % 2 != 0) continue;
         const Grid grid{d / 2, d - d / 2};
         for (const MatmulShape& shape : {MatmulShape{16, 16, 16}, MatmulShape{13, 7, 11}})
-          check_matmul(machine(d, ports), shape, options(row.algorithm, grid, 1, 4),
+          check_matmul(matmul_machine(d, ports), shape, options(row.algorithm, grid, 1, 4),
                        made_for(row.algorithm, ports));
       }
 }
@@ -96,7 +87,7 @@ TEST(Matmul1D, RowPartitioningComputesTheProductInItsClosedFormTime) {
   for (A a : {A::a1_rows, A::a1_rows_sbnt, A::a3_rows, A::a3_rows_sbnt, A::a4_rows, A::a4_rows_sbnt})
     for (const char* ports : {"one", "half", "all"})
       for (int d : {1, 3})
-        for (const MatmulShape& shape : kShapes) check_matmul(machine(d, ports), shape, options(a), made_for(a, ports));
+        for (const MatmulShape& shape : kShapes) check_matmul(matmul_machine(d, ports), shape, options(a), made_for(a, ports));
 }
 
 TEST(Matmul1D, RowPartitioningIsColumnPartitioningOfTheTransposedProduct) {
@@ -105,7 +96,7 @@ TEST(Matmul1D, RowPartitioningIsColumnPartitioningOfTheTransposedProduct) {
   for (auto [rows, columns] : {std::pair{A::a1_rows, A::a1_sbt}, {A::a1_rows_sbnt, A::a1_sbnt}, {A::a3_rows, A::a3},
                                {A::a3_rows_sbnt, A::a3_sbnt}, {A::a4_rows, A::a4}, {A::a4_rows_sbnt, A::a4_sbnt}})
     for (const MatmulShape& shape : kShapes) {
-      const MachineConfig c = machine(3, "all");
+      const MachineConfig c = matmul_machine(3, "all");
       const auto by_rows = model::matmul_time(c, shape, options(rows));
       const auto by_columns = model::matmul_time(c, {shape.R, shape.Q, shape.P}, options(columns));
       ASSERT_TRUE(by_rows && by_columns) << model::matmul_algorithm_info(rows).name;
@@ -117,20 +108,20 @@ TEST(Matmul1D, RowPartitioningIsColumnPartitioningOfTheTransposedProduct) {
 TEST(Matmul1D, OnePortAlgorithmsHoldOnHalfDuplexToo) {
   for (A a : {A::a1_cra, A::a1_gcea, A::a1_sbt, A::a3, A::a4})
     for (const MatmulShape& shape : {MatmulShape{16, 16, 16}, MatmulShape{13, 7, 11}})
-      check_matmul(machine(3, "half"), shape, options(a));
+      check_matmul(matmul_machine(3, "half"), shape, options(a));
 }
 
 TEST(Matmul1D, HybridForEveryNumberOfSbtSteps) {
   for (const char* ports : {"one", "half", "all"})
     for (int k = 0; k <= 3; ++k)
       for (const MatmulShape& shape : {MatmulShape{16, 16, 16}, MatmulShape{13, 7, 11}})
-        check_matmul(machine(3, ports), shape, options(A::a1_hybrid, {}, k));
+        check_matmul(matmul_machine(3, ports), shape, options(A::a1_hybrid, {}, k));
 }
 
 TEST(Matmul1D, HybridWithNoSbtStepIsGceaAndWithAllOfThemTheSbtExchange) {
   // k = 0 runs GCEA(1,N); k = n sends what SBT-b(1,N) sends (only the product is split differently, into padded
   // blocks); the paper: "the algorithm with k = n is the same as that of k = n - 1".
-  const MachineConfig c = machine(3, "one");
+  const MachineConfig c = matmul_machine(3, "one");
   const MatmulShape shape{16, 16, 16};
   EXPECT_EQ(model::matmul_time(c, shape, options(A::a1_hybrid, {}, 0))->total(),
             model::matmul_time(c, shape, options(A::a1_gcea))->total());
@@ -144,8 +135,8 @@ TEST(Matmul2D, A1OnEveryGrid) {
   for (const char* ports : {"one", "all"})
     for (int n1 = 0; n1 <= 4; ++n1)
       for (const MatmulShape& shape : {MatmulShape{16, 16, 16}, MatmulShape{13, 7, 11}}) {
-        check_matmul(machine(4, ports), shape, options(A::a1_2d, {n1, 4 - n1}));
-        check_matmul(machine(4, ports), shape, options(A::a1_2d_sbnt, {n1, 4 - n1}), made_for(A::a1_2d_sbnt, ports));
+        check_matmul(matmul_machine(4, ports), shape, options(A::a1_2d, {n1, 4 - n1}));
+        check_matmul(matmul_machine(4, ports), shape, options(A::a1_2d_sbnt, {n1, 4 - n1}), made_for(A::a1_2d_sbnt, ports));
       }
 }
 
@@ -153,14 +144,14 @@ TEST(Matmul2D, TransposedAlgorithmsOnSquareGrids) {
   for (A a : {A::a2_2d, A::a3_2d, A::a4_2d, A::a5_2d, A::a2_2d_sbnt, A::a3_2d_sbnt, A::a4_2d_sbnt, A::a5_2d_sbnt})
     for (const char* ports : {"one", "all"})
       for (int d : {2, 4})
-        for (const MatmulShape& shape : kShapes) check_matmul(machine(d, ports), shape, options(a), made_for(a, ports));
+        for (const MatmulShape& shape : kShapes) check_matmul(matmul_machine(d, ports), shape, options(a), made_for(a, ports));
 }
 
 TEST(Matmul2D, AlgorithmThreeVersionTwoOnSquareGridsOnEveryPortModel) {
   // §5.2.3: the reduction lands A's row block in its own processor row, a scatter along that row places it.
   for (const char* ports : {"one", "half", "all"})
     for (int d : {0, 2, 4, 6})
-      for (const MatmulShape& shape : kShapes) check_matmul(machine(d, ports), shape, options(A::a3_2d_v2));
+      for (const MatmulShape& shape : kShapes) check_matmul(matmul_machine(d, ports), shape, options(A::a3_2d_v2));
 }
 
 TEST(Matmul2D, TransposedAlgorithmsOnRectangularGrids) {
@@ -173,7 +164,7 @@ TEST(Matmul2D, TransposedAlgorithmsOnRectangularGrids) {
           if (2 * n1 == d) continue;
           for (const MatmulShape& shape : {MatmulShape{16, 16, 16}, MatmulShape{32, 16, 48}})
             for (std::size_t element : {std::size_t{8}, std::size_t{4}})
-              check_matmul(machine(d, ports), shape, options(a, {n1, d - n1}, 0, element));
+              check_matmul(matmul_machine(d, ports), shape, options(a, {n1, d - n1}, 0, element));
         }
 }
 
@@ -184,7 +175,7 @@ TEST(Matmul2D, CannonDekelAndTheAlignedSbtOnSquareGridsOnEveryPortModel) {
     for (const char* ports : {"one", "half", "k:2", "all"})
       for (int d : {0, 2, 4, 6})
         for (const MatmulShape& shape : kShapes) {
-          MachineConfig c = machine(d, ports);
+          MachineConfig c = matmul_machine(d, ports);
           c.barrier_a = 1.5;
           c.barrier_b = 0.25;
           check_matmul(c, shape, options(a));
@@ -200,7 +191,7 @@ TEST(Matmul2D, CannonOnRectangularGridsOnEveryPortModel) {
         if (2 * n1 == d) continue;
         for (const MatmulShape& shape : {MatmulShape{32, 32, 32}, MatmulShape{64, 32, 96}})
           for (std::size_t element : {std::size_t{8}, std::size_t{4}}) {
-            MachineConfig c = machine(d, ports);
+            MachineConfig c = matmul_machine(d, ports);
             c.barrier_a = 1.5;
             c.barrier_b = 0.25;
             check_matmul(c, shape, options(A::cannon, {n1, d - n1}, 0, element));
@@ -218,7 +209,7 @@ TEST(Matmul2D, DekelAndTheAlignedSbtOnRectangularGridsOnEveryPortModel) {
           if (2 * n1 == d) continue;
           for (const MatmulShape& shape : {MatmulShape{16, 32, 16}, MatmulShape{13, 32, 7}, MatmulShape{3, 64, 40}})
             for (std::size_t element : {std::size_t{8}, std::size_t{4}}) {
-              MachineConfig c = machine(d, ports);
+              MachineConfig c = matmul_machine(d, ports);
               c.barrier_a = 1.5;
               c.barrier_b = 0.25;
               check_matmul(c, shape, options(a, {n1, d - n1}, 0, element));
@@ -466,25 +457,25 @@ TEST(MatmulShapes, ImpossibleShapesAreUsageErrorsNamingTheConstraint) {
     }
     return "";
   };
-  EXPECT_NE(message(machine(2, "one"), {0, 4, 4}, options(A::a1_sbt)).find("at least 1"), std::string::npos);
-  EXPECT_NE(message(machine(3, "one"), {4, 4, 4}, options(A::a2_2d)).find("square processor grid"), std::string::npos);
-  EXPECT_NE(message(machine(3, "one"), {4, 4, 4}, options(A::outer_product)).find("even d"), std::string::npos);
-  EXPECT_NE(message(machine(3, "one"), {6, 8, 8}, options(A::a4_2d, {1, 2})).find("multiples of max(N1, N2) = 4"),
+  EXPECT_NE(message(matmul_machine(2, "one"), {0, 4, 4}, options(A::a1_sbt)).find("at least 1"), std::string::npos);
+  EXPECT_NE(message(matmul_machine(3, "one"), {4, 4, 4}, options(A::a2_2d)).find("square processor grid"), std::string::npos);
+  EXPECT_NE(message(matmul_machine(3, "one"), {4, 4, 4}, options(A::outer_product)).find("even d"), std::string::npos);
+  EXPECT_NE(message(matmul_machine(3, "one"), {6, 8, 8}, options(A::a4_2d, {1, 2})).find("multiples of max(N1, N2) = 4"),
             std::string::npos);
-  EXPECT_NE(message(machine(3, "one"), {8, 8, 8}, options(A::a4_2d, {1, 1})).find("n1 + n2 must equal d"),
+  EXPECT_NE(message(matmul_machine(3, "one"), {8, 8, 8}, options(A::a4_2d, {1, 1})).find("n1 + n2 must equal d"),
             std::string::npos);
-  EXPECT_NE(message(machine(3, "one"), {5, 6, 7}, options(A::dekel, {2, 1})).find("Q a multiple of max(N1, N2) = 4"),
+  EXPECT_NE(message(matmul_machine(3, "one"), {5, 6, 7}, options(A::dekel, {2, 1})).find("Q a multiple of max(N1, N2) = 4"),
             std::string::npos);
-  EXPECT_NE(message(machine(3, "one"), {4, 4, 4}, options(A::cannon)).find("without a grid n1,n2"), std::string::npos);
-  EXPECT_NE(message(machine(3, "one"), {8, 6, 8}, options(A::cannon, {2, 1})).find("P, Q and R multiples of max(N1, N2) = 4"),
+  EXPECT_NE(message(matmul_machine(3, "one"), {4, 4, 4}, options(A::cannon)).find("without a grid n1,n2"), std::string::npos);
+  EXPECT_NE(message(matmul_machine(3, "one"), {8, 6, 8}, options(A::cannon, {2, 1})).find("P, Q and R multiples of max(N1, N2) = 4"),
             std::string::npos);
-  EXPECT_NE(message(machine(4, "one"), {4, 4, 4}, options(A::a1_2d, {1, 2})).find("n1 + n2 must equal d"),
+  EXPECT_NE(message(matmul_machine(4, "one"), {4, 4, 4}, options(A::a1_2d, {1, 2})).find("n1 + n2 must equal d"),
             std::string::npos);
-  EXPECT_NE(message(machine(3, "one"), {4, 4, 4}, options(A::a1_hybrid, {}, 4)).find("k = 4"), std::string::npos);
-  EXPECT_NE(message(machine(3, "one"), {4, 4, 4}, options(A::a1_sbt, {}, 0, 2)).find("float (4) or double (8)"),
+  EXPECT_NE(message(matmul_machine(3, "one"), {4, 4, 4}, options(A::a1_hybrid, {}, 4)).find("k = 4"), std::string::npos);
+  EXPECT_NE(message(matmul_machine(3, "one"), {4, 4, 4}, options(A::a1_sbt, {}, 0, 2)).find("float (4) or double (8)"),
             std::string::npos);
   // The kernel refuses the same, and blocks of the wrong size.
-  MachineConfig c = machine(2, "one");
+  MachineConfig c = matmul_machine(2, "one");
   EXPECT_THROW(Machine(c).run([](Node& node) {
     std::vector<double> c_block(3), d_block(16), e_block(16), a_block(16);
     kernels::matmul(node, {4, 4, 16}, options(A::a1_sbt), {c_block, d_block, e_block, a_block});
