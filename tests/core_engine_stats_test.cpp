@@ -91,8 +91,8 @@ TEST(EngineStats, CountWhatThePlacerDidAndAddUpInTime) {
       placing += w.placing_seconds;
       slices += w.slices;
     }
-    // The placer runs inside a node's slice on some worker: its time is charged there, all of it; a worker that
-    // joins a shared level is charged its part of it besides, at most the level's time.
+    // The placer runs on some worker, inside a node's slice or as that worker's queue runs dry: its time is charged
+    // there, all of it; a worker that joins a shared level is charged its part of it besides, at most the level's time.
     EXPECT_GE(placing, s.placing_seconds * (1 - 1e-9) - 1e-9);
     EXPECT_LE(placing, s.placing_seconds + s.shared_seconds * (s.workers - 1) + 1e-3);
     EXPECT_GE(slices, 16u);  // every node ran at least once

@@ -54,6 +54,7 @@ void Coordinator::Submissions::lock() {
 }
 
 void Coordinator::start(int nodes) {
+  put_off_.assign(static_cast<std::size_t>(std::max(0, run_.engine.workers())), PutOff{});
   running_.store(nodes, std::memory_order_relaxed);
   unfinished_.store(nodes, std::memory_order_relaxed);
   for (Submissions& list : submissions_) list.items.clear();
@@ -145,8 +146,36 @@ void Coordinator::node_woken() {
     running_.fetch_add(1, std::memory_order_seq_cst);
 }
 
+// A node that parks while its worker has another node queued to run after it is counted later, with the other parks
+// of that worker, once the worker's queue runs dry (worker_dry) or a node parks with none behind it: so the count of
+// running nodes, a line every worker writes, is written about once per worker and step of a lockstep kernel rather
+// than once per node. It only stays higher for a while, so no pass starts early; and a worker's queue runs dry
+// before it waits, so every put-off park is counted before all could be found parked.
 void Coordinator::node_parked() {
-  if (running_.fetch_sub(1, std::memory_order_seq_cst) == 1) on_quiescent();
+  bool more = false;
+  const int w = put_off_.empty() ? -1 : run_.engine.running_worker(more);
+  if (w < 0 || static_cast<std::size_t>(w) >= put_off_.size()) return stopped(1);
+  int& parks = put_off_[static_cast<std::size_t>(w)].parks;
+  if (more) {
+    ++parks;
+    return;
+  }
+  const int n = parks + 1;
+  parks = 0;
+  stopped(n);
+}
+
+void Coordinator::worker_dry(int w) {
+  if (static_cast<std::size_t>(w) >= put_off_.size()) return;
+  int& parks = put_off_[static_cast<std::size_t>(w)].parks;
+  if (parks == 0) return;
+  const int n = parks;
+  parks = 0;
+  stopped(n);
+}
+
+void Coordinator::stopped(int nodes) {
+  if (running_.fetch_sub(nodes, std::memory_order_seq_cst) == nodes) on_quiescent();
 }
 
 void Coordinator::node_done() {

@@ -92,6 +92,8 @@ class Coordinator final : public Placer {
   void submit(Pending* p) override;
   void forward_placed(Message* m) override;
   void node_parked() override;
+  // Worker w's queue has run dry (Engine::set_dry): the parks it put off count now.
+  void worker_dry(int w);
   void node_woken() override;
   void node_done() override;
   bool barrier_complete(Time latest_entry) override;
@@ -126,6 +128,7 @@ class Coordinator final : public Placer {
   bool place_batch(timing::OrderKey& horizon);
   int level_batch();  // the batch's levels, in order_; how many
   void place_level(std::size_t begin, std::size_t end, timing::OrderKey& horizon);
+  int home_of(int id) const;  // the worker node `id` runs on by preference (Engine::home); 0 for another rank's
   // Places one message and brings its events; false when its booking failed (the lane says why).
   bool place_one(Message* m, Lane& lane);
   // While it lives, the nodes this thread wakes are counted in `count` (a lane's), not in the pass's own count.
@@ -172,6 +175,12 @@ class Coordinator final : public Placer {
 
   const PlacerContext& run_;
   std::chrono::steady_clock::time_point origin_;
+  // The parks a worker put off counting while it had another node to run (node_parked), each on a line of its own.
+  struct alignas(64) PutOff {
+    int parks = 0;
+  };
+  std::vector<PutOff> put_off_;  // per worker of the task engine; empty under others
+  void stopped(int nodes);  // so many nodes stopped running
   alignas(64) std::atomic<int> running_{0};
   std::atomic<int> unfinished_{0};
   std::array<Submissions, kSubmissionLists> submissions_;
@@ -184,7 +193,11 @@ class Coordinator final : public Placer {
   std::vector<std::uint32_t> level_;  // per message of the batch
   std::vector<std::uint32_t> order_;  // the batch's indices by level, then key
   std::vector<std::uint32_t> level_start_;
-  std::vector<std::uint32_t> cursor_;  // per level, while order_ is filled
+  std::vector<std::uint32_t> cursor_;  // per level while order_ is filled, per home while by_home_ is
+  std::vector<std::uint32_t> home_;  // per message of the batch: its sender's home
+  std::vector<std::uint32_t> by_home_;  // a shared level's indices by home, then level order
+  std::vector<std::uint32_t> task_from_;  // a level's tasks: where each starts in its list, then the list's end
+  std::vector<int> group_first_;  // a shared level's first task of each home, then the number of tasks
   struct Mark {
     std::uint32_t batch = 0;  // the batch that last used the resource, counted from 1
     std::uint32_t level = 0;  // its latest level in that batch

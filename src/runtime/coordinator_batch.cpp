@@ -58,9 +58,20 @@ int Coordinator::level_batch() {
     batch_number_ = 1;
   }
   level_.resize(batch_.size());
+  home_.resize(batch_.size());
   std::uint32_t levels = 0;
+  // Each message was written last on its sender's core: a few are fetched ahead, so that their misses overlap.
+  constexpr std::size_t kAhead = 8;
+  const auto fetch = [&](std::size_t i) {
+    if (i >= batch_.size()) return;
+    __builtin_prefetch(batch_[i]);
+    __builtin_prefetch(&batch_[i]->transfer.route);
+  };
+  for (std::size_t i = 0; i < kAhead; ++i) fetch(i);
   for (std::size_t i = 0; i < batch_.size(); ++i) {
+    fetch(i + kAhead);
     const Message& m = *batch_[i];
+    home_[i] = static_cast<std::uint32_t>(home_of(m.source));
     std::uint32_t level = 0;
     const auto after = [&](std::size_t r) {
       if (marks_[r].batch == batch_number_) level = std::max(level, marks_[r].level + 1);
@@ -110,35 +121,73 @@ bool Coordinator::place_batch(timing::OrderKey& horizon) {
   return false;
 }
 
+int Coordinator::home_of(int id) const {
+  return is_local(id) ? run_.engine.home(id - run_.first_node) : 0;
+}
+
+// A level shared with the workers goes in tasks grouped by the worker its senders run on (Engine::home, SharedTask):
+// each placing then finds most of what it touches (the message, its sender's state, the links its route starts on)
+// in the cache of the core that wrote it last.
 void Coordinator::place_level(std::size_t begin, std::size_t end, timing::OrderKey& horizon) {
   const std::size_t count = end - begin;
+  const bool shared = sharing(count);
+  const int workers = run_.engine.workers();
   const std::size_t per_task =
-      !sharing(count) ? count
-                      : std::clamp<std::size_t>(count / (4 * static_cast<std::size_t>(run_.engine.workers())), 1, kTask);
-  const int tasks = static_cast<int>((count + per_task - 1) / per_task);
+      !shared ? count : std::clamp<std::size_t>(count / (4 * static_cast<std::size_t>(workers)), 1, kTask);
+  const std::uint32_t* items = order_.data() + begin;
+  task_from_.clear();
+  group_first_.clear();
+  if (!shared) {
+    task_from_.assign({0, static_cast<std::uint32_t>(count)});
+  } else {
+    // By home, within a home in level order (a counting sort), each home's messages in tasks of per_task.
+    cursor_.assign(static_cast<std::size_t>(workers) + 1, 0);
+    for (std::size_t k = begin; k < end; ++k) ++cursor_[home_[order_[k]] + 1];
+    for (int g = 0; g < workers; ++g) cursor_[static_cast<std::size_t>(g) + 1] += cursor_[static_cast<std::size_t>(g)];
+    for (int g = 0; g < workers; ++g) {
+      group_first_.push_back(static_cast<int>(task_from_.size()));
+      for (std::uint32_t k = cursor_[static_cast<std::size_t>(g)]; k < cursor_[static_cast<std::size_t>(g) + 1];
+           k += static_cast<std::uint32_t>(per_task))
+        task_from_.push_back(k);
+    }
+    group_first_.push_back(static_cast<int>(task_from_.size()));
+    task_from_.push_back(static_cast<std::uint32_t>(count));
+    by_home_.resize(count);
+    for (std::size_t k = begin; k < end; ++k) by_home_[cursor_[home_[order_[k]]]++] = order_[k];
+    items = by_home_.data();
+  }
+  const int tasks = static_cast<int>(task_from_.size()) - 1;
   lanes_.assign(static_cast<std::size_t>(tasks), Lane{});
   struct Level {
     Coordinator* c;
-    const std::uint32_t* first;
+    const std::uint32_t* items;  // indices into batch_
     std::size_t count, per_task;
-  } level{this, order_.data() + begin, count, per_task};
+  } level{this, items, count, per_task};
   const auto run = [](void* context, int task) {
     const Level& x = *static_cast<const Level*>(context);
     Coordinator& c = *x.c;
     Lane& lane = c.lanes_[static_cast<std::size_t>(task)];
-    const std::size_t from = static_cast<std::size_t>(task) * x.per_task;
-    const std::size_t to = std::min(x.count, from + x.per_task);
+    // A task ends where the next begins or its home's end, whichever is first.
+    const std::size_t from = c.task_from_[static_cast<std::size_t>(task)];
+    const std::size_t to = std::min<std::size_t>({c.task_from_[static_cast<std::size_t>(task) + 1], from + x.per_task});
     WokenBy counting(&lane.woken);
+    c.run_.engine.begin_batch();  // the nodes it wakes reach their workers in groups
     for (std::size_t k = from; k < to && !c.run_.control.aborted(); ++k) {
-      Message*& slot = c.batch_[x.first[k]];
+      Message*& slot = c.batch_[x.items[k]];
       Message* m = slot;
       slot = nullptr;
       if (!c.place_one(m, lane)) break;
     }
+    c.run_.engine.end_batch();
   };
   const bool timed = run_.timed && tasks > 1;
   const auto start = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
-  run_.engine.share(tasks, SharedTask{run, &level});
+  SharedTask task{run, &level};
+  if (shared) {
+    task.first = group_first_.data();
+    task.groups = workers;
+  }
+  run_.engine.share(tasks, task);
   if (timed) shared_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   for (const Lane& lane : lanes_) {
     horizon = std::min(horizon, lane.horizon);

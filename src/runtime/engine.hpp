@@ -15,10 +15,13 @@ namespace hcemu::detail {
 
 class MemoryGuard;
 
-// One share of work (Engine::share): run(context, i) does task i.
+// One share of work (Engine::share): run(context, i) does task i. The tasks may come in `groups` groups, one per
+// worker (Engine::home): group g is tasks [first[g], first[g + 1]), best run by worker g; first null: one group.
 struct SharedTask {
   void (*run)(void* context, int task);
   void* context;
+  const int* first = nullptr;
+  int groups = 0;
 };
 
 class Engine {
@@ -64,6 +67,24 @@ class Engine {
 
   // How many host threads run nodes at once.
   virtual int workers() const = 0;
+  // From a node's own thread: the worker it runs on, or -1 (an engine without workers of its own), and whether that
+  // worker has another node queued to run after it.
+  virtual int running_worker(bool& more_queued) const {
+    more_queued = false;
+    return -1;
+  }
+  // What an engine calls on worker w whenever its own queue of nodes has run dry, before it looks elsewhere or waits
+  // (the placer then counts the parks it put off, Placer::node_parked).
+  using Dry = void (*)(void* context, int worker);
+  void set_dry(Dry dry, void* context) {
+    dry_ = dry;
+    dry_context_ = context;
+  }
+  // The worker that node i's thread runs on by preference, in [0, workers()), once run() has begun.
+  virtual int home(int node) const {
+    (void)node;
+    return 0;
+  }
 
   // Statistics (EmulatorSettings::engine_stats): switched on or off before run(), read after it; a worker's placing
   // is charged, from inside a node, to the worker running that node. An engine without workers of its own records
@@ -75,6 +96,8 @@ class Engine {
  protected:
   Warm warm_ = nullptr;
   void* warm_context_ = nullptr;
+  Dry dry_ = nullptr;
+  void* dry_context_ = nullptr;
 };
 
 struct EngineOptions {

@@ -40,13 +40,17 @@ namespace {
 // stack across a switch, so that a compiler cannot keep a stale address of it.
 thread_local int current_worker = -1;
 
-// The wake-ups this host thread holds back between Engine::begin_batch and end_batch, per home worker, or null.
-struct HeldWakeUps {
+// The wake-ups a worker holds back between Engine::begin_batch and end_batch, per home worker: the placer's in a pass
+// of placing, and each helper's in its tasks of a shared level. Nested batches hand over at the outermost end.
+struct alignas(64) HeldWakeUps {
+  int depth = 0;
   std::vector<std::vector<int>> by_home;
 };
+// The held wake-ups of this host thread, or null.
 thread_local HeldWakeUps* held_wake_ups = nullptr;
 // Not inlined, like current_worker's readers: a node that wakes another may itself have resumed on another thread.
 [[gnu::noinline]] HeldWakeUps* held_wake_ups_of_this_thread() { return held_wake_ups; }
+[[gnu::noinline]] void set_held_wake_ups(HeldWakeUps* held) { held_wake_ups = held; }
 
 // A node's state as the scheduler sees it. kNotified marks a permit (an unpark that came while the node ran or was
 // on its way to suspend).
@@ -95,6 +99,7 @@ class TaskEngine final : public Engine {
       for (int i = 0; i < nodes; ++i) runnable_.push_back(i);
     } else {
       queues_.reset(workers_, nodes, parallelism_ != nullptr);
+      if (held_.size() != static_cast<std::size_t>(workers_)) held_ = std::vector<HeldWakeUps>(static_cast<std::size_t>(workers_));
       // In blocks of consecutive nodes: neighbours in the low dimensions start on one worker.
       for (int i = 0; i < nodes; ++i) queues_.push(fibers_[static_cast<std::size_t>(i)].home, i);
     }
@@ -168,6 +173,12 @@ class TaskEngine final : public Engine {
   }
 
   int workers() const override { return workers_; }
+  int running_worker(bool& more_queued) const override {
+    const int w = worker_of_this_thread();
+    more_queued = w >= 0 && !options_.wall && queues_.queued(w) > 0;
+    return w;
+  }
+  int home(int node) const override { return home_of(node, static_cast<int>(fibers_.size())); }
 
   void record_stats(bool on) override {
     stats_on_ = on;
@@ -175,12 +186,13 @@ class TaskEngine final : public Engine {
   }
   void share(int tasks, SharedTask task) override {
     if (tasks <= 1 || workers_ == 1 || options_.wall) return Engine::share(tasks, task);
-    shared_.run(tasks, task, [&](int n) { queues_.wake_sleeping(n); });
+    shared_.run(tasks, task, [&](int n) { queues_.wake_sleeping(n); }, worker_of_this_thread());
   }
 
   void charge_placing(double seconds) override {
+    // Placing outside a slice (dry) is timed by the worker itself.
     if (const int w = worker_of_this_thread(); w >= 0 && static_cast<std::size_t>(w) < stats_.size())
-      stats_[static_cast<std::size_t>(w)].s.placing_seconds += seconds;
+      if (PaddedStats& mine = stats_[static_cast<std::size_t>(w)]; mine.in_slice) mine.s.placing_seconds += seconds;
   }
   std::vector<WorkerStats> worker_stats() const override {
     std::vector<WorkerStats> out;
@@ -197,7 +209,8 @@ class TaskEngine final : public Engine {
   // Each worker writes only its own, on a line of its own.
   struct alignas(64) PaddedStats {
     WorkerStats s;
-    double helped_seconds = 0;  // placing shared by the placer (share), outside any slice
+    double helped_seconds = 0;  // placing outside any slice: shared by the placer (share), or after a dry queue
+    bool in_slice = false;
   };
   // Not inlined: the placer charges its time from a node's stack, which may have run on another thread before.
   [[gnu::noinline]] static int worker_of_this_thread() { return current_worker; }
@@ -282,10 +295,11 @@ class TaskEngine final : public Engine {
     auto last = stats ? RealClock::now() : RealClock::time_point{};
     std::uint64_t joined = 0;  // the latest job of shared placing this worker joined
     for (;;) {
-      if (shared_.offered(joined)) help(mine, last, joined);
+      if (shared_.offered(joined)) help(w, mine, last, joined);
       int next[2];
       int i = queues_.pop(w, next);
       if (i >= 0) warm(next);
+      if (i < 0 && dry_ != nullptr) dried(w, mine, last);
       if (i < 0) i = queues_.steal(w, 2);
       if (i < 0)
         i = queues_.idle(
@@ -299,7 +313,9 @@ class TaskEngine final : public Engine {
       }
       // Between two slices the worker looks for a node to run, or sleeps: idle.
       const auto start = RealClock::now();
+      mine->in_slice = true;
       slice(i);
+      mine->in_slice = false;
       const auto end = RealClock::now();
       stats->idle_seconds += std::chrono::duration<double>(start - last).count();
       stats->running_seconds += std::chrono::duration<double>(end - start).count();
@@ -310,14 +326,28 @@ class TaskEngine final : public Engine {
     current_worker = -1;
   }
 
-  // Joins the placer's shared work (share): its time is placing, not idleness.
-  void help(PaddedStats* mine, RealClock::time_point& last, std::uint64_t& joined) {
+  // Its own queue has run dry: the placer counts the parks it put off, and may place (its time is placing).
+  void dried(int w, PaddedStats* mine, RealClock::time_point& last) {
     if (mine == nullptr) {
-      shared_.join(joined);
+      dry_(dry_context_, w);
       return;
     }
     const auto start = RealClock::now();
-    if (!shared_.join(joined)) return;
+    dry_(dry_context_, w);
+    const auto end = RealClock::now();
+    mine->s.idle_seconds += std::chrono::duration<double>(start - last).count();
+    mine->helped_seconds += std::chrono::duration<double>(end - start).count();
+    last = end;
+  }
+
+  // Joins the placer's shared work (share): its time is placing, not idleness.
+  void help(int w, PaddedStats* mine, RealClock::time_point& last, std::uint64_t& joined) {
+    if (mine == nullptr) {
+      shared_.join(joined, w);
+      return;
+    }
+    const auto start = RealClock::now();
+    if (!shared_.join(joined, w)) return;
     const auto end = RealClock::now();
     mine->s.idle_seconds += std::chrono::duration<double>(start - last).count();
     mine->helped_seconds += std::chrono::duration<double>(end - start).count();
@@ -338,31 +368,38 @@ class TaskEngine final : public Engine {
     }
   }
 
-  // Not inlined: it reads current_worker, and must not do so through an address cached before a stack switch.
+  // The nodes in blocks of consecutive ids, one block per worker.
   int home_of(int node, int nodes) const {
     return static_cast<int>(static_cast<std::int64_t>(node) * workers_ / nodes);
   }
 
   // The coordinator wakes most of a pass's nodes in one run of placing, where each push to another worker's queue
-  // took that queue's line from its owner: they are handed over eight at a time instead.
+  // took that queue's line from its owner: they are handed over eight at a time instead. So are those that the
+  // workers helping it wake (share): each worker holds its own.
   void begin_batch() override {
     if (options_.wall) return;
-    held_.by_home.resize(static_cast<std::size_t>(workers_));
-    held_wake_ups = &held_;
+    const int w = worker_of_this_thread();
+    if (w < 0) return;
+    HeldWakeUps& held = held_[static_cast<std::size_t>(w)];
+    if (held.depth++ > 0) return;
+    held.by_home.resize(static_cast<std::size_t>(workers_));
+    set_held_wake_ups(&held);
   }
   void end_batch() override {
-    if (held_wake_ups != &held_) return;
-    held_wake_ups = nullptr;
-    for (int home = 0; home < workers_; ++home) hand_over(home);
+    HeldWakeUps* const held = held_wake_ups_of_this_thread();
+    if (held == nullptr || held < held_.data() || held >= held_.data() + held_.size() || --held->depth > 0) return;
+    set_held_wake_ups(nullptr);
+    for (int home = 0; home < workers_; ++home) hand_over(*held, home);
   }
 
   __attribute__((noinline)) void schedule(int i) {
     if (!options_.wall) {
       const int home = fibers_[static_cast<std::size_t>(i)].home;
-      if (held_wake_ups_of_this_thread() == &held_) {
-        std::vector<int>& ids = held_.by_home[static_cast<std::size_t>(home)];
+      if (HeldWakeUps* const held = held_wake_ups_of_this_thread();
+          held != nullptr && held >= held_.data() && held < held_.data() + held_.size()) {
+        std::vector<int>& ids = held->by_home[static_cast<std::size_t>(home)];
         ids.push_back(i);
-        if (ids.size() >= kHeldWakeUps) hand_over(home);
+        if (ids.size() >= kHeldWakeUps) hand_over(*held, home);
         return;
       }
       // A sleeping worker is woken only for a second node in the queue: the worker that queued this one takes it up
@@ -378,10 +415,10 @@ class TaskEngine final : public Engine {
     signal_workers();
   }
 
-  void hand_over(int home) {
-    std::vector<int>& ids = held_.by_home[static_cast<std::size_t>(home)];
+  void hand_over(HeldWakeUps& held, int home) {
+    std::vector<int>& ids = held.by_home[static_cast<std::size_t>(home)];
     if (ids.empty()) return;
-    if (queues_.push(home, ids) >= 2 || current_worker != home) queues_.wake_one_if_sleeping();
+    if (queues_.push(home, ids) >= 2 || worker_of_this_thread() != home) queues_.wake_one_if_sleeping();
     ids.clear();
   }
 
@@ -436,7 +473,7 @@ class TaskEngine final : public Engine {
   tbb::task_arena arena_;
   RunQueues queues_;  // virtual and native timing
   SharedWork shared_;  // what the placer shares with idle workers (virtual timing)
-  HeldWakeUps held_;  // the coordinator's, while it places (one placer at a time)
+  std::vector<HeldWakeUps> held_;  // per worker
   static constexpr std::size_t kHeldWakeUps = 8;
   StackPool stacks_;
   std::vector<NodeFiber> fibers_;

@@ -41,6 +41,9 @@ class RunQueues {
 
   void worker_started() { started_.fetch_add(1, std::memory_order_seq_cst); }
 
+  // How many wait in worker w's queue, as last seen.
+  std::size_t queued(int w) const { return queues_[static_cast<std::size_t>(w)].size_hint(); }
+
   // Returns how many the queue holds now.
   std::size_t push(int w, std::span<const int> nodes) {
     Queue& q = queues_[static_cast<std::size_t>(w)];

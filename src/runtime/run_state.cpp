@@ -99,6 +99,7 @@ RunState::RunState(const MachineConfig& config, const EmulatorSettings& settings
     if (memory_guard_.refused()) throw Error(memory_guard_.explain());
     throw;
   }
+  engine_->set_dry([](void* context, int w) { static_cast<Coordinator*>(context)->worker_dry(w); }, &coordinator_);
   engine_->set_warm(
       [](void* context, int i, int stage) {
         auto& run = *static_cast<RunState*>(context);
