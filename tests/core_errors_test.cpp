@@ -324,6 +324,37 @@ TEST(TimeRange, ATransferTooLongForTheRangeIsAnError) {
   EXPECT_NE(what.find("a transfer of 1048576 bytes from node 0 to node 1"), std::string::npos) << what;
 }
 
+// In each half of a 4-cube, three transfers ready at once share the link into the half's node 7 (under e-cube
+// routing): 1 -> 7 (by 3) and 2 -> 7 (by 3), 64 KiB each, and 3 -> 7, 96 KiB (9, 10 and 11 -> 15 likewise). Each fits
+// the model's range alone, as the sender checks it when it issues; served in model-time order the third ends past
+// the range. The workers place them level by level, two transfers a level (placing_share_from = 2), and both of the
+// third level fail. The failure reported is the serial placer's, the first in model-time order (node 3's, the lower
+// source), whichever worker placed which and on any worker count.
+TEST(TimeRange, TransfersLeavingTheRangeInASharedLevelFailAsTheSerialPlacerWould) {
+  MachineConfig config = quick(4);
+  config.tau = 7.63e6;  // µs per byte: 64 KiB take about 5e17 ps
+  const Kernel kernel = [](Node& node) {
+    const int low = node.id() & 7;
+    if (low < 1 || low > 3) return;  // 7 and 15 receive nothing: the run fails before anything could arrive
+    node.elapse(from_us(3e12));  // 3e18 ps of the model's 4.6e18
+    node.send(node.id() | 7, std::vector<std::byte>(low == 3 ? 3 << 15 : 1 << 16));
+  };
+  for (int workers : {1, 2, 3, 8}) {
+    SCOPED_TRACE(std::to_string(workers) + " workers");
+    EmulatorSettings settings;
+    settings.engine = EngineKind::tasks;
+    settings.workers = workers;
+    settings.placing_share_from = 2;
+    try {
+      Machine(config, settings).run(kernel);
+      ADD_FAILURE() << "expected the transfers to leave the model's range";
+    } catch (const KernelError& e) {
+      EXPECT_EQ(e.node, 3) << e.what();
+      EXPECT_THROW(std::rethrow_exception(e.cause), TimeOverflow);
+    }
+  }
+}
+
 TEST(Usage, AMessageLongerThanAReceiveNeverWaitedForIsAnErrorHoweverTheRunEnds) {
   const std::string what = cause_of<UsageError>([](Node& node) {
     static std::vector<std::byte> small(10);
