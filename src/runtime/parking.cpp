@@ -44,7 +44,7 @@ void Parking::block_until(Wait& w, FunctionRef<void()> look) {
     if (!(came && state_.compare_exchange_strong(expected, kRunning, std::memory_order_acq_rel))) {
       // Parked (or claimed already by a waker, who counts this node as running again before it lets it go on).
       clock_.pause();
-      placer_.node_parked();  // the last node to park places transfers, here, on this stack
+      placer_.node_parked();  // the last node counted as stopped places transfers, here, on this stack
       while (state_.load(std::memory_order_acquire) != kRunning) engine_.park(slot_);
       clock_.resume();
     }
