@@ -6,7 +6,7 @@
 #   bench/scaling.sh [d] [hcemu binary] [worker counts...]      (defaults: 12, build/hcemu, 1 2 4 ... up to nproc)
 #
 # Every run must give the same emulated time (the model does not depend on the worker count); the script says so
-# and exits 1 where one does not.
+# and exits 1 where one does not, or where a run prints no result.
 set -euo pipefail
 d="${1:-12}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -26,6 +26,11 @@ for w in "${counts[@]}"; do
   serial="$(grep -oP 'serial fraction \K[0-9.]+%' <<<"$out")"
   sums="$(awk '/^worker/{on=1;next} on && NF==5 && $1 ~ /^[0-9]+$/ {p+=$3; i+=$4} END{printf "%.2f %.2f", p, i}' <<<"$out")"
   time_us="$(awk '/direct \(/ {for (i = 1; i <= NF; ++i) if ($i ~ /^\(/) {print $(i + 2); exit}}' <<<"$out")"
+  if [[ -z "$wall" || -z "$time_us" ]]; then
+    echo "scaling: no wall-clock or emulated time in the output of $w workers:" >&2
+    echo "$out" >&2
+    exit 1
+  fi
   first="${first:-$wall}"
   printf '%8s %10s %9.2f %8s %11s %9s  %s\n' "$w" "$wall" "$(awk -v a="$first" -v b="$wall" 'BEGIN{print a/b}')" \
     "$serial" ${sums} "$time_us"
