@@ -155,14 +155,8 @@ void Coordinator::node_parked() {
   bool more = false;
   const int w = put_off_.empty() ? -1 : run_.engine.running_worker(more);
   if (w < 0 || static_cast<std::size_t>(w) >= put_off_.size()) return stopped(1);
-  int& parks = put_off_[static_cast<std::size_t>(w)].parks;
-  if (more) {
-    ++parks;
-    return;
-  }
-  const int n = parks + 1;
-  parks = 0;
-  stopped(n);
+  ++put_off_[static_cast<std::size_t>(w)].parks;
+  if (!more) worker_dry(w);  // none behind it: count them all now
 }
 
 void Coordinator::worker_dry(int w) {

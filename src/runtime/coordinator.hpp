@@ -7,9 +7,10 @@
 // nodes that are running (not parked, not done; those a pass wakes are added when it ends, place_in_order). When the
 // count falls to zero, every node is waiting for an event that only a placement can bring (a message, the end of its
 // own transfer, a horizon) or for nothing at all: whoever counts the last node to stop then places transfers in key
-// order, here: that node, on its own stack, or its worker, once its queue runs dry (node_parked). A node it wakes can issue again no earlier than the event that woke it, so placing goes on while the
-// next key is below every event brought so far: a whole step of a lockstep schedule is placed in one pass, while the
-// nodes it woke already run on other workers. If nothing is left to place and nobody runs, the nodes are deadlocked,
+// order, here: that node, on its own stack, or its worker, once its queue runs dry (node_parked). A node it wakes
+// can issue again no earlier than the event that woke it, so placing goes on while the next key is below every event
+// brought so far: a whole step of a lockstep schedule is placed in one pass, while the nodes it woke already run on
+// other workers. If nothing is left to place and nobody runs, the nodes are deadlocked,
 // which is thus known at once and exactly.
 //
 // Transfers that cannot contend (no link, or links only their source can reach) skip the queue: their sender places

@@ -99,7 +99,8 @@ class TaskEngine final : public Engine {
       for (int i = 0; i < nodes; ++i) runnable_.push_back(i);
     } else {
       queues_.reset(workers_, nodes, parallelism_ != nullptr);
-      if (held_.size() != static_cast<std::size_t>(workers_)) held_ = std::vector<HeldWakeUps>(static_cast<std::size_t>(workers_));
+      if (held_.size() != static_cast<std::size_t>(workers_))
+        held_ = std::vector<HeldWakeUps>(static_cast<std::size_t>(workers_));
       // In blocks of consecutive nodes: neighbours in the low dimensions start on one worker.
       for (int i = 0; i < nodes; ++i) queues_.push(fibers_[static_cast<std::size_t>(i)].home, i);
     }
@@ -295,11 +296,14 @@ class TaskEngine final : public Engine {
     auto last = stats ? RealClock::now() : RealClock::time_point{};
     std::uint64_t joined = 0;  // the latest job of shared placing this worker joined
     for (;;) {
-      if (shared_.offered(joined)) help(w, mine, last, joined);
+      if (shared_.offered(joined)) place_outside_slice(mine, last, [&] { return shared_.join(joined, w); });
       int next[2];
       int i = queues_.pop(w, next);
       if (i >= 0) warm(next);
-      if (i < 0 && dry_ != nullptr) dried(w, mine, last);
+      if (i < 0 && dry_ != nullptr) place_outside_slice(mine, last, [&] {
+        dry_(dry_context_, w);
+        return true;
+      });
       if (i < 0) i = queues_.steal(w, 2);
       if (i < 0)
         i = queues_.idle(
@@ -326,28 +330,17 @@ class TaskEngine final : public Engine {
     current_worker = -1;
   }
 
-  // Its own queue has run dry: the placer counts the parks it put off, and may place (its time is placing).
-  void dried(int w, PaddedStats* mine, RealClock::time_point& last) {
+  // Placing between slices: joining the placer's shared work (share), or counting the parks put off once the
+  // worker's own queue has run dry, which may start a pass (set_dry). `place()` says whether it did any; its time is
+  // placing, not idleness.
+  template <typename Place>
+  void place_outside_slice(PaddedStats* mine, RealClock::time_point& last, const Place& place) {
     if (mine == nullptr) {
-      dry_(dry_context_, w);
+      place();
       return;
     }
     const auto start = RealClock::now();
-    dry_(dry_context_, w);
-    const auto end = RealClock::now();
-    mine->s.idle_seconds += std::chrono::duration<double>(start - last).count();
-    mine->helped_seconds += std::chrono::duration<double>(end - start).count();
-    last = end;
-  }
-
-  // Joins the placer's shared work (share): its time is placing, not idleness.
-  void help(int w, PaddedStats* mine, RealClock::time_point& last, std::uint64_t& joined) {
-    if (mine == nullptr) {
-      shared_.join(joined, w);
-      return;
-    }
-    const auto start = RealClock::now();
-    if (!shared_.join(joined, w)) return;
+    if (!place()) return;
     const auto end = RealClock::now();
     mine->s.idle_seconds += std::chrono::duration<double>(start - last).count();
     mine->helped_seconds += std::chrono::duration<double>(end - start).count();
@@ -386,8 +379,8 @@ class TaskEngine final : public Engine {
     set_held_wake_ups(&held);
   }
   void end_batch() override {
-    HeldWakeUps* const held = held_wake_ups_of_this_thread();
-    if (held == nullptr || held < held_.data() || held >= held_.data() + held_.size() || --held->depth > 0) return;
+    HeldWakeUps* const held = held_here();
+    if (held == nullptr || --held->depth > 0) return;
     set_held_wake_ups(nullptr);
     for (int home = 0; home < workers_; ++home) hand_over(*held, home);
   }
@@ -395,8 +388,7 @@ class TaskEngine final : public Engine {
   __attribute__((noinline)) void schedule(int i) {
     if (!options_.wall) {
       const int home = fibers_[static_cast<std::size_t>(i)].home;
-      if (HeldWakeUps* const held = held_wake_ups_of_this_thread();
-          held != nullptr && held >= held_.data() && held < held_.data() + held_.size()) {
+      if (HeldWakeUps* const held = held_here()) {
         std::vector<int>& ids = held->by_home[static_cast<std::size_t>(home)];
         ids.push_back(i);
         if (ids.size() >= kHeldWakeUps) hand_over(*held, home);
@@ -413,6 +405,12 @@ class TaskEngine final : public Engine {
       runnable_.push_back(i);
     }
     signal_workers();
+  }
+
+  // This thread's held wake-ups, where it holds them for this engine; else null.
+  HeldWakeUps* held_here() const {
+    HeldWakeUps* const held = held_wake_ups_of_this_thread();
+    return held != nullptr && held >= held_.data() && held < held_.data() + held_.size() ? held : nullptr;
   }
 
   void hand_over(HeldWakeUps& held, int home) {

@@ -84,7 +84,8 @@ class TransferModel {
   // The least time from the transfer's ready time to anything its placing brings (its arrival, the end of its hold
   // on the sender's output), known before it books anything, where commit makes all its bookings at once and touches
   // nothing but its route's links. Transfers ready closer together than that can be placed at once, in parallel where
-  // they share no link (runtime/coordinator.cpp). 0 where the model cannot say: its transfers are placed one by one.
+  // they share no link (runtime/coordinator_batch.cpp). 0 where the model cannot say: its transfers are placed one
+  // by one.
   virtual Time least_lead(const Transfer& t) const {
     (void)t;
     return 0;
