@@ -156,15 +156,25 @@ void scatter_blocks(Node& node, std::span<T> blocks, std::size_t block, int lowe
   }
 }
 
+// What every algorithm here starts from (the header above): the grid's sides, the matrices' sizes, the blocks'
+// (p1 = P/N1, p2 = P/N2, q and r alike), and the node's row and column (id = row·N2 + column).
+struct Sizes {
+  std::size_t N1, N2, P, Q, R, p1, p2, q1, q2, r1, r2, row, column;
+};
+template <class T>
+Sizes sizes_of(const MatmulContext<T>& x) {
+  const Grid g = x.grid;
+  const auto N1 = static_cast<std::size_t>(g.rows()), N2 = static_cast<std::size_t>(g.cols());
+  const std::size_t P = x.shape.P, Q = x.shape.Q, R = x.shape.R, id = static_cast<std::size_t>(x.node.id());
+  return {N1, N2, P, Q, R, P / N1, P / N2, Q / N1, Q / N2, R / N1, R / N2, id >> g.n2, id & (N2 - 1)};
+}
+
 // A3 version 2 on N1 × N2, N1 != N2 (the header above).
 template <class T>
 void version_two(MatmulContext<T>& x) {
   Node& node = x.node;
   const Grid g = x.grid;
-  const auto N1 = static_cast<std::size_t>(g.rows()), N2 = static_cast<std::size_t>(g.cols());
-  const std::size_t P = x.shape.P, Q = x.shape.Q, R = x.shape.R;
-  const std::size_t p1 = P / N1, p2 = P / N2, q1 = Q / N1, r2 = R / N2;
-  const std::size_t r = static_cast<std::size_t>(node.id()) >> g.n2, l = static_cast<std::size_t>(node.id()) & (N2 - 1);
+  const auto [N1, N2, P, Q, R, p1, p2, q1, q2, r1, r2, r, l] = sizes_of(x);
   const bool tall = g.n1 > g.n2;
   const int nmin = std::min(g.n1, g.n2), delta = std::abs(g.n1 - g.n2);
   const std::size_t k = std::size_t{1} << delta;
@@ -241,10 +251,7 @@ template <class T>
 void rectangular_2d(MatmulContext<T>& x) {
   Node& node = x.node;
   const Grid g = x.grid;
-  const auto N1 = static_cast<std::size_t>(g.rows()), N2 = static_cast<std::size_t>(g.cols());
-  const std::size_t P = x.shape.P, Q = x.shape.Q, R = x.shape.R;
-  const std::size_t p1 = P / N1, p2 = P / N2, q1 = Q / N1, q2 = Q / N2, r1 = R / N1, r2 = R / N2;
-  const std::size_t k = static_cast<std::size_t>(node.id()) >> g.n2, l = static_cast<std::size_t>(node.id()) & (N2 - 1);
+  const auto [N1, N2, P, Q, R, p1, p2, q1, q2, r1, r2, k, l] = sizes_of(x);
   const Subcube row{0, g.n2}, column{g.n2, g.n1};
   const MatmulAlgorithm a = x.options.algorithm;
   auto gather = [&](std::span<const T> own, std::size_t count, std::size_t at, Subcube cube) {
