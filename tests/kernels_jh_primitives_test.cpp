@@ -83,6 +83,12 @@ Broadcast sbnt(std::size_t chunk) {
   return [chunk](Node& node, std::span<std::byte> data, int root) { kernels::sbnt_broadcast(node, data, root, chunk); };
 }
 
+Broadcast two_rooted(std::size_t chunk) {
+  return [chunk](Node& node, std::span<std::byte> data, int root) {
+    kernels::two_rooted_tree_broadcast(node, data, root, chunk);
+  };
+}
+
 // ----- Spanning trees --------------------------------------------------------------------------------------------
 
 TEST(GrayCode, DimensionSequenceOfAThreeCubeIsZeroOneZeroTwoZeroOneZero) {
@@ -141,6 +147,40 @@ TEST(SpanningBalancedTree, BusiestPortCarriesTheLargestSubtreeInAll) {
   EXPECT_EQ(busiest, (std::vector<std::size_t>{7, 6, 4, 2, 1}));
 }
 
+TEST(TwoRootedTree, IsTwoCompleteBinaryTreesUnderAdjacentRootsSpanningTheCube) {
+  // Johnsson & Ho §4.1.6: roots u = 0 and v adjacent, each above a complete binary tree of 2^(n-1) - 1 nodes, every
+  // tree edge a cube edge. Hung from u: u's children are v (first) and u's own child, v has one child, every other
+  // inner node two, and the leaves lie n - 1 links below u on u's side and n on v's.
+  for (int n = 1; n <= 12; ++n) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const std::uint32_t nodes = std::uint32_t{1} << n, v = model::two_rooted_other_root(n);
+    EXPECT_EQ(std::popcount(v), 1);
+    std::vector<int> depth(nodes, 0);
+    std::vector<std::uint32_t> side(nodes, 0);  // the root's child whose subtree holds the node
+    std::vector<std::vector<std::uint32_t>> children(nodes);
+    for (std::uint32_t r = 0; r < nodes; ++r) children[r] = model::two_rooted_children(r, n);
+    std::vector<std::uint32_t> order{0};  // breadth first from u: every node reached once
+    for (std::size_t next = 0; next < order.size(); ++next)
+      for (std::uint32_t c : children[order[next]]) {
+        ASSERT_EQ(std::popcount(c ^ order[next]), 1) << c << " is not a neighbour of " << order[next];
+        ASSERT_EQ(model::two_rooted_parent(c, n), order[next]);
+        depth[c] = depth[order[next]] + 1;
+        side[c] = order[next] == 0 ? c : side[order[next]];
+        order.push_back(c);
+      }
+    ASSERT_EQ(order.size(), nodes);
+    ASSERT_EQ(children[0].size(), n == 1 ? 1u : 2u);
+    EXPECT_EQ(children[0].front(), v);
+    for (std::uint32_t r = 1; r < nodes; ++r) {
+      const std::size_t want = r == v ? (n == 1 ? 0u : 1u) : children[r].empty() ? 0u : 2u;
+      EXPECT_EQ(children[r].size(), want) << "node " << r;
+      if (children[r].empty()) {
+        EXPECT_EQ(depth[r], side[r] == v ? n : n - 1) << "leaf " << r;
+      }
+    }
+  }
+}
+
 // ----- One-to-all broadcast (Table 1) ------------------------------------------------------------------------------
 
 HCEMU_KERNEL_CHECKS(GrayCodeBroadcast, MatchesTableOneForThreeAndFiveCubes) {
@@ -169,6 +209,61 @@ HCEMU_KERNEL_CHECKS(GrayCodeBroadcast, ShorterLastChunkAndMachinePacketsFollowTh
     });
     checks.add("m = " + std::to_string(m) + ", chunk = " + std::to_string(chunk), check);
   }
+}
+
+HCEMU_KERNEL_CHECKS(TwoRootedTreeBroadcast, SendsEveryChunkTwicePerLevelOnOnePortAndOncePerLevelOnAll) {
+  // With B | M, counted by hand. One port: 2(M + (n - 2)B) t_c + 2(⌈M/B⌉ + n - 2) τ: n = 3, M = 24, B = 8: 64 and 8;
+  // n = 5, M = 1024, B = 64: 2432 and 38. All ports, as SBT-b(n,1): (M + (n - 1)B) t_c + (⌈M/B⌉ + n - 1) τ: 40 and
+  // 5; 1280 and 20.
+  for (auto [d, elements, b, one_transfers, one_startups, all_transfers, all_startups] :
+       {std::tuple{3, std::size_t{24}, std::size_t{8}, 64.0, 8L, 40.0, 5L},
+        {5, std::size_t{1024}, std::size_t{64}, 2432.0, 38L, 1280.0, 20L}}) {
+    auto check = broadcast_check(elements * kElement, two_rooted(b * kElement));
+    check.dims({d}).ports({"one", "all"}).base(paper_machine()).predict([=](const MachineConfig& cfg) -> std::optional<Time> {
+      return cfg.ports.kind == Ports::Kind::one ? paper_time(one_transfers, one_startups)
+                                                : paper_time(all_transfers, all_startups);
+    });
+    checks.add("n = " + std::to_string(d), check);
+  }
+}
+
+HCEMU_KERNEL_CHECKS(TwoRootedTreeBroadcast, ShorterLastChunkAndMachinePacketsFollowTheClosedForm) {
+  for (auto [m, chunk] : {std::pair{std::size_t{1001}, std::size_t{64}},
+                          {std::size_t{0}, std::size_t{16}},
+                          {std::size_t{300}, std::size_t{0}},
+                          {std::size_t{7}, std::size_t{1}},
+                          {std::size_t{130}, std::size_t{64}}}) {
+    MachineConfig c = circuit_machine();
+    c.packet = 48;
+    auto check = broadcast_check(m, two_rooted(chunk));
+    check.dims(0, 7).ports({"one", "k:1", "k:2", "all"}).base(c).predict([m, chunk](const MachineConfig& cfg) {
+      return model::two_rooted_tree_broadcast_time(cfg, m, chunk);
+    });
+    checks.add("m = " + std::to_string(m) + ", chunk = " + std::to_string(chunk), check);
+  }
+}
+
+HCEMU_KERNEL_CHECKS(TwoRootedTreeBroadcast, RunsWithoutAClosedFormUnderHalfDuplexOrAPortOverlap) {
+  MachineConfig overlapping = circuit_machine();
+  overlapping.port_overlap = 0.2;
+  auto check = broadcast_check(200, two_rooted(30));
+  check.dims({2, 4}).ports({"one"}).base(overlapping);
+  checks.add("port overlap", check);
+  auto half = broadcast_check(200, two_rooted(30));
+  half.dims({0, 2, 4}).ports({"half"}).base(circuit_machine());
+  checks.add("half duplex", half);
+}
+
+TEST(TwoRootedTreeBroadcast, HasNoClosedFormUnderHalfDuplexOrAOnePortOverlap) {
+  MachineConfig c = circuit_machine();
+  c.d = 4;
+  c.ports = Ports::parse("half");
+  EXPECT_FALSE(model::two_rooted_tree_broadcast_time(c, 200, 30).has_value());
+  c.ports = Ports::parse("one");
+  c.port_overlap = 0.2;
+  EXPECT_FALSE(model::two_rooted_tree_broadcast_time(c, 200, 30).has_value());
+  c.ports = Ports::parse("all");
+  EXPECT_TRUE(model::two_rooted_tree_broadcast_time(c, 200, 30).has_value());
 }
 
 HCEMU_KERNEL_CHECKS(RotatedGrayCodeBroadcast, TakesNMinusOnePartTimes) {
@@ -598,7 +693,8 @@ HCEMU_KERNEL_CHECKS(JohnssonHoPrimitives, PostEveryReceiveBeforeItsMessageArrive
        std::vector<std::pair<std::string, Broadcast>>{{"gray code", gray_code(40)},
                                                       {"rotated gray code", rotated_gray_code()},
                                                       {"pipelined sbt", pipelined_sbt(40)},
-                                                      {"sbnt", sbnt(40)}}) {
+                                                      {"sbnt", sbnt(40)},
+                                                      {"two-rooted tree", two_rooted(40)}}) {
     auto check = broadcast_check(257, b);
     check.dims({0, 2, 4}).ports({"one", "all"}).base(forced);
     checks.add(name, check);

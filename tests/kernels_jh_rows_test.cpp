@@ -81,6 +81,7 @@ INSTANTIATE_TEST_SUITE_P(Rows, JohnssonHoPrimitiveRows,
                                            PrimitiveRow{"broadcast", "rotated-gray-code"},
                                            PrimitiveRow{"broadcast", "pipelined-sbt"},
                                            PrimitiveRow{"broadcast", "sbnt"}, PrimitiveRow{"broadcast", "nrsbt"},
+                                           PrimitiveRow{"broadcast", "two-rooted-cbt"},
                                            PrimitiveRow{"broadcast", "nrsbt-one-port"},
                                            PrimitiveRow{"allgather", "cra"}, PrimitiveRow{"allgather", "rotated-cra"},
                                            PrimitiveRow{"allgather", "gcea"}, PrimitiveRow{"allgather", "rotated-gcea"},
@@ -119,7 +120,7 @@ TEST(JohnssonHoPrimitiveRows, ZeroChunkRunsThePapersOptimalChunk) {
   // B_opt = sqrt(Mτ/(h t_c)) for a pipeline of h + 1 levels: h = N - 2 for the Gray-code path, n - 1 for the trees.
   MachineConfig config = machine(4, "all");
   const KernelFamily& family = harness::find_family("broadcast");
-  for (const auto& [algo, h] : {std::pair{"gray-code", 14}, {"pipelined-sbt", 3}, {"sbnt", 3}}) {
+  for (const auto& [algo, h] : {std::pair{"gray-code", 14}, {"pipelined-sbt", 3}, {"sbnt", 3}, {"two-rooted-cbt", 3}}) {
     SCOPED_TRACE(algo);
     KernelCase c;
     c.algo = algo;

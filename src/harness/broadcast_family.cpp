@@ -261,6 +261,29 @@ Algorithm sbnt() {
   };
 }
 
+Algorithm two_rooted_tree() {
+  return {
+      .name = "two-rooted-cbt",
+      .paper = "Johnsson & Ho (1987) §4.1.6: the two-rooted complete binary tree, pipelined in chunks",
+      .ports = {Ports::Kind::one, Ports::Kind::k, Ports::Kind::all},
+      .params = {chunk_param("bytes per chunk B; 0 = the optimum of the closed form, sqrt(mβ/((d-2)τ)) on one port "
+                             "(each chunk is sent twice per level), sqrt(mβ/((d-1)τ)) on more")},
+      .resolve = optimal_chunk([](const MachineConfig& config) {
+        const bool one_port = config.ports.kind == Ports::Kind::one ||
+                              (config.ports.kind == Ports::Kind::k && config.ports.n == 1);
+        return one_port ? config.d - 2 : config.d - 1;
+      }),
+      .cannot_run = {},
+      .run = broadcast_run([](Node& node, std::span<std::byte> message, const KernelCase& c) {
+        kernels::two_rooted_tree_broadcast(node, message, c.root, chunk_of(c));
+      }),
+      .predict = [](const MachineConfig& config,
+                    const KernelCase& c) { return model::two_rooted_tree_broadcast_time(config, c.m, chunk_of(c)); },
+      .lower_bound = problem_bound,
+      .all_cases = {},
+  };
+}
+
 Algorithm nrsbt() {
   Algorithm row = bcast2();
   row.name = "nrsbt";
@@ -305,12 +328,12 @@ KernelFamily broadcast_family() {
       .name = "broadcast",
       .summary =
           "one-to-all broadcast: binomial tree (Johnsson & Ho 1987 §3.2), BROADCAST 2 and 4 (Stout & Wagar "
-          "1990 §2), n edge-disjoint binomial trees (Johnsson & Ho §3.4), Gray-code paths, pipelined trees and "
-          "the SBnT (Johnsson & Ho §4.1)",
+          "1990 §2), n edge-disjoint binomial trees (Johnsson & Ho §3.4), Gray-code paths, pipelined trees, "
+          "the SBnT and the two-rooted complete binary tree (Johnsson & Ho §4.1)",
       .m_is = "bytes of the message",
       .default_algo = "sbt",
       .algorithms = {sbt(), bcast2(), bcast3a(), bcast4(), nesbt(), gray_code(), rotated_gray_code(), pipelined_sbt(),
-                     sbnt(), nrsbt(), nrsbt_one_port()},
+                     sbnt(), two_rooted_tree(), nrsbt(), nrsbt_one_port()},
       .resolve =
           [](const MachineConfig& config, KernelCase c) {
             if (c.root < 0 || c.root >= config.nodes())

@@ -1,7 +1,7 @@
 // One-to-all broadcasts pipelined down a spanning tree: Johnsson & Ho (1987) §4.1 and Table 1. GC(1,1) uses the
 // Hamiltonian path in binary-reflected Gray code order (§4.1.1), SBT-b(n,1) the spanning binomial tree (§4.1.2,
 // "with n-port communication, pipelining can be employed"), and sbnt_broadcast the Spanning Balanced n-Tree
-// (§4.1.5). All three are one kernel: the message is cut into chunks, every chunk is forwarded to all children the
+// (§4.1.5), two_rooted_tree_broadcast the two-rooted complete binary tree (§4.1.6). All four are one kernel: the message is cut into chunks, every chunk is forwarded to all children the
 // moment it has arrived, and a tree of height H then takes Σ_j T(chunk_j) + (H - 1)·max_j T(chunk_j) on the ports
 // it was made for (the last chunk leaves the root Σ_j T_j after the start and needs H - 1 more links).
 #include <bit>
@@ -83,6 +83,13 @@ void sbnt_broadcast(Node& node, std::span<std::byte> message, int root, std::siz
   const Tree balanced{[d](std::uint32_t r) { return model::sbnt_parent(r, d); },
                       [d](std::uint32_t r) { return model::sbnt_children(r, d); }};
   pipelined_tree_broadcast(node, message, root, chunk, balanced, "sbnt_broadcast");
+}
+
+void two_rooted_tree_broadcast(Node& node, std::span<std::byte> message, int root, std::size_t chunk) {
+  const int d = node.dim();
+  const Tree two_rooted{[d](std::uint32_t r) { return model::two_rooted_parent(r, d); },
+                        [d](std::uint32_t r) { return model::two_rooted_children(r, d); }};
+  pipelined_tree_broadcast(node, message, root, chunk, two_rooted, "two_rooted_tree_broadcast");
 }
 
 }  // namespace hcemu::kernels

@@ -54,6 +54,20 @@ std::optional<Time> sbnt_broadcast_time(const MachineConfig& config, std::size_t
   return pipeline_time(config, m, chunk, config.d);  // every SBnT path is a shortest path: n levels
 }
 
+std::optional<Time> two_rooted_tree_broadcast_time(const MachineConfig& config, std::size_t m, std::size_t chunk) {
+  const Ports ports = config.ports;
+  if (ports.kind == Ports::Kind::half) return std::nullopt;
+  const int n = config.d;
+  const bool one_port = ports.kind == Ports::Kind::one || (ports.kind == Ports::Kind::k && ports.n == 1);
+  if (!one_port || n <= 1) return pipeline_time(config, m, chunk, n);
+  const CostTable cost = CostTable::from(config);
+  if (cost.port_overlap != 0) return std::nullopt;
+  const std::size_t b = (chunk == 0 || m == 0) ? m : std::min(chunk, m);
+  const std::size_t chunks = (chunk == 0 || m == 0) ? 1 : (m + chunk - 1) / chunk;
+  const Time first = hop(config, b), last = hop(config, m - (chunks - 1) * b);
+  return 2 * static_cast<Time>(chunks + static_cast<std::size_t>(n) - 3) * first + 2 * last;
+}
+
 Time nrsbt_one_port_broadcast_time(const MachineConfig& config, std::size_t m) {
   const int n = config.d;
   const TreeSchedule schedule = nrsbt_one_port_schedule(n);

@@ -1,8 +1,10 @@
 #include "hcemu/model/spanning_trees.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <map>
 #include <mutex>
+#include <utility>
 
 #include "model/shared.hpp"
 
@@ -174,6 +176,102 @@ std::vector<std::vector<std::vector<std::size_t>>> tree_schedule_loads(const Tre
       ++loads[static_cast<std::size_t>(schedule.step(k, r))][static_cast<std::size_t>(edge_dim(r, schedule.parent(k, r)))]
              [static_cast<std::size_t>(k)];
   return loads;
+}
+
+// ----- Two-rooted complete binary tree (Johnsson & Ho §4.1.6) ------------------------------------------------------
+
+namespace {
+
+// The two-rooted tree of the h-cube (h >= 2) in absolute labels: its roots a and b, a's child a1 and b's child b1,
+// and the dimensions i, j, k of the edges a-a1, a-b and b-b1. The tree of the (h + 1)-cube is this one in the half
+// with bit h clear and psi of it in the other half, where psi is the cube automorphism with psi(a1) = a, psi(a) = b
+// and psi(b) = b1 (a translation and a permutation of the dimensions i, j, k), so that every node's twin across
+// dimension h is: a's twin psi(a1), b's twin psi(a) and b1's twin psi(b). The new tree drops the edges b-b1 and
+// psi(a)-psi(a1) and joins the halves by the three twin edges: its roots are b and b's twin, their children a and
+// b1's twin (docs/kernels/broadcast.md spells the induction out).
+struct TwoRooted {
+  std::uint32_t a, b, a1, b1;
+  int i, j, k;
+
+  static std::uint32_t bit(std::uint32_t x, int at) { return (x >> at) & 1u; }
+  // The permutation of dimensions: i -> j, j -> k, and k -> i unless i = k (then i and j swap).
+  std::uint32_t permute(std::uint32_t x) const {
+    std::uint32_t y = x & ~((1u << i) | (1u << j) | (1u << k));
+    y |= bit(x, i) << j;
+    y |= bit(x, j) << k;
+    if (i != k) y |= bit(x, k) << i;
+    return y;
+  }
+  std::uint32_t unpermute(std::uint32_t y) const {
+    std::uint32_t x = y & ~((1u << i) | (1u << j) | (1u << k));
+    x |= bit(y, j) << i;
+    x |= bit(y, k) << j;
+    if (i != k) x |= bit(y, i) << k;
+    return x;
+  }
+  std::uint32_t psi(std::uint32_t x) const { return permute(x ^ a) ^ b; }
+  std::uint32_t psi_inverse(std::uint32_t y) const { return unpermute(y ^ b) ^ a; }
+};
+
+// The trees of the 2-cube .. n-cube (index h - 2). The 2-cube's is the path a1 - a - b - b1 = 2 - 0 - 1 - 3.
+std::vector<TwoRooted> two_rooted_levels(int n) {
+  std::vector<TwoRooted> levels{{0, 1, 2, 3, 1, 0, 1}};
+  for (int h = 2; h < n; ++h) {
+    const TwoRooted& t = levels.back();
+    const std::uint32_t top = std::uint32_t{1} << h;
+    levels.push_back({t.b, t.b | top, t.a, t.b1 | top, t.j, h, t.k});
+  }
+  return levels;
+}
+
+// x's parent in the h-cube's tree hung from its root a (from_b false) or b (true); x is not that root.
+std::uint32_t two_rooted_parent_absolute(const std::vector<TwoRooted>& levels, int h, std::uint32_t x, bool from_b) {
+  if (h == 1) return x ^ 1u;
+  if (h == 2) return x == 3 ? 1u : x == 2 ? 0u : (from_b ? 1u : 0u);  // edges 0-1, 0-2, 1-3
+  const TwoRooted& t = levels[static_cast<std::size_t>(h - 3)];    // the (h - 1)-cube's tree, twice
+  const std::uint32_t top = std::uint32_t{1} << (h - 1), low = x & (top - 1);
+  if ((x & top) == 0) {                                 // the first half, entered at its root b
+    if (low == t.b1) return t.b1 | top;                 // b1 hangs from its twin psi(b)
+    if (from_b && low == t.b) return t.b | top;         // hung from b's twin: b hangs from it
+    return two_rooted_parent_absolute(levels, h - 1, low, true);
+  }
+  const std::uint32_t y = t.psi_inverse(low);           // the second half, entered at its root psi(a)
+  if (y == t.a1) return t.a;                            // psi(a1) hangs from its twin a
+  if (!from_b && y == t.a) return t.b;                  // hung from b: psi(a) hangs from it
+  return t.psi(two_rooted_parent_absolute(levels, h - 1, y, false)) | top;
+}
+
+// The absolute label of the broadcast root a of the n-cube's tree (relative address 0), and of the other root b.
+std::pair<std::uint32_t, std::uint32_t> two_rooted_roots(const std::vector<TwoRooted>& levels, int n) {
+  if (n <= 1) return {0, n == 1 ? 1u : 0u};
+  return {levels.back().a, levels.back().b};
+}
+
+}  // namespace
+
+std::uint32_t two_rooted_parent(std::uint32_t r, int n) {
+  const auto levels = two_rooted_levels(n);
+  const std::uint32_t a = two_rooted_roots(levels, n).first;
+  return two_rooted_parent_absolute(levels, n, r ^ a, false) ^ a;
+}
+
+std::uint32_t two_rooted_other_root(int n) {
+  const auto levels = two_rooted_levels(n);
+  const auto [a, b] = two_rooted_roots(levels, n);
+  return a ^ b;
+}
+
+std::vector<std::uint32_t> two_rooted_children(std::uint32_t r, int n) {
+  std::vector<std::uint32_t> children;
+  for (int t = 0; t < n; ++t) {
+    const std::uint32_t s = r ^ (std::uint32_t{1} << t);
+    if (s != 0 && two_rooted_parent(s, n) == r) children.push_back(s);
+  }
+  if (r == 0 && n >= 2) {  // the other root first: its side of the tree is one link deeper
+    const auto v = std::find(children.begin(), children.end(), two_rooted_other_root(n));
+    std::rotate(children.begin(), v, v + 1);
+  }
+  return children;
 }
 
 }  // namespace hcemu::model

@@ -50,6 +50,14 @@ void pipelined_sbt_broadcast(Node& node, std::span<std::byte> message, int root,
 // nESBT routing"; its strength is all-to-all).
 void sbnt_broadcast(Node& node, std::span<std::byte> message, int root, std::size_t chunk);
 
+// The two-rooted complete binary tree (§4.1.6, model::two_rooted_parent) used as a broadcast tree, pipelined the
+// same way: the root sends each chunk to the other root v first, then to its own child; v forwards it to its one
+// child. The paper gives no algorithm or formula, only that it "is inferior to the nESBT routing, but may be superior
+// to the SBT routing and the Hamiltonian path routing". One-port, with J chunks of which the first takes T and the
+// last T_L: 2(J + n - 3)T + 2T_L for n >= 2 (every inner node sends each chunk twice, so the pipeline moves one
+// chunk per 2T); all-port and k:N for N >= 2: the pipeline of height n, as SBT-b(n,1).
+void two_rooted_tree_broadcast(Node& node, std::span<std::byte> message, int root, std::size_t chunk);
+
 // nRSBT-b(n,1), n rotated spanning binomial trees (§4.1.4) with the data set split into n parts, part k down the SBT
 // of dimension order k, k+1, ..., k-1: exactly Stout & Wagar's BROADCAST 2, which hcemu has as
 // symmetrized_broadcast. This is the same kernel under the paper's name.

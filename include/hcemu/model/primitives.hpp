@@ -30,6 +30,14 @@ std::optional<Time> rotated_gray_code_broadcast_time(const MachineConfig& config
 // SBT-b(n,1) and the SBnT broadcast: pipelines of height n. All-port. (M + (n - 1)B) t_c + (⌈M/B⌉ + n - 1) τ.
 std::optional<Time> pipelined_sbt_broadcast_time(const MachineConfig& config, std::size_t m, std::size_t chunk);
 std::optional<Time> sbnt_broadcast_time(const MachineConfig& config, std::size_t m, std::size_t chunk);
+// The two-rooted complete binary tree (kernels::two_rooted_tree_broadcast), J chunks, the first taking T = T(chunk_0)
+// and the last T_L. One-port, n >= 2: 2(J + n - 3)T + 2T_L. Every inner node's port sends each chunk twice, so the
+// chunks leave the root 2T apart and reach a child T or 2T after its parent has them (first or second child); the
+// last chunk reaches the latest leaf, a second child all the way down, 2(J - 1)T + 2(n - 2)T + 2T_L after the start
+// (v's side is one level deeper, but its links u-v and v-v' take T each). With B | M: 2(M + (n - 2)B) t_c +
+// 2(⌈M/B⌉ + n - 2) τ. None with a port overlap (docs/model.md §14), which lets a node's two sends overlap. All-port
+// and k:N (N >= 2): pipeline_time of height n, as SBT-b(n,1). n = 1: Σ_j T_j. None under half duplex.
+std::optional<Time> two_rooted_tree_broadcast_time(const MachineConfig& config, std::size_t m, std::size_t chunk);
 // nRSBT-b(1,1) (kernels::nrsbt_one_port_broadcast): the root's 2n - 1 messages one after the other, step s carrying
 // the parts k that model::nrsbt_one_port_schedule sends to the root's neighbour in step s (⌈m/n⌉ or ⌊m/n⌋ bytes
 // each): Σ_s T(bytes of step s). Every port model. With n | M: Mn t_c + (2Σ_{i<n} ⌈Mi/(nB_m)⌉ + ⌈M/B_m⌉) τ (Table 1).

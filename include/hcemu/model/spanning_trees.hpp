@@ -55,6 +55,21 @@ std::uint32_t rotated_sbt_free_dims(int k, std::uint32_t r, int n);
 std::vector<std::vector<std::size_t>> sbnt_broadcast_loads(int n);
 std::vector<std::vector<std::size_t>> sbnt_personalized_loads(int n);
 
+// ----- Two-rooted complete binary tree (Johnsson & Ho §4.1.6) -----------------------------------------------------
+// "A complete binary tree cannot be embedded in a Boolean cube of the same size preserving adjacency, but it can be
+// embedded such that only one tree edge is mapped into a path of length two, and the intermediate node is the
+// 'extra' node of the cube." The 2^n nodes form two adjacent roots u and v, each the parent of a complete binary
+// tree of 2^(n-1) - 1 nodes; hung from u (relative address 0) it is a spanning tree of the n-cube in which u's
+// children are v and u's own child, and v's one child is the complete binary tree's second child of u, reached
+// through the extra node v. Every other inner node has two children. The paper cites the embedding and does not
+// give it; this one is built by induction on n (docs/kernels/broadcast.md).
+std::uint32_t two_rooted_parent(std::uint32_t r, int n);  // r != 0
+// r's children, ascending by dimension, but u's (r = 0) with v first: v's side is one link deeper (n levels below u,
+// against n - 1 on the other side).
+std::vector<std::uint32_t> two_rooted_children(std::uint32_t r, int n);
+// v, the other root (n >= 1).
+std::uint32_t two_rooted_other_root(int n);
+
 // ----- Tree schedules: N translated spanning trees (or forests of n trees, one part of every block each) and the
 // step in which each tree edge is crossed ----------------------------------------------------------------------------
 // Tree k carries part k of every block (the d-way split of hcemu/kernels: the first m mod trees parts one byte
