@@ -72,6 +72,7 @@ struct CostTable {
   // transfer: the overlap's share of it, rounded down to whole picoseconds.
   Time overlap(Time hold) const { return overlap_of(hold, port_overlap); }
   static Time overlap_of(Time hold, std::int64_t millionths) {
+    if (millionths == 0) return 0;  // the default: no 128-bit division on every transfer's hold
     return static_cast<Time>(Wide{hold} * millionths / kOverlapUnit);
   }
 
