@@ -12,6 +12,7 @@
 #include "hcemu/model/costs.hpp"
 #include "kernel_machines.hpp"
 #include "matmul_support.hpp"
+#include "model/outer_product_chain.hpp"
 
 namespace hcemu {
 namespace {
@@ -143,13 +144,24 @@ TEST(PipelinedOuterProduct, AHandWorkedCase) {
   }
 }
 
-TEST(PipelinedOuterProduct, NoClosedFormUnderAPortOverlapOrOnATorus) {
-  // docs/kernels/matmul.md: an early-freed port lets a pair's second transfer start under the first, and a torus's
-  // Gray-code neighbours are not one hop apart. The product is still the serial one.
+TEST(PipelinedOuterProduct, APortOverlapTakesTheChainOverTheScheduleATorusNone) {
+  // docs/kernels/matmul.md: an early-freed port lets a pair's second transfer start under the first, so on one port
+  // no sum of W, T_C and T_D stays the longest chain; the model follows the schedule's chains instead
+  // (model::outer_products_longest_chain). A torus's Gray-code neighbours are not one hop apart: no time at all.
+  for (const char* one : {"one", "k:1"})
+    for (double overlap : {0.2, 0.9})
+      for (int d : {2, 4, 6}) {
+        MachineConfig c = circuit(d, one);
+        c.port_overlap = overlap;
+        for (const MatmulShape& shape : {MatmulShape{16, 16, 16}, MatmulShape{24, 8, 40}}) {
+          const auto predicted = model::matmul_time(c, shape, outer());
+          ASSERT_TRUE(predicted.has_value());
+          EXPECT_EQ(test::check_matmul(c, shape, outer()).report.makespan, predicted->total())
+              << one << " overlap " << overlap << " d = " << d;
+        }
+      }
   MachineConfig c = circuit(4, "one");
   c.port_overlap = 0.2;
-  EXPECT_FALSE(model::matmul_time(c, {16, 16, 16}, outer()).has_value());
-  test::check_matmul(c, {16, 16, 16}, outer(), false);
   for (const char* two : {"all", "k:2"})  // C and D on links of their own: the overlap changes nothing
     for (int d : {2, 4, 6}) {
       c.ports = Ports::parse(two);
@@ -160,6 +172,22 @@ TEST(PipelinedOuterProduct, NoClosedFormUnderAPortOverlapOrOnATorus) {
   MachineConfig torus = circuit(4, "one");
   torus.topology = Topology::parse("torus");
   EXPECT_FALSE(model::matmul_time(torus, {16, 16, 16}, outer()).has_value());
+}
+
+TEST(PipelinedOuterProduct, TheScheduleChainIsTheWrittenChainForOneMultiplication) {
+  // The evaluation over the schedule, which the model uses where no sum stays the longest, agrees with the sums of
+  // docs/kernels/matmul.md wherever they hold: one multiplication, no port overlap.
+  for (const char* ports : {"one", "k:1", "k:2", "k:3", "all"})
+    for (int d : {2, 4, 6, 8})
+      for (double flop : {0.0, 0.05, 0.5, 20.0})
+        for (const MatmulShape& shape : kShapes) {
+          MachineConfig c = circuit(d, ports);
+          c.flop = flop;
+          const Terms x = terms(c, shape, 8);
+          EXPECT_EQ(model::outer_products_longest_chain(c.ports, 0, std::uint32_t{1} << (d / 2), 1, x.w, x.tc, x.td),
+                    chain(c, x))
+              << ports << " d = " << d << " flop " << flop;
+        }
 }
 
 TEST(PipelinedOuterProduct, ThePapersStepCountBesideTheChain) {
@@ -255,18 +283,36 @@ TEST(PipelinedOuterProducts, HalfDuplexMeetsItsForm) {
       }
 }
 
-TEST(PipelinedOuterProducts, NoFormWhereTheLongestChainChangesWithK) {
-  // One-port and all-port: several products take chains whose make-up changes with K and with W against the
-  // transfers (docs/kernels/matmul.md), so there is no form; one product keeps its own, and one node K·W.
-  for (const char* ports : {"one", "k:2", "all"}) {
-    EXPECT_FALSE(model::matmul_time(circuit(4, ports), {16, 16, 16}, products(2)).has_value()) << ports;
-    EXPECT_TRUE(model::matmul_time(circuit(4, ports), {16, 16, 16}, products(1)).has_value()) << ports;
-    const MachineConfig single = circuit(0, ports);
-    const auto t = model::matmul_time(single, {16, 16, 16}, products(3));
-    ASSERT_TRUE(t.has_value());
-    EXPECT_EQ(t->total(), 3 * terms(single, {16, 16, 16}, 8).w);
-    EXPECT_EQ(run_products(single, {16, 16, 16}, products(3)).first.makespan, t->total());
-  }
+TEST(PipelinedOuterProducts, OnePortAndAllPortTakeTheLongestChainOfTheSchedule) {
+  // One-port, k:N and all-port: the chain that is longest changes with K and with W against the transfers
+  // (docs/kernels/matmul.md), so the model follows the schedule's chains (model::outer_products_longest_chain).
+  for (const char* ports : {"one", "k:1", "k:2", "k:3", "all"})
+    for (int d : {0, 2, 4, 6})
+      for (int k : {2, 3, 5, 6})
+        for (double flop : {0.0, 0.5, 20.0})
+          for (const MatmulShape& shape : {MatmulShape{16, 16, 16}, MatmulShape{24, 8, 40}, MatmulShape{13, 7, 11}}) {
+            MachineConfig c = circuit(d, ports);
+            c.flop = flop;
+            const auto predicted = model::matmul_time(c, shape, products(k));
+            ASSERT_TRUE(predicted.has_value()) << ports << " d = " << d << " K = " << k;
+            EXPECT_EQ(run_products(c, shape, products(k)).first.makespan, predicted->total())
+                << ports << " d = " << d << " K = " << k << " flop " << flop;
+          }
+  const MachineConfig single = circuit(0, "one");  // one node: K products back to back
+  EXPECT_EQ(model::matmul_time(single, {16, 16, 16}, products(3))->total(), 3 * terms(single, {16, 16, 16}, 8).w);
+}
+
+TEST(PipelinedOuterProducts, APortOverlapFollowsTheScheduleToo) {
+  for (const char* ports : {"one", "k:2"})
+    for (int d : {2, 4, 6})
+      for (int k : {1, 2, 4}) {
+        MachineConfig c = circuit(d, ports);
+        c.port_overlap = 0.35;
+        const auto predicted = model::matmul_time(c, {24, 8, 40}, products(k));
+        ASSERT_TRUE(predicted.has_value());
+        EXPECT_EQ(run_products(c, {24, 8, 40}, products(k)).first.makespan, predicted->total())
+            << ports << " d = " << d << " K = " << k;
+      }
 }
 
 TEST(PipelinedOuterProducts, ThePapersStepsAreKPlusOneTimesRootNPlusOne) {

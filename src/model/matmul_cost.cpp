@@ -15,6 +15,7 @@
 #include "hcemu/model/spanning_trees.hpp"
 #include "hcemu/model/transfer.hpp"
 #include "hcemu/model/transpose.hpp"
+#include "model/outer_product_chain.hpp"
 #include "model/shared.hpp"
 #include "model/transfer_table.hpp"
 
@@ -482,21 +483,23 @@ std::optional<MatmulTime> aligned_two_dimensional(const MachineConfig& config, c
 //   (2s - 1)W + (s/2 - 1)X + (3s/2)Y and 2s·W + (s/2 - 1)X + (3s/2 - 1)Y; s = 2: 4W + 2·max(T_C, T_D).
 // - s = 1: W, the one product.
 // K multiplications through the same wave fronts (options.products, §5.2.1: every √N steps a new one from the
-// diagonal): a form only where one chain stays the longest for every K, s = 1 (K·W) and half duplex, where the one
-// port carries all a node's 2(s - 1) transfers of a multiplication in and out: (K + 1)s·W + (s - 1)(2K + 1)T, and
-// s = 2: (K + 1)s·W + K·s·T + max(T_C, T_D). Elsewhere the longest chain changes with K and with W against T_C and
-// T_D (one-port s = 4 has two linear pieces up to K = 4, three at K = 5, five at K = 6, one of them not symmetric in
-// T_C and T_D; all-port three to seven from K = 2), and hcemu gives no form rather than a wrong one.
+// diagonal): s = 1 takes K·W, and half duplex, where the one port carries all a node's 2(s - 1) transfers of a
+// multiplication in and out, (K + 1)s·W + (s - 1)(2K + 1)T, and s = 2: (K + 1)s·W + K·s·T + max(T_C, T_D). Elsewhere
+// the longest chain changes with K and with W against T_C and T_D (one-port s = 4 has two linear pieces up to K = 4,
+// three at K = 5, five at K = 6, one of them not symmetric in T_C and T_D; all-port three to seven from K = 2), and
+// the model follows the schedule's chains instead of one sum (model/outer_product_chain.hpp); so it does on one port
+// under a port overlap (§14), where an early-freed port lets the second transfer of a pair start while the first
+// still moves.
 // These were derived by following the chains of the schedule through the rules of docs/model.md §4 and §5 and hold
 // for every s, λ, τ, δ, δ', ρ, t_a, t_o, packets and short messages (tests/kernels_matmul_outer_test.cpp holds the
-// emulator to them). Not on a port overlap (§14): an early-freed port lets the second transfer of a pair start while
-// the first still moves, and the chain then depends on where the overlaps fall; nor on a torus or mesh, where the
-// Gray-code ring's neighbours are not one hop apart; nor under LogGP, whose holds are not its message times (§12).
+// emulator to them). Not half duplex under a port overlap; nor on a torus or mesh, where the Gray-code ring's
+// neighbours are not one hop apart; nor under LogGP, whose holds are not its message times (§12).
 std::optional<MatmulTime> pipelined_outer_product(const MachineConfig& config, const MatmulShape& shape,
                                                   const MatmulOptions& options) {
   if (config.topology.grid() || !transfer_forms_apply(config)) return std::nullopt;
   const bool two_at_once = all_port(config) || (config.ports.kind == Ports::Kind::k && config.ports.n >= 2);
-  if (!two_at_once && config.port_overlap > 0) return std::nullopt;
+  const bool half = config.ports.kind == Ports::Kind::half;
+  if (half && config.port_overlap > 0) return std::nullopt;
   const int c = config.d / 2;
   const auto s = std::size_t{1} << c;
   const Grid g{c, c};
@@ -512,8 +515,10 @@ std::optional<MatmulTime> pipelined_outer_product(const MachineConfig& config, c
   Time total = work;
   if (s == 1) {
     total = products * work;
+  } else if (!half && (products > 1 || (!two_at_once && cost.table.port_overlap > 0))) {
+    total = outer_products_longest_chain(config.ports, cost.table.port_overlap, static_cast<std::uint32_t>(s),
+                                         options.products, work, tc, td);
   } else if (products > 1) {
-    if (config.ports.kind != Ports::Kind::half) return std::nullopt;
     total = s == 2 ? (products + 1) * S * work + products * S * t + big
                    : (products + 1) * S * work + (S - 1) * (2 * products + 1) * t;
   } else if (s == 2) {
