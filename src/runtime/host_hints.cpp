@@ -35,7 +35,10 @@ void HostHints::start_run() {
 }
 
 void HostHints::set(const Hints& hints) {
-  for (int i = 0; i < kHints; ++i) hints_[i].store(hints[i], std::memory_order_relaxed);
+  int n = 0;
+  for (const void* hint : hints)
+    if (hint != nullptr) hints_[n++].store(hint, std::memory_order_relaxed);
+  count_.store(n, std::memory_order_relaxed);
 }
 
 void HostHints::warm(int stage) const {
@@ -48,8 +51,8 @@ void HostHints::warm(int stage) const {
     return;
   }
   inbox_.prefetch();
-  for (const auto& hint : hints_)
-    if (const void* h = hint.load(std::memory_order_relaxed)) __builtin_prefetch(h, 1);
+  const int n = count_.load(std::memory_order_relaxed);
+  for (int i = 0; i < n; ++i) __builtin_prefetch(hints_[i].load(std::memory_order_relaxed), 1);
 }
 
 // The partners of a kernel that exchanges with one after another: a constant stride either in the bits that differ

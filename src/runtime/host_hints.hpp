@@ -39,7 +39,7 @@ class HostHints {
   void parking_to_send(int peer, int tag, std::uint32_t context, const void* data, std::uint32_t hold_slot);
   void parking_on_receive(std::uint32_t index, std::uint32_t hold_slot);
   void parking_on_element(const RecvGroupState& g, std::uint32_t e, std::uint32_t hold_slot);
-  void resumed() { set({}); }
+  void resumed() { count_.store(0, std::memory_order_relaxed); }
 
   // Any worker, while the node may run elsewhere: starts loading what the node touches first.
   void warm(int stage) const;
@@ -83,6 +83,8 @@ class HostHints {
     const char* block = nullptr;
     std::ptrdiff_t block_stride = 0;  // bytes per partner id; 0: none known
   } learnt_;
+  // What stage 1 loads: the first count_ of hints_ (set keeps only the addresses it is given).
+  std::atomic<int> count_{0};
   std::atomic<const void*> hints_[kHints] = {};
 };
 
