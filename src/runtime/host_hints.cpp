@@ -13,7 +13,8 @@ HostHints::HostHints(int node, int nodes, const RequestTable& requests, const Ma
     : node_(node), nodes_(nodes), requests_(requests), matcher_(matcher), inbox_(inbox) {}
 
 std::atomic<std::ptrdiff_t> HostHints::line_offset_[kLines] = {};
-std::atomic<int> HostHints::line_count_{0};
+std::atomic<std::ptrdiff_t> HostHints::first_line_{0};
+std::atomic<int> HostHints::run_lines_{0};
 
 void HostHints::keep_warm(const void* object, std::size_t bytes) {
   constexpr std::uintptr_t kLine = 64;
@@ -26,28 +27,30 @@ void HostHints::keep_warm(const void* object, std::size_t bytes) {
     for (int i = 0; i < lines_ && !known; ++i) known = line_offset_[i].load(std::memory_order_relaxed) == offset;
     if (!known) line_offset_[lines_++].store(offset, std::memory_order_relaxed);
   }
-  line_count_.store(lines_, std::memory_order_relaxed);
+  // Stage 0 loads every line from the first registered to the last: the parts lie together at the head of the node
+  // object (node_core.cpp), so the run has few gaps, and one run costs no load per line.
+  std::ptrdiff_t lowest = line_offset_[0].load(std::memory_order_relaxed), highest = lowest;
+  for (int i = 1; i < lines_; ++i) {
+    lowest = std::min(lowest, line_offset_[i].load(std::memory_order_relaxed));
+    highest = std::max(highest, line_offset_[i].load(std::memory_order_relaxed));
+  }
+  first_line_.store(lowest, std::memory_order_relaxed);
+  run_lines_.store(lines_ == 0 ? 0 : static_cast<int>((highest - lowest) / static_cast<std::ptrdiff_t>(kLine)) + 1,
+                   std::memory_order_relaxed);
 }
 
 void HostHints::start_run() {
-  set({});
+  resumed();
   learnt_ = Learnt{};
-}
-
-void HostHints::set(const Hints& hints) {
-  int n = 0;
-  for (const void* hint : hints)
-    if (hint != nullptr) hints_[n++].store(hint, std::memory_order_relaxed);
-  count_.store(n, std::memory_order_relaxed);
 }
 
 void HostHints::warm(int stage) const {
   if (stage == 0) {
     // The hot objects' first lines, the hints' own among them: what a resume reads (the parts' small fields, the
     // heads of their tables, what sends teach, the hints stage 1 reads).
-    const auto* self = reinterpret_cast<const char*>(this);
-    const int lines = line_count_.load(std::memory_order_relaxed);
-    for (int i = 0; i < lines; ++i) __builtin_prefetch(self + line_offset_[i].load(std::memory_order_relaxed), 1);
+    const char* first = reinterpret_cast<const char*>(this) + first_line_.load(std::memory_order_relaxed);
+    const int lines = run_lines_.load(std::memory_order_relaxed);
+    for (int i = 0; i < lines; ++i) __builtin_prefetch(first + 64 * i, 1);
     return;
   }
   inbox_.prefetch();
@@ -101,23 +104,22 @@ const void* HostHints::block_of(int partner) const {
                                        static_cast<std::uintptr_t>((partner - learnt_.block_partner) * learnt_.block_stride));
 }
 
-void HostHints::hold_lines(std::uint32_t hold_slot, Hints& h, int at) const {
+void HostHints::hold_lines(std::uint32_t hold_slot, Writer& h) const {
   if (hold_slot == Slot::kNoSlot) return;
-  h[static_cast<std::size_t>(at)] = &requests_.at(hold_slot);
-  h[static_cast<std::size_t>(at) + 1] = requests_.chunk_entry(hold_slot);
+  h.put(&requests_.at(hold_slot));
+  h.put(requests_.chunk_entry(hold_slot));
 }
 
-void HostHints::next_arrival(int peer, int tag, std::uint32_t context, Hints& h, int at) const {
-  const auto put = [&](const void* p) { h[static_cast<std::size_t>(at++)] = p; };
+void HostHints::next_arrival(int peer, int tag, std::uint32_t context, Writer& h) const {
   std::uint32_t k = 0;
   if (peer >= 0)
     if (const RecvGroupState* g = matcher_.waiting_group(peer, context, tag, k)) {
-      put(&g->elements[k]);
-      put(g->data(k));
-      put(g->lookup_address(peer));
-      put(g);
-      put(matcher_.active_address());
-      put(matcher_.entry_address(*g));
+      h.put(&g->elements[k]);
+      h.put(g->data(k));
+      h.put(g->lookup_address(peer));
+      h.put(g);
+      h.put(matcher_.active_address());
+      h.put(matcher_.entry_address(*g));
       return;
     }
   const std::uint32_t last = matcher_.last_arrival_match();
@@ -125,35 +127,34 @@ void HostHints::next_arrival(int peer, int tag, std::uint32_t context, Hints& h,
   const std::uint32_t index = last + 1;
   const Slot& s = requests_.at(index);
   if (s.kind != Slot::Kind::recv || s.matched || s.peer == kAnySource) return;
-  put(&s);
-  put(requests_.chunk_entry(index));
-  put(s.recv.data);
-  put(matcher_.home_address(MatchKey{s.peer, s.context, s.tag}));
-  if (index + 1 < requests_.size()) put(&requests_.at(index + 1));
+  h.put(&s);
+  h.put(requests_.chunk_entry(index));
+  h.put(s.recv.data);
+  h.put(matcher_.home_address(MatchKey{s.peer, s.context, s.tag}));
+  if (index + 1 < requests_.size()) h.put(&requests_.at(index + 1));
 }
 
 void HostHints::parking_to_send(int peer, int tag, std::uint32_t context, const void* data, std::uint32_t hold_slot) {
   // What the send copies first once it goes on, and a message that may come meanwhile for a receive posted ahead.
-  Hints h{};
-  h[0] = data;
-  hold_lines(hold_slot, h, 1);
-  next_arrival(peer, tag, context, h, 3);
-  set(h);
+  Writer h(*this);
+  h.put(data);
+  hold_lines(hold_slot, h);
+  next_arrival(peer, tag, context, h);
 }
 
 void HostHints::parking_on_receive(std::uint32_t index, std::uint32_t hold_slot) {
   // The slot and where the table finds it, the buffer, the matching entry, the slots beside it (a kernel that posted
   // its receives together waits for them in turn), the slot of its last send, and the next partner's block.
   const Slot& s = requests_.at(index);
-  Hints h{&s,
-          requests_.chunk_entry(index),
-          s.recv.data,
-          matcher_.home_address(MatchKey{s.peer, s.context, s.tag}),
-          index + 1 < requests_.size() ? &requests_.at(index + 1) : nullptr,
-          index > 0 ? &requests_.at(index - 1) : nullptr,
-          block_of(next_partner())};
-  if (hold_slot != index) hold_lines(hold_slot, h, 7);
-  set(h);
+  Writer h(*this);
+  h.put(&s);
+  h.put(requests_.chunk_entry(index));
+  h.put(s.recv.data);
+  h.put(matcher_.home_address(MatchKey{s.peer, s.context, s.tag}));
+  if (index + 1 < requests_.size()) h.put(&requests_.at(index + 1));
+  if (index > 0) h.put(&requests_.at(index - 1));
+  h.put(block_of(next_partner()));
+  if (hold_slot != index) hold_lines(hold_slot, h);
 }
 
 void HostHints::parking_on_element(const RecvGroupState& g, std::uint32_t e, std::uint32_t hold_slot) {
@@ -161,14 +162,18 @@ void HostHints::parking_on_element(const RecvGroupState& g, std::uint32_t e, std
   // source, the element and its block), where the handle finds the group, the slot of the last send, and the next
   // step's: its partner's block and the element it waits on then.
   const int source = g.elements[e].source;
-  Hints h{&g.elements[e], g.data(e), g.lookup_address(source), &g, matcher_.entry_address(g),
-          matcher_.active_address()};
-  hold_lines(hold_slot, h, 6);
+  Writer h(*this);
+  h.put(&g.elements[e]);
+  h.put(g.data(e));
+  h.put(g.lookup_address(source));
+  h.put(&g);
+  h.put(matcher_.entry_address(g));
+  h.put(matcher_.active_address());
+  hold_lines(hold_slot, h);
   if (const int next = next_partner(); next >= 0) {
-    h[8] = block_of(next);
-    if (const std::uint32_t k = g.element_of(next); k != RecvGroupState::kNone) h[9] = &g.elements[k];
+    h.put(block_of(next));
+    if (const std::uint32_t k = g.element_of(next); k != RecvGroupState::kNone) h.put(&g.elements[k]);
   }
-  set(h);
 }
 
 }  // namespace hcemu::detail

@@ -48,17 +48,32 @@ class HostHints {
   static constexpr int kHints = 10;
   static constexpr int kLines = 24;
   static constexpr std::size_t kMostBytes = 192;
-  using Hints = std::array<const void*, kHints>;
 
-  void set(const Hints& hints);
+  // Sets the hints in place, in the order given, skipping nulls; the count when it is done. A parking sets at most
+  // kHints.
+  class Writer {
+   public:
+    explicit Writer(HostHints& hints) : hints_(hints) {}
+    Writer(const Writer&) = delete;
+    Writer& operator=(const Writer&) = delete;
+    ~Writer() { hints_.count_.store(n_, std::memory_order_relaxed); }
+    void put(const void* address) {
+      if (address != nullptr) hints_.hints_[n_++].store(address, std::memory_order_relaxed);
+    }
+
+   private:
+    HostHints& hints_;
+    int n_ = 0;
+  };
+
   void learn_partner(int peer);
   void learn_block(int peer, const char* data);
   int next_partner() const;                  // -1: no guess
   const void* block_of(int partner) const;  // null: no guess
   // The receive likeliest to meet the next arrival: a group's element from `peer` with `tag` (the node the caller is
-  // about to send to), else the receive posted after the last one met; its lines into `h` from `at`.
-  void next_arrival(int peer, int tag, std::uint32_t context, Hints& h, int at) const;
-  void hold_lines(std::uint32_t hold_slot, Hints& h, int at) const;
+  // about to send to), else the receive posted after the last one met; its lines.
+  void next_arrival(int peer, int tag, std::uint32_t context, Writer& h) const;
+  void hold_lines(std::uint32_t hold_slot, Writer& h) const;
 
   // The lines of the registered objects, each once, as offsets from the hints to the line's start: one table for
   // every node of the process, as every node registers the same parts of the same type in the same order (and a node
@@ -66,7 +81,8 @@ class HostHints {
   // more cold line to wait for before the first prefetch). Atomic, as every node writes the same values at the same
   // places, machines being made on several threads at once.
   static std::atomic<std::ptrdiff_t> line_offset_[kLines];
-  static std::atomic<int> line_count_;
+  static std::atomic<std::ptrdiff_t> first_line_;  // the lowest of line_offset_
+  static std::atomic<int> run_lines_;              // lines from it to the highest, both in
 
   int node_;
   int nodes_;
@@ -83,7 +99,7 @@ class HostHints {
     const char* block = nullptr;
     std::ptrdiff_t block_stride = 0;  // bytes per partner id; 0: none known
   } learnt_;
-  // What stage 1 loads: the first count_ of hints_ (set keeps only the addresses it is given).
+  // What stage 1 loads: the first count_ of hints_ (a Writer keeps only the addresses it is given).
   std::atomic<int> count_{0};
   std::atomic<const void*> hints_[kHints] = {};
 };
