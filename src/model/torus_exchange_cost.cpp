@@ -23,8 +23,11 @@ int torus_algorithm_x(int d, const std::string& name) {
       std::all_of(name.begin() + 3, name.end(), [](char c) { return c >= '0' && c <= '9'; }) && name.size() < 6) {
     const int x = std::stoi(name.substr(3));
     if (x >= 1 && x <= torus_max_x(d)) return x;
+    // d is Suh, Shin & An's: a 2^d x 2^d torus, the command's -d 2d.
+    const std::string side = std::to_string(1L << std::min(d, 30));
     throw UsageError("torus exchange: " + name + " needs a 2^d x 2^d torus with d >= " + std::to_string(x + 3) +
-                     ", this one has d = " + std::to_string(d));
+                     " (the command's -d " + std::to_string(2 * (x + 3)) + " or more), this one is " + side + " x " +
+                     side + " (d = " + std::to_string(d) + ", -d " + std::to_string(2 * d) + ")");
   }
   throw UsageError("torus exchange: unknown algorithm '" + name + "' (t1, t2, t1.1, t1.2, ...)");
 }
