@@ -516,8 +516,10 @@ std::optional<MatmulTime> pipelined_outer_product(const MachineConfig& config, c
   if (s == 1) {
     total = products * work;
   } else if (!half && (products > 1 || (!two_at_once && cost.table.port_overlap > 0))) {
-    total = outer_products_longest_chain(config.ports, cost.table.port_overlap, static_cast<std::uint32_t>(s),
-                                         options.products, work, tc, td);
+    const auto chain = outer_products_longest_chain(config.ports, cost.table.port_overlap,
+                                                    static_cast<std::uint32_t>(s), options.products, work, tc, td);
+    if (!chain) return std::nullopt;
+    total = *chain;
   } else if (products > 1) {
     total = s == 2 ? (products + 1) * S * work + products * S * t + big
                    : (products + 1) * S * work + (S - 1) * (2 * products + 1) * t;

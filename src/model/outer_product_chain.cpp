@@ -1,7 +1,6 @@
 #include "model/outer_product_chain.hpp"
 
 #include <algorithm>
-#include <tuple>
 #include <vector>
 
 #include "common/cost_table.hpp"
@@ -10,13 +9,18 @@ namespace hcemu::model {
 namespace {
 
 // The schedule of kernels::outer_products in ring positions: node (row, column) multiplies multiplication m's block
-// pair j in step a(column, j) + a(row, j) + m·s, a(to, from) = (to - from) mod s, plus 1 where the way wraps.
-struct Product {
-  std::uint32_t step, m, j;
-};
-
-std::uint32_t way(std::uint32_t s, std::uint32_t to, std::uint32_t from) {
-  return (to + s - from) % s + (to < from ? 1 : 0);
+// pair j in step a(column, j) + a(row, j) + m·s, a(to, from) = (to - from) mod s, plus 1 where the way wraps. For
+// one multiplication that is row + column - 2j, plus s + 1 where one of the two ways wraps (j above one of row and
+// column), 2s + 2 where both do: decreasing in j by 2 within each range, and no two pairs in one step. The pair a
+// node multiplies at `offset` = step - m·s (0..2s), or -1.
+int pair_at(std::int64_t s, std::int64_t row, std::int64_t column, std::int64_t offset) {
+  const std::int64_t low = std::min(row, column), high = std::max(row, column);
+  const std::int64_t ranges[3][3] = {{0, low, 0}, {low + 1, high, s + 1}, {high + 1, s - 1, 2 * s + 2}};
+  for (const auto& [first, last, wrap] : ranges) {
+    const std::int64_t twice = row + column + wrap - offset;  // 2j
+    if (twice >= 0 && twice % 2 == 0 && twice / 2 >= first && twice / 2 <= last) return static_cast<int>(twice / 2);
+  }
+  return -1;
 }
 
 // A node's resources for transfers in one direction (output) or the other (input): one channel (`one`), N (`k:N`),
@@ -56,25 +60,17 @@ Time take(std::vector<InFlight>& in_flight, std::uint32_t m, std::uint32_t j) {
 
 }  // namespace
 
-Time outer_products_longest_chain(const Ports& ports, std::int64_t overlap, std::uint32_t s, int products, Time w,
-                                  Time tc, Time td) {
+std::optional<Time> outer_products_longest_chain(const Ports& ports, std::int64_t overlap, std::uint32_t s,
+                                                 int products, Time w, Time tc, Time td) {
+  const auto K = static_cast<std::uint32_t>(products);
+  if (static_cast<double>(K) * s * s * s > kMostProducts) return std::nullopt;
   const bool all = ports.kind == Ports::Kind::all;
   const std::size_t channels = ports.kind == Ports::Kind::k ? static_cast<std::size_t>(ports.n) : 1;
-  const auto K = static_cast<std::uint32_t>(products);
   std::vector<NodeState> nodes(static_cast<std::size_t>(s) * s);
-  std::vector<std::vector<Product>> order(nodes.size());
-  std::uint32_t last_step = 0;
-  for (std::uint32_t row = 0; row < s; ++row)
-    for (std::uint32_t column = 0; column < s; ++column) {
-      NodeState& x = nodes[row * s + column];
-      x.out.free.assign(all ? 0 : channels, 0);
-      x.in.free.assign(all ? 2 : channels, 0);  // all-port: the link from the left, the link from above
-      auto& own = order[row * s + column];
-      for (std::uint32_t m = 0; m < K; ++m)
-        for (std::uint32_t j = 0; j < s; ++j) own.push_back({way(s, column, j) + way(s, row, j) + m * s, m, j});
-      std::sort(own.begin(), own.end(), [](const Product& u, const Product& v) { return std::tie(u.step, u.m) < std::tie(v.step, v.m); });
-      last_step = std::max(last_step, own.back().step);
-    }
+  for (NodeState& x : nodes) {
+    x.out.free.assign(all ? 0 : channels, 0);
+    x.in.free.assign(all ? 2 : channels, 0);  // all-port: the link from the left, the link from above
+  }
 
   const auto receive = [&](NodeState& x, std::size_t link, Time end, Time hold) {
     const std::size_t i = all ? link : x.in.completing_first(end, hold);
@@ -96,14 +92,16 @@ Time outer_products_longest_chain(const Ports& ports, std::int64_t overlap, std:
     return end;
   };
 
-  std::vector<std::size_t> next(nodes.size(), 0);
+  // Steps 0 .. (K + 1)s: in each, every node's products of that step, the earlier multiplication first.
+  const std::uint32_t last_step = (K + 1) * s;
   for (std::uint32_t step = 0; step <= last_step; ++step)
     for (std::uint32_t row = 0; row < s; ++row)
       for (std::uint32_t column = 0; column < s; ++column) {
-        const std::size_t at = row * s + column;
-        NodeState& x = nodes[at];
-        for (; next[at] < order[at].size() && order[at][next[at]].step == step; ++next[at]) {
-          const std::uint32_t m = order[at][next[at]].m, j = order[at][next[at]].j;
+        NodeState& x = nodes[row * s + column];
+        for (std::uint32_t m = step > 2 * s ? (step - 2 * s + s - 1) / s : 0; m < K && m * s <= step; ++m) {
+          const int pair = pair_at(s, row, column, step - m * s);
+          if (pair < 0) continue;
+          const auto j = static_cast<std::uint32_t>(pair);
           if (j != column) receive(x, 0, take(x.from_left, m, j), tc);
           if (j != row) receive(x, 1, take(x.from_up, m, j), td);
           x.clock += w;

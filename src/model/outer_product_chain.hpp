@@ -2,6 +2,7 @@
 // The pipelined outer products' makespan where no one chain of the schedule stays the longest (model/matmul_cost.cpp):
 // the longest chain, evaluated over the schedule of kernels::outer_products rather than written out.
 #include <cstdint>
+#include <optional>
 
 #include "hcemu/config.hpp"
 #include "hcemu/time.hpp"
@@ -16,7 +17,10 @@ namespace hcemu::model {
 // down (a transfer starts when it is issued and its output resource and its link are free, a node's transfers in
 // the order it issues them). A product needs only products of earlier steps, so one pass in step order sees every
 // block's arrival before it is waited for.
-Time outer_products_longest_chain(const Ports& ports, std::int64_t overlap, std::uint32_t s, int products, Time w,
-                                  Time tc, Time td);
+// One pass over the K·s products of each of the s² nodes, in O(s²) memory: none past kMostProducts of them (d = 18 with
+// one multiplication), which would take seconds.
+inline constexpr double kMostProducts = 1 << 27;
+std::optional<Time> outer_products_longest_chain(const Ports& ports, std::int64_t overlap, std::uint32_t s,
+                                                 int products, Time w, Time tc, Time td);
 
 }  // namespace hcemu::model
