@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "common/cost_table.hpp"
+#include "common/ports.hpp"
 
 namespace hcemu::model {
 namespace {
@@ -23,21 +23,6 @@ int pair_at(std::int64_t s, std::int64_t row, std::int64_t column, std::int64_t 
   return -1;
 }
 
-// A node's resources for transfers in one direction (output) or the other (input): one channel (`one`), N (`k:N`),
-// or, on all-port, one per link (the caller picks it).
-struct Channels {
-  std::vector<Time> free;
-  // The output channel a transfer takes: the earliest free, the lowest among equals.
-  std::size_t earliest() const { return static_cast<std::size_t>(std::min_element(free.begin(), free.end()) - free.begin()); }
-  // The input channel that completes a message arriving at `arrival` and held `hold` first, the lowest among equals.
-  std::size_t completing_first(Time arrival, Time hold) const {
-    std::size_t best = 0;
-    for (std::size_t i = 1; i < free.size(); ++i)
-      if (std::max(arrival, free[i] + hold) < std::max(arrival, free[best] + hold)) best = i;
-    return best;
-  }
-};
-
 // A block on its way: which multiplication and pair, and when its transfer ends.
 struct InFlight {
   std::uint32_t m, j;
@@ -45,8 +30,9 @@ struct InFlight {
 };
 
 struct NodeState {
+  explicit NodeState(const timing::PortState& p) : ports(p) {}
   Time clock = 0, last_send = 0;
-  Channels out, in;
+  timing::PortState ports;  // all-port: input 0 the link from the left, 1 the link from above
   Time right_link = 0, down_link = 0;
   std::vector<InFlight> from_left, from_up;
 };
@@ -64,29 +50,15 @@ std::optional<Time> outer_products_longest_chain(const Ports& ports, std::int64_
                                                  int products, Time w, Time tc, Time td) {
   const auto K = static_cast<std::uint32_t>(products);
   if (static_cast<double>(K) * s * s * s > kMostProducts) return std::nullopt;
-  const bool all = ports.kind == Ports::Kind::all;
-  const std::size_t channels = ports.kind == Ports::Kind::k ? static_cast<std::size_t>(ports.n) : 1;
-  std::vector<NodeState> nodes(static_cast<std::size_t>(s) * s);
-  for (NodeState& x : nodes) {
-    x.out.free.assign(all ? 0 : channels, 0);
-    x.in.free.assign(all ? 2 : channels, 0);  // all-port: the link from the left, the link from above
-  }
-
-  const auto receive = [&](NodeState& x, std::size_t link, Time end, Time hold) {
-    const std::size_t i = all ? link : x.in.completing_first(end, hold);
-    const Time completion = std::max(end, x.in.free[i] + hold);
-    x.in.free[i] = completion - CostTable::overlap_of(hold, overlap);
-    x.clock = std::max(x.clock, completion);
+  std::vector<NodeState> nodes(static_cast<std::size_t>(s) * s, NodeState(timing::PortState(ports, 2, overlap)));
+  const auto receive = [](NodeState& x, int link, Time end, Time hold) {
+    x.clock = std::max(x.clock, x.ports.take_input(end, hold, link));
   };
-  const auto send = [&](NodeState& x, Time& link, Time hold) {
-    Time start = std::max(x.clock, link);
-    std::size_t channel = 0;
-    if (!all) {
-      channel = x.out.earliest();
-      start = std::max(start, x.out.free[channel]);
-    }
+  const auto send = [](NodeState& x, Time& link, Time hold) {
+    const timing::PortState::Slot slot = x.ports.output_slot();
+    const Time start = std::max({x.clock, link, slot.channel >= 0 ? slot.free : Time{0}});
     const Time end = start + hold;
-    if (!all) x.out.free[channel] = end - CostTable::overlap_of(hold, overlap);
+    x.ports.take_output(slot.channel, start, end);
     link = end;
     x.last_send = std::max(x.last_send, end);
     return end;

@@ -15,7 +15,7 @@ namespace hcemu::model {
 // C's block from the left and D's from above have come (docs/model.md §4: a receive completes at
 // max(arrival, input free + hold), the input resources taken in the order the node waits), then sends C right and D
 // down (a transfer starts when it is issued and its output resource and its link are free, a node's transfers in
-// the order it issues them). A product needs only products of earlier steps, so one pass in step order sees every
+// the order it issues them). The ports queue by the emulator's own rules (timing::PortState). A product needs only products of earlier steps, so one pass in step order sees every
 // block's arrival before it is waited for.
 // One pass over the K·s products of each of the s² nodes, in O(s²) memory: none past kMostProducts of them (d = 18 with
 // one multiplication), which would take seconds.

@@ -15,7 +15,7 @@
 #include "runtime/parking.hpp"
 #include "runtime/requests.hpp"
 #include "timing/clock.hpp"
-#include "timing/ports.hpp"
+#include "common/ports.hpp"
 
 namespace hcemu::detail {
 

@@ -12,7 +12,7 @@
 #include "hcemu/report.hpp"
 #include "hcemu/time.hpp"
 #include "timing/links.hpp"
-#include "timing/ports.hpp"
+#include "common/ports.hpp"
 #include "timing/protocol.hpp"
 #include "timing/transfer.hpp"
 #include "timing/wiring.hpp"

@@ -1,6 +1,8 @@
 #pragma once
 // A node's port resources (docs/model.md §4). Owned and touched by the node alone: its sends take the output side
-// once their start is known, its receives take the input side when its program completes them.
+// once their start is known, its receives take the input side when its program completes them. Beside the cost
+// table, below the timing layer, so that a closed form that follows a schedule's chains (model/outer_product_chain.hpp)
+// queues at the ports by the emulator's own rules.
 #include <boost/container/small_vector.hpp>
 #include <cstdint>
 

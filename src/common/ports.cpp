@@ -1,4 +1,4 @@
-#include "timing/ports.hpp"
+#include "common/ports.hpp"
 
 #include <algorithm>
 
