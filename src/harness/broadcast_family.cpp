@@ -268,11 +268,7 @@ Algorithm two_rooted_tree() {
       .ports = {Ports::Kind::one, Ports::Kind::k, Ports::Kind::all},
       .params = {chunk_param("bytes per chunk B; 0 = the optimum of the closed form, sqrt(mβ/((d-2)τ)) on one port "
                              "(each chunk is sent twice per level), sqrt(mβ/((d-1)τ)) on more")},
-      .resolve = optimal_chunk([](const MachineConfig& config) {
-        const bool one_port = config.ports.kind == Ports::Kind::one ||
-                              (config.ports.kind == Ports::Kind::k && config.ports.n == 1);
-        return one_port ? config.d - 2 : config.d - 1;
-      }),
+      .resolve = optimal_chunk(model::two_rooted_tree_chunk_height),
       .cannot_run = {},
       .run = broadcast_run([](Node& node, std::span<std::byte> message, const KernelCase& c) {
         kernels::two_rooted_tree_broadcast(node, message, c.root, chunk_of(c));

@@ -55,11 +55,9 @@ std::optional<Time> sbnt_broadcast_time(const MachineConfig& config, std::size_t
 }
 
 std::optional<Time> two_rooted_tree_broadcast_time(const MachineConfig& config, std::size_t m, std::size_t chunk) {
-  const Ports ports = config.ports;
-  if (ports.kind == Ports::Kind::half) return std::nullopt;
+  if (config.ports.kind == Ports::Kind::half) return std::nullopt;
   const int n = config.d;
-  const bool one_port = ports.kind == Ports::Kind::one || (ports.kind == Ports::Kind::k && ports.n == 1);
-  if (!one_port || n <= 1) return pipeline_time(config, m, chunk, n);
+  if (!one_port(config) || n <= 1) return pipeline_time(config, m, chunk, n);
   const CostTable cost = CostTable::from(config);
   if (cost.port_overlap != 0) return std::nullopt;
   const std::size_t b = (chunk == 0 || m == 0) ? m : std::min(chunk, m);
@@ -82,6 +80,8 @@ Time nrsbt_one_port_broadcast_time(const MachineConfig& config, std::size_t m) {
   }
   return total;
 }
+
+int two_rooted_tree_chunk_height(const MachineConfig& config) { return one_port(config) ? config.d - 2 : config.d - 1; }
 
 std::size_t optimal_pipeline_chunk(const MachineConfig& config, std::size_t m, int h) {
   if (h <= 0 || m == 0) return 0;

@@ -17,7 +17,6 @@ std::atomic<std::ptrdiff_t> HostHints::first_line_{0};
 std::atomic<int> HostHints::run_lines_{0};
 
 void HostHints::keep_warm(const void* object, std::size_t bytes) {
-  constexpr std::uintptr_t kLine = 64;
   const auto self = reinterpret_cast<std::uintptr_t>(this);
   const auto first = reinterpret_cast<std::uintptr_t>(object) & ~(kLine - 1);
   const std::uintptr_t end = reinterpret_cast<std::uintptr_t>(object) + std::min(bytes, kMostBytes);
@@ -50,7 +49,7 @@ void HostHints::warm(int stage) const {
     // heads of their tables, what sends teach, the hints stage 1 reads).
     const char* first = reinterpret_cast<const char*>(this) + first_line_.load(std::memory_order_relaxed);
     const int lines = run_lines_.load(std::memory_order_relaxed);
-    for (int i = 0; i < lines; ++i) __builtin_prefetch(first + 64 * i, 1);
+    for (int i = 0; i < lines; ++i) __builtin_prefetch(first + kLine * static_cast<std::uintptr_t>(i), 1);
     return;
   }
   inbox_.prefetch();

@@ -47,6 +47,7 @@ class HostHints {
  private:
   static constexpr int kHints = 10;
   static constexpr int kLines = 24;
+  static constexpr std::uintptr_t kLine = 64;  // bytes in a cache line
   static constexpr std::size_t kMostBytes = 192;
 
   // Sets the hints in place, in the order given, skipping nulls; the count when it is done. A parking sets at most

@@ -38,6 +38,9 @@ std::optional<Time> sbnt_broadcast_time(const MachineConfig& config, std::size_t
 // 2(⌈M/B⌉ + n - 2) τ. None with a port overlap (docs/model.md §14), which lets a node's two sends overlap. All-port
 // and k:N (N >= 2): pipeline_time of height n, as SBT-b(n,1). n = 1: Σ_j T_j. None under half duplex.
 std::optional<Time> two_rooted_tree_broadcast_time(const MachineConfig& config, std::size_t m, std::size_t chunk);
+// The h of its optimum chunk, optimal_pipeline_chunk(config, m, h): n - 2 on one port (each chunk sent twice a level),
+// n - 1 on more.
+int two_rooted_tree_chunk_height(const MachineConfig& config);
 // nRSBT-b(1,1) (kernels::nrsbt_one_port_broadcast): the root's 2n - 1 messages one after the other, step s carrying
 // the parts k that model::nrsbt_one_port_schedule sends to the root's neighbour in step s (⌈m/n⌉ or ⌊m/n⌋ bytes
 // each): Σ_s T(bytes of step s). Every port model. With n | M: Mn t_c + (2Σ_{i<n} ⌈Mi/(nB_m)⌉ + ⌈M/B_m⌉) τ (Table 1).
