@@ -12,7 +12,7 @@ namespace {
 
 class Circuit final : public TransferModel {
  public:
-  Circuit(const CostTable& cost, const Wiring& wiring) : TransferModel(wiring), cost_(cost) {}
+  Circuit(const CostTable& cost, const Wiring& wiring) : TransferModel(wiring), cost_(cost), in_range_(cost) {}
 
   CommitStep commit(Transfer& t, LinkTable& links, Time forget_before) const override {
     const Time duration = t.duration;
@@ -29,7 +29,7 @@ class Circuit final : public TransferModel {
 
  protected:
   void start(Transfer& t) const override {
-    check_packets_in_range(cost_, t);
+    in_range_(t);
     const std::size_t packets = cost_.packet_count(t.bytes);
     const int hops = t.route.hops();
     // Here, on the sender's thread, rather than when the transfer is placed, one at a time. A message of one packet
@@ -41,6 +41,7 @@ class Circuit final : public TransferModel {
 
  private:
   const CostTable& cost_;
+  RangeCheck in_range_;
 };
 
 }  // namespace

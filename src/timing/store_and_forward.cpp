@@ -13,7 +13,8 @@ namespace {
 
 class StoreAndForward final : public TransferModel {
  public:
-  StoreAndForward(const CostTable& cost, const Wiring& wiring) : TransferModel(wiring), cost_(cost) {}
+  StoreAndForward(const CostTable& cost, const Wiring& wiring)
+      : TransferModel(wiring), cost_(cost), in_range_(cost) {}
 
   CommitStep commit(Transfer& t, LinkTable& links, Time forget_before) const override {
     return t.route.hops() == 0 ? commit_local(t) : commit_hop(t, links, forget_before);
@@ -21,7 +22,7 @@ class StoreAndForward final : public TransferModel {
 
  protected:
   void start(Transfer& t) const override {
-    check_packets_in_range(cost_, t);
+    in_range_(t);
     if (t.route.hops() > 0) {
       t.forwarding = std::make_unique<Forwarding>();
       t.forwarding->packet_end.assign(cost_.packet_count(t.bytes), t.key.ready);  // the whole message is at the sender
@@ -43,6 +44,7 @@ class StoreAndForward final : public TransferModel {
   CommitStep commit_hop(Transfer& t, LinkTable& links, Time forget_before) const;
 
   const CostTable& cost_;
+  RangeCheck in_range_;
 };
 
 CommitStep StoreAndForward::commit_hop(Transfer& t, LinkTable& links, Time forget_before) const {

@@ -57,6 +57,23 @@ void check_packets_in_range(const CostTable& cost, const Transfer& t) {
     time_overflow(TransferModel::describe(t));
 }
 
+RangeCheck::RangeCheck(const CostTable& cost) : cost_(cost) {
+  // check_packets_in_range's bound for `bytes` or fewer over kSmallHops hops or fewer: at most max(bytes, 1) packets
+  // of at most `bytes` each. It must leave half the range, for the ready time.
+  using Wide = CostTable::Wide;
+  const Wide per_byte = std::max(cost.tau, cost.tau_short);
+  const Wide startup = Wide{cost.max_startup()} + cost.delta_msg + Wide{cost.delta_hop} * kSmallHops;
+  for (std::size_t bytes : {std::size_t{1} << 20, std::size_t{1} << 12, std::size_t{64}, std::size_t{0}}) {
+    const Wide bound = (startup + per_byte * static_cast<Wide>(bytes)) *
+                       static_cast<Wide>(std::max<std::size_t>(bytes, 1) + kSmallHops);
+    if (bound <= kTimeLimit / 2) {
+      small_ = true;
+      small_bytes_ = bytes;
+      return;
+    }
+  }
+}
+
 std::unique_ptr<TransferModel> make_transfer_model(const MachineConfig& config, Timing timing, const CostTable& cost,
                                                    const Wiring& wiring) {
   if (timing == Timing::native) return make_native(wiring);

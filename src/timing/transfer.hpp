@@ -114,6 +114,24 @@ class TransferModel {
 // anything multiplies, with (packets + hops) whole-packet hops over the route, at least its time under either.
 void check_packets_in_range(const CostTable& cost, const Transfer& t);
 
+// check_packets_in_range for one cost table, with the common case settled at once: a transfer of at most
+// small_bytes over at most kSmallHops hops, ready in the first half of the range, is shown to stay within it when
+// the table is made, without the wide arithmetic of every transfer.
+class RangeCheck {
+ public:
+  explicit RangeCheck(const CostTable& cost);
+  void operator()(const Transfer& t) const {
+    if (small_ && t.bytes <= small_bytes_ && t.route.hops() <= kSmallHops && t.key.ready <= kTimeLimit / 2) return;
+    check_packets_in_range(cost_, t);
+  }
+
+ private:
+  static constexpr int kSmallHops = 64;
+  const CostTable& cost_;
+  bool small_ = false;  // whether any size passes at once (not with start-ups near the range)
+  std::size_t small_bytes_ = 0;
+};
+
 // One per model; the factory below chooses among them.
 std::unique_ptr<TransferModel> make_circuit(const CostTable& cost, const Wiring& wiring);
 std::unique_ptr<TransferModel> make_store_and_forward(const CostTable& cost, const Wiring& wiring);
