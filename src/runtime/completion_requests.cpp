@@ -47,7 +47,7 @@ Status Completion::wait(Request& request, const char* operation) {
     status = Status{s.peer, s.tag, s.bytes, std::max(before, complete_receive(s))};
   }
   core_.advance_clock(status.completed);
-  if (status.completed > before) {
+  if (status.completed > before && core_.tracing()) {
     const bool on_send = s.kind == Slot::Kind::send;
     const char* call = std::string_view(operation) != "wait" ? operation : on_send ? "wait send" : "wait recv";
     core_.record_call(call, before, status.completed, on_send ? s.peer : status.source, status.bytes, status.tag);

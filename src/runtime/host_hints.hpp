@@ -69,7 +69,7 @@ class HostHints {
 
   void learn_partner(int peer);
   void learn_block(int peer, const char* data);
-  int next_partner() const;                  // -1: no guess
+  int next_partner() const { return learnt_.next_partner; }  // -1: no guess
   const void* block_of(int partner) const;  // null: no guess
   // The receive likeliest to meet the next arrival: a group's element from `peer` with `tag` (the node the caller is
   // about to send to), else the receive posted after the last one met; its lines.
@@ -91,11 +91,13 @@ class HostHints {
   const Matcher& matcher_;
   const Inbox& inbox_;
   int lines_ = 0;  // registered by this node
-  // What sends teach, read on every send (warmed with the registered objects): the latest two partners, whether
-  // each stride guessed the latest right, and the latest block and its stride.
+  // What sends teach, read on every send (warmed with the registered objects): the latest partner, the partners
+  // after it at either stride (from the one before it), the guess of the stride that was right for the latest, and
+  // the latest block and its stride.
   struct Learnt {
-    int partner = -1, previous_partner = -1;
-    bool xor_stride_right = false, add_stride_right = false;
+    int partner = -1;
+    int after_xor = -1, after_add = -1;  // -1: no guess
+    int next_partner = -1;
     int block_partner = -1;
     const char* block = nullptr;
     std::ptrdiff_t block_stride = 0;  // bytes per partner id; 0: none known

@@ -129,6 +129,7 @@ class NodeCore {
   Matcher matcher_;
   Arena arena_;
   std::vector<TraceSpan> trace_;
+  std::vector<TraceSpan> sent_;  // the parking's
   std::minstd_rand yield_rng_;
 };
 

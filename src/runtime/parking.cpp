@@ -10,8 +10,17 @@
 namespace hcemu::detail {
 
 Parking::Parking(int node, int input_ports, int slot, timing::NodeClock& clock, Placer& placer, Engine& engine,
-                 const RunControl& control)
-    : slot_(slot), node_(node), placer_(placer), engine_(engine), inbox_(input_ports), clock_(clock), control_(control) {}
+                 const RunControl& control, std::vector<TraceSpan>& sent)
+    : slot_(slot),
+      node_(node),
+      inbox_(input_ports),
+      placer_(placer),
+      engine_(engine),
+      clock_(clock),
+      control_(control),
+      sent_(sent) {
+  static_assert(sizeof(Parking) == hot_bytes(), "a parking is two lines");
+}
 
 void Parking::start_run(bool tracing) {
   tracing_ = tracing;

@@ -49,9 +49,10 @@ struct Wait {
 
 class Parking {
  public:
-  // `node`: its id; `slot`: the engine's index of the node. Everything given outlives the parking.
+  // `node`: its id; `slot`: the engine's index of the node; `sent`: where released transfers leave their send spans.
+  // Everything given outlives the parking.
   Parking(int node, int input_ports, int slot, timing::NodeClock& clock, Placer& placer, Engine& engine,
-          const RunControl& control);
+          const RunControl& control, std::vector<TraceSpan>& sent);
   void set_describer(const BlockedDescriber& describer) { describer_ = &describer; }
 
   // `tracing`: whether released transfers leave send spans (sent()).
@@ -78,11 +79,8 @@ class Parking {
   bool horizon_reached(Pending& p);
   bool notify();  // whatever the node waits for may have come (a barrier released, the run aborted)
 
-  // How many of its first bytes a wake and a resume touch (the hints warm them); the trace's and the deadlock
-  // report's members follow.
-  std::size_t hot_bytes() const {
-    return static_cast<std::size_t>(reinterpret_cast<const char*>(&sent_) - reinterpret_cast<const char*>(this));
-  }
+  // How many of its first bytes a wake and a resume touch (the hints warm them): all of its two lines.
+  static constexpr std::size_t hot_bytes() { return 128; }
 
   // --- for the deadlock report (its data is quiescent then) and the hints ---
   bool parked() const { return state_.load(std::memory_order_acquire) == kParked; }
@@ -96,22 +94,23 @@ class Parking {
 
   void reach_horizon(std::uint64_t ticket);
 
-  // What a release, a delivery and a wake touch, on the first line; then the inbox, on the next.
+  // What a release, a delivery and a wake touch, on the first line: a delivery reads wake_at_ and counts in the
+  // inbox's word beside it. The rest on the second.
   alignas(64) std::atomic<int> state_{kRunning};
   std::atomic<bool> wake_on_release_{false};
   bool tracing_ = false;
   int slot_;
   int node_;
   std::atomic<std::uint64_t> wake_at_{0};  // wake when the inbox's delivery count reaches this
+  Inbox inbox_;
   std::atomic<std::uint64_t> released_{0};
   std::atomic<std::uint64_t> horizon_reached_{0};
   Placer& placer_;
   Engine& engine_;
   Wait* wait_ = nullptr;
-  Inbox inbox_;
   timing::NodeClock& clock_;
   const RunControl& control_;
-  std::vector<TraceSpan> sent_;  // send spans, recorded by whoever places the transfer
+  std::vector<TraceSpan>& sent_;  // send spans, recorded by whoever places the transfer
   const BlockedDescriber* describer_ = nullptr;
 };
 
