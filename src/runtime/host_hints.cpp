@@ -161,7 +161,10 @@ void HostHints::parking_on_receive(std::uint32_t index, std::uint32_t hold_slot)
 void HostHints::parking_on_element(const RecvGroupState& g, std::uint32_t e, std::uint32_t hold_slot) {
   // What the arrival and the completion touch first (the list of waiting groups, the group's own line, its lookup by
   // source, the element and its block), where the handle finds the group, the slot of the last send, and the next
-  // step's: its partner's block and the element it waits on then.
+  // step's: its partner's block, where the group looks that partner up, and the element it waits on then. That is
+  // the partner's own element in a group posted by source (element k from node k, as this one is), else the one
+  // after this (a kernel that waits in the order it posted). Addresses only: a hint that loaded the lookup to find
+  // the next partner's element would wait for that line itself.
   const int source = g.elements[e].source;
   Writer h(*this);
   h.put(&g.elements[e]);
@@ -171,10 +174,13 @@ void HostHints::parking_on_element(const RecvGroupState& g, std::uint32_t e, std
   h.put(matcher_.entry_address(g));
   h.put(matcher_.active_address());
   hold_lines(hold_slot, h);
-  if (const int next = next_partner(); next >= 0) {
+  const int next = next_partner();
+  if (next >= 0) {
     h.put(block_of(next));
-    if (const std::uint32_t k = g.element_of(next); k != RecvGroupState::kNone) h.put(&g.elements[k]);
+    h.put(g.lookup_address(next));
   }
+  const std::uint32_t k = next >= 0 && source == static_cast<int>(e) ? static_cast<std::uint32_t>(next) : e + 1;
+  if (k < g.count) h.put(&g.elements[k]);
 }
 
 }  // namespace hcemu::detail

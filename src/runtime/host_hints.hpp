@@ -45,7 +45,7 @@ class HostHints {
   void warm(int stage) const;
 
  private:
-  static constexpr int kHints = 10;
+  static constexpr int kHints = 11;
   static constexpr int kLines = 24;
   static constexpr std::uintptr_t kLine = 64;  // bytes in a cache line
   static constexpr std::size_t kMostBytes = 192;
