@@ -295,11 +295,12 @@ class TaskEngine final : public Engine {
     WorkerStats* const stats = mine != nullptr ? &mine->s : nullptr;
     auto last = stats ? RealClock::now() : RealClock::time_point{};
     std::uint64_t joined = 0;  // the latest job of shared placing this worker joined
+    int warmed = -1;           // the node whose first lines it started loading last
     for (;;) {
       if (shared_.offered(joined)) place_outside_slice(mine, last, [&] { return shared_.join(joined, w); });
       int next[2];
       int i = queues_.pop(w, next);
-      if (i >= 0) warm(next);
+      if (i >= 0) warm(next, warmed);
       if (i < 0 && dry_ != nullptr) place_outside_slice(mine, last, [&] {
         dry_(dry_context_, w);
         return true;
@@ -349,15 +350,19 @@ class TaskEngine final : public Engine {
 
   // The nodes to run after the next one: a node's state is cold by the time it runs again (every other node has run
   // since), so the one two places ahead starts loading its first lines and the one next its stack and what those
-  // lines point to, while this worker runs the node before them.
-  void warm(const int (&next)[2]) {
+  // lines point to, while this worker runs the node before them. A node that was not two places ahead the time
+  // before (it was queued since, or came from elsewhere) has its first lines loaded now. `warmed`: the node whose
+  // first lines the worker loaded last.
+  void warm(const int (&next)[2], int& warmed) {
+    if (next[0] >= 0) {
+      if (next[0] != warmed && warm_ != nullptr) warm_(warm_context_, next[0], 0);
+      fibers_[static_cast<std::size_t>(next[0])].prefetch_stack();
+      if (warm_ != nullptr) warm_(warm_context_, next[0], 1);
+    }
+    warmed = next[1];
     if (next[1] >= 0) {
       __builtin_prefetch(&fibers_[static_cast<std::size_t>(next[1])], 1);
       if (warm_ != nullptr) warm_(warm_context_, next[1], 0);
-    }
-    if (next[0] >= 0) {
-      fibers_[static_cast<std::size_t>(next[0])].prefetch_stack();
-      if (warm_ != nullptr) warm_(warm_context_, next[0], 1);
     }
   }
 
