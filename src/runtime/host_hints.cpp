@@ -64,53 +64,6 @@ void HostHints::warm(int stage) const {
   for (int i = 0; i < n; ++i) __builtin_prefetch(hints_[i].load(std::memory_order_relaxed), 1);
 }
 
-// The partners of a kernel that exchanges with one after another: a constant stride either in the bits that differ
-// from the node's own id (id ^ j, the Direct and multiphase exchanges) or in the id itself ((id + j) mod n, a ring).
-namespace {
-
-// The partner after `last` and `before` at a constant stride: in the bits that differ from `self`, or mod `nodes`.
-int after_xor_stride(int self, int before, int last) { return self ^ (2 * (last ^ self) - (before ^ self)); }
-int after_add_stride(int nodes, int before, int last) {
-  const int next = 2 * last - before;  // in (-nodes, 2 * nodes)
-  return next < 0 ? next + nodes : next >= nodes ? next - nodes : next;
-}
-
-}  // namespace
-
-void HostHints::learn_partner(int peer) {
-  // The guesses made at the latest send, checked against this one; then the guesses for the next.
-  const bool xor_right = peer == learnt_.after_xor, add_right = peer == learnt_.after_add;
-  const bool known = learnt_.partner >= 0;
-  learnt_.after_xor = known ? after_xor_stride(node_, learnt_.partner, peer) : -1;
-  learnt_.after_add = known ? after_add_stride(nodes_, learnt_.partner, peer) : -1;
-  const int next = xor_right ? learnt_.after_xor : add_right ? learnt_.after_add : -1;
-  learnt_.next_partner = next < nodes_ ? next : -1;
-  learnt_.partner = peer;
-}
-
-// The block sent to a partner, as a constant number of bytes per partner id from the last one (each partner's block
-// at its place in one buffer). Divides only when the stride changes.
-void HostHints::learn_block(int peer, const char* data) {
-  const std::ptrdiff_t partners = peer - learnt_.block_partner;
-  if (learnt_.block != nullptr && partners != 0 && data - learnt_.block != partners * learnt_.block_stride)
-    learnt_.block_stride = (data - learnt_.block) % partners == 0 ? (data - learnt_.block) / partners : 0;
-  learnt_.block_partner = peer;
-  learnt_.block = data;
-}
-
-const void* HostHints::block_of(int partner) const {
-  if (partner < 0 || learnt_.block_stride == 0) return nullptr;
-  // Only ever prefetched: a wrong guess costs a useless load, never a fault.
-  return reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(learnt_.block) +
-                                       static_cast<std::uintptr_t>((partner - learnt_.block_partner) * learnt_.block_stride));
-}
-
-void HostHints::hold_lines(std::uint32_t hold_slot, Writer& h) const {
-  if (hold_slot == Slot::kNoSlot) return;
-  h.put(&requests_.at(hold_slot));
-  h.put(requests_.chunk_entry(hold_slot));
-}
-
 void HostHints::next_arrival(int peer, int tag, std::uint32_t context, Writer& h) const {
   std::uint32_t k = 0;
   if (peer >= 0)

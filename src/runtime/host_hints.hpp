@@ -11,11 +11,12 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "runtime/requests.hpp"
+
 namespace hcemu::detail {
 
 class Inbox;
 class Matcher;
-class RequestTable;
 struct RecvGroupState;
 
 class HostHints {
@@ -67,6 +68,7 @@ class HostHints {
     int n_ = 0;
   };
 
+  // At the end of this header, inline: every send learns.
   void learn_partner(int peer);
   void learn_block(int peer, const char* data);
   int next_partner() const { return learnt_.next_partner; }  // -1: no guess
@@ -74,7 +76,11 @@ class HostHints {
   // The receive likeliest to meet the next arrival: a group's element from `peer` with `tag` (the node the caller is
   // about to send to), else the receive posted after the last one met; its lines.
   void next_arrival(int peer, int tag, std::uint32_t context, Writer& h) const;
-  void hold_lines(std::uint32_t hold_slot, Writer& h) const;
+  void hold_lines(std::uint32_t hold_slot, Writer& h) const {
+    if (hold_slot == Slot::kNoSlot) return;
+    h.put(&requests_.at(hold_slot));
+    h.put(requests_.chunk_entry(hold_slot));
+  }
 
   // The lines of the registered objects, each once, as offsets from the hints to the line's start: one table for
   // every node of the process, as every node registers the same parts of the same type in the same order (and a node
@@ -106,5 +112,46 @@ class HostHints {
   std::atomic<int> count_{0};
   std::atomic<const void*> hints_[kHints] = {};
 };
+
+// The partners of a kernel that exchanges with one after another: a constant stride either in the bits that differ
+// from the node's own id (id ^ j, the Direct and multiphase exchanges) or in the id itself ((id + j) mod n, a ring).
+namespace hints_detail {
+
+// The partner after `last` and `before` at a constant stride: in the bits that differ from `self`, or mod `nodes`.
+inline int after_xor_stride(int self, int before, int last) { return self ^ (2 * (last ^ self) - (before ^ self)); }
+inline int after_add_stride(int nodes, int before, int last) {
+  const int next = 2 * last - before;  // in (-nodes, 2 * nodes)
+  return next < 0 ? next + nodes : next >= nodes ? next - nodes : next;
+}
+
+}  // namespace hints_detail
+
+inline void HostHints::learn_partner(int peer) {
+  // The guesses made at the latest send, checked against this one; then the guesses for the next.
+  const bool xor_right = peer == learnt_.after_xor, add_right = peer == learnt_.after_add;
+  const bool known = learnt_.partner >= 0;
+  learnt_.after_xor = known ? hints_detail::after_xor_stride(node_, learnt_.partner, peer) : -1;
+  learnt_.after_add = known ? hints_detail::after_add_stride(nodes_, learnt_.partner, peer) : -1;
+  const int next = xor_right ? learnt_.after_xor : add_right ? learnt_.after_add : -1;
+  learnt_.next_partner = next < nodes_ ? next : -1;
+  learnt_.partner = peer;
+}
+
+// The block sent to a partner, as a constant number of bytes per partner id from the last one (each partner's block
+// at its place in one buffer). Divides only when the stride changes.
+inline void HostHints::learn_block(int peer, const char* data) {
+  const std::ptrdiff_t partners = peer - learnt_.block_partner;
+  if (learnt_.block != nullptr && partners != 0 && data - learnt_.block != partners * learnt_.block_stride)
+    learnt_.block_stride = (data - learnt_.block) % partners == 0 ? (data - learnt_.block) / partners : 0;
+  learnt_.block_partner = peer;
+  learnt_.block = data;
+}
+
+inline const void* HostHints::block_of(int partner) const {
+  if (partner < 0 || learnt_.block_stride == 0) return nullptr;
+  // Only ever prefetched: a wrong guess costs a useless load, never a fault.
+  return reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(learnt_.block) +
+                                       static_cast<std::uintptr_t>((partner - learnt_.block_partner) * learnt_.block_stride));
+}
 
 }  // namespace hcemu::detail

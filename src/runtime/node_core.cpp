@@ -54,15 +54,6 @@ std::string NodeCore::where(const char* operation) const {
   return "node " + std::to_string(own_.id) + ": " + operation + ": ";
 }
 
-void NodeCore::check_running() {
-  // The node API belongs to the node's own thread of control, inside Machine::run: a call whose frame lies outside the
-  // node's stack comes from another thread (one the kernel started), or after the kernel returned (own_.stack_top null).
-  const auto* frame = static_cast<const char*>(__builtin_frame_address(0));
-  if (frame > own_.stack_top || frame + own_.stack_reach < own_.stack_top) [[unlikely]]
-    called_from_outside();
-  if (own_.context->control.aborted()) throw Aborted{};
-}
-
 void NodeCore::called_from_outside() const {
   if (own_.stack_top == nullptr)
     throw UsageError("node " + std::to_string(own_.id) +
@@ -86,19 +77,17 @@ void NodeCore::block_until(Wait& w) {
   });
 }
 
-void NodeCore::maybe_yield() {
-  if (own_.context->settings.yield_seed != 0 && (yield_rng_() & 3) == 0) {
+void NodeCore::maybe_yield_now() {
+  if ((yield_rng_() & 3) == 0) {
     clock_.pause();
     own_.context->engine.yield(own_.id - own_.context->first_node);
     clock_.resume();
   }
 }
 
-void NodeCore::advance_clock(Time target) {
-  if (auto deadline = clock_.advance_to(target)) {
-    own_.context->engine.sleep_until(own_.id - own_.context->first_node, *deadline);
-    clock_.reached(target);
-  }
+void NodeCore::sleep_until(Time target, timing::NodeClock::RealClock::time_point deadline) {
+  own_.context->engine.sleep_until(own_.id - own_.context->first_node, deadline);
+  clock_.reached(target);
 }
 
 void NodeCore::charge(Time cost, const char* kind) {

@@ -14,6 +14,7 @@
 #include "runtime/matcher.hpp"
 #include "runtime/parking.hpp"
 #include "runtime/requests.hpp"
+#include "runtime/run_control.hpp"
 #include "timing/clock.hpp"
 #include "common/ports.hpp"
 
@@ -79,13 +80,28 @@ class NodeCore {
 
   // The node's own stack while its kernel runs, from `top` down (null: outside the run).
   void enter_kernel(const char* top) { own_.stack_top = top; }
-  void check_running();
+  // Inline, with the other calls every operation makes: the slow paths apart.
+  void check_running() {
+    // The node API belongs to the node's own thread of control, inside Machine::run: a call whose frame lies outside
+    // the node's stack comes from another thread (one the kernel started), or after the kernel returned
+    // (own_.stack_top null).
+    const auto* frame = static_cast<const char*>(__builtin_frame_address(0));
+    if (frame > own_.stack_top || frame + own_.stack_reach < own_.stack_top) [[unlikely]]
+      called_from_outside();
+    if (own_.context->control.aborted()) [[unlikely]]
+      throw Aborted{};
+  }
   void drain() {
     if (parking_.inbox().maybe_nonempty()) parking_.inbox().drain([&](Message* m) { matcher_.arrive(m); });
   }
   void block_until(Wait& w);
-  void maybe_yield();
-  void advance_clock(Time target);
+  void maybe_yield() {
+    if (own_.context->settings.yield_seed != 0) [[unlikely]]
+      maybe_yield_now();
+  }
+  void advance_clock(Time target) {
+    if (auto deadline = clock_.advance_to(target)) sleep_until(target, *deadline);
+  }
   void charge(Time cost, const char* kind);  // local work
   void check_peer(int peer, const char* operation) const {
     if (peer < 0 || peer >= own_.nodes) no_such_peer(peer, operation);
@@ -106,6 +122,8 @@ class NodeCore {
 
  private:
   [[noreturn]] void called_from_outside() const;
+  void maybe_yield_now();  // settings.yield_seed != 0: one call in four yields
+  void sleep_until(Time target, timing::NodeClock::RealClock::time_point deadline);  // wall timing
   [[noreturn]] void no_such_peer(int peer, const char* operation) const;
 
   // The hot parts first, together, each registered with the hints (the constructor); what a resume does not touch
