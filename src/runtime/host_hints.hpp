@@ -6,7 +6,6 @@
 // and what the node is likely to do next. The next step of a kernel that exchanges with one partner after another is
 // learnt from its sends: the order of its partners (a constant stride, additive or in the bits that differ from the
 // node's own id, as in the Direct exchange's id ^ j) and where their blocks lie (a constant stride per partner).
-#include <array>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -68,6 +67,15 @@ class HostHints {
     int n_ = 0;
   };
 
+  // The partners of a kernel that exchanges with one after another: a constant stride either in the bits that differ
+  // from the node's own id (id ^ j, the Direct and multiphase exchanges) or in the id itself ((id + j) mod n, a
+  // ring). The partner after `last` and `before` at a constant stride: in the bits that differ from `self`, or mod
+  // `nodes`.
+  static int after_xor_stride(int self, int before, int last) { return self ^ (2 * (last ^ self) - (before ^ self)); }
+  static int after_add_stride(int nodes, int before, int last) {
+    const int next = 2 * last - before;  // in (-nodes, 2 * nodes)
+    return next < 0 ? next + nodes : next >= nodes ? next - nodes : next;
+  }
   // At the end of this header, inline: every send learns.
   void learn_partner(int peer);
   void learn_block(int peer, const char* data);
@@ -113,25 +121,12 @@ class HostHints {
   std::atomic<const void*> hints_[kHints] = {};
 };
 
-// The partners of a kernel that exchanges with one after another: a constant stride either in the bits that differ
-// from the node's own id (id ^ j, the Direct and multiphase exchanges) or in the id itself ((id + j) mod n, a ring).
-namespace hints_detail {
-
-// The partner after `last` and `before` at a constant stride: in the bits that differ from `self`, or mod `nodes`.
-inline int after_xor_stride(int self, int before, int last) { return self ^ (2 * (last ^ self) - (before ^ self)); }
-inline int after_add_stride(int nodes, int before, int last) {
-  const int next = 2 * last - before;  // in (-nodes, 2 * nodes)
-  return next < 0 ? next + nodes : next >= nodes ? next - nodes : next;
-}
-
-}  // namespace hints_detail
-
 inline void HostHints::learn_partner(int peer) {
   // The guesses made at the latest send, checked against this one; then the guesses for the next.
   const bool xor_right = peer == learnt_.after_xor, add_right = peer == learnt_.after_add;
   const bool known = learnt_.partner >= 0;
-  learnt_.after_xor = known ? hints_detail::after_xor_stride(node_, learnt_.partner, peer) : -1;
-  learnt_.after_add = known ? hints_detail::after_add_stride(nodes_, learnt_.partner, peer) : -1;
+  learnt_.after_xor = known ? after_xor_stride(node_, learnt_.partner, peer) : -1;
+  learnt_.after_add = known ? after_add_stride(nodes_, learnt_.partner, peer) : -1;
   const int next = xor_right ? learnt_.after_xor : add_right ? learnt_.after_add : -1;
   learnt_.next_partner = next < nodes_ ? next : -1;
   learnt_.partner = peer;
@@ -150,8 +145,9 @@ inline void HostHints::learn_block(int peer, const char* data) {
 inline const void* HostHints::block_of(int partner) const {
   if (partner < 0 || learnt_.block_stride == 0) return nullptr;
   // Only ever prefetched: a wrong guess costs a useless load, never a fault.
+  const std::ptrdiff_t offset = (partner - learnt_.block_partner) * learnt_.block_stride;
   return reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(learnt_.block) +
-                                       static_cast<std::uintptr_t>((partner - learnt_.block_partner) * learnt_.block_stride));
+                                       static_cast<std::uintptr_t>(offset));
 }
 
 }  // namespace hcemu::detail

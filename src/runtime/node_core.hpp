@@ -9,6 +9,7 @@
 
 #include "hcemu/config.hpp"
 #include "hcemu/report.hpp"
+#include "common/ports.hpp"
 #include "runtime/arena.hpp"
 #include "runtime/host_hints.hpp"
 #include "runtime/matcher.hpp"
@@ -16,7 +17,6 @@
 #include "runtime/requests.hpp"
 #include "runtime/run_control.hpp"
 #include "timing/clock.hpp"
-#include "common/ports.hpp"
 
 namespace hcemu::detail {
 
@@ -25,7 +25,6 @@ class Engine;
 class GlobalBarrier;
 class MemoryGuard;
 class Placer;
-class RunControl;
 
 // What a node knows of its run: all of it outlives the node.
 struct NodeContext {
