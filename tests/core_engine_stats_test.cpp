@@ -12,18 +12,20 @@
 namespace hcemu {
 namespace {
 
-// Every node sends one block to every other, in steps of XOR partners (a Direct exchange), with a barrier first so
-// that no FORCED message arrives before its receive.
-void direct_exchange(Node& node) {
+// Every node sends one block of `bytes` to every other, in steps of XOR partners (a Direct exchange), with a barrier
+// first so that no FORCED message arrives before its receive.
+void direct_exchange_of(Node& node, std::size_t bytes) {
   const int p = node.size();
-  std::vector<std::byte> out(static_cast<std::size_t>(p) * 16), in(static_cast<std::size_t>(p) * 16);
+  std::vector<std::byte> out(static_cast<std::size_t>(p) * bytes), in(static_cast<std::size_t>(p) * bytes);
   node.barrier();
   for (int j = 1; j < p; ++j) {
     const int partner = node.id() ^ j;
-    const auto at = static_cast<std::size_t>(partner) * 16;
-    node.exchange(partner, std::span(out).subspan(at, 16), std::span(in).subspan(at, 16), 1);
+    const auto at = static_cast<std::size_t>(partner) * bytes;
+    node.exchange(partner, std::span(out).subspan(at, bytes), std::span(in).subspan(at, bytes), 1);
   }
 }
+
+void direct_exchange(Node& node) { direct_exchange_of(node, 16); }
 
 MachineConfig cube(int d) {
   MachineConfig config;
@@ -136,15 +138,32 @@ TEST(EngineStats, ChangeNoResult) {
   for (std::size_t i = 0; i < a.nodes.size(); ++i) EXPECT_EQ(a.nodes[i].final_clock, b.nodes[i].final_clock);
 }
 
+// A machine that runs twice reports each run's own figures: the second run's blocks are larger, so its lookahead is
+// larger, and what it placed and shared is its own.
 TEST(EngineStats, StartAfreshEachRun) {
   EmulatorSettings settings;
   settings.engine_stats = true;
-  Machine machine(cube(3), settings);
+  settings.workers = 2;
+  settings.placing_share_from = 2;
+  const MachineConfig config = costed_cube(4);
+  Machine machine(config, settings);
   const RunReport first = machine.run(direct_exchange);
-  const RunReport second = machine.run(direct_exchange);
+  const RunReport second = machine.run([](Node& node) { direct_exchange_of(node, 64); });
   ASSERT_TRUE(first.engine_stats && second.engine_stats);
-  EXPECT_EQ(first.engine_stats->transfers_placed, second.engine_stats->transfers_placed);
-  EXPECT_GE(second.engine_stats->placement_passes, 1u);
+  const EngineStats& a = *first.engine_stats;
+  const EngineStats& b = *second.engine_stats;
+  EXPECT_EQ(a.transfers_placed, b.transfers_placed);
+  EXPECT_GE(b.placement_passes, 1u);
+  EXPECT_EQ(a.lookahead, model::message_time(config, 16, 1));
+  EXPECT_EQ(b.lookahead, model::message_time(config, 64, 1));
+  EXPECT_EQ(a.transfers_shared, b.transfers_shared);
+  EXPECT_LE(b.transfers_shared, b.transfers_placed);
+  EXPECT_GE(b.batches, 1u);
+  EXPECT_LE(b.batches, b.transfers_placed);
+  EXPECT_LE(b.shared_seconds, b.placing_seconds);
+  if (second.settings.engine == EngineKind::tasks) {
+    EXPECT_EQ(b.transfers_shared, b.transfers_placed);  // each step is one level of two or more
+  }
 }
 
 }  // namespace

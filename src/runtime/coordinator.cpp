@@ -65,7 +65,9 @@ void Coordinator::start(int nodes) {
   stopped_ = false;
   rounds_ = 0;
   passes_ = transfers_placed_ = horizons_answered_ = 0;
-  placing_seconds_ = 0;
+  batches_ = transfers_shared_ = 0;
+  least_lead_ = kNever;
+  placing_seconds_ = shared_seconds_ = 0;
   native_sent_.store(0, std::memory_order_relaxed);
   native_received_ = 0;
   native_changed_ = native_counting_ = false;
