@@ -127,8 +127,9 @@ class Coordinator final : public Placer {
   void take_batch(const timing::OrderKey& horizon);
   bool sharing(std::size_t messages) const;  // whether so many messages are placed by several workers
   bool place_batch(timing::OrderKey& horizon);
-  int level_batch();  // the batch's levels, in order_; how many
-  void place_level(std::size_t begin, std::size_t end, timing::OrderKey& horizon);
+  int level_batch();  // the batch's levels, in order_; how many (0: too many to share, none made)
+  // order_[begin, end) in order; `leveled`: they share nothing, and may be placed by several workers at once.
+  void place_level(std::size_t begin, std::size_t end, bool leveled, timing::OrderKey& horizon);
   int home_of(int id) const;  // the worker node `id` runs on by preference (Engine::home); 0 for another rank's
   // Places one message and brings its events; false when its booking failed (the lane says why).
   bool place_one(Message* m, Lane& lane);

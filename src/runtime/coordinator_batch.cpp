@@ -85,6 +85,13 @@ int Coordinator::level_batch() {
     for (int link : m.transfer.route.links) take(nodes + static_cast<std::size_t>(link));
     level_[i] = level;
     levels = std::max(levels, level + 1);
+    // So many levels that fewer than a sharing's worth of transfers are left for each: placing by level would bring
+    // little but this pass, so the batch goes in key order, by the placer alone. Looked at in the batch's first 2^k
+    // transfers too, so that a batch of long chains is given up early.
+    const std::size_t seen = i + 1;
+    if ((seen == batch_.size() || (seen >= 2 * run_.share_from && (seen & (seen - 1)) == 0)) &&
+        static_cast<std::size_t>(levels) * run_.share_from > seen)
+      return 0;
   }
   // By level, and within a level in key order (a counting sort, stable).
   level_start_.assign(levels + 1, 0);
@@ -98,17 +105,18 @@ int Coordinator::level_batch() {
 
 bool Coordinator::place_batch(timing::OrderKey& horizon) {
   ++batches_;
-  int levels = 1;
-  if (!sharing(batch_.size())) {
+  int levels = sharing(batch_.size()) ? level_batch() : 0;
+  const bool leveled = levels > 0;
+  if (!leveled) {
+    levels = 1;
     order_.resize(batch_.size());
     for (std::size_t i = 0; i < batch_.size(); ++i) order_[i] = static_cast<std::uint32_t>(i);
     level_start_.assign({0, static_cast<std::uint32_t>(batch_.size())});
-  } else {
-    levels = level_batch();
   }
   Lane failed;
   for (int l = 0; l < levels && failed.failed_source < 0 && !run_.control.aborted(); ++l) {
-    place_level(level_start_[static_cast<std::size_t>(l)], level_start_[static_cast<std::size_t>(l) + 1], horizon);
+    place_level(level_start_[static_cast<std::size_t>(l)], level_start_[static_cast<std::size_t>(l) + 1], leveled,
+                horizon);
     for (const Lane& lane : lanes_)
       if (lane.failed_key < failed.failed_key) failed = lane;
   }
@@ -128,9 +136,9 @@ int Coordinator::home_of(int id) const {
 // A level shared with the workers goes in tasks grouped by the worker its senders run on (Engine::home, SharedTask):
 // each placing then finds most of what it touches (the message, its sender's state, the links its route starts on)
 // in the cache of the core that wrote it last.
-void Coordinator::place_level(std::size_t begin, std::size_t end, timing::OrderKey& horizon) {
+void Coordinator::place_level(std::size_t begin, std::size_t end, bool leveled, timing::OrderKey& horizon) {
   const std::size_t count = end - begin;
-  const bool shared = sharing(count);
+  const bool shared = leveled && sharing(count);
   const int workers = run_.engine.workers();
   const std::size_t per_task =
       !shared ? count : std::clamp<std::size_t>(count / (4 * static_cast<std::size_t>(workers)), 1, kTask);
