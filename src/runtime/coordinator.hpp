@@ -133,6 +133,8 @@ class Coordinator final : public Placer {
   int home_of(int id) const;  // the worker node `id` runs on by preference (Engine::home); 0 for another rank's
   // Places one message and brings its events; false when its booking failed (the lane says why).
   bool place_one(Message* m, Lane& lane);
+  void fetch_message(const Message* m);  // before place_one: the message's own lines
+  void fetch_ends(const Message& m);     // and after them, its sender's slot and parking, its receiver's parking
   // While it lives, the nodes this thread wakes are counted in `count` (a lane's), not in the pass's own count.
   class WokenBy {
    public:

@@ -27,6 +27,9 @@ namespace {
 // A shared level goes in tasks of at most this many messages, and at least four per worker where it has enough.
 constexpr std::size_t kTask = 32;
 
+// How far ahead a placing loop fetches a message, and the places it names (Coordinator::fetch_message, fetch_ends).
+constexpr std::size_t kMessagesAhead = 8, kEndsAhead = 4;
+
 }  // namespace
 
 bool Coordinator::sharing(std::size_t messages) const {
@@ -180,7 +183,10 @@ void Coordinator::place_level(std::size_t begin, std::size_t end, bool leveled, 
     const std::size_t to = std::min<std::size_t>({c.task_from_[static_cast<std::size_t>(task) + 1], from + x.per_task});
     WokenBy counting(&lane.woken);
     c.run_.engine.begin_batch();  // the nodes it wakes reach their workers in groups
+    for (std::size_t k = from; k < to && k < from + kMessagesAhead; ++k) c.fetch_message(c.batch_[x.items[k]]);
     for (std::size_t k = from; k < to && !c.run_.control.aborted(); ++k) {
+      if (k + kMessagesAhead < to) c.fetch_message(c.batch_[x.items[k + kMessagesAhead]]);
+      if (k + kEndsAhead < to) c.fetch_ends(*c.batch_[x.items[k + kEndsAhead]]);
       Message*& slot = c.batch_[x.items[k]];
       Message* m = slot;
       slot = nullptr;
@@ -203,6 +209,22 @@ void Coordinator::place_level(std::size_t begin, std::size_t end, bool leveled, 
     if (tasks > 1) transfers_shared_ += lane.placed;
     count_woken(lane.woken);
   }
+}
+
+// A message's placing reads its header and route, and writes its sender's slot and parking and its receiver's
+// parking, all last written on other cores or long ago: they are fetched a few messages ahead, the message first and
+// the places it names later, once its line is in (a miss there would wait for the earlier ones' stores to drain at
+// the parkings' sequentially consistent counts).
+void Coordinator::fetch_message(const Message* m) {
+  __builtin_prefetch(m);
+  __builtin_prefetch(&m->transfer.route);
+  __builtin_prefetch(&m->sender);
+}
+
+void Coordinator::fetch_ends(const Message& m) {
+  __builtin_prefetch(m.sender, 1);
+  __builtin_prefetch(&node(m.source), 1);
+  __builtin_prefetch(&node(m.destination), 1);
 }
 
 bool Coordinator::place_one(Message* m, Lane& lane) {
