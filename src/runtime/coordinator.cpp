@@ -55,6 +55,7 @@ void Coordinator::Submissions::lock() {
 
 void Coordinator::start(int nodes) {
   put_off_.assign(static_cast<std::size_t>(std::max(0, run_.engine.workers())), PutOff{});
+  homes_.clear();  // asked of the engine once it runs (level_batch)
   running_.store(nodes, std::memory_order_relaxed);
   unfinished_.store(nodes, std::memory_order_relaxed);
   for (Submissions& list : submissions_) list.items.clear();

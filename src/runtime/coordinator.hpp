@@ -199,6 +199,7 @@ class Coordinator final : public Placer {
   std::vector<std::uint32_t> level_start_;
   std::vector<std::uint32_t> cursor_;  // per level while order_ is filled, per home while by_home_ is
   std::vector<std::uint32_t> home_;  // per message of the batch: its sender's home
+  std::vector<std::uint32_t> homes_;  // per node of this process: Engine::home, asked at a run's first levels
   std::vector<std::uint32_t> by_home_;  // a shared level's indices by home, then level order
   std::vector<std::uint32_t> task_from_;  // a level's tasks: where each starts in its list, then the list's end
   std::vector<int> group_first_;  // a shared level's first task of each home, then the number of tasks

@@ -62,6 +62,10 @@ int Coordinator::level_batch() {
   }
   level_.resize(batch_.size());
   home_.resize(batch_.size());
+  if (homes_.empty()) {
+    homes_.resize(static_cast<std::size_t>(run_.local_nodes));
+    for (int i = 0; i < run_.local_nodes; ++i) homes_[static_cast<std::size_t>(i)] = static_cast<std::uint32_t>(run_.engine.home(i));
+  }
   std::uint32_t levels = 0;
   // Each message was written last on its sender's core: a few are fetched ahead, so that their misses overlap.
   constexpr std::size_t kAhead = 8;
@@ -132,9 +136,7 @@ bool Coordinator::place_batch(timing::OrderKey& horizon) {
   return false;
 }
 
-int Coordinator::home_of(int id) const {
-  return is_local(id) ? run_.engine.home(id - run_.first_node) : 0;
-}
+int Coordinator::home_of(int id) const { return is_local(id) ? homes_[static_cast<std::size_t>(id - run_.first_node)] : 0; }
 
 // A level shared with the workers goes in tasks grouped by the worker its senders run on (Engine::home, SharedTask):
 // each placing then finds most of what it touches (the message, its sender's state, the links its route starts on)
