@@ -64,7 +64,8 @@ int Coordinator::level_batch() {
   home_.resize(batch_.size());
   if (homes_.empty()) {
     homes_.resize(static_cast<std::size_t>(run_.local_nodes));
-    for (int i = 0; i < run_.local_nodes; ++i) homes_[static_cast<std::size_t>(i)] = static_cast<std::uint32_t>(run_.engine.home(i));
+    for (int i = 0; i < run_.local_nodes; ++i)
+      homes_[static_cast<std::size_t>(i)] = static_cast<std::uint32_t>(run_.engine.home(i));
   }
   std::uint32_t levels = 0;
   // Each message was written last on its sender's core: a few are fetched ahead, so that their misses overlap.
@@ -136,7 +137,9 @@ bool Coordinator::place_batch(timing::OrderKey& horizon) {
   return false;
 }
 
-int Coordinator::home_of(int id) const { return is_local(id) ? homes_[static_cast<std::size_t>(id - run_.first_node)] : 0; }
+int Coordinator::home_of(int id) const {
+  return is_local(id) ? static_cast<int>(homes_[static_cast<std::size_t>(id - run_.first_node)]) : 0;
+}
 
 // A level shared with the workers goes in tasks grouped by the worker its senders run on (Engine::home, SharedTask):
 // each placing then finds most of what it touches (the message, its sender's state, the links its route starts on)

@@ -1,7 +1,8 @@
 #pragma once
 // One node of the in-process runtime: the node API (hcemu::detail::NodeBackend) over the node's parts; the placer
-// brings its events to the node's Parking (runtime/placer.hpp). The parts, each owning its state, depending one way (docs/engine.md, "A node's
-// parts"): Completion -> SendSide -> NodeCore -> {Parking, HostHints, Matcher, RequestTable, Arena, clock, ports}.
+// brings its events to the node's Parking (runtime/placer.hpp). The parts, each owning its state, depending one way
+// (docs/engine.md, "A node's parts"): Completion -> SendSide -> NodeCore -> {Parking, HostHints, Matcher,
+// RequestTable, Arena, clock, ports}.
 #include <chrono>
 #include <cstdint>
 #include <span>
