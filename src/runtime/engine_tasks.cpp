@@ -6,9 +6,8 @@
 // nodes in blocks of consecutive ids), and a node made runnable goes on its home's queue, so that what it touches
 // stays in one core's cache unless a worker runs out of work; no wake-up writes a line that both workers write, as
 // a oneTBB task per resumption would (its allocation, its spawn, the task group's shared reference count; see
-// docs/engine.md). Wall timing runs the nodes in order of their wake-up time on the same workers, which spin
-// through the last stretch before a wake-up instead of leaving it to the operating system's timer slack: that is
-// what keeps an emulated wall-clock run close to the model.
+// docs/engine.md). Wall timing runs the nodes in order of their wake-up time on the same workers
+// (runtime/wall_schedule.hpp).
 #include <oneapi/tbb/global_control.h>
 #include <oneapi/tbb/info.h>
 #include <oneapi/tbb/task_arena.h>
@@ -18,8 +17,6 @@
 #include <atomic>
 #include <limits>
 #include <memory>
-#include <mutex>
-#include <queue>
 #include <span>
 #include <thread>
 #include <vector>
@@ -27,11 +24,11 @@
 #include "hcemu/errors.hpp"
 #include "runtime/engine.hpp"
 #include "runtime/fiber.hpp"
-#include "runtime/futex.hpp"
 #include "runtime/run_queues.hpp"
 #include "runtime/shared_work.hpp"
 #include "runtime/stack_overflow.hpp"
 #include "runtime/stack_pool.hpp"
+#include "runtime/wall_schedule.hpp"
 
 namespace hcemu::detail {
 namespace {
@@ -96,7 +93,7 @@ class TaskEngine final : public Engine {
     hand_off(this);
     for (const NodeFiber& f : fibers_) hand_off(&f);
     if (options_.wall) {
-      for (int i = 0; i < nodes; ++i) runnable_.push_back(i);
+      wall_.start(nodes);
     } else {
       queues_.reset(workers_, nodes, parallelism_ != nullptr);
       if (held_.size() != static_cast<std::size_t>(workers_))
@@ -151,26 +148,14 @@ class TaskEngine final : public Engine {
 
   void sleep_until(int node, RealClock::time_point deadline) override {
     if (!options_.wall) throw Error("internal error: sleep_until without wall timing");
-    {
-      std::lock_guard lock(mutex_);
-      timers_.push(Timer{deadline, node});
-    }
-    signal_workers();
+    wall_.sleep(node, deadline);
     while (RealClock::now() < deadline && interrupted_.load(std::memory_order_acquire) == 0) park(node);
   }
 
   void interrupt() override {
     interrupted_.store(1, std::memory_order_release);
     if (!options_.wall) return;
-    std::vector<int> sleepers;
-    {
-      std::lock_guard lock(mutex_);
-      while (!timers_.empty()) {
-        sleepers.push_back(timers_.top().node);
-        timers_.pop();
-      }
-    }
-    for (int node : sleepers) unpark(node);
+    for (int node : wall_.take_sleepers()) unpark(node);
   }
 
   int workers() const override { return workers_; }
@@ -224,14 +209,6 @@ class TaskEngine final : public Engine {
     bool finished = false;  // written by the fiber before its last switch, read by its worker after it
     bool yielding = false;
   };
-  struct Timer {
-    RealClock::time_point deadline;
-    int node;
-    bool operator>(const Timer& other) const {
-      return deadline != other.deadline ? deadline > other.deadline : node > other.node;
-    }
-  };
-
   static void entry(Fiber& fiber) {
     auto& f = static_cast<NodeFiber&>(fiber);
     (*f.engine->body_)(f.id);
@@ -248,7 +225,7 @@ class TaskEngine final : public Engine {
     hand_off(&f);
     if (f.finished) {
       finished_.fetch_add(1, std::memory_order_acq_rel);
-      if (options_.wall) signal_workers();
+      if (options_.wall) wall_.signal();
       return;
     }
     if (f.yielding) {
@@ -405,11 +382,7 @@ class TaskEngine final : public Engine {
       if (queues_.push(home, i) >= 2 || !local) queues_.wake_one_if_sleeping();
       return;
     }
-    {
-      std::lock_guard lock(mutex_);
-      runnable_.push_back(i);
-    }
-    signal_workers();
+    wall_.runnable(i);
   }
 
   // This thread's held wake-ups, where it holds them for this engine; else null.
@@ -425,49 +398,11 @@ class TaskEngine final : public Engine {
     ids.clear();
   }
 
-  void signal_workers() {
-    signal_.fetch_add(1, std::memory_order_acq_rel);
-    futex_wake_all(signal_);
-  }
-
-  // Wall timing: every worker runs the runnable nodes first come, first served, and otherwise waits for the earliest
-  // wake-up: asleep while it is far, spinning through the last stretch.
+  // Wall timing: the workers run the nodes in the order WallSchedule keeps.
   void wall_worker() {
-    constexpr auto spin = std::chrono::microseconds(200);
     const int nodes = static_cast<int>(fibers_.size());
-    while (finished_.load(std::memory_order_acquire) < nodes) {
-      const std::uint32_t seen = signal_.load(std::memory_order_acquire);
-      int next = -1;
-      RealClock::time_point wake = RealClock::time_point::max();
-      std::vector<int> due;
-      {
-        std::lock_guard lock(mutex_);
-        const auto now = RealClock::now();
-        while (!timers_.empty() && timers_.top().deadline <= now) {
-          due.push_back(timers_.top().node);
-          timers_.pop();
-        }
-        if (!runnable_.empty()) {
-          next = runnable_.front();
-          runnable_.pop_front();
-        } else if (!timers_.empty()) {
-          wake = timers_.top().deadline;
-        }
-      }
-      for (int node : due) unpark(node);  // in order of their deadlines
-      if (next >= 0) {
-        slice(next);
-        continue;
-      }
-      if (!due.empty()) continue;
-      const auto now = RealClock::now();
-      if (wake == RealClock::time_point::max()) {
-        futex_wait_for(signal_, seen, std::chrono::milliseconds(50));
-      } else if (wake - now > spin) {
-        futex_wait_for(signal_, seen, wake - now - spin);
-      }
-      // else: spin, looking again at once
-    }
+    wall_.work([&](int node) { slice(node); }, [&](int node) { unpark(node); },
+               [&] { return finished_.load(std::memory_order_acquire) == nodes; });
   }
 
   EngineOptions options_;
@@ -485,12 +420,7 @@ class TaskEngine final : public Engine {
   const std::function<void(int)>* body_ = nullptr;
   std::atomic<int> finished_{0};
   std::atomic<std::uint32_t> interrupted_{0};
-
-  // Wall timing only.
-  std::mutex mutex_;
-  std::deque<int> runnable_;
-  std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers_;
-  std::atomic<std::uint32_t> signal_{0};
+  WallSchedule wall_;  // wall timing
 };
 
 }  // namespace
