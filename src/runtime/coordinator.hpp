@@ -131,6 +131,8 @@ class Coordinator final : public Placer {
   // order_[begin, end) in order; `leveled`: they share nothing, and may be placed by several workers at once.
   void place_level(std::size_t begin, std::size_t end, bool leveled, timing::OrderKey& horizon);
   int home_of(int id) const;  // the worker node `id` runs on by preference (Engine::home); 0 for another rank's
+  const std::uint32_t* group_by_home(std::size_t begin, std::size_t end, std::size_t per_task);
+  void place_task(const std::uint32_t* items, std::size_t from, std::size_t to, Lane& lane);
   // Places one message and brings its events; false when its booking failed (the lane says why).
   bool place_one(Message* m, Lane& lane);
   void fetch_message(const Message* m);  // before place_one: the message's own lines

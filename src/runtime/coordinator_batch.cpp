@@ -150,54 +150,26 @@ void Coordinator::place_level(std::size_t begin, std::size_t end, bool leveled, 
   const int workers = run_.engine.workers();
   const std::size_t per_task =
       !shared ? count : std::clamp<std::size_t>(count / (4 * static_cast<std::size_t>(workers)), 1, kTask);
-  const std::uint32_t* items = order_.data() + begin;
   task_from_.clear();
   group_first_.clear();
-  if (!shared) {
+  const std::uint32_t* items = order_.data() + begin;
+  if (shared)
+    items = group_by_home(begin, end, per_task);
+  else
     task_from_.assign({0, static_cast<std::uint32_t>(count)});
-  } else {
-    // By home, within a home in level order (a counting sort), each home's messages in tasks of per_task.
-    cursor_.assign(static_cast<std::size_t>(workers) + 1, 0);
-    for (std::size_t k = begin; k < end; ++k) ++cursor_[home_[order_[k]] + 1];
-    for (int g = 0; g < workers; ++g) cursor_[static_cast<std::size_t>(g) + 1] += cursor_[static_cast<std::size_t>(g)];
-    for (int g = 0; g < workers; ++g) {
-      group_first_.push_back(static_cast<int>(task_from_.size()));
-      for (std::uint32_t k = cursor_[static_cast<std::size_t>(g)]; k < cursor_[static_cast<std::size_t>(g) + 1];
-           k += static_cast<std::uint32_t>(per_task))
-        task_from_.push_back(k);
-    }
-    group_first_.push_back(static_cast<int>(task_from_.size()));
-    task_from_.push_back(static_cast<std::uint32_t>(count));
-    by_home_.resize(count);
-    for (std::size_t k = begin; k < end; ++k) by_home_[cursor_[home_[order_[k]]]++] = order_[k];
-    items = by_home_.data();
-  }
   const int tasks = static_cast<int>(task_from_.size()) - 1;
   lanes_.assign(static_cast<std::size_t>(tasks), Lane{});
   struct Level {
     Coordinator* c;
     const std::uint32_t* items;  // indices into batch_
-    std::size_t count, per_task;
-  } level{this, items, count, per_task};
+    std::size_t per_task;
+  } level{this, items, per_task};
   const auto run = [](void* context, int task) {
     const Level& x = *static_cast<const Level*>(context);
-    Coordinator& c = *x.c;
-    Lane& lane = c.lanes_[static_cast<std::size_t>(task)];
     // A task ends where the next begins or its home's end, whichever is first.
-    const std::size_t from = c.task_from_[static_cast<std::size_t>(task)];
-    const std::size_t to = std::min<std::size_t>({c.task_from_[static_cast<std::size_t>(task) + 1], from + x.per_task});
-    WokenBy counting(&lane.woken);
-    c.run_.engine.begin_batch();  // the nodes it wakes reach their workers in groups
-    for (std::size_t k = from; k < to && k < from + kMessagesAhead; ++k) c.fetch_message(c.batch_[x.items[k]]);
-    for (std::size_t k = from; k < to && !c.run_.control.aborted(); ++k) {
-      if (k + kMessagesAhead < to) c.fetch_message(c.batch_[x.items[k + kMessagesAhead]]);
-      if (k + kEndsAhead < to) c.fetch_ends(*c.batch_[x.items[k + kEndsAhead]]);
-      Message*& slot = c.batch_[x.items[k]];
-      Message* m = slot;
-      slot = nullptr;
-      if (!c.place_one(m, lane)) break;
-    }
-    c.run_.engine.end_batch();
+    const auto t = static_cast<std::size_t>(task);
+    const std::size_t from = x.c->task_from_[t];
+    x.c->place_task(x.items, from, std::min<std::size_t>(x.c->task_from_[t + 1], from + x.per_task), x.c->lanes_[t]);
   };
   const bool timed = run_.timed && tasks > 1;
   const auto start = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
@@ -214,6 +186,42 @@ void Coordinator::place_level(std::size_t begin, std::size_t end, bool leveled, 
     if (tasks > 1) transfers_shared_ += lane.placed;
     count_woken(lane.woken);
   }
+}
+
+// By home, within a home in level order (a counting sort), each home's messages in tasks of per_task: the tasks'
+// starts in task_from_, each home's first task in group_first_; returns the messages' indices in that order.
+const std::uint32_t* Coordinator::group_by_home(std::size_t begin, std::size_t end, std::size_t per_task) {
+  const int workers = run_.engine.workers();
+  cursor_.assign(static_cast<std::size_t>(workers) + 1, 0);
+  for (std::size_t k = begin; k < end; ++k) ++cursor_[home_[order_[k]] + 1];
+  for (int g = 0; g < workers; ++g) cursor_[static_cast<std::size_t>(g) + 1] += cursor_[static_cast<std::size_t>(g)];
+  for (int g = 0; g < workers; ++g) {
+    group_first_.push_back(static_cast<int>(task_from_.size()));
+    for (std::uint32_t k = cursor_[static_cast<std::size_t>(g)]; k < cursor_[static_cast<std::size_t>(g) + 1];
+         k += static_cast<std::uint32_t>(per_task))
+      task_from_.push_back(k);
+  }
+  group_first_.push_back(static_cast<int>(task_from_.size()));
+  task_from_.push_back(static_cast<std::uint32_t>(end - begin));
+  by_home_.resize(end - begin);
+  for (std::size_t k = begin; k < end; ++k) by_home_[cursor_[home_[order_[k]]]++] = order_[k];
+  return by_home_.data();
+}
+
+// One task of a level: the messages batch_[items[k]] for k in [from, to), in order, on whichever worker runs it.
+void Coordinator::place_task(const std::uint32_t* items, std::size_t from, std::size_t to, Lane& lane) {
+  WokenBy counting(&lane.woken);
+  run_.engine.begin_batch();  // the nodes it wakes reach their workers in groups
+  for (std::size_t k = from; k < to && k < from + kMessagesAhead; ++k) fetch_message(batch_[items[k]]);
+  for (std::size_t k = from; k < to && !run_.control.aborted(); ++k) {
+    if (k + kMessagesAhead < to) fetch_message(batch_[items[k + kMessagesAhead]]);
+    if (k + kEndsAhead < to) fetch_ends(*batch_[items[k + kEndsAhead]]);
+    Message*& slot = batch_[items[k]];
+    Message* m = slot;
+    slot = nullptr;
+    if (!place_one(m, lane)) break;
+  }
+  run_.engine.end_batch();
 }
 
 // A message's placing reads its header and route, and writes its sender's slot and parking and its receiver's
