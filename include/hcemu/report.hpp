@@ -76,7 +76,7 @@ struct LinkSpan {
 struct WorkerStats {
   double running_seconds = 0;  // in node slices: kernels and the runtime under them, placing excluded
   double placing_seconds = 0;  // placing transfers: the placer runs on the worker of the node that parked last
-  double idle_seconds = 0;     // looking for a node to run, or asleep for want of one
+  double idle_seconds = 0;     // looking for a node to run (the turn between two slices too), or asleep
   std::uint64_t slices = 0;    // how many times it resumed a node
 };
 
