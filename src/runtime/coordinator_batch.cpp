@@ -27,7 +27,8 @@ namespace {
 // A shared level goes in tasks of at most this many messages, and at least four per worker where it has enough.
 constexpr std::size_t kTask = 32;
 
-// How far ahead a placing loop fetches a message, and the places it names (Coordinator::fetch_message, fetch_ends).
+// How far ahead the levels' pass and a placing loop fetch a message, and a placing loop the places it names
+// (Coordinator::fetch_message, fetch_ends).
 constexpr std::size_t kMessagesAhead = 8, kEndsAhead = 4;
 
 }  // namespace
@@ -69,15 +70,9 @@ int Coordinator::level_batch() {
   }
   std::uint32_t levels = 0;
   // Each message was written last on its sender's core: a few are fetched ahead, so that their misses overlap.
-  constexpr std::size_t kAhead = 8;
-  const auto fetch = [&](std::size_t i) {
-    if (i >= batch_.size()) return;
-    __builtin_prefetch(batch_[i]);
-    __builtin_prefetch(&batch_[i]->transfer.route);
-  };
-  for (std::size_t i = 0; i < kAhead; ++i) fetch(i);
+  for (std::size_t i = 0; i < batch_.size() && i < kMessagesAhead; ++i) fetch_message(batch_[i]);
   for (std::size_t i = 0; i < batch_.size(); ++i) {
-    fetch(i + kAhead);
+    if (i + kMessagesAhead < batch_.size()) fetch_message(batch_[i + kMessagesAhead]);
     const Message& m = *batch_[i];
     home_[i] = static_cast<std::uint32_t>(home_of(m.source));
     std::uint32_t level = 0;
@@ -228,6 +223,7 @@ void Coordinator::place_task(const std::uint32_t* items, std::size_t from, std::
 // parking, all last written on other cores or long ago: they are fetched a few messages ahead, the message first and
 // the places it names later, once its line is in (a miss there would wait for the earlier ones' stores to drain at
 // the parkings' sequentially consistent counts).
+// fetch_message serves the levels' pass too, which reads the header and the route.
 void Coordinator::fetch_message(const Message* m) {
   __builtin_prefetch(m);
   __builtin_prefetch(&m->transfer.route);
