@@ -96,6 +96,37 @@ Program random_rounds(int d, unsigned seed, int rounds, bool tied = false) {
   return p;
 }
 
+// Steps of pairs along one mask c, as in a Direct exchange, which the placer levels from the messages' ends alone
+// (docs/engine.md, "Placing in parallel"): in each step both nodes of every pair send, or only the upper of each
+// (whose id has c's highest bit), or only the lower, by c mod 3. Each step starts at a barrier; in every other step
+// the nodes are ready at different times after it, so the batches are not such steps and are levelled along their
+// routes.
+Program xor_pairs(int d) {
+  const int n = 1 << d;
+  Program p(static_cast<std::size_t>(n));
+  int request = 0;
+  for (int c = 1; c < n; ++c) {
+    const int high = 1 << (std::bit_width(static_cast<unsigned>(c)) - 1);
+    const std::size_t bytes = 16 + 40 * static_cast<std::size_t>(c % 5);
+    for (int i = 0; i < n; ++i) {
+      auto& ops = p[static_cast<std::size_t>(i)];
+      const bool upper = (i & high) != 0;
+      const bool sends = c % 3 == 0 || (c % 3 == 1 ? upper : !upper);
+      const bool receives = c % 3 == 0 || !sends;
+      ops.push_back(Op::barrier());  // every node ready at once
+      if (c % 2 == 0) ops.push_back(Op::elapse(test::us(i % 3)));
+      if (receives) ops.push_back(Op::post_recv(request, i ^ c, bytes, c));
+      if (sends) ops.push_back(Op::isend(request + 1, i ^ c, bytes, c));
+      if (sends && receives)
+        ops.push_back(Op::wait_all({request, request + 1}));
+      else
+        ops.push_back(Op::wait(sends ? request + 1 : request));
+    }
+    request += 2;
+  }
+  return p;
+}
+
 // Every node sends to node 0, which receives them all in one wait: the links into node 0 are a hot spot.
 Program hot_spot(int d, std::size_t bytes) {
   const int n = 1 << d;
@@ -234,6 +265,13 @@ TEST(ModelTimeOrder, StoreAndForwardWithPacketsMatchesTheReference) {
 
 TEST(ModelTimeOrder, HalfDuplexHotSpotMatchesTheReference) {
   expect_as_reference(machine(4, "half", Switching::circuit), hot_spot(4, 64));
+}
+
+TEST(ModelTimeOrder, PairsAlongOneMaskMatchTheReference) {
+  for (const char* ports : {"all", "one"}) {
+    SCOPED_TRACE(ports);
+    expect_as_reference(machine(5, ports, Switching::circuit), xor_pairs(5), false);
+  }
 }
 
 // The reference knows the cube only: on a torus and a mesh, whose routes wrap and share links across rows, every

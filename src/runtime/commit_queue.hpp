@@ -36,13 +36,16 @@ class CommitQueue {
     // so that the placer takes a batch without reading the messages (runtime/coordinator_batch.cpp); 0 where it is
     // not known, which is always safe; kHorizon for a horizon.
     Time lead;
+    // A message's receiver, written by its submitter too: with its source (the key's) it gives a hypercube route
+    // (timing::Wiring::ecube_dimension), so that the levels' pass reads no message there; -1 where not known.
+    int destination = -1;
   };
   static constexpr Time kHorizon = -1;
   const Item& top() const { return from_heap() ? heap_.front() : sorted_.back(); }
   // One that comes back during a pass (a store-and-forward message's next hop, or what a failed pass did not place):
   // with no lead.
   void push(Pending* p) {
-    heap_.push_back({p->key, p, p->kind == Pending::Kind::horizon ? kHorizon : 0});
+    heap_.push_back({p->key, p, p->kind == Pending::Kind::horizon ? kHorizon : 0, -1});
     std::push_heap(heap_.begin(), heap_.end(), later);
   }
   // Submissions, in any order; `batch` is left empty, its capacity swapped for another's.

@@ -106,12 +106,15 @@ bool Coordinator::barrier_complete(Time latest_entry) {
 }
 
 void Coordinator::submit(Pending* p) {
-  const Time lead = p->kind == Pending::Kind::horizon
-                        ? CommitQueue::kHorizon
-                        : run_.timing.least_lead(static_cast<Message*>(p)->transfer);
+  CommitQueue::Item item{p->key, p, CommitQueue::kHorizon, -1};
+  if (p->kind == Pending::Kind::message) {
+    const auto* m = static_cast<const Message*>(p);
+    item.lead = run_.timing.least_lead(m->transfer);
+    item.destination = m->destination;
+  }
   Submissions& list = submissions_[submission_list_of_this_thread(submissions_.size())];
   list.lock();
-  list.items.push_back({p->key, p, lead});
+  list.items.push_back(item);
   list.unlock();
 }
 

@@ -128,6 +128,8 @@ class Coordinator final : public Placer {
   bool sharing(std::size_t messages) const;  // whether so many messages are placed by several workers
   bool place_batch(timing::OrderKey& horizon);
   int level_batch();  // the batch's levels, in order_; how many (0: too many to share, none made)
+  void in_key_order();  // the batch as one level, in order_
+  int xor_levels();  // on a hypercube, for a batch of pairs along one c: its levels, from the ends alone; else 0
   // order_[begin, end) in order; `leveled`: they share nothing, and may be placed by several workers at once.
   void place_level(std::size_t begin, std::size_t end, bool leveled, timing::OrderKey& horizon);
   int home_of(int id) const;  // the worker node `id` runs on by preference (Engine::home); 0 for another rank's
@@ -196,6 +198,10 @@ class Coordinator final : public Placer {
   CommitQueue queue_;  // the one placing owns it
   // The current batch, in key order (a placed message's entry is set to null), and its scratch, all the placer's.
   std::vector<Message*> batch_;
+  struct Ends {
+    int source, destination;  // CommitQueue::Item::destination: -1 where not known
+  };
+  std::vector<Ends> ends_;  // per message of the batch, from its queue item
   std::vector<std::uint32_t> level_;  // per message of the batch
   std::vector<std::uint32_t> order_;  // the batch's indices by level, then key
   std::vector<std::uint32_t> level_start_;
@@ -205,12 +211,15 @@ class Coordinator final : public Placer {
   std::vector<std::uint32_t> by_home_;  // a shared level's indices by home, then level order
   std::vector<std::uint32_t> task_from_;  // a level's tasks: where each starts in its list, then the list's end
   std::vector<int> group_first_;  // a shared level's first task of each home, then the number of tasks
+  // Two bytes, so that the marks of a large cube stay few lines: the levels' pass misses on little else, and the
+  // placer may be on another core than the last pass's.
   struct Mark {
-    std::uint32_t batch = 0;  // the batch that last used the resource, counted from 1
-    std::uint32_t level = 0;  // its latest level in that batch
+    std::uint8_t batch = 0;  // the batch that last used the resource, counted from 1 and wrapping
+    std::uint8_t level = 0;  // its latest level in that batch
   };
+  static constexpr std::uint32_t kMaxLevels = 255;  // more, and the batch is placed in key order
   std::vector<Mark> marks_;  // per resource: the nodes, then the links
-  std::uint32_t batch_number_ = 0;
+  std::uint8_t batch_number_ = 0;
   std::vector<Lane> lanes_;
   // Spread over ranks.
   bool stopped_ = false;

@@ -11,7 +11,11 @@
 // placed one at a time. A level's messages are placed at once by the placer and the workers that join it
 // (Engine::share).
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <chrono>
+#include <numeric>
+#include <span>
 
 #include "runtime/coordinator.hpp"
 #include "runtime/engine.hpp"
@@ -31,6 +35,21 @@ constexpr std::size_t kTask = 32;
 // (Coordinator::fetch_message, fetch_ends).
 constexpr std::size_t kMessagesAhead = 8, kEndsAhead = 4;
 
+// The longest e-cube route: one hop per dimension.
+constexpr std::size_t kMaxRoute = 32;
+
+// The e-cube route from `source` to `destination` on the d-cube (timing::Wiring::ecube_dimension), into `links`.
+std::span<const int> ecube_route(int d, int source, int destination, std::array<int, kMaxRoute>& links) {
+  std::size_t hops = 0;
+  int at = source;
+  for (auto rest = static_cast<unsigned>(source ^ destination); rest != 0; rest &= rest - 1) {
+    const int k = std::countr_zero(rest);
+    links[hops++] = at * d + k;
+    at ^= 1 << k;
+  }
+  return {links.data(), hops};
+}
+
 }  // namespace
 
 bool Coordinator::sharing(std::size_t messages) const {
@@ -39,6 +58,7 @@ bool Coordinator::sharing(std::size_t messages) const {
 
 void Coordinator::take_batch(const timing::OrderKey& horizon) {
   batch_.clear();
+  ends_.clear();
   Time bound = kNever;  // the earliest time a message of the batch can bring anything
   while (!queue_.empty()) {
     const CommitQueue::Item& next = queue_.top();
@@ -46,6 +66,7 @@ void Coordinator::take_batch(const timing::OrderKey& horizon) {
     if (!(next.key < horizon) || next.key.ready >= bound || next.lead == CommitQueue::kHorizon) break;
     least_lead_ = std::min(least_lead_, next.lead);
     bound = std::min(bound, next.key.ready + next.lead);  // both within the model's range: no overflow
+    ends_.push_back({next.key.source, next.destination});
     batch_.push_back(static_cast<Message*>(queue_.pop()));
   }
 }
@@ -68,24 +89,41 @@ int Coordinator::level_batch() {
     for (int i = 0; i < run_.local_nodes; ++i)
       homes_[static_cast<std::size_t>(i)] = static_cast<std::uint32_t>(run_.engine.home(i));
   }
+  const int cube = run_.timing.topology().ecube_dimension();
+  if (cube > 0) {
+    if (const int levels = xor_levels(); levels > 0) return levels;
+  }
   std::uint32_t levels = 0;
-  // Each message was written last on its sender's core: a few are fetched ahead, so that their misses overlap.
-  for (std::size_t i = 0; i < batch_.size() && i < kMessagesAhead; ++i) fetch_message(batch_[i]);
+  // On a hypercube, a message's route comes from its two ends, which its queue item gives. Elsewhere each message is
+  // read, written last on its sender's core: a few are fetched ahead, so that their misses overlap.
+  const std::size_t ahead = cube > 0 ? 0 : kMessagesAhead;
+  for (std::size_t i = 0; i < batch_.size() && i < ahead; ++i) fetch_message(batch_[i]);
+  std::array<int, kMaxRoute> links;
   for (std::size_t i = 0; i < batch_.size(); ++i) {
-    if (i + kMessagesAhead < batch_.size()) fetch_message(batch_[i + kMessagesAhead]);
-    const Message& m = *batch_[i];
-    home_[i] = static_cast<std::uint32_t>(home_of(m.source));
+    if (ahead > 0 && i + ahead < batch_.size()) fetch_message(batch_[i + ahead]);
+    const int source = ends_[i].source;
+    int destination = ends_[i].destination;
+    std::span<const int> route;
+    if (cube > 0 && destination >= 0) {
+      route = ecube_route(cube, source, destination, links);
+    } else {
+      const Message& m = *batch_[i];
+      destination = m.destination;
+      route = {m.transfer.route.links.data(), m.transfer.route.links.size()};
+    }
+    home_[i] = static_cast<std::uint32_t>(home_of(source));
     std::uint32_t level = 0;
     const auto after = [&](std::size_t r) {
-      if (marks_[r].batch == batch_number_) level = std::max(level, marks_[r].level + 1);
+      if (marks_[r].batch == batch_number_) level = std::max<std::uint32_t>(level, marks_[r].level + 1U);
     };
-    const auto take = [&](std::size_t r) { marks_[r] = Mark{batch_number_, level}; };
-    after(static_cast<std::size_t>(m.source));
-    after(static_cast<std::size_t>(m.destination));
-    for (int link : m.transfer.route.links) after(nodes + static_cast<std::size_t>(link));
-    take(static_cast<std::size_t>(m.source));
-    take(static_cast<std::size_t>(m.destination));
-    for (int link : m.transfer.route.links) take(nodes + static_cast<std::size_t>(link));
+    const auto take = [&](std::size_t r) { marks_[r] = Mark{batch_number_, static_cast<std::uint8_t>(level)}; };
+    after(static_cast<std::size_t>(source));
+    after(static_cast<std::size_t>(destination));
+    for (int link : route) after(nodes + static_cast<std::size_t>(link));
+    if (level >= kMaxLevels) return 0;
+    take(static_cast<std::size_t>(source));
+    take(static_cast<std::size_t>(destination));
+    for (int link : route) take(nodes + static_cast<std::size_t>(link));
     level_[i] = level;
     levels = std::max(levels, level + 1);
     // So many levels that fewer than a sharing's worth of transfers are left for each: placing by level would bring
@@ -95,6 +133,10 @@ int Coordinator::level_batch() {
     if ((seen == batch_.size() || (seen >= 2 * run_.share_from && (seen & (seen - 1)) == 0)) &&
         static_cast<std::size_t>(levels) * run_.share_from > seen)
       return 0;
+  }
+  if (levels == 1) {  // the common case, and a counting sort's counts would all go to one place, one after another
+    in_key_order();
+    return 1;
   }
   // By level, and within a level in key order (a counting sort, stable).
   level_start_.assign(levels + 1, 0);
@@ -106,15 +148,52 @@ int Coordinator::level_batch() {
   return static_cast<int>(levels);
 }
 
+// The levels of a batch of one message from each of some sources s to s ^ c, for one c: the exchange of pairs along
+// c, a step of the Direct exchange and of many a hypercube algorithm (Bokhari, 1993, §2.2). Their e-cube routes
+// share no link: the message from s crosses link (x, k) only where bit k of c is set and x = s ^ (c mod 2^k), the
+// bits below k already corrected, and that x names s. Their senders are distinct, and so are their receivers; only
+// the two messages of a pair share their two nodes, so a message goes after its partner where the partner is
+// earlier: where s has the highest bit of c set, since the sources rise through the batch. A pass over the batch's
+// ends, which are in the queue's items, tells it all, with no walk along the routes. 0 when the batch is not such.
+int Coordinator::xor_levels() {
+  const int c = ends_.front().source ^ ends_.front().destination;
+  int previous = -1;
+  for (const Ends& e : ends_) {
+    // Sources rising show them distinct (the batch is in key order: by ready time, then source).
+    if (e.destination < 0 || (e.source ^ e.destination) != c || e.source <= previous) return 0;
+    previous = e.source;
+  }
+  const int high = c == 0 ? 0 : 1 << (std::bit_width(static_cast<unsigned>(c)) - 1);
+  std::uint32_t first = 0;  // those in the first level
+  for (std::size_t i = 0; i < ends_.size(); ++i) {
+    home_[i] = static_cast<std::uint32_t>(home_of(ends_[i].source));
+    first += (ends_[i].source & high) == 0 ? 1 : 0;
+  }
+  const auto n = static_cast<std::uint32_t>(ends_.size());
+  if (first == 0 || first == n) {  // no pair is whole: they share nothing
+    in_key_order();
+    return 1;
+  }
+  order_.resize(n);
+  std::uint32_t at[2] = {0, first};
+  for (std::uint32_t i = 0; i < n; ++i) order_[at[(ends_[i].source & high) == 0 ? 0 : 1]++] = i;
+  level_start_.assign({0, first, n});
+  return 2;
+}
+
+void Coordinator::in_key_order() {
+  order_.resize(batch_.size());
+  std::iota(order_.begin(), order_.end(), 0U);
+  level_start_.assign({0, static_cast<std::uint32_t>(batch_.size())});
+}
+
 bool Coordinator::place_batch(timing::OrderKey& horizon) {
   ++batches_;
   int levels = sharing(batch_.size()) ? level_batch() : 0;
   const bool leveled = levels > 0;
   if (!leveled) {
     levels = 1;
-    order_.resize(batch_.size());
-    for (std::size_t i = 0; i < batch_.size(); ++i) order_[i] = static_cast<std::uint32_t>(i);
-    level_start_.assign({0, static_cast<std::uint32_t>(batch_.size())});
+    in_key_order();
   }
   Lane failed;
   for (int l = 0; l < levels && failed.failed_source < 0 && !run_.control.aborted(); ++l) {

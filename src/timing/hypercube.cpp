@@ -35,6 +35,7 @@ class Hypercube final : public Wiring {
   // Link (a, k) is used by the routes whose source agrees with a on the bits from k up (the lower ones are already
   // corrected when the message is at a): 2^k sources. Only the dimension-0 links have one source, their own node.
   bool private_to(int link, int source) const override { return link == source * d_; }  // (source, 0)
+  int ecube_dimension() const override { return d_; }
 
  private:
   int d_;

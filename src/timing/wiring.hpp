@@ -35,6 +35,9 @@ class Wiring {
   // True when no source but `source` can ever route a message over `link`: a booking on it need not wait for
   // the other nodes' clocks (docs/model.md §7 orders only what can contend).
   virtual bool private_to(int link, int source) const = 0;
+  // d where every route is the hypercube's e-cube route, which its two ends give: link k of node i is link
+  // i * d + k, and the route corrects the differing bits from the lowest up. 0 otherwise.
+  virtual int ecube_dimension() const { return 0; }
 };
 
 // The 2^d-node hypercube with e-cube routing.
