@@ -262,21 +262,35 @@ void Coordinator::place_level(std::size_t begin, std::size_t end, bool leveled, 
   }
 }
 
-// By home, within a home in level order (a counting sort), each home's messages in tasks of per_task: the tasks'
-// starts in task_from_, each home's first task in group_first_; returns the messages' indices in that order.
+// By home, within a home in level order, each home's messages in tasks of per_task: the tasks' starts in task_from_,
+// each home's first task in group_first_; returns the messages' indices in that order. Homes are blocks of
+// consecutive ids (Engine::home), so a level in order of source (a step of pairs, xor_levels) is grouped already:
+// a pass finds where each home ends. Otherwise a counting sort, whose counts go to a few words one after another.
 const std::uint32_t* Coordinator::group_by_home(std::size_t begin, std::size_t end, std::size_t per_task) {
-  const int workers = run_.engine.workers();
-  cursor_.assign(static_cast<std::size_t>(workers) + 1, 0);
-  for (std::size_t k = begin; k < end; ++k) ++cursor_[home_[order_[k]] + 1];
-  for (int g = 0; g < workers; ++g) cursor_[static_cast<std::size_t>(g) + 1] += cursor_[static_cast<std::size_t>(g)];
-  for (int g = 0; g < workers; ++g) {
+  const auto homes = static_cast<std::size_t>(run_.engine.workers());
+  cursor_.assign(homes + 1, 0);
+  bool grouped = true;
+  for (std::size_t k = begin, previous = 0; k < end && grouped; ++k) {
+    const std::size_t h = home_[order_[k]];
+    grouped = h >= previous;
+    previous = h;
+    cursor_[h + 1] = static_cast<std::uint32_t>(k - begin + 1);  // the end of home h, so far
+  }
+  if (grouped) {
+    for (std::size_t g = 0; g < homes; ++g) cursor_[g + 1] = std::max(cursor_[g + 1], cursor_[g]);  // empty homes
+  } else {
+    std::fill(cursor_.begin(), cursor_.end(), 0);
+    for (std::size_t k = begin; k < end; ++k) ++cursor_[home_[order_[k]] + 1];
+    for (std::size_t g = 0; g < homes; ++g) cursor_[g + 1] += cursor_[g];
+  }
+  for (std::size_t g = 0; g < homes; ++g) {
     group_first_.push_back(static_cast<int>(task_from_.size()));
-    for (std::uint32_t k = cursor_[static_cast<std::size_t>(g)]; k < cursor_[static_cast<std::size_t>(g) + 1];
-         k += static_cast<std::uint32_t>(per_task))
+    for (std::uint32_t k = cursor_[g]; k < cursor_[g + 1]; k += static_cast<std::uint32_t>(per_task))
       task_from_.push_back(k);
   }
   group_first_.push_back(static_cast<int>(task_from_.size()));
   task_from_.push_back(static_cast<std::uint32_t>(end - begin));
+  if (grouped) return order_.data() + begin;
   by_home_.resize(end - begin);
   for (std::size_t k = begin; k < end; ++k) by_home_[cursor_[home_[order_[k]]]++] = order_[k];
   return by_home_.data();
