@@ -83,7 +83,7 @@ TEST(CommitQueue, PopsTheSmallestKeyWhateverWayItCameIn) {
 }
 
 // A lockstep step: every key of a batch ready at the same time, one or a few per source (sorted by counting the
-// sources), among batches that are not (sorted by comparison).
+// sources), or many (a node that posts every send at once), among batches that are not (sorted by comparison).
 TEST(CommitQueue, BatchesReadyTogetherComeOutInKeyOrder) {
   std::mt19937 rng(5);
   std::deque<Pending> store;
@@ -93,11 +93,13 @@ TEST(CommitQueue, BatchesReadyTogetherComeOutInKeyOrder) {
   for (int round = 0; round < 300; ++round) {
     const std::size_t n = 1 + rng() % 200;
     const auto ready = static_cast<Time>(round / 3 + rng() % 2);
-    const bool spread = rng() % 4 == 0;  // sources up to 8n: too far apart to count
+    const int kind = static_cast<int>(rng() % 4);
+    const bool spread = kind == 0;  // sources up to 8n: too far apart to count
+    const bool few_sources = kind == 1;  // four sources: runs of n / 4 keys
     std::vector<CommitQueue::Item> items;
     for (std::size_t i = 0; i < n; ++i) {
       Pending& p = store.emplace_back();
-      const auto source = static_cast<int>(spread ? rng() % (8 * n) : rng() % (n / 2 + 1));  // repeats, some
+      const auto source = static_cast<int>(spread ? rng() % (8 * n) : few_sources ? rng() % 4 : rng() % (n / 2 + 1));
       p.key = OrderKey{ready, source, seq++, static_cast<std::uint32_t>(rng() % 2)};
       items.push_back({p.key, &p});
       held.insert(p.key);
