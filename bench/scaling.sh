@@ -13,6 +13,10 @@
 # Every run must give the same emulated time (the model does not depend on the worker count); the script says so
 # and exits 1 where one does not, or where a run prints no result.
 set -euo pipefail
+if [[ "${1:-}" == -h || "${1:-}" == --help ]]; then
+  sed -n '2,/^[^#]/{/^#/{s/^# \{0,1\}//;p}}' "$0"
+  exit 0
+fi
 rounds=1
 if [[ "${1:-}" == --rounds ]]; then
   rounds="${2:-}"
