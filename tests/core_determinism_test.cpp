@@ -143,6 +143,26 @@ Program hot_spot(int d, std::size_t bytes) {
   return p;
 }
 
+// Every node from `spots` on sends to node s mod spots, each of which receives all its senders' messages in one wait:
+// so many hot spots that a batch's chains run past the 255 levels the placer keeps count of, while its levels still
+// hold more than two transfers each on average (docs/engine.md, "Placing in parallel").
+Program hot_spots(int d, int spots, std::size_t bytes) {
+  const int n = 1 << d;
+  Program p(static_cast<std::size_t>(n));
+  std::vector<std::vector<int>> all(static_cast<std::size_t>(spots));
+  for (int s = spots; s < n; ++s) {
+    const int to = s % spots;
+    p[static_cast<std::size_t>(to)].push_back(Op::post_recv(s, s, bytes));
+    all[static_cast<std::size_t>(to)].push_back(s);
+    p[static_cast<std::size_t>(s)].push_back(Op::elapse(test::us(s % 3)));
+    p[static_cast<std::size_t>(s)].push_back(Op::isend(0, to, bytes));
+    p[static_cast<std::size_t>(s)].push_back(Op::wait(0));
+  }
+  for (int h = 0; h < spots; ++h)
+    p[static_cast<std::size_t>(h)].push_back(Op::wait_all(all[static_cast<std::size_t>(h)]));
+  return p;
+}
+
 MachineConfig machine(int d, const char* ports, Switching switching, std::size_t packet = 0) {
   MachineConfig c = test::round_config(d);
   c.ports = Ports::parse(ports);
@@ -256,6 +276,32 @@ TEST(ModelTimeOrder, TiesWithoutLookaheadMatchTheReference) {
 
 TEST(ModelTimeOrder, HotSpotGatherMatchesTheReference) {
   expect_as_reference(machine(5, "all", Switching::circuit), hot_spot(5, 200));
+}
+
+// Levels are given up once they outnumber one per placing_share_from transfers; at 1 only the placer's count of 255
+// levels gives them up, here after 255 transfers into each hot spot (docs/engine.md, "Placing in parallel").
+TEST(ModelTimeOrder, HotSpotsPastTheLevelsCountMatchTheReference) {
+  const MachineConfig config = machine(10, "all", Switching::circuit);
+  const Program program = hot_spots(10, 3, 64);
+  const test::ReferenceResult want = test::reference_run(config, program);
+  ASSERT_FALSE(want.deadlock);
+  EXPECT_FALSE(want.contention.empty()) << "the kernel was meant to contend";
+  std::vector<Runner> all = runners();
+  for (int workers : {2, 3}) {
+    EmulatorSettings shared;
+    shared.engine = EngineKind::tasks;
+    shared.workers = workers;
+    shared.placing_share_from = 1;
+    all.push_back({"tasks, " + std::to_string(workers) + " workers sharing every level of one", shared});
+  }
+  for (const Runner& r : all) {
+    SCOPED_TRACE(r.name);
+    const RunReport report = Machine(config, r.settings).run(test::program_kernel(program));
+    std::vector<Time> clocks;
+    for (const auto& node : report.nodes) clocks.push_back(node.final_clock);
+    EXPECT_EQ(clocks, want.clocks);
+    EXPECT_EQ(test::contention_of(report), want.contention);
+  }
 }
 
 TEST(ModelTimeOrder, StoreAndForwardWithPacketsMatchesTheReference) {
