@@ -101,7 +101,7 @@ TEST(CommitQueue, BatchesReadyTogetherComeOutInKeyOrder) {
       Pending& p = store.emplace_back();
       const auto source = static_cast<int>(spread ? rng() % (8 * n) : few_sources ? rng() % 4 : rng() % (n / 2 + 1));
       p.key = OrderKey{ready, source, seq++, static_cast<std::uint32_t>(rng() % 2)};
-      items.push_back({p.key, &p});
+      items.push_back({p.key, &p, 0});
       held.insert(p.key);
     }
     std::shuffle(items.begin(), items.end(), rng);

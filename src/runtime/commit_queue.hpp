@@ -45,7 +45,7 @@ class CommitQueue {
   // One that comes back during a pass (a store-and-forward message's next hop, or what a failed pass did not place):
   // with no lead.
   void push(Pending* p) {
-    heap_.push_back({p->key, p, p->kind == Pending::Kind::horizon ? kHorizon : 0, -1});
+    heap_.push_back({p->key, p, p->kind == Pending::Kind::horizon ? kHorizon : 0});
     std::push_heap(heap_.begin(), heap_.end(), later);
   }
   // Submissions, in any order; `batch` is left empty, its capacity swapped for another's.

@@ -106,7 +106,7 @@ bool Coordinator::barrier_complete(Time latest_entry) {
 }
 
 void Coordinator::submit(Pending* p) {
-  CommitQueue::Item item{p->key, p, CommitQueue::kHorizon, -1};
+  CommitQueue::Item item{p->key, p, CommitQueue::kHorizon};
   if (p->kind == Pending::Kind::message) {
     const auto* m = static_cast<const Message*>(p);
     item.lead = run_.timing.least_lead(m->transfer);

@@ -38,18 +38,6 @@ constexpr std::size_t kMessagesAhead = 8, kEndsAhead = 4;
 // The longest e-cube route: one hop per dimension.
 constexpr std::size_t kMaxRoute = 32;
 
-// The e-cube route from `source` to `destination` on the d-cube (timing::Wiring::ecube_dimension), into `links`.
-std::span<const int> ecube_route(int d, int source, int destination, std::array<int, kMaxRoute>& links) {
-  std::size_t hops = 0;
-  int at = source;
-  for (auto rest = static_cast<unsigned>(source ^ destination); rest != 0; rest &= rest - 1) {
-    const int k = std::countr_zero(rest);
-    links[hops++] = at * d + k;
-    at ^= 1 << k;
-  }
-  return {links.data(), hops};
-}
-
 }  // namespace
 
 bool Coordinator::sharing(std::size_t messages) const {
@@ -105,7 +93,9 @@ int Coordinator::level_batch() {
     int destination = ends_[i].destination;
     std::span<const int> route;
     if (cube > 0 && destination >= 0) {
-      route = ecube_route(cube, source, destination, links);
+      std::size_t hops = 0;
+      timing::for_each_ecube_link(cube, source, destination, [&](int link) { links[hops++] = link; });
+      route = {links.data(), hops};
     } else {
       const Message& m = *batch_[i];
       destination = m.destination;

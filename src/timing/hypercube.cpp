@@ -21,13 +21,8 @@ class Hypercube final : public Wiring {
 
   void route(Route& r, int source, int destination, const model::TorusRoutePreference&) const override {
     r.links.clear();
+    for_each_ecube_link(d_, source, destination, [&](int link) { r.links.push_back(link); });
     const unsigned diff = static_cast<unsigned>(source ^ destination);
-    int at = source;
-    for (unsigned rest = diff; rest != 0; rest &= rest - 1) {
-      const int k = std::countr_zero(rest);
-      r.links.push_back(at * d_ + k);
-      at ^= 1 << k;
-    }
     // The last hop corrects the highest differing bit: the message comes in on that dimension's link.
     r.in_port = diff == 0 ? d_ : static_cast<int>(std::bit_width(diff)) - 1;
   }

@@ -2,6 +2,7 @@
 // How the nodes are wired: the directed links, the route of a message, and which links only one source can ever
 // book (docs/model.md §1). One implementation per kind of hcemu::Topology (the config's name for the shape), one
 // file each; the timing layer sees only this.
+#include <bit>
 #include <memory>
 #include <string>
 
@@ -35,10 +36,21 @@ class Wiring {
   // True when no source but `source` can ever route a message over `link`: a booking on it need not wait for
   // the other nodes' clocks (docs/model.md §7 orders only what can contend).
   virtual bool private_to(int link, int source) const = 0;
-  // d where every route is the hypercube's e-cube route, which its two ends give: link k of node i is link
-  // i * d + k, and the route corrects the differing bits from the lowest up. 0 otherwise.
+  // d where every route is the hypercube's e-cube route (for_each_ecube_link), which its two ends give; 0 otherwise.
   virtual int ecube_dimension() const { return 0; }
 };
+
+// The e-cube route on the d-cube (docs/model.md §1): link k of node i is link i * d + k, and the route corrects the
+// bits where `source` and `destination` differ from the lowest up. Calls f(link) for each, first hop first.
+template <class F>
+void for_each_ecube_link(int d, int source, int destination, F&& f) {
+  int at = source;
+  for (auto rest = static_cast<unsigned>(source ^ destination); rest != 0; rest &= rest - 1) {
+    const int k = std::countr_zero(rest);
+    f(at * d + k);
+    at ^= 1 << k;
+  }
+}
 
 // The 2^d-node hypercube with e-cube routing.
 std::unique_ptr<Wiring> make_hypercube(int d);
