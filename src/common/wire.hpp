@@ -24,6 +24,7 @@ class Wire {
     const auto* p = reinterpret_cast<const std::byte*>(s.data());
     bytes_.insert(bytes_.end(), p, p + s.size());
   }
+  void put_bytes(const std::byte* data, std::size_t n) { bytes_.insert(bytes_.end(), data, data + n); }
   std::vector<std::byte>& bytes() { return bytes_; }
 
  private:
@@ -48,6 +49,11 @@ class WireReader {
     std::string s(reinterpret_cast<const char*>(bytes_.data() + at_), n);
     at_ += n;
     return s;
+  }
+  void get_bytes(std::byte* into, std::size_t n) {
+    need(n);
+    if (n > 0) std::memcpy(into, bytes_.data() + at_, n);
+    at_ += n;
   }
   bool done() const { return at_ == bytes_.size(); }
 

@@ -34,6 +34,7 @@ namespace {
 
 constexpr int kPayloadTag = 1;  // placed messages' payloads, in placing order between two ranks
 constexpr int kNowTag = 2;      // native timing: a message, sent as it is issued
+constexpr int kExchangeTag = 3;  // Transport::exchange: one message between two ranks per call
 // MPI counts in int: a payload goes in pieces of at most 1 GiB.
 constexpr std::size_t kPiece = std::size_t{1} << 30;
 // The job's exit code when the watchdog ends it: the command's for a failed run (src/cli/cli_error.hpp).
@@ -118,6 +119,53 @@ class MpiTransport final : public detail::Transport {
     if (pending_.empty()) return;
     wait_all(pending_.data(), static_cast<int>(pending_.size()), "an exchange of payloads (MPI_Isend, MPI_Irecv)");
     pending_.clear();
+  }
+
+  std::vector<std::vector<std::byte>> exchange(const std::vector<std::pair<int, std::vector<std::byte>>>& out,
+                                               const std::vector<int>& from) override {
+    std::lock_guard lock(mutex_);
+    std::vector<MPI_Request> requests;
+    for (const auto& [rank, bytes] : out) {
+      if (bytes.size() > static_cast<std::size_t>(INT_MAX))
+        throw Error("a round of placing sends more than 2 GiB from one MPI rank to another: spread the machine over "
+                    "more ranks");
+      MPI_Request r;
+      check(MPI_Isend(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, rank, kExchangeTag, comm_, &r),
+            "MPI_Isend");
+      requests.push_back(r);
+    }
+    // Each message's size is known once it has come: probe for it, then receive it.
+    std::vector<std::vector<std::byte>> got(from.size());
+    std::vector<bool> started(from.size(), false);
+    auto progress = Clock::now();
+    for (std::size_t left = from.size(); left > 0;) {
+      bool any = false;
+      for (std::size_t i = 0; i < from.size(); ++i) {
+        if (started[i]) continue;
+        int flag = 0;
+        MPI_Status status;
+        check(MPI_Iprobe(from[i], kExchangeTag, comm_, &flag, &status), "MPI_Iprobe");
+        if (!flag) continue;
+        int count = 0;
+        MPI_Get_count(&status, MPI_BYTE, &count);
+        got[i].resize(static_cast<std::size_t>(count));
+        MPI_Request r;
+        check(MPI_Irecv(got[i].data(), count, MPI_BYTE, from[i], kExchangeTag, comm_, &r), "MPI_Irecv");
+        requests.push_back(r);
+        started[i] = any = true;
+        --left;
+      }
+      if (any) {
+        progress = Clock::now();
+      } else {
+        if (past(progress)) give_up("an exchange of placed messages (MPI_Iprobe)");
+        std::this_thread::yield();
+      }
+    }
+    if (!requests.empty())
+      wait_all(requests.data(), static_cast<int>(requests.size()), "an exchange of placed messages (MPI_Isend, "
+                                                                     "MPI_Irecv)");
+    return got;
   }
 
   void send_now(int rank, std::vector<std::byte> message) override {

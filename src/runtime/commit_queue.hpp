@@ -44,8 +44,10 @@ class CommitQueue {
   const Item& top() const { return from_heap() ? heap_.front() : sorted_.back(); }
   // One that comes back during a pass (a store-and-forward message's next hop, or what a failed pass did not place):
   // with no lead.
-  void push(Pending* p) {
-    heap_.push_back({p->key, p, p->kind == Pending::Kind::horizon ? kHorizon : 0});
+  void push(Pending* p) { push({p->key, p, p->kind == Pending::Kind::horizon ? kHorizon : 0}); }
+  // One taken out and put back as it was (a round over MPI ranks that did not reach it).
+  void push(const Item& i) {
+    heap_.push_back(i);
     std::push_heap(heap_.begin(), heap_.end(), later);
   }
   // Submissions, in any order; `batch` is left empty, its capacity swapped for another's.

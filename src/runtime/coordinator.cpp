@@ -1,6 +1,7 @@
 #include "runtime/coordinator.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <memory>
 #include <thread>
@@ -74,6 +75,15 @@ void Coordinator::start(int nodes) {
   native_changed_ = native_counting_ = false;
   barrier_complete_.store(false, std::memory_order_relaxed);
   barrier_latest_ = 0;
+  // The links partitioned among the ranks (coordinator_partition.cpp): on the cube, over a power of two of ranks,
+  // where each transfer's lead bounds its events.
+  const int ranks = distributed() ? run_.transport->ranks() : 1;
+  cube_d_ = run_.timing.topology().ecube_dimension();
+  partitioned_ = distributed() && run_.ordered && cube_d_ > 0 && (ranks & (ranks - 1)) == 0 &&
+                 run_.timing.leads_whole_routes();
+  shared_from_ = partitioned_ ? cube_d_ - std::countr_zero(static_cast<unsigned>(ranks)) + 1 : 0;
+  booked_shared_.clear();
+  window_.clear();
 }
 
 int Coordinator::rank_of(int id) const {
@@ -196,7 +206,8 @@ void Coordinator::on_quiescent() {
       // Every rank takes part in every round until the run ends everywhere, even when none of its nodes is left.
       if (running_.load(std::memory_order_seq_cst) == 0 && !stopped_) {
         ++passes_;
-        if (run_.ordered) round();
+        if (partitioned_) partitioned_round();
+        else if (run_.ordered) round();
         else native_progress();
         if (!stopped_ && running_.load(std::memory_order_seq_cst) == 0) recheck_.store(true, std::memory_order_seq_cst);
       }

@@ -16,19 +16,22 @@
 // Transfers that cannot contend (no link, or links only their source can reach) skip the queue: their sender places
 // them when it issues them.
 //
-// Spread over MPI ranks (docs/mpi.md), the same happens in rounds: when no node of a rank runs, the rank sends what its
-// nodes submitted to every other rank (one all-gather), and every rank places the whole queue, the same on each, so
-// that every rank's copy of the links stays the same; each rank then releases its own senders, sends the payloads of
-// its messages to the ranks of their receivers, and delivers the messages its nodes receive. Only messages to oneself
-// skip the queue there.
+// Spread over MPI ranks (docs/mpi.md), the same happens in rounds, which start when no node runs on any rank (one
+// all-gather). On the cube under circuit switching, over a power of two of ranks, the links are shared out: each rank
+// places its own senders' transfers of the round's window on the links they reach, exchanges with the others only
+// the bookings of links that senders of several ranks reach, and sends the messages it placed to their receivers'
+// ranks (coordinator_partition.cpp). Otherwise every rank places the whole queue, the same on each, so that every
+// rank's copy of the links stays the same (coordinator_ranks.cpp). Only messages to oneself skip the queue there.
 #include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <exception>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
+#include "common/wire.hpp"
 #include "hcemu/time.hpp"
 #include "runtime/commit_queue.hpp"
 #include "runtime/pending.hpp"
@@ -45,8 +48,6 @@ class GlobalBarrier;
 class RunControl;
 class Transport;
 struct Message;
-class Wire;
-class WireReader;
 
 // What the placer knows of its run: all of it outlives the coordinator.
 struct PlacerContext {
@@ -74,6 +75,9 @@ class Coordinator final : public Placer {
   // After the run: frees whatever an aborted run left in the queue.
   void discard_pending();
   std::uint64_t rounds() const { return rounds_; }
+  // Spread over ranks with the links partitioned among them (coordinator_partition.cpp): each rank counts the
+  // bookings it placed, and the report adds up every rank's links.
+  bool partitioned() const { return partitioned_; }
   // What the placer did (EngineStats): its passes, the transfers it brought to their receivers, the horizons it
   // answered, and its host time when the run records statistics.
   std::uint64_t passes() const { return passes_; }
@@ -154,9 +158,35 @@ class Coordinator final : public Placer {
   void count_woken(int woken);
   // Spread over ranks (coordinator_ranks.cpp): one round of placing, with every rank.
   void round();
-  // What this rank tells the others in a round: its unfinished nodes, its failure, its barrier, its submissions.
+  // What this rank tells the others in a round: its unfinished nodes, its failure, its barrier (the head), its
+  // submissions.
+  void put_round_head(Wire& w);
+  struct RoundHeads {  // every rank's heads, read in rank order
+    std::int64_t unfinished = 0;
+    bool failed = false;  // the first rank's failure
+    int failed_node = -1;
+    std::string failed_what;
+    int barrier_ranks = 0;  // ranks whose part of the barrier is complete
+    Time latest_entry = 0;
+    void read(WireReader& in);
+  };
   Wire round_message(const std::vector<Pending*>& mine);
   void place_round(timing::OrderKey horizon);
+  // Spread over 2^k ranks on the cube under circuit switching (coordinator_partition.cpp): each rank places its own
+  // senders' transfers on the links they reach, and only the bookings of links that several ranks' senders reach,
+  // and the messages to other ranks' nodes, go between ranks.
+  void partitioned_round();
+  struct SharedUse;
+  // This rank's messages of the round, in key order, where nothing unplaced comes before them on a link; false when
+  // a booking failed. `uses` and `next`: the round's bookings of shared links, by link and key, and per link the first
+  // not yet made here (empty when no shared link has bookings from two ranks).
+  bool place_own(std::vector<CommitQueue::Item>& items, const std::vector<SharedUse>& uses,
+                 std::unordered_map<int, std::size_t>* next);
+  void deliver_placed(const std::vector<std::byte>& part);
+  bool shared_link(int link) const { return link % cube_d_ >= shared_from_; }
+  bool reaches_shared(int source, int destination) const;
+  struct SharedBooking;
+  void copy_shared(const SharedBooking& b);  // another rank's booking, on this rank's copy of the shared links
   void queue_submissions_of(WireReader& in, std::uint64_t count);
   bool release_barrier(Time latest_entry, timing::OrderKey& horizon);
   void report_deadlock();
@@ -223,6 +253,18 @@ class Coordinator final : public Placer {
   std::vector<Lane> lanes_;
   // Spread over ranks.
   bool stopped_ = false;
+  bool partitioned_ = false;
+  int cube_d_ = 0;
+  int shared_from_ = 0;  // over 2^k ranks: the links of dimensions d - k + 1 and up are reached from several ranks
+  // A booking of a shared link, as it goes to the other ranks: its route follows from its two ends.
+  struct SharedBooking {
+    timing::OrderKey key;
+    int destination;
+    Time start, end;
+  };
+  std::vector<SharedBooking> booked_shared_;  // this rank's, not yet sent
+  std::vector<CommitQueue::Item> window_;  // this rank's items taken in a round, in key order
+  std::vector<Wire> to_rank_;  // per rank: the messages placed here for its nodes in this round
   std::uint64_t passes_ = 0, transfers_placed_ = 0, horizons_answered_ = 0;  // written by the placer only
   std::uint64_t batches_ = 0, transfers_shared_ = 0;
   Time least_lead_ = kNever;

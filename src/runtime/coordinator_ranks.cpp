@@ -52,8 +52,7 @@ void put_submission(Wire& w, const Pending* p) {
 
 }  // namespace
 
-Wire Coordinator::round_message(const std::vector<Pending*>& mine) {
-  Wire w;
+void Coordinator::put_round_head(Wire& w) {
   int failed_node = -1;
   std::string failed_what;
   const bool failed = run_.control.failed_here(&failed_node, &failed_what);
@@ -63,6 +62,25 @@ Wire Coordinator::round_message(const std::vector<Pending*>& mine) {
   w.put_string(failed_what);
   w.put(barrier_complete_.load(std::memory_order_seq_cst));
   w.put(barrier_latest_);
+}
+
+void Coordinator::RoundHeads::read(WireReader& in) {
+  unfinished += in.get<std::int32_t>();
+  const bool f = in.get<bool>();
+  const int node = in.get<std::int32_t>();
+  std::string what = in.get_string();
+  if (f && !failed) {
+    failed = true;
+    failed_node = node;
+    failed_what = std::move(what);
+  }
+  if (in.get<bool>()) ++barrier_ranks;
+  latest_entry = std::max(latest_entry, in.get<Time>());
+}
+
+Wire Coordinator::round_message(const std::vector<Pending*>& mine) {
+  Wire w;
+  put_round_head(w);
   w.put<std::uint64_t>(mine.size());
   for (const Pending* p : mine) put_submission(w, p);
   return w;
@@ -78,25 +96,10 @@ void Coordinator::round() {
 
   const std::vector<std::vector<std::byte>> parts = transport.all_gather(round_message(mine).bytes());
 
-  std::int64_t unfinished = 0;
-  int failed_node = -1;
-  std::string failed_what;
-  bool any_failure = false;
-  int barrier_ranks = 0;
-  Time latest_entry = 0;
+  RoundHeads heads;
   for (int r = 0; r < static_cast<int>(parts.size()); ++r) {
     WireReader in(parts[static_cast<std::size_t>(r)]);
-    unfinished += in.get<std::int32_t>();
-    const bool f = in.get<bool>();
-    const int node = in.get<std::int32_t>();
-    std::string what = in.get_string();
-    if (f && !any_failure) {
-      any_failure = true;
-      failed_node = node;
-      failed_what = std::move(what);
-    }
-    if (in.get<bool>()) ++barrier_ranks;
-    latest_entry = std::max(latest_entry, in.get<Time>());
+    heads.read(in);
     const auto count = in.get<std::uint64_t>();
     if (r == transport.rank()) {  // our own, in the order we wrote them
       for (Pending* p : mine) queue_.push(p);
@@ -105,21 +108,21 @@ void Coordinator::round() {
     queue_submissions_of(in, count);
   }
 
-  if (any_failure) {  // every rank reports the first rank's failure
+  if (heads.failed) {  // every rank reports the first rank's failure
     stopped_ = true;
-    run_.control.fail_as(failed_node, failed_what);
+    run_.control.fail_as(heads.failed_node, heads.failed_what);
     return;
   }
   timing::OrderKey horizon = timing::OrderKey::infinity();
   bool released = false;
-  if (barrier_ranks == transport.ranks()) {
-    if (!release_barrier(latest_entry, horizon)) return;
+  if (heads.barrier_ranks == transport.ranks()) {
+    if (!release_barrier(heads.latest_entry, horizon)) return;
     released = true;
   }
   if (queue_.empty() && !released) {
     // Nothing to place and nobody runs anywhere: the run is over, or deadlocked.
     stopped_ = true;
-    if (unfinished > 0) report_deadlock();
+    if (heads.unfinished > 0) report_deadlock();
     return;
   }
   place_round(horizon);

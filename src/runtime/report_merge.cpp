@@ -1,8 +1,10 @@
 // Spread over MPI ranks, each rank knows only its own nodes: their stats, what they received and lost, their trace
 // spans, their lateness. Every rank sends its part to every other, and each merges them in node order (the ranks
 // hold blocks of consecutive ids, in rank order), so that Machine::run returns the same whole report on every rank.
-// The links are the same on every rank: each places every transfer that books one (runtime/coordinator.hpp).
+// The links are the same on every rank where each places every transfer that books one; where the ranks share them
+// out, merge_links adds every rank's up (runtime/coordinator.hpp).
 #include <algorithm>
+#include <tuple>
 
 #include "runtime/run_state.hpp"
 
@@ -93,6 +95,40 @@ void RunState::merge_ranks(RunReport& report, std::vector<double>& lateness, int
     for (auto n = r.get<std::uint64_t>(); n > 0; --n) lateness.push_back(r.get<double>());
     for (auto n = r.get<std::uint64_t>(); n > 0; --n) report.trace.push_back(get_span(r));
   }
+}
+
+// With the links partitioned among the ranks (runtime/coordinator.hpp), each rank counts what it placed: a link's
+// busy time and contention are the sums of every rank's.
+void RunState::merge_links(RunReport& report) {
+  Wire w;
+  w.put<std::uint64_t>(report.links.size());
+  for (const LinkStats& l : report.links) w.put(l);
+  w.put<std::uint64_t>(report.link_trace.size());
+  for (const LinkSpan& l : report.link_trace) w.put(l);
+  std::vector<LinkStats> all;
+  report.link_trace.clear();
+  for (const std::vector<std::byte>& part : transport_->all_gather(w.bytes())) {
+    WireReader r(part);
+    for (auto n = r.get<std::uint64_t>(); n > 0; --n) all.push_back(r.get<LinkStats>());
+    for (auto n = r.get<std::uint64_t>(); n > 0; --n) report.link_trace.push_back(r.get<LinkSpan>());
+  }
+  std::stable_sort(all.begin(), all.end(), [](const LinkStats& a, const LinkStats& b) {
+    return std::tie(a.from, a.dim) < std::tie(b.from, b.dim);
+  });
+  report.links.clear();
+  for (const LinkStats& l : all) {
+    if (!report.links.empty() && report.links.back().from == l.from && report.links.back().dim == l.dim) {
+      LinkStats& sum = report.links.back();
+      sum.busy += l.busy;
+      sum.contention_events += l.contention_events;
+      sum.contention_delay += l.contention_delay;
+    } else {
+      report.links.push_back(l);
+    }
+  }
+  std::stable_sort(report.link_trace.begin(), report.link_trace.end(), [](const LinkSpan& a, const LinkSpan& b) {
+    return std::tie(a.from, a.dim, a.start) < std::tie(b.from, b.dim, b.start);
+  });
 }
 
 }  // namespace hcemu::detail

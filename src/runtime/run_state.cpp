@@ -184,6 +184,7 @@ RunReport RunState::collect_report(std::chrono::steady_clock::time_point wall_st
             });
   report.links = timing_.link_stats();
   if (settings_.trace) report.link_trace = timing_.link_history();
+  if (distributed() && coordinator_.partitioned()) merge_links(report);
   if (settings_.timing == Timing::wall) report.lateness = summarize(std::move(lateness));
   report.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   if (settings_.engine_stats) {
@@ -195,8 +196,15 @@ RunReport RunState::collect_report(std::chrono::steady_clock::time_point wall_st
     s.transfers_placed = coordinator_.transfers_placed();
     s.transfers_shared = coordinator_.transfers_shared();
     s.lookahead = coordinator_.least_lead() == kNever ? 0 : coordinator_.least_lead();
-    // Every transfer reaches its receiver once; those the placer did not bring, their senders placed.
-    s.placed_by_senders = report.messages() - std::min(report.messages(), s.transfers_placed);
+    // Every transfer reaches its receiver once; those the placer did not bring, their senders placed. Spread over
+    // ranks, of this rank's senders' transfers, when each rank places its own (coordinator_.partitioned()).
+    std::uint64_t sent = report.messages();
+    if (distributed() && coordinator_.partitioned()) {
+      sent = 0;
+      for (int i = first_node_; i < first_node_ + local_nodes_; ++i)
+        sent += report.nodes[static_cast<std::size_t>(i)].messages_sent;
+    }
+    s.placed_by_senders = sent - std::min(sent, s.transfers_placed);
     s.horizons_answered = coordinator_.horizons_answered();
     s.placing_seconds = coordinator_.placing_seconds();
     s.shared_seconds = coordinator_.shared_seconds();

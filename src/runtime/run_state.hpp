@@ -42,6 +42,7 @@ class RunState {
   // Spread over ranks: every rank's part of the report, merged in node order; every rank gets the whole.
   // `error_node` and `error`: this rank's first error in, the first rank's that has one out (-1: none).
   void merge_ranks(RunReport& report, std::vector<double>& lateness, int& error_node, std::string& error);
+  void merge_links(RunReport& report);
 
   const MachineConfig config_;
   const EmulatorSettings settings_;

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/wire.hpp"
@@ -35,6 +36,12 @@ class Transport {
   virtual void start_send(int rank, const std::byte* data, std::size_t bytes) = 0;
   virtual void start_receive(int rank, std::byte* data, std::size_t bytes) = 0;
   virtual void finish() = 0;
+
+  // Point to point, of sizes the receivers do not know: sends each of `out` to its rank, and receives one message
+  // from each rank of `from`, returned in the order of `from`. Every rank calls it in the same round, and a rank
+  // sends another at most one message per call.
+  virtual std::vector<std::vector<std::byte>> exchange(
+      const std::vector<std::pair<int, std::vector<std::byte>>>& out, const std::vector<int>& from) = 0;
 
   // Native timing: one message (head and payload), sent at once without waiting for its receiver.
   virtual void send_now(int rank, std::vector<std::byte> message) = 0;

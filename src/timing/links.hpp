@@ -31,6 +31,13 @@ class LinkTable {
   Time book(std::span<const int> route, Time ready, Time duration, int owner, Time forget_before,
             Time finish_at_least = 0);
 
+  // Another process's booking of a link whose copy this one keeps (spread over MPI ranks, docs/mpi.md): in place, in
+  // the order of docs/model.md §7 like any other, but without its busy time and contention, which the process that
+  // placed it counts.
+  void copy(int link, Time start, Time end, int owner, Time forget_before) {
+    if (end > start) insert(links_[static_cast<std::size_t>(link)], Booking{start, end, owner}, forget_before);
+  }
+
   std::vector<LinkStats> stats() const;  // links that carried something, by (from, label)
   void reset();                          // for the next run of the same machine
   // With recording on, every booking is kept for a trace, in order of link and start.

@@ -90,6 +90,8 @@ class TransferModel {
     (void)t;
     return 0;
   }
+  // Whether a commit books the whole route at once, for [start, start + duration), and least_lead is that duration.
+  virtual bool leads_whole_routes() const { return false; }
 
   // False when the model keeps no model time (native timing: real time is the clock, and nothing is delayed), so
   // that transfers need not be placed in the order of docs/model.md §7 and an elapse injects nothing.

@@ -151,6 +151,48 @@ TEST(Mpi, ContendedBitReversal) {
   });
 }
 
+// Every node sends to one of four hot spots, one per quarter of the cube, step after step, at staggered times and in
+// sizes that differ: routes from every rank meet on the links of the top dimensions, which several ranks share when
+// the links are partitioned among them (four ranks and more), so that a round takes several phases there.
+TEST(Mpi, HotSpotsOnSharedLinks) {
+  const int d = 6;
+  expect_same(round_config(d), [](Node& node) {
+    const int n = node.size();
+    const auto spot = [n](int i, int step) { return ((i + step) % 4) * (n / 4) + (step * 5 + 3) % (n / 4); };
+    const auto size = [](int i, int step) { return static_cast<std::size_t>(64 + 48 * ((i * 3 + step) % 5)); };
+    for (int step = 0; step < 4; ++step) {
+      std::vector<std::vector<std::byte>> ins;
+      std::vector<int> senders;
+      for (int i = 0; i < n; ++i)
+        if (i != node.id() && spot(i, step) == node.id()) senders.push_back(i);
+      std::vector<Request> requests;
+      ins.reserve(senders.size());
+      for (int i : senders) {
+        ins.emplace_back(size(i, step));
+        requests.push_back(node.post_recv(i, ins.back(), step));
+      }
+      node.elapse(us((node.id() * 13 + step * 5) % 7));
+      const std::vector<std::byte> out = bytes_of(size(node.id(), step), static_cast<unsigned>(node.id() + step));
+      if (spot(node.id(), step) != node.id()) requests.push_back(node.isend(spot(node.id(), step), out, step));
+      node.wait_all(requests);
+      for (std::size_t k = 0; k < senders.size(); ++k)
+        EXPECT_EQ(ins[k], bytes_of(size(senders[k], step), static_cast<unsigned>(senders[k] + step)));
+    }
+  });
+}
+
+// Where a transfer takes no time (every cost zero) its placing brings its events at its own ready time: the links'
+// partition has no lead to go on, and each round places the least transfer of all alone.
+TEST(Mpi, ZeroCostsPlaceOneTransferAtATime) {
+  MachineConfig config = round_config(4);
+  config.lambda = config.tau = config.delta_hop = config.delta_msg = 0;
+  config.lambda0 = 0;
+  expect_same(config, [](Node& node) {
+    for (int k = node.dim() - 1; k >= 0; --k)
+      node.exchange(node.neighbor(k), bytes_of(16, static_cast<unsigned>(node.id())), std::vector<std::byte>(16));
+  });
+}
+
 // Node 0 receives from any source, and waits for the first of several, while the senders start at staggered times.
 TEST(Mpi, AnySourceAndWaitAny) {
   const int d = 3;

@@ -1,0 +1,374 @@
+// Placing transfers in model time over MPI ranks, with the links partitioned among the ranks (docs/mpi.md).
+//
+// Which senders reach a link. On the d-cube a route corrects the bits where its ends differ from the lowest up
+// (e-cube routing), so the link of dimension k from node a is crossed only by routes whose source agrees with a in
+// bits k and up. Spread over R = 2^j ranks in blocks of consecutive ids, a rank's nodes are those of one value of the
+// top j bits. So a link of dimension k <= d - j is reached by the senders of one rank only, the rank of its node, and
+// a link of a higher dimension by the senders of 2^(k - d + j) ranks (on 2 ranks, none is shared). Each rank places
+// its own senders' transfers, on its copy of the links they reach; it counts the contention of what it places, and
+// the report adds every rank's links up. Of the others' bookings it needs only those of shared links.
+//
+// A round starts, as in coordinator_ranks.cpp, when no node runs on any rank (it is one all-gather). Under circuit
+// switching every event of a transfer ready at r (its arrival, its sender's release) comes at r + its duration or
+// later (its least lead), to its sender or its receiver, so no transfer that a node issues after the round comes
+// before B = the least, over every rank's waiting transfers, of (ready + lead, the lower of its ends). Each rank brings
+// its part of B, its least key (a transfer with no lead is placed alone, as one process places the least key before
+// it looks at its events) and its least horizon request (answered once everything before it is placed, which then
+// bounds the round, as in one process). The window is what comes before all three, the same on every rank.
+//
+// Every rank places its part of the window in key order; what remains is that a link's bookings go in key order
+// across ranks. On a rank's own links they do. For shared links, each rank brings the key and receiver of every
+// transfer of its window that reaches one, so every rank knows each shared link's bookings of the round, in key
+// order. Where a shared link has bookings from two ranks, a rank places a transfer only once every booking before it
+// on its shared links is known here, and nothing before it on its own links waits; the ranks then exchange the
+// bookings they made (one all-gather, a phase) and go on, until the whole window is placed. The least unplaced
+// transfer of all is always free to go, so every phase places something. Where no shared link has bookings from two
+// ranks, no phase is needed: the bookings travel with the next round. Last, each rank sends the messages it placed
+// for another's nodes (header, times and payload) to that rank, which delivers them.
+#include <algorithm>
+#include <cstring>
+#include <tuple>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "runtime/barrier.hpp"
+#include "runtime/coordinator.hpp"
+#include "runtime/message.hpp"
+#include "runtime/parking.hpp"
+#include "runtime/run_control.hpp"
+#include "runtime/transport.hpp"
+#include "timing/timing_model.hpp"
+#include "timing/wiring.hpp"
+
+namespace hcemu::detail {
+
+struct Coordinator::SharedUse {
+  int link;
+  timing::OrderKey key;
+  int rank;
+  friend bool operator<(const SharedUse& a, const SharedUse& b) {
+    return std::tie(a.link, a.key) < std::tie(b.link, b.key);
+  }
+};
+
+namespace {
+
+using timing::OrderKey;
+
+// No event the transfer's placing brings comes before this, and so no transfer that a node it wakes issues.
+OrderKey lead_bound(const CommitQueue::Item& i) {
+  const Time ready = i.key.ready;
+  const Time at = i.lead >= kNever - ready ? kNever : ready + i.lead;
+  return OrderKey::floor_of(at, std::min(i.key.source, i.destination));
+}
+
+void put_placed(Wire& w, const Message& m) {
+  w.put(m.source);
+  w.put(m.destination);
+  w.put(m.tag);
+  w.put(m.context);
+  w.put<std::uint64_t>(m.bytes);
+  w.put(m.transfer.key);
+  w.put(m.transfer.channel);
+  w.put(m.transfer.times);
+  w.put_bytes(m.payload(), m.bytes);
+}
+
+}  // namespace
+
+bool Coordinator::reaches_shared(int source, int destination) const {
+  return shared_from_ < cube_d_ && (static_cast<unsigned>(source ^ destination) >> shared_from_) != 0;
+}
+
+void Coordinator::copy_shared(const SharedBooking& b) {
+  timing::for_each_ecube_link(cube_d_, b.key.source, b.destination, [&](int link) {
+    if (shared_link(link)) run_.timing.copy_booking(link, b.start, b.end, b.key.source, b.key.ready);
+  });
+}
+
+void Coordinator::partitioned_round() {
+  Transport& transport = *run_.transport;
+  const int ranks = transport.ranks(), me = transport.rank();
+  const auto slot = [](int r) { return static_cast<std::size_t>(r); };
+  ++rounds_;
+  queue_submissions();
+
+  // This rank's part of the window, taken from the front of its queue while it comes before the bound that the leads
+  // of those taken set (what is left comes after the window).
+  window_.clear();
+  const OrderKey least = queue_.empty() ? OrderKey::infinity() : queue_.top_key();
+  OrderKey bound = OrderKey::infinity(), request = OrderKey::infinity();
+  while (!queue_.empty() && queue_.top_key() < bound) {
+    window_.push_back(queue_.top());
+    queue_.pop();
+    if (window_.back().lead == CommitQueue::kHorizon) {
+      request = window_.back().key;
+      break;
+    }
+    bound = std::min(bound, lead_bound(window_.back()));
+  }
+
+  Wire w;
+  put_round_head(w);
+  w.put(least);
+  w.put(bound);
+  w.put(request);
+  w.put<std::uint64_t>(booked_shared_.size());
+  for (const SharedBooking& b : booked_shared_) w.put(b);
+  booked_shared_.clear();
+  // Per other rank, the least key of a message taken for its nodes: the two ranks exchange this round's messages when
+  // that key is in the window.
+  std::vector<OrderKey> least_to(slot(ranks), OrderKey::infinity());
+  std::uint64_t shared_items = 0;
+  for (const CommitQueue::Item& i : window_) {
+    if (i.lead == CommitQueue::kHorizon) continue;
+    OrderKey& to = least_to[slot(rank_of(i.destination))];
+    to = std::min(to, i.key);
+    if (reaches_shared(i.key.source, i.destination)) ++shared_items;
+  }
+  least_to[slot(me)] = OrderKey::infinity();
+  w.put<std::int32_t>(static_cast<std::int32_t>(std::count_if(least_to.begin(), least_to.end(), [](const OrderKey& k) {
+    return k != OrderKey::infinity();
+  })));
+  for (int r = 0; r < ranks; ++r)
+    if (least_to[slot(r)] != OrderKey::infinity()) {
+      w.put<std::int32_t>(r);
+      w.put(least_to[slot(r)]);
+    }
+  w.put<std::uint64_t>(shared_items);
+  for (const CommitQueue::Item& i : window_)
+    if (i.lead != CommitQueue::kHorizon && reaches_shared(i.key.source, i.destination)) {
+      w.put(i.key);
+      w.put<std::int32_t>(i.destination);
+    }
+
+  const std::vector<std::vector<std::byte>> parts = transport.all_gather(w.bytes());
+  RoundHeads heads;
+  OrderKey first = OrderKey::infinity(), lead_horizon = OrderKey::infinity(), first_request = OrderKey::infinity();
+  std::vector<OrderKey> least_from(slot(ranks), OrderKey::infinity());  // per rank: its least message for us
+  std::vector<SharedBooking> copies;
+  struct Header {
+    OrderKey key;
+    int destination, rank;
+  };
+  std::vector<Header> headers;
+  for (int r = 0; r < ranks; ++r) {
+    WireReader in(parts[slot(r)]);
+    heads.read(in);
+    first = std::min(first, in.get<OrderKey>());
+    lead_horizon = std::min(lead_horizon, in.get<OrderKey>());
+    first_request = std::min(first_request, in.get<OrderKey>());
+    for (auto n = in.get<std::uint64_t>(); n > 0; --n) {
+      const auto b = in.get<SharedBooking>();
+      if (r != me) copies.push_back(b);
+    }
+    for (auto n = in.get<std::int32_t>(); n > 0; --n) {
+      const int to = in.get<std::int32_t>();
+      const auto key = in.get<OrderKey>();
+      if (to == me) least_from[slot(r)] = key;
+    }
+    for (auto n = in.get<std::uint64_t>(); n > 0; --n) {
+      const auto key = in.get<OrderKey>();
+      headers.push_back({key, in.get<std::int32_t>(), r});
+    }
+  }
+  const auto put_back = [&] {
+    for (const CommitQueue::Item& i : window_) queue_.push(i);
+    window_.clear();
+  };
+  if (heads.failed) {  // every rank reports the first rank's failure
+    put_back();
+    stopped_ = true;
+    run_.control.fail_as(heads.failed_node, heads.failed_what);
+    return;
+  }
+  OrderKey horizon = OrderKey::infinity();
+  bool released = false;
+  if (heads.barrier_ranks == ranks) {
+    if (!release_barrier(heads.latest_entry, horizon)) return put_back();
+    released = true;
+  }
+  if (first == OrderKey::infinity() && !released) {
+    // Nothing to place and nobody runs anywhere: the run is over, or deadlocked.
+    stopped_ = true;
+    if (heads.unfinished > 0) report_deadlock();
+    return;
+  }
+  // The other ranks' bookings of shared links since the last round, in key order.
+  std::sort(copies.begin(), copies.end(), [](const SharedBooking& a, const SharedBooking& b) { return a.key < b.key; });
+  for (const SharedBooking& b : copies) copy_shared(b);
+
+  const auto in_window = [&](const OrderKey& k) {
+    return (k < lead_horizon || k == first) && k <= first_request && k < horizon;
+  };
+  std::size_t taken = 0;
+  while (taken < window_.size() && in_window(window_[taken].key)) ++taken;
+  for (std::size_t i = taken; i < window_.size(); ++i) queue_.push(window_[i]);
+  window_.resize(taken);
+
+  // The window's bookings of shared links, by link and key; whether two ranks book one.
+  std::vector<SharedUse> uses;
+  for (const Header& h : headers)
+    if (in_window(h.key))
+      timing::for_each_ecube_link(cube_d_, h.key.source, h.destination, [&](int link) {
+        if (shared_link(link)) uses.push_back({link, h.key, h.rank});
+      });
+  std::sort(uses.begin(), uses.end());
+  bool phases = false;
+  for (std::size_t i = 1; i < uses.size() && !phases; ++i)
+    phases = uses[i].link == uses[i - 1].link && uses[i].rank != uses[i - 1].rank;
+  std::unordered_map<int, std::size_t> next;  // per shared link, in phases: its first booking not made here
+  if (phases)
+    for (std::size_t i = 0; i < uses.size(); ++i)
+      if (i == 0 || uses[i].link != uses[i - 1].link) next[uses[i].link] = i;
+
+  to_rank_.resize(slot(ranks));
+  for (Wire& out : to_rank_) out.bytes().clear();
+  std::vector<Pending*> requests;
+  std::vector<CommitQueue::Item> own;
+  for (const CommitQueue::Item& i : window_) {
+    if (i.lead == CommitQueue::kHorizon)
+      requests.push_back(i.p);
+    else
+      own.push_back(i);
+  }
+  window_.clear();
+  bool ok = place_own(own, uses, phases ? &next : nullptr);
+  bool failed = !ok;  // here, or in phases on any rank
+  while (phases) {
+    Wire pw;
+    pw.put<bool>(!ok);
+    pw.put<std::uint64_t>(own.size());
+    pw.put<std::uint64_t>(booked_shared_.size());
+    for (const SharedBooking& b : booked_shared_) pw.put(b);
+    booked_shared_.clear();
+    std::uint64_t left = 0;
+    copies.clear();
+    const std::vector<std::vector<std::byte>> phase = transport.all_gather(pw.bytes());
+    for (int r = 0; r < ranks; ++r) {
+      WireReader in(phase[slot(r)]);
+      failed = in.get<bool>() || failed;  // any rank's: what waits on another rank's bookings stays unplaced
+      left += in.get<std::uint64_t>();
+      for (auto n = in.get<std::uint64_t>(); n > 0; --n) {
+        const auto b = in.get<SharedBooking>();
+        if (r != me) copies.push_back(b);
+      }
+    }
+    std::sort(copies.begin(), copies.end(),
+              [](const SharedBooking& a, const SharedBooking& b) { return a.key < b.key; });
+    for (const SharedBooking& b : copies) {
+      copy_shared(b);
+      timing::for_each_ecube_link(cube_d_, b.key.source, b.destination, [&](int link) {
+        if (shared_link(link)) ++next[link];
+      });
+    }
+    if (failed || left == 0) break;
+    ok = place_own(own, uses, &next);
+    failed = failed || !ok;
+  }
+  for (const CommitQueue::Item& i : own) queue_.push(i);  // what a failure left
+
+  // The messages for other ranks' nodes, and theirs for ours.
+  std::vector<std::pair<int, std::vector<std::byte>>> out;
+  std::vector<int> from;
+  for (int r = 0; r < ranks; ++r) {
+    if (r == me) continue;
+    if (in_window(least_to[slot(r)])) out.emplace_back(r, std::move(to_rank_[slot(r)].bytes()));
+    if (in_window(least_from[slot(r)])) from.push_back(r);
+  }
+  if (!out.empty() || !from.empty())
+    for (const std::vector<std::byte>& part : transport.exchange(out, from)) deliver_placed(part);
+  // A horizon once every transfer before it has been delivered.
+  for (Pending* p : requests) {
+    if (failed) {
+      queue_.push(p);
+      continue;
+    }
+    ++horizons_answered_;
+    node(p->owner).horizon_reached(*p);
+  }
+}
+
+bool Coordinator::place_own(std::vector<CommitQueue::Item>& items, const std::vector<SharedUse>& uses,
+                            std::unordered_map<int, std::size_t>* next) {
+  std::unordered_set<int> held;  // links of a message left for a later phase: what comes after it there waits too
+  const int me = run_.transport->rank();
+  std::size_t kept = 0;
+  bool ok = true;
+  // The messages' lines and then their ends' come from other cores' caches, or memory: asked for ahead, as a pass in
+  // one process does (coordinator_batch.cpp).
+  constexpr std::size_t kMessagesAhead = 8, kEndsAhead = 4;
+  const auto fetch_ends_of = [&](const Message& m) {
+    __builtin_prefetch(m.sender, 1);
+    __builtin_prefetch(&node(m.source), 1);
+    if (is_local(m.destination)) __builtin_prefetch(&node(m.destination), 1);
+  };
+  for (std::size_t k = 0; k < items.size() && k < kMessagesAhead; ++k)
+    fetch_message(static_cast<const Message*>(items[k].p));
+  for (std::size_t k = 0; k < items.size(); ++k) {
+    if (k + kMessagesAhead < items.size()) fetch_message(static_cast<const Message*>(items[k + kMessagesAhead].p));
+    if (k + kEndsAhead < items.size()) fetch_ends_of(*static_cast<const Message*>(items[k + kEndsAhead].p));
+    const CommitQueue::Item item = items[k];
+    auto* m = static_cast<Message*>(item.p);
+    const auto& route = m->transfer.route.links;
+    bool wait = !ok;
+    if (next != nullptr && !wait) {
+      for (int link : route)
+        wait = wait || held.contains(link) || (shared_link(link) && uses[next->at(link)].key != item.key);
+      if (wait) held.insert(route.begin(), route.end());
+    }
+    if (wait) {
+      items[kept++] = item;
+      continue;
+    }
+    timing::CommitStep step;
+    try {
+      step = run_.timing.commit(m->transfer, item.key.ready);
+    } catch (const std::exception& e) {  // the run leaves the model's range: the next round tells every rank
+      run_.control.fail(m->source, std::current_exception(), e.what());
+      ok = false;
+      items[kept++] = item;
+      continue;
+    }
+    if (!step.arrived) throw std::logic_error("internal error: a transfer placed by the rank of its sender in parts");
+    ++transfers_placed_;
+    least_lead_ = std::min(least_lead_, item.lead);
+    if (reaches_shared(m->source, m->destination)) {
+      booked_shared_.push_back({item.key, m->destination, m->times().start, m->times().start + m->transfer.duration});
+      if (next != nullptr)
+        for (int link : route)
+          if (shared_link(link)) ++(*next)[link];
+    }
+    if (step.sender_released) node(m->source).transfer_released(*m);
+    const int to = rank_of(m->destination);
+    if (to == me) {
+      node(m->destination).deliver(m);
+    } else {
+      put_placed(to_rank_[static_cast<std::size_t>(to)], *m);
+      Message::destroy(m);
+    }
+  }
+  items.resize(kept);
+  return ok;
+}
+
+// Another rank's messages for this rank's nodes, placed there, as put_placed wrote them.
+void Coordinator::deliver_placed(const std::vector<std::byte>& part) {
+  WireReader in(part);
+  while (!in.done()) {
+    const int source = in.get<int>(), destination = in.get<int>(), tag = in.get<int>();
+    const auto context = in.get<std::uint32_t>();
+    const auto bytes = static_cast<std::size_t>(in.get<std::uint64_t>());
+    Message* m = Message::make_copy(source, destination, tag, context, bytes, true);
+    m->transfer.key = m->key = in.get<OrderKey>();
+    m->transfer.channel = in.get<int>();
+    m->transfer.times = in.get<timing::TransferTimes>();
+    m->transfer.source = source;
+    m->transfer.destination = destination;
+    m->transfer.bytes = bytes;
+    in.get_bytes(m->payload(), bytes);
+    node(destination).deliver(m);
+  }
+}
+
+}  // namespace hcemu::detail
