@@ -282,6 +282,30 @@ TEST(Mpi, ExceptionOnTheLastRankReachesEveryRank) {
   EXPECT_EQ(again.makespan, from_us(3 + 4 * 3));
 }
 
+// Transfers that leave the model's range only once contention delays them fail where they are placed: with the links
+// shared out, on the rank of their sender alone. Every rank reports the failure of the first node in model-time
+// order, as one process does (in each half of the 4-cube three transfers into node 7 share a link; the third, node
+// 3's, ends past the range: core_errors_test has the same kernel in one process). The machine runs again afterwards.
+TEST(Mpi, TransfersLeavingTheRangeFailOnEveryRankAsInOneProcess) {
+  MachineConfig config = round_config(4);
+  config.tau = 7.63e6;  // µs per byte: 64 KiB take about 5e17 ps
+  Machine machine = session->machine(config);
+  try {
+    machine.run([](Node& node) {
+      const int low = node.id() & 7;
+      if (low < 1 || low > 3) return;
+      node.elapse(from_us(3e12));  // 3e18 ps of the model's 4.6e18
+      node.send(node.id() | 7, std::vector<std::byte>(low == 3 ? 3 << 15 : 1 << 16));
+    });
+    ADD_FAILURE() << "expected the transfers to leave the model's range";
+  } catch (const KernelError& e) {
+    EXPECT_EQ(e.node, 3) << e.what();
+    EXPECT_NE(std::string(e.what()).find("range"), std::string::npos) << e.what();
+  }
+  const RunReport again = machine.run([](Node& node) { node.barrier(); });
+  EXPECT_EQ(again.makespan, from_us(3 + 4 * 4));
+}
+
 TEST(Mpi, DeadlockAcrossRanksIsReportedOnEveryRank) {
   const MachineConfig config = round_config(3);
   const int last = config.nodes() - 1;
