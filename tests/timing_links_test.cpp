@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <map>
 #include <random>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -79,6 +80,40 @@ INSTANTIATE_TEST_SUITE_P(Queues, LinkTableTest,
                          ::testing::Values(Case{2, 3000, 40, 3, 1}, Case{3, 3000, 20, 3, 2}, Case{3, 3000, 150, 2, 3},
                                            Case{4, 3000, 10, 4, 4}, Case{4, 3000, 300, 4, 5},
                                            Case{1, 2000, 5, 1, 6}));
+
+// Spread over MPI ranks with the links shared out, a rank keeps only the links its block's routes can cross
+// (LinkTable::keep_reachable_from): exactly those, found here by walking every route from the block, and each kept link
+// reports itself under its own ends.
+TEST(LinkTableBlock, KeepsExactlyTheLinksItsBlocksRoutesCross) {
+  const int d = 6, n = 1 << d;
+  const auto wiring = make_hypercube(d);
+  for (int nodes : {32, 16, 8, 4}) {
+    for (int first = 0; first < n; first += nodes) {
+      SCOPED_TRACE("block of " + std::to_string(nodes) + " from node " + std::to_string(first));
+      std::vector<bool> crossed(static_cast<std::size_t>(wiring->link_count()), false);
+      for (int s = first; s < first + nodes; ++s)
+        for (int t = 0; t < n; ++t) for_each_ecube_link(d, s, t, [&](int link) { crossed[link] = true; });
+      LinkTable table(*wiring);
+      table.keep_reachable_from(first, nodes);
+      // Each kept link booked once, for as long as its index plus one: its stats must name it.
+      Time ready = 0;
+      for (int link = 0; link < wiring->link_count(); ++link) {
+        ASSERT_EQ(table.keeps(link), crossed[static_cast<std::size_t>(link)]) << "link " << link;
+        if (!crossed[static_cast<std::size_t>(link)]) continue;
+        const int route[] = {link};
+        table.book(route, ready, link + 1, link / d, 0);
+        ready += 1000;
+      }
+      const std::vector<LinkStats> stats = table.stats();
+      ASSERT_EQ(stats.size(), static_cast<std::size_t>(std::count(crossed.begin(), crossed.end(), true)));
+      for (const LinkStats& l : stats) {
+        const int link = l.from * d + l.dim;
+        EXPECT_EQ(l.busy, link + 1) << "link " << link;
+        EXPECT_EQ(l.to(), l.from ^ (1 << l.dim));
+      }
+    }
+  }
+}
 
 }  // namespace
 }  // namespace hcemu::timing

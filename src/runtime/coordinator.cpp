@@ -82,6 +82,7 @@ void Coordinator::start(int nodes) {
   partitioned_ = distributed() && run_.ordered && cube_d_ > 0 && (ranks & (ranks - 1)) == 0 &&
                  run_.timing.leads_whole_routes();
   shared_from_ = partitioned_ ? cube_d_ - std::countr_zero(static_cast<unsigned>(ranks)) + 1 : 0;
+  if (partitioned_) run_.timing.keep_links_from(run_.first_node, run_.local_nodes);
   booked_shared_.clear();
   window_.clear();
 }

@@ -82,7 +82,8 @@ bool Coordinator::reaches_shared(int source, int destination) const {
 
 void Coordinator::copy_shared(const SharedBooking& b) {
   timing::for_each_ecube_link(cube_d_, b.key.source, b.destination, [&](int link) {
-    if (shared_link(link)) run_.timing.copy_booking(link, b.start, b.end, b.key.source, b.key.ready);
+    if (shared_link(link) && run_.timing.keeps_link(link))  // one this rank's senders reach
+      run_.timing.copy_booking(link, b.start, b.end, b.key.source, b.key.ready);
   });
 }
 

@@ -1,6 +1,8 @@
 #include "timing/links.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <stdexcept>
 #include <tuple>
 
 #include <boost/container/small_vector.hpp>
@@ -11,8 +13,49 @@ namespace hcemu::timing {
 
 LinkTable::LinkTable(const Wiring& wiring)
     : wiring_(wiring),
+      block_(static_cast<std::size_t>(wiring.link_count())),
       links_(static_cast<std::size_t>(wiring.link_count())),
       contention_(static_cast<std::size_t>(wiring.link_count())) {}
+
+void LinkTable::keep_reachable_from(int first_node, int nodes) {
+  const int d = wiring_.ecube_dimension();
+  if (d == 0 || nodes <= 0 || (nodes & (nodes - 1)) != 0 || first_node % nodes != 0) return;
+  if (d_ == d && first_node_ == first_node && block_ == static_cast<std::size_t>(nodes) * static_cast<std::size_t>(d))
+    return;  // kept already
+  d_ = d;
+  first_node_ = first_node;
+  far_from_ = std::countr_zero(static_cast<unsigned>(nodes)) + 1;
+  first_ = static_cast<std::size_t>(first_node) * static_cast<std::size_t>(d);
+  block_ = static_cast<std::size_t>(nodes) * static_cast<std::size_t>(d);
+  std::size_t far = 0;
+  for (int k = far_from_; k < d; ++k) far += std::size_t{1} << k;
+  links_ = std::vector<Link>(block_ + far);
+  contention_.assign(block_ + far, Contention{});
+  if (!history_.empty()) history_.assign(links_.size(), {});
+}
+
+bool LinkTable::keeps(int link) const {
+  if (d_ == 0 || static_cast<std::size_t>(link) - first_ < block_) return true;
+  const int node = link / d_, k = link % d_;
+  return k >= far_from_ && ((node ^ first_node_) >> k) == 0;
+}
+
+std::size_t LinkTable::far_slot(int link) const {
+  if (!keeps(link)) throw std::logic_error("internal error: a link this process does not keep");
+  const int node = link / d_, k = link % d_;
+  // Dimension k's links follow those of the dimensions below it, each 2^k, by the node's bits below k.
+  const std::size_t before = (std::size_t{1} << k) - (std::size_t{1} << far_from_);
+  return block_ + before + (static_cast<std::size_t>(node) & ((std::size_t{1} << k) - 1));
+}
+
+int LinkTable::link_at(std::size_t slot) const {
+  if (slot < block_) return static_cast<int>(first_ + slot);
+  std::size_t rest = slot - block_;
+  int k = far_from_;
+  while (rest >= (std::size_t{1} << k)) rest -= std::size_t{1} << k++;
+  const int node = (first_node_ & ~((1 << k) - 1)) | static_cast<int>(rest);
+  return node * d_ + k;
+}
 
 Time LinkTable::book(std::span<const int> route, Time ready, Time duration, int owner, Time forget_before,
                      Time finish_at_least) {
@@ -25,14 +68,14 @@ Time LinkTable::book(std::span<const int> route, Time ready, Time duration, int 
   // nothing does. Each move goes to the end of a booking, so this ends. Mostly nothing booked on the route ends
   // after `ready`, and then nothing can be in the way: no search, no delays.
   const auto free_from_ready = [&](int link) {
-    const Link& l = links_[static_cast<std::size_t>(link)];
+    const Link& l = links_[slot(link)];
     return l.earlier.empty() && (l.latest.owner < 0 || l.latest.end <= ready);
   };
   const bool free = std::all_of(route.begin(), route.end(), free_from_ready);
   if (free && !record_) {  // the booking starts after the one in place on every link: it takes its place
     const Time end = end_of(ready);
     for (int link : route) {
-      Link& l = links_[static_cast<std::size_t>(link)];
+      Link& l = links_[slot(link)];
       if (l.latest.owner >= 0 && l.latest.end > forget_before) l.earlier.insert(l.latest);  // insert(), in short
       l.latest = Booking{ready, end, owner};
       l.busy += end - ready;
@@ -47,7 +90,7 @@ Time LinkTable::book(std::span<const int> route, Time ready, Time duration, int 
     // for each made a link with hundreds of bookings queued back to back (every node's sends issued at once on
     // n-port nodes) cost a binary search per booking passed.
     boost::container::small_vector<Cursor, 16> cursors;
-    for (int link : route) cursors.emplace_back(links_[static_cast<std::size_t>(link)], ready);
+    for (int link : route) cursors.emplace_back(links_[slot(link)], ready);
     for (bool moved = true; moved;) {
       moved = false;
       for (std::size_t r = 0; r < route.size(); ++r) {
@@ -62,7 +105,7 @@ Time LinkTable::book(std::span<const int> route, Time ready, Time duration, int 
   }
   const Time end = end_of(start);
   for (std::size_t r = 0; r < route.size(); ++r) {
-    const auto i = static_cast<std::size_t>(route[r]);
+    const std::size_t i = slot(route[r]);
     const Time delay = delay_by.empty() ? 0 : delay_by[r];
     insert(links_[i], Booking{start, end, owner}, forget_before);
     links_[i].busy += end - start;
@@ -84,7 +127,7 @@ std::vector<LinkStats> LinkTable::stats() const {
     const Link& l = links_[i];
     const Contention& c = contention_[i];
     if (l.busy == 0 && c.events == 0) continue;
-    const LinkEnds e = wiring_.ends(static_cast<int>(i));
+    const LinkEnds e = wiring_.ends(link_at(i));
     LinkStats s;
     s.from = e.from;
     s.dim = e.label;

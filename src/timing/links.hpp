@@ -35,8 +35,16 @@ class LinkTable {
   // the order of docs/model.md §7 like any other, but without its busy time and contention, which the process that
   // placed it counts.
   void copy(int link, Time start, Time end, int owner, Time forget_before) {
-    if (end > start) insert(links_[static_cast<std::size_t>(link)], Booking{start, end, owner}, forget_before);
+    if (end > start) insert(links_[slot(link)], Booking{start, end, owner}, forget_before);
   }
+
+  // Spread over MPI ranks with the links shared out (docs/mpi.md): keeps only the links that routes from the nodes
+  // [first_node, first_node + nodes) can cross, a block of a power of two on the cube: their own links and, of each
+  // dimension k above log2(nodes), the links of the 2^k nodes that agree with them in bits k and up. The table then
+  // takes about 2^d * (d * nodes / 2^d + 1) links instead of 2^d * d. Elsewhere it keeps every link. Before a run.
+  void keep_reachable_from(int first_node, int nodes);
+  // Whether this table keeps `link`.
+  bool keeps(int link) const;
 
   std::vector<LinkStats> stats() const;  // links that carried something, by (from, label)
   void reset();                          // for the next run of the same machine
@@ -91,7 +99,18 @@ class LinkTable {
     }
   }
 
+  // Where `link` is kept: its own block's links by their index less the block's first, then per dimension above the
+  // block's the links of the nodes agreeing with the block there (keep_reachable_from).
+  std::size_t slot(int link) const {
+    const std::size_t i = static_cast<std::size_t>(link) - first_;  // wraps below the block
+    return i < block_ ? i : far_slot(link);
+  }
+  std::size_t far_slot(int link) const;
+  int link_at(std::size_t slot) const;
+
   const Wiring& wiring_;
+  std::size_t first_ = 0, block_;  // the block of links kept by index: all of them, unless keep_reachable_from
+  int d_ = 0, first_node_ = 0, far_from_ = 0;  // keep_reachable_from's cube, block and first dimension beyond it
   std::vector<Link> links_;
   std::vector<Contention> contention_;
   bool record_ = false;

@@ -89,6 +89,10 @@ class TimingModel {
   void copy_booking(int link, Time start, Time end, int owner, Time forget_before) {
     links_.copy(link, start, end, owner, forget_before);
   }
+  // The links this process keeps, when it places only the transfers of nodes [first_node, first_node + nodes)
+  // (LinkTable::keep_reachable_from), and whether it keeps one.
+  void keep_links_from(int first_node, int nodes) { links_.keep_reachable_from(first_node, nodes); }
+  bool keeps_link(int link) const { return links_.keeps(link); }
 
   std::vector<LinkStats> link_stats() const { return links_.stats(); }
   void record_links(bool on) { links_.record(on); }
