@@ -98,11 +98,17 @@ struct EngineStats {
   // (docs/engine.md). Zero: some transfer had none, and the placer placed it alone, in a batch of one.
   Time lookahead = 0;
   std::vector<WorkerStats> per_worker;  // the tasks engine's workers; empty for os_threads
+  // Spread over MPI ranks (this rank's): the rounds of placing with every rank, the phases of those in which two
+  // ranks booked one shared link (docs/mpi.md), and the host time this rank waited on the others in the rounds'
+  // collectives and exchanges, part of placing_seconds.
+  std::uint64_t rounds = 0;
+  std::uint64_t phases = 0;
+  double waiting_seconds = 0;
 
-  // The share of the run's wall-clock the placer spent alone, with no other worker placing beside it: what more
-  // workers cannot shorten.
+  // The share of the run's wall-clock the placer spent alone, with no other worker placing beside it (and, spread
+  // over ranks, not waiting on another rank): what more workers cannot shorten.
   double serial_fraction() const {
-    return wall_seconds > 0 ? std::max(0.0, placing_seconds - shared_seconds) / wall_seconds : 0;
+    return wall_seconds > 0 ? std::max(0.0, placing_seconds - shared_seconds - waiting_seconds) / wall_seconds : 0;
   }
 
   void print(std::ostream& out) const;  // a few readable lines and a table per worker

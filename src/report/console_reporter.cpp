@@ -76,6 +76,9 @@ void EngineStats::print(std::ostream& out) const {
       << " transfers and answered " << horizons_answered << " horizons in " << placing_seconds << " s\n";
   out << "shared    " << transfers_shared << " transfers placed by several workers at once, in " << shared_seconds
       << " s: serial fraction " << std::setprecision(1) << 100 * serial_fraction() << "%\n";
+  if (rounds > 0)
+    out << std::setprecision(3) << "rounds    " << rounds << " with the other ranks, " << phases
+        << " phases; waited " << waiting_seconds << " s on them (part of placing)\n";
   out << std::setprecision(3) << "senders   placed " << placed_by_senders
       << " transfers themselves, at once (nothing could contend)\n";
   out << "lookahead ";

@@ -129,6 +129,9 @@ void to_json(nlohmann::json& j, const EngineStats& s) {
        {"wall_seconds", s.wall_seconds},
        {"serial_fraction", s.serial_fraction()},
        {"lookahead_ps", s.lookahead},
+       {"rounds", s.rounds},
+       {"phases", s.phases},
+       {"waiting_seconds", s.waiting_seconds},
        {"per_worker", std::move(workers)}};
 }
 

@@ -65,7 +65,8 @@ void Coordinator::start(int nodes) {
   recheck_.store(false, std::memory_order_relaxed);
   queue_.clear();
   stopped_ = false;
-  rounds_ = 0;
+  rounds_ = phases_ = 0;
+  waiting_seconds_ = 0;
   passes_ = transfers_placed_ = horizons_answered_ = 0;
   batches_ = transfers_shared_ = 0;
   least_lead_ = kNever;

@@ -91,6 +91,11 @@ class Coordinator final : public Placer {
   std::uint64_t transfers_shared() const { return transfers_shared_; }
   double shared_seconds() const { return shared_seconds_; }
   Time least_lead() const { return least_lead_; }
+  // Spread over ranks: the phases of rounds in which two ranks booked one shared link (coordinator_partition.cpp),
+  // and the host time this rank waited on the others in the rounds' collectives and exchanges, part of
+  // placing_seconds (timed runs only).
+  std::uint64_t phases() const { return phases_; }
+  double waiting_seconds() const { return waiting_seconds_; }
 
   // What a node tells the placer (runtime/placer.hpp).
   bool orders_in_model_time() const override { return run_.ordered; }
@@ -270,6 +275,18 @@ class Coordinator final : public Placer {
   Time least_lead_ = kNever;
   double placing_seconds_ = 0, shared_seconds_ = 0;
   std::uint64_t rounds_ = 0;  // every rank's nodes have finished, or the run failed or deadlocked
+  std::uint64_t phases_ = 0;
+  double waiting_seconds_ = 0;
+  // Calls f (a collective or an exchange with the other ranks) and, in a timed run, adds its host time to
+  // waiting_seconds_.
+  template <class F>
+  auto waiting(F&& f) {
+    if (!run_.timed) return f();
+    const auto start = std::chrono::steady_clock::now();
+    auto result = f();
+    waiting_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return result;
+  }
   std::atomic<bool> barrier_complete_{false};
   Time barrier_latest_ = 0;
   std::atomic<std::int64_t> native_sent_{0};

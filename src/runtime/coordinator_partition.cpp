@@ -143,7 +143,7 @@ void Coordinator::partitioned_round() {
       w.put<std::int32_t>(i.destination);
     }
 
-  const std::vector<std::vector<std::byte>> parts = transport.all_gather(w.bytes());
+  const std::vector<std::vector<std::byte>> parts = waiting([&] { return transport.all_gather(w.bytes()); });
   RoundHeads heads;
   OrderKey first = OrderKey::infinity(), lead_horizon = OrderKey::infinity(), first_request = OrderKey::infinity();
   std::vector<OrderKey> least_from(slot(ranks), OrderKey::infinity());  // per rank: its least message for us
@@ -245,7 +245,8 @@ void Coordinator::partitioned_round() {
     booked_shared_.clear();
     std::uint64_t left = 0;
     copies.clear();
-    const std::vector<std::vector<std::byte>> phase = transport.all_gather(pw.bytes());
+    ++phases_;
+    const std::vector<std::vector<std::byte>> phase = waiting([&] { return transport.all_gather(pw.bytes()); });
     for (int r = 0; r < ranks; ++r) {
       WireReader in(phase[slot(r)]);
       failed = in.get<bool>() || failed;  // any rank's: what waits on another rank's bookings stays unplaced
@@ -278,7 +279,8 @@ void Coordinator::partitioned_round() {
     if (in_window(least_from[slot(r)])) from.push_back(r);
   }
   if (!out.empty() || !from.empty())
-    for (const std::vector<std::byte>& part : transport.exchange(out, from)) deliver_placed(part);
+    for (const std::vector<std::byte>& part : waiting([&] { return transport.exchange(out, from); }))
+      deliver_placed(part);
   // A horizon once every transfer before it has been delivered.
   for (Pending* p : requests) {
     if (failed) {

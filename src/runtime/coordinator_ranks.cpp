@@ -94,7 +94,8 @@ void Coordinator::round() {
   for (const CommitQueue::Item& i : taken_) mine.push_back(i.p);
   taken_.clear();
 
-  const std::vector<std::vector<std::byte>> parts = transport.all_gather(round_message(mine).bytes());
+  const std::vector<std::vector<std::byte>> parts =
+      waiting([&] { return transport.all_gather(round_message(mine).bytes()); });
 
   RoundHeads heads;
   for (int r = 0; r < static_cast<int>(parts.size()); ++r) {
@@ -224,7 +225,10 @@ void Coordinator::place_round(timing::OrderKey horizon) {
       queue_.push(m);
     }
   }
-  transport.finish();
+  waiting([&] {
+    transport.finish();
+    return 0;
+  });
   for (Message* m : incoming) node(m->destination).deliver(m);
   for (Message* m : outgoing) Message::destroy(m);
 }

@@ -207,6 +207,9 @@ RunReport RunState::collect_report(std::chrono::steady_clock::time_point wall_st
     s.placed_by_senders = sent - std::min(sent, s.transfers_placed);
     s.horizons_answered = coordinator_.horizons_answered();
     s.placing_seconds = coordinator_.placing_seconds();
+    s.rounds = coordinator_.rounds();
+    s.phases = coordinator_.phases();
+    s.waiting_seconds = coordinator_.waiting_seconds();
     s.shared_seconds = coordinator_.shared_seconds();
     s.wall_seconds = report.wall_seconds;
     s.per_worker = engine_->worker_stats();

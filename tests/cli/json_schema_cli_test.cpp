@@ -94,7 +94,7 @@ TEST_F(RunSchema, RejectsOutputThatBreaksIt) {
   no_report["runs"][0].erase("report");
   EXPECT_EQ(validate(no_report).exit_code, 1);
   auto another_version = good;
-  another_version["schema_version"] = 2;  // the one before: serial_fraction counted shared placing
+  another_version["schema_version"] = 3;  // the one before: serial_fraction counted waiting on other ranks
   EXPECT_EQ(validate(another_version).exit_code, 1);
   auto a_bare_object = good["runs"][0];  // the older shape of one algorithm
   EXPECT_EQ(validate(a_bare_object).exit_code, 1);

@@ -156,7 +156,7 @@ TEST(Mpi, ContendedBitReversal) {
 // the links are partitioned among them (four ranks and more), so that a round takes several phases there.
 TEST(Mpi, HotSpotsOnSharedLinks) {
   const int d = 6;
-  expect_same(round_config(d), [](Node& node) {
+  const Kernel hot_spots = [](Node& node) {
     const int n = node.size();
     const auto spot = [n](int i, int step) { return ((i + step) % 4) * (n / 4) + (step * 5 + 3) % (n / 4); };
     const auto size = [](int i, int step) { return static_cast<std::size_t>(64 + 48 * ((i * 3 + step) % 5)); };
@@ -178,7 +178,22 @@ TEST(Mpi, HotSpotsOnSharedLinks) {
       for (std::size_t k = 0; k < senders.size(); ++k)
         EXPECT_EQ(ins[k], bytes_of(size(senders[k], step), static_cast<unsigned>(senders[k] + step)));
     }
-  });
+  };
+  expect_same(round_config(d), hot_spots);
+  if (session->ranks() < 2) return;
+  // The engine's statistics count the rounds, and the phases where ranks share links (none on 2 ranks).
+  EmulatorSettings settings;
+  settings.engine_stats = true;
+  const RunReport report = session->machine(round_config(d), settings).run(hot_spots);
+  ASSERT_TRUE(report.engine_stats);
+  EXPECT_EQ(report.engine_stats->rounds, report.rounds);
+  if (session->ranks() == 2) {
+    EXPECT_EQ(report.engine_stats->phases, 0u);
+  } else {
+    EXPECT_GT(report.engine_stats->phases, 0u);
+  }
+  EXPECT_GT(report.engine_stats->waiting_seconds, 0.0);
+  EXPECT_LE(report.engine_stats->waiting_seconds, report.engine_stats->placing_seconds);
 }
 
 // Where a transfer takes no time (every cost zero) its placing brings its events at its own ready time: the links'
