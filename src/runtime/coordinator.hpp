@@ -123,6 +123,7 @@ class Coordinator final : public Placer {
   // A pass's batches (coordinator_batch.cpp): the messages from the front of the queue that are ready before anything
   // the placing of any of them can bring, placed at once, in parallel where they share nothing. false when the run
   // failed; `horizon` takes the earliest event they bring.
+  struct SharedBooking;  // a booking of a shared link, as it goes to the other ranks
   struct alignas(64) Lane {  // what one share of a batch brought
     timing::OrderKey horizon = timing::OrderKey::infinity();  // its earliest event
     std::uint64_t placed = 0;
@@ -132,6 +133,10 @@ class Coordinator final : public Placer {
     int failed_source = -1;
     std::exception_ptr error;
     std::string what;
+    // Spread over ranks with the links shared out: the messages it placed for other ranks' nodes, per rank, and its
+    // bookings of shared links (coordinator_partition.cpp).
+    std::vector<Wire> to_rank;
+    std::vector<SharedBooking> booked;
   };
   void take_batch(const timing::OrderKey& horizon);
   bool sharing(std::size_t messages) const;  // whether so many messages are placed by several workers
@@ -188,9 +193,12 @@ class Coordinator final : public Placer {
   bool place_own(std::vector<CommitQueue::Item>& items, const std::vector<SharedUse>& uses,
                  std::unordered_map<int, std::size_t>* next);
   void deliver_placed(const std::vector<std::byte>& part);
+  // With the links shared out: a message placed here, `m`, for another rank's node, or one that booked a shared link;
+  // into the lane's lists, and the lanes' lists into the round's (to_rank_, booked_shared_) once a level is placed.
+  void placed_for_ranks(Message* m, Lane& lane);
+  void gather_lanes();
   bool shared_link(int link) const { return link % cube_d_ >= shared_from_; }
   bool reaches_shared(int source, int destination) const;
-  struct SharedBooking;
   void copy_shared(const SharedBooking& b);  // another rank's booking, on this rank's copy of the shared links
   void queue_submissions_of(WireReader& in, std::uint64_t count);
   bool release_barrier(Time latest_entry, timing::OrderKey& horizon);

@@ -234,7 +234,23 @@ void Coordinator::partitioned_round() {
       own.push_back(i);
   }
   window_.clear();
-  bool ok = place_own(own, uses, phases ? &next : nullptr);
+  bool ok = true;
+  if (!phases && !own.empty()) {
+    // Nothing of another rank's comes between them: a batch as one process places it, in levels that the workers
+    // share where it is large enough (coordinator_batch.cpp).
+    batch_.clear();
+    ends_.clear();
+    for (const CommitQueue::Item& i : own) {
+      least_lead_ = std::min(least_lead_, i.lead);
+      ends_.push_back({i.key.source, i.destination});
+      batch_.push_back(static_cast<Message*>(i.p));
+    }
+    own.clear();
+    OrderKey unused = OrderKey::infinity();
+    ok = place_batch(unused);  // what a failure leaves goes back to the queue
+  } else {
+    ok = place_own(own, uses, phases ? &next : nullptr);
+  }
   bool failed = !ok;  // here, or in phases on any rank
   while (phases) {
     Wire pw;
@@ -353,6 +369,25 @@ bool Coordinator::place_own(std::vector<CommitQueue::Item>& items, const std::ve
   }
   items.resize(kept);
   return ok;
+}
+
+void Coordinator::placed_for_ranks(Message* m, Lane& lane) {
+  if (reaches_shared(m->source, m->destination))
+    lane.booked.push_back({m->key, m->destination, m->times().start, m->times().start + m->transfer.duration});
+  if (is_local(m->destination)) return;
+  if (lane.to_rank.empty()) lane.to_rank.resize(to_rank_.size());
+  put_placed(lane.to_rank[static_cast<std::size_t>(rank_of(m->destination))], *m);
+  Message::destroy(m);
+}
+
+void Coordinator::gather_lanes() {
+  for (Lane& lane : lanes_) {
+    for (std::size_t r = 0; r < lane.to_rank.size(); ++r) {
+      const std::vector<std::byte>& part = lane.to_rank[r].bytes();
+      to_rank_[r].put_bytes(part.data(), part.size());
+    }
+    booked_shared_.insert(booked_shared_.end(), lane.booked.begin(), lane.booked.end());
+  }
 }
 
 // Another rank's messages for this rank's nodes, placed there, as put_placed wrote them.

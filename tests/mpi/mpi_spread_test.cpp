@@ -196,6 +196,34 @@ TEST(Mpi, HotSpotsOnSharedLinks) {
   EXPECT_LE(report.engine_stats->waiting_seconds, report.engine_stats->placing_seconds);
 }
 
+// A rank's part of a round placed by several workers at once, in levels, as one process places a batch: two workers
+// on each rank, sharing every level of two transfers or more (one core per rank, so the workers take turns).
+TEST(Mpi, LevelsSharedAmongTheWorkersOfARank) {
+  EmulatorSettings settings;
+  settings.engine = EngineKind::tasks;
+  settings.workers = 2;
+  settings.placing_share_from = 2;
+  const int d = 5;
+  const Kernel kernel = [d](Node& node) {
+    for (int step = 1; step < node.size(); ++step) {  // the Direct exchange: pairs along each mask
+      const int partner = node.id() ^ step;
+      node.exchange(partner, bytes_of(40, static_cast<unsigned>(node.id())), std::vector<std::byte>(40), step);
+    }
+    int r = 0;  // then every node to its bit reversal at once: contention on the high dimensions
+    for (int k = 0; k < d; ++k) r |= ((node.id() >> k) & 1) << (d - 1 - k);
+    std::vector<std::byte> in(300);
+    Request requests[] = {node.isend(r, bytes_of(300, static_cast<unsigned>(node.id()))), node.post_recv(r, in)};
+    node.wait_all(requests);
+    EXPECT_EQ(in, bytes_of(300, static_cast<unsigned>(r)));
+  };
+  expect_same(round_config(d), kernel, settings);
+  if (session->ranks() < 2) return;
+  settings.engine_stats = true;
+  const RunReport report = session->machine(round_config(d), settings).run(kernel);
+  ASSERT_TRUE(report.engine_stats);
+  EXPECT_GT(report.engine_stats->transfers_shared, 0u);  // the levels were shared
+}
+
 // Where a transfer takes no time (every cost zero) its placing brings its events at its own ready time: the links'
 // partition has no lead to go on, and each round places the least transfer of all alone.
 TEST(Mpi, ZeroCostsPlaceOneTransferAtATime) {
