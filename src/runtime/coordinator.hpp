@@ -186,6 +186,10 @@ class Coordinator final : public Placer {
   // senders' transfers on the links they reach, and only the bookings of links that several ranks' senders reach,
   // and the messages to other ranks' nodes, go between ranks.
   void partitioned_round();
+  struct PartitionRound;
+  Wire window_message(PartitionRound& round);
+  void read_round(const std::vector<std::vector<std::byte>>& parts, PartitionRound& round);
+  bool place_window(const PartitionRound& round, std::vector<CommitQueue::Item>& own);
   struct SharedUse;
   // This rank's messages of the round, in key order, where nothing unplaced comes before them on a link; false when
   // a booking failed. `uses` and `next`: the round's bookings of shared links, by link and key, and per link the first

@@ -87,15 +87,103 @@ void Coordinator::copy_shared(const SharedBooking& b) {
   });
 }
 
+// What a round brings, read from every rank's part of the all-gather.
+struct Coordinator::PartitionRound {
+  RoundHeads heads;
+  OrderKey first = OrderKey::infinity();         // the least key of all
+  OrderKey lead_horizon = OrderKey::infinity();  // the least (ready + lead, lower end) of all
+  OrderKey first_request = OrderKey::infinity();
+  OrderKey barrier_horizon = OrderKey::infinity();  // a barrier released in the round: what its nodes may issue
+  std::vector<OrderKey> least_to, least_from;  // per rank: the least key of a message taken for its nodes, of ours
+  std::vector<SharedBooking> copies;            // the other ranks' bookings of shared links since the last round
+  struct Header {
+    OrderKey key;
+    int destination, rank;
+  };
+  std::vector<Header> headers;  // every rank's messages taken that reach a shared link
+  bool in_window(const OrderKey& k) const {
+    return (k < lead_horizon || k == first) && k <= first_request && k < barrier_horizon;
+  }
+};
+
 void Coordinator::partitioned_round() {
   Transport& transport = *run_.transport;
-  const int ranks = transport.ranks(), me = transport.rank();
-  const auto slot = [](int r) { return static_cast<std::size_t>(r); };
   ++rounds_;
   queue_submissions();
+  PartitionRound round;
+  Wire mine = window_message(round);
+  read_round(waiting([&] { return transport.all_gather(mine.bytes()); }), round);
+  if (round.heads.failed) {  // every rank reports the first rank's failure
+    for (const CommitQueue::Item& i : window_) queue_.push(i);
+    window_.clear();
+    stopped_ = true;
+    run_.control.fail_as(round.heads.failed_node, round.heads.failed_what);
+    return;
+  }
+  bool released = false;
+  if (round.heads.barrier_ranks == transport.ranks()) {
+    if (!release_barrier(round.heads.latest_entry, round.barrier_horizon)) {
+      for (const CommitQueue::Item& i : window_) queue_.push(i);
+      window_.clear();
+      return;
+    }
+    released = true;
+  }
+  if (round.first == OrderKey::infinity() && !released) {
+    // Nothing to place and nobody runs anywhere: the run is over, or deadlocked.
+    stopped_ = true;
+    if (round.heads.unfinished > 0) report_deadlock();
+    return;
+  }
+  // The other ranks' bookings of shared links since the last round, in key order.
+  std::sort(round.copies.begin(), round.copies.end(),
+            [](const SharedBooking& a, const SharedBooking& b) { return a.key < b.key; });
+  for (const SharedBooking& b : round.copies) copy_shared(b);
+  // This rank's part of the window: a prefix of what it took (the window is a prefix of the order).
+  std::size_t taken = 0;
+  while (taken < window_.size() && round.in_window(window_[taken].key)) ++taken;
+  for (std::size_t i = taken; i < window_.size(); ++i) queue_.push(window_[i]);
+  window_.resize(taken);
+  std::vector<Pending*> requests;
+  std::vector<CommitQueue::Item> own;
+  for (const CommitQueue::Item& i : window_) {
+    if (i.lead == CommitQueue::kHorizon)
+      requests.push_back(i.p);
+    else
+      own.push_back(i);
+  }
+  window_.clear();
 
-  // This rank's part of the window, taken from the front of its queue while it comes before the bound that the leads
-  // of those taken set (what is left comes after the window).
+  const bool failed = !place_window(round, own);
+  for (const CommitQueue::Item& i : own) queue_.push(i);  // what a failure left
+
+  // The messages for other ranks' nodes, and theirs for ours.
+  std::vector<std::pair<int, std::vector<std::byte>>> out;
+  std::vector<int> from;
+  for (int r = 0; r < transport.ranks(); ++r) {
+    if (r == transport.rank()) continue;
+    const auto at = static_cast<std::size_t>(r);
+    if (round.in_window(round.least_to[at])) out.emplace_back(r, std::move(to_rank_[at].bytes()));
+    if (round.in_window(round.least_from[at])) from.push_back(r);
+  }
+  if (!out.empty() || !from.empty())
+    for (const std::vector<std::byte>& part : waiting([&] { return transport.exchange(out, from); }))
+      deliver_placed(part);
+  // A horizon once every transfer before it has been delivered.
+  for (Pending* p : requests) {
+    if (failed) {
+      queue_.push(p);
+      continue;
+    }
+    ++horizons_answered_;
+    node(p->owner).horizon_reached(*p);
+  }
+}
+
+// Takes this rank's part of the window from the front of its queue, while it comes before the bound that the leads
+// of those taken set (what is left comes after the window), and says so to the other ranks.
+Wire Coordinator::window_message(PartitionRound& round) {
+  const int ranks = run_.transport->ranks();
   window_.clear();
   const OrderKey least = queue_.empty() ? OrderKey::infinity() : queue_.top_key();
   OrderKey bound = OrderKey::infinity(), request = OrderKey::infinity();
@@ -108,7 +196,6 @@ void Coordinator::partitioned_round() {
     }
     bound = std::min(bound, lead_bound(window_.back()));
   }
-
   Wire w;
   put_round_head(w);
   w.put(least);
@@ -117,100 +204,66 @@ void Coordinator::partitioned_round() {
   w.put<std::uint64_t>(booked_shared_.size());
   for (const SharedBooking& b : booked_shared_) w.put(b);
   booked_shared_.clear();
-  // Per other rank, the least key of a message taken for its nodes: the two ranks exchange this round's messages when
+  // Per other rank, the least key of a message taken for its nodes: the two ranks exchange the round's messages when
   // that key is in the window.
-  std::vector<OrderKey> least_to(slot(ranks), OrderKey::infinity());
+  round.least_to.assign(static_cast<std::size_t>(ranks), OrderKey::infinity());
   std::uint64_t shared_items = 0;
   for (const CommitQueue::Item& i : window_) {
     if (i.lead == CommitQueue::kHorizon) continue;
-    OrderKey& to = least_to[slot(rank_of(i.destination))];
+    OrderKey& to = round.least_to[static_cast<std::size_t>(rank_of(i.destination))];
     to = std::min(to, i.key);
     if (reaches_shared(i.key.source, i.destination)) ++shared_items;
   }
-  least_to[slot(me)] = OrderKey::infinity();
-  w.put<std::int32_t>(static_cast<std::int32_t>(std::count_if(least_to.begin(), least_to.end(), [](const OrderKey& k) {
-    return k != OrderKey::infinity();
-  })));
+  round.least_to[static_cast<std::size_t>(run_.transport->rank())] = OrderKey::infinity();
+  std::vector<int> to_ranks;
   for (int r = 0; r < ranks; ++r)
-    if (least_to[slot(r)] != OrderKey::infinity()) {
-      w.put<std::int32_t>(r);
-      w.put(least_to[slot(r)]);
-    }
+    if (round.least_to[static_cast<std::size_t>(r)] != OrderKey::infinity()) to_ranks.push_back(r);
+  w.put<std::uint64_t>(to_ranks.size());
+  for (int r : to_ranks) {
+    w.put<std::int32_t>(r);
+    w.put(round.least_to[static_cast<std::size_t>(r)]);
+  }
   w.put<std::uint64_t>(shared_items);
   for (const CommitQueue::Item& i : window_)
     if (i.lead != CommitQueue::kHorizon && reaches_shared(i.key.source, i.destination)) {
       w.put(i.key);
       w.put<std::int32_t>(i.destination);
     }
+  return w;
+}
 
-  const std::vector<std::vector<std::byte>> parts = waiting([&] { return transport.all_gather(w.bytes()); });
-  RoundHeads heads;
-  OrderKey first = OrderKey::infinity(), lead_horizon = OrderKey::infinity(), first_request = OrderKey::infinity();
-  std::vector<OrderKey> least_from(slot(ranks), OrderKey::infinity());  // per rank: its least message for us
-  std::vector<SharedBooking> copies;
-  struct Header {
-    OrderKey key;
-    int destination, rank;
-  };
-  std::vector<Header> headers;
-  for (int r = 0; r < ranks; ++r) {
-    WireReader in(parts[slot(r)]);
-    heads.read(in);
-    first = std::min(first, in.get<OrderKey>());
-    lead_horizon = std::min(lead_horizon, in.get<OrderKey>());
-    first_request = std::min(first_request, in.get<OrderKey>());
+void Coordinator::read_round(const std::vector<std::vector<std::byte>>& parts, PartitionRound& round) {
+  const int me = run_.transport->rank();
+  round.least_from.assign(parts.size(), OrderKey::infinity());
+  for (int r = 0; r < static_cast<int>(parts.size()); ++r) {
+    WireReader in(parts[static_cast<std::size_t>(r)]);
+    round.heads.read(in);
+    round.first = std::min(round.first, in.get<OrderKey>());
+    round.lead_horizon = std::min(round.lead_horizon, in.get<OrderKey>());
+    round.first_request = std::min(round.first_request, in.get<OrderKey>());
     for (auto n = in.get<std::uint64_t>(); n > 0; --n) {
       const auto b = in.get<SharedBooking>();
-      if (r != me) copies.push_back(b);
+      if (r != me) round.copies.push_back(b);
     }
-    for (auto n = in.get<std::int32_t>(); n > 0; --n) {
+    for (auto n = in.get<std::uint64_t>(); n > 0; --n) {
       const int to = in.get<std::int32_t>();
       const auto key = in.get<OrderKey>();
-      if (to == me) least_from[slot(r)] = key;
+      if (to == me) round.least_from[static_cast<std::size_t>(r)] = key;
     }
     for (auto n = in.get<std::uint64_t>(); n > 0; --n) {
       const auto key = in.get<OrderKey>();
-      headers.push_back({key, in.get<std::int32_t>(), r});
+      round.headers.push_back({key, in.get<std::int32_t>(), r});
     }
   }
-  const auto put_back = [&] {
-    for (const CommitQueue::Item& i : window_) queue_.push(i);
-    window_.clear();
-  };
-  if (heads.failed) {  // every rank reports the first rank's failure
-    put_back();
-    stopped_ = true;
-    run_.control.fail_as(heads.failed_node, heads.failed_what);
-    return;
-  }
-  OrderKey horizon = OrderKey::infinity();
-  bool released = false;
-  if (heads.barrier_ranks == ranks) {
-    if (!release_barrier(heads.latest_entry, horizon)) return put_back();
-    released = true;
-  }
-  if (first == OrderKey::infinity() && !released) {
-    // Nothing to place and nobody runs anywhere: the run is over, or deadlocked.
-    stopped_ = true;
-    if (heads.unfinished > 0) report_deadlock();
-    return;
-  }
-  // The other ranks' bookings of shared links since the last round, in key order.
-  std::sort(copies.begin(), copies.end(), [](const SharedBooking& a, const SharedBooking& b) { return a.key < b.key; });
-  for (const SharedBooking& b : copies) copy_shared(b);
+}
 
-  const auto in_window = [&](const OrderKey& k) {
-    return (k < lead_horizon || k == first) && k <= first_request && k < horizon;
-  };
-  std::size_t taken = 0;
-  while (taken < window_.size() && in_window(window_[taken].key)) ++taken;
-  for (std::size_t i = taken; i < window_.size(); ++i) queue_.push(window_[i]);
-  window_.resize(taken);
-
+// Places this rank's messages of the window (`own`, in key order; what a failure leaves stays there); false when the
+// run failed here or, in phases, on any rank.
+bool Coordinator::place_window(const PartitionRound& round, std::vector<CommitQueue::Item>& own) {
   // The window's bookings of shared links, by link and key; whether two ranks book one.
   std::vector<SharedUse> uses;
-  for (const Header& h : headers)
-    if (in_window(h.key))
+  for (const PartitionRound::Header& h : round.headers)
+    if (round.in_window(h.key))
       timing::for_each_ecube_link(cube_d_, h.key.source, h.destination, [&](int link) {
         if (shared_link(link)) uses.push_back({link, h.key, h.rank});
       });
@@ -218,24 +271,10 @@ void Coordinator::partitioned_round() {
   bool phases = false;
   for (std::size_t i = 1; i < uses.size() && !phases; ++i)
     phases = uses[i].link == uses[i - 1].link && uses[i].rank != uses[i - 1].rank;
-  std::unordered_map<int, std::size_t> next;  // per shared link, in phases: its first booking not made here
-  if (phases)
-    for (std::size_t i = 0; i < uses.size(); ++i)
-      if (i == 0 || uses[i].link != uses[i - 1].link) next[uses[i].link] = i;
-
-  to_rank_.resize(slot(ranks));
+  to_rank_.resize(static_cast<std::size_t>(run_.transport->ranks()));
   for (Wire& out : to_rank_) out.bytes().clear();
-  std::vector<Pending*> requests;
-  std::vector<CommitQueue::Item> own;
-  for (const CommitQueue::Item& i : window_) {
-    if (i.lead == CommitQueue::kHorizon)
-      requests.push_back(i.p);
-    else
-      own.push_back(i);
-  }
-  window_.clear();
-  bool ok = true;
-  if (!phases && !own.empty()) {
+  if (!phases) {
+    if (own.empty()) return true;
     // Nothing of another rank's comes between them: a batch as one process places it, in levels that the workers
     // share where it is large enough (coordinator_batch.cpp).
     batch_.clear();
@@ -247,24 +286,28 @@ void Coordinator::partitioned_round() {
     }
     own.clear();
     OrderKey unused = OrderKey::infinity();
-    ok = place_batch(unused);  // what a failure leaves goes back to the queue
-  } else {
-    ok = place_own(own, uses, phases ? &next : nullptr);
+    return place_batch(unused);  // what a failure leaves goes back to the queue
   }
-  bool failed = !ok;  // here, or in phases on any rank
-  while (phases) {
-    Wire pw;
-    pw.put<bool>(!ok);
-    pw.put<std::uint64_t>(own.size());
-    pw.put<std::uint64_t>(booked_shared_.size());
-    for (const SharedBooking& b : booked_shared_) pw.put(b);
+  std::unordered_map<int, std::size_t> next;  // per shared link: its first booking not made here
+  for (std::size_t i = 0; i < uses.size(); ++i)
+    if (i == 0 || uses[i].link != uses[i - 1].link) next[uses[i].link] = i;
+  bool ok = place_own(own, uses, &next), failed = !ok;
+  const int me = run_.transport->rank();
+  std::vector<SharedBooking> copies;
+  for (;;) {
+    Wire w;
+    w.put<bool>(!ok);
+    w.put<std::uint64_t>(own.size());
+    w.put<std::uint64_t>(booked_shared_.size());
+    for (const SharedBooking& b : booked_shared_) w.put(b);
     booked_shared_.clear();
+    ++phases_;
+    const std::vector<std::vector<std::byte>> parts =
+        waiting([&] { return run_.transport->all_gather(w.bytes()); });
     std::uint64_t left = 0;
     copies.clear();
-    ++phases_;
-    const std::vector<std::vector<std::byte>> phase = waiting([&] { return transport.all_gather(pw.bytes()); });
-    for (int r = 0; r < ranks; ++r) {
-      WireReader in(phase[slot(r)]);
+    for (int r = 0; r < static_cast<int>(parts.size()); ++r) {
+      WireReader in(parts[static_cast<std::size_t>(r)]);
       failed = in.get<bool>() || failed;  // any rank's: what waits on another rank's bookings stays unplaced
       left += in.get<std::uint64_t>();
       for (auto n = in.get<std::uint64_t>(); n > 0; --n) {
@@ -280,31 +323,9 @@ void Coordinator::partitioned_round() {
         if (shared_link(link)) ++next[link];
       });
     }
-    if (failed || left == 0) break;
+    if (failed || left == 0) return !failed;
     ok = place_own(own, uses, &next);
-    failed = failed || !ok;
-  }
-  for (const CommitQueue::Item& i : own) queue_.push(i);  // what a failure left
-
-  // The messages for other ranks' nodes, and theirs for ours.
-  std::vector<std::pair<int, std::vector<std::byte>>> out;
-  std::vector<int> from;
-  for (int r = 0; r < ranks; ++r) {
-    if (r == me) continue;
-    if (in_window(least_to[slot(r)])) out.emplace_back(r, std::move(to_rank_[slot(r)].bytes()));
-    if (in_window(least_from[slot(r)])) from.push_back(r);
-  }
-  if (!out.empty() || !from.empty())
-    for (const std::vector<std::byte>& part : waiting([&] { return transport.exchange(out, from); }))
-      deliver_placed(part);
-  // A horizon once every transfer before it has been delivered.
-  for (Pending* p : requests) {
-    if (failed) {
-      queue_.push(p);
-      continue;
-    }
-    ++horizons_answered_;
-    node(p->owner).horizon_reached(*p);
+    failed = !ok;
   }
 }
 
