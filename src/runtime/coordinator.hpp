@@ -197,6 +197,8 @@ class Coordinator final : public Placer {
   bool place_own(std::vector<CommitQueue::Item>& items, const std::vector<SharedUse>& uses,
                  std::unordered_map<int, std::size_t>* next);
   void deliver_placed(const std::vector<std::byte>& part);
+  static void put_message(Wire& w, const Message& m);  // a placed message, for its receiver's rank
+  static Message* read_message(WireReader& in);
   // With the links shared out: a message placed here, `m`, for another rank's node, or one that booked a shared link;
   // into the lane's lists, and the lanes' lists into the round's (to_rank_, booked_shared_) once a level is placed.
   void placed_for_ranks(Message* m, Lane& lane);

@@ -26,7 +26,6 @@
 // ranks, no phase is needed: the bookings travel with the next round. Last, each rank sends the messages it placed
 // for another's nodes (header, times and payload) to that rank, which delivers them.
 #include <algorithm>
-#include <cstring>
 #include <tuple>
 #include <unordered_map>
 #include <unordered_set>
@@ -62,17 +61,6 @@ OrderKey lead_bound(const CommitQueue::Item& i) {
   return OrderKey::floor_of(at, std::min(i.key.source, i.destination));
 }
 
-void put_placed(Wire& w, const Message& m) {
-  w.put(m.source);
-  w.put(m.destination);
-  w.put(m.tag);
-  w.put(m.context);
-  w.put<std::uint64_t>(m.bytes);
-  w.put(m.transfer.key);
-  w.put(m.transfer.channel);
-  w.put(m.transfer.times);
-  w.put_bytes(m.payload(), m.bytes);
-}
 
 }  // namespace
 
@@ -384,7 +372,7 @@ bool Coordinator::place_own(std::vector<CommitQueue::Item>& items, const std::ve
     if (to == me) {
       node(m->destination).deliver(m);
     } else {
-      put_placed(to_rank_[static_cast<std::size_t>(to)], *m);
+      put_message(to_rank_[static_cast<std::size_t>(to)], *m);
       Message::destroy(m);
     }
   }
@@ -397,7 +385,7 @@ void Coordinator::placed_for_ranks(Message* m, Lane& lane) {
     lane.booked.push_back({m->key, m->destination, m->times().start, m->times().start + m->transfer.duration});
   if (is_local(m->destination)) return;
   if (lane.to_rank.empty()) lane.to_rank.resize(to_rank_.size());
-  put_placed(lane.to_rank[static_cast<std::size_t>(rank_of(m->destination))], *m);
+  put_message(lane.to_rank[static_cast<std::size_t>(rank_of(m->destination))], *m);
   Message::destroy(m);
 }
 
@@ -411,22 +399,12 @@ void Coordinator::gather_lanes() {
   }
 }
 
-// Another rank's messages for this rank's nodes, placed there, as put_placed wrote them.
+// Another rank's messages for this rank's nodes, placed there, as put_message wrote them.
 void Coordinator::deliver_placed(const std::vector<std::byte>& part) {
   WireReader in(part);
   while (!in.done()) {
-    const int source = in.get<int>(), destination = in.get<int>(), tag = in.get<int>();
-    const auto context = in.get<std::uint32_t>();
-    const auto bytes = static_cast<std::size_t>(in.get<std::uint64_t>());
-    Message* m = Message::make_copy(source, destination, tag, context, bytes, true);
-    m->transfer.key = m->key = in.get<OrderKey>();
-    m->transfer.channel = in.get<int>();
-    m->transfer.times = in.get<timing::TransferTimes>();
-    m->transfer.source = source;
-    m->transfer.destination = destination;
-    m->transfer.bytes = bytes;
-    in.get_bytes(m->payload(), bytes);
-    node(destination).deliver(m);
+    Message* m = read_message(in);
+    node(m->destination).deliver(m);
   }
 }
 

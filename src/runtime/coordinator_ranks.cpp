@@ -12,7 +12,6 @@
 // would in one pass, never in another order: the results are the same, only the number of rounds grows.
 #include <algorithm>
 #include <chrono>
-#include <cstring>
 #include <thread>
 
 #include "runtime/coordinator.hpp"
@@ -275,37 +274,49 @@ void Coordinator::report_deadlock() {
 // every rank's part of the barrier is complete releases it (the latest entry comes with one all-gather).
 void Coordinator::send_now(const Message& m) {
   Wire w;
+  put_message(w, m);
+  run_.transport->send_now(rank_of(m.destination), std::move(w.bytes()));
+  native_sent_.fetch_add(1, std::memory_order_relaxed);
+}
+
+void Coordinator::deliver_native(const std::vector<std::byte>& message) {
+  WireReader in(message);
+  Message* m = read_message(in);
+  // It arrived now, on this rank's clock: the sender's clock, on another host perhaps, is not comparable with the
+  // receiver's (a FORCED receive is matched against this).
+  const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - origin_);
+  m->transfer.times.first_byte = m->transfer.times.arrival = static_cast<Time>(ns.count()) * 1000;
+  ++native_received_;
+  node(m->destination).deliver(m);
+}
+
+// A placed message as it goes to its receiver's rank (native timing's, or a round's with the links shared out): its
+// header, its times and its payload.
+void Coordinator::put_message(Wire& w, const Message& m) {
   w.put(m.source);
   w.put(m.destination);
   w.put(m.tag);
   w.put(m.context);
   w.put<std::uint64_t>(m.bytes);
   w.put(m.transfer.key);
+  w.put(m.transfer.channel);
   w.put(m.transfer.times);
-  std::vector<std::byte>& bytes = w.bytes();
-  bytes.insert(bytes.end(), m.payload(), m.payload() + m.bytes);
-  run_.transport->send_now(rank_of(m.destination), std::move(bytes));
-  native_sent_.fetch_add(1, std::memory_order_relaxed);
+  w.put_bytes(m.payload(), m.bytes);
 }
 
-void Coordinator::deliver_native(const std::vector<std::byte>& message) {
-  WireReader in(message);
+Message* Coordinator::read_message(WireReader& in) {
   const int source = in.get<int>(), destination = in.get<int>(), tag = in.get<int>();
   const auto context = in.get<std::uint32_t>();
   const auto bytes = static_cast<std::size_t>(in.get<std::uint64_t>());
   Message* m = Message::make_copy(source, destination, tag, context, bytes, true);
-  m->transfer.key = in.get<timing::OrderKey>();
+  m->transfer.key = m->key = in.get<timing::OrderKey>();
+  m->transfer.channel = in.get<int>();
   m->transfer.times = in.get<timing::TransferTimes>();
   m->transfer.source = source;
   m->transfer.destination = destination;
   m->transfer.bytes = bytes;
-  // It arrived now, on this rank's clock: the sender's clock, on another host perhaps, is not comparable with the
-  // receiver's (a FORCED receive is matched against this).
-  const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - origin_);
-  m->transfer.times.first_byte = m->transfer.times.arrival = static_cast<Time>(ns.count()) * 1000;
-  if (bytes > 0) std::memcpy(m->payload(), message.data() + (message.size() - bytes), bytes);
-  ++native_received_;
-  node(destination).deliver(m);
+  in.get_bytes(m->payload(), bytes);
+  return m;
 }
 
 // Native timing, some rank has failed: every rank reports the first rank's failure.
