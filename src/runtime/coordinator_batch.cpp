@@ -317,7 +317,7 @@ void Coordinator::fetch_message(const Message* m) {
 void Coordinator::fetch_ends(const Message& m) {
   __builtin_prefetch(m.sender, 1);
   __builtin_prefetch(&node(m.source), 1);
-  __builtin_prefetch(&node(m.destination), 1);
+  if (is_local(m.destination)) __builtin_prefetch(&node(m.destination), 1);  // spread over ranks: maybe elsewhere
 }
 
 bool Coordinator::place_one(Message* m, Lane& lane) {
@@ -342,8 +342,9 @@ bool Coordinator::place_one(Message* m, Lane& lane) {
   if (step.arrived) {
     ++lane.placed;
     if (partitioned_ && (!is_local(m->destination) || reaches_shared(m->source, m->destination))) {
-      placed_for_ranks(m, lane);  // to another rank's node: delivered there after the round
-      if (!is_local(m->destination)) return true;
+      const bool elsewhere = !is_local(m->destination);
+      placed_for_ranks(m, lane);  // to another rank's node: gone, and delivered there after the round
+      if (elsewhere) return true;
     }
     const Time arrival = m->times().arrival;
     const int receiver = m->destination;

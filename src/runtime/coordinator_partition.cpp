@@ -326,16 +326,11 @@ bool Coordinator::place_own(std::vector<CommitQueue::Item>& items, const std::ve
   // The messages' lines and then their ends' come from other cores' caches, or memory: asked for ahead, as a pass in
   // one process does (coordinator_batch.cpp).
   constexpr std::size_t kMessagesAhead = 8, kEndsAhead = 4;
-  const auto fetch_ends_of = [&](const Message& m) {
-    __builtin_prefetch(m.sender, 1);
-    __builtin_prefetch(&node(m.source), 1);
-    if (is_local(m.destination)) __builtin_prefetch(&node(m.destination), 1);
-  };
   for (std::size_t k = 0; k < items.size() && k < kMessagesAhead; ++k)
     fetch_message(static_cast<const Message*>(items[k].p));
   for (std::size_t k = 0; k < items.size(); ++k) {
     if (k + kMessagesAhead < items.size()) fetch_message(static_cast<const Message*>(items[k + kMessagesAhead].p));
-    if (k + kEndsAhead < items.size()) fetch_ends_of(*static_cast<const Message*>(items[k + kEndsAhead].p));
+    if (k + kEndsAhead < items.size()) fetch_ends(*static_cast<const Message*>(items[k + kEndsAhead].p));
     const CommitQueue::Item item = items[k];
     auto* m = static_cast<Message*>(item.p);
     const auto& route = m->transfer.route.links;
