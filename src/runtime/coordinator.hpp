@@ -191,11 +191,11 @@ class Coordinator final : public Placer {
   void read_round(const std::vector<std::vector<std::byte>>& parts, PartitionRound& round);
   bool place_window(const PartitionRound& round, std::vector<CommitQueue::Item>& own);
   struct SharedUse;
-  // This rank's messages of the round, in key order, where nothing unplaced comes before them on a link; false when
-  // a booking failed. `uses` and `next`: the round's bookings of shared links, by link and key, and per link the first
-  // not yet made here (empty when no shared link has bookings from two ranks).
-  bool place_own(std::vector<CommitQueue::Item>& items, const std::vector<SharedUse>& uses,
-                 std::unordered_map<int, std::size_t>* next);
+  // A phase: this rank's messages of the round, in key order, where nothing unplaced comes before them on a link
+  // (what waits stays in `items`); false when a booking failed. `uses` and `next`: the round's bookings of shared
+  // links, by link and key, and per link the first not yet made here.
+  bool place_in_phase(std::vector<CommitQueue::Item>& items, const std::vector<SharedUse>& uses,
+                      std::unordered_map<int, std::size_t>& next);
   void deliver_placed(const std::vector<std::byte>& part);
   static void put_message(Wire& w, const Message& m);  // a placed message, for its receiver's rank
   static Message* read_message(WireReader& in);

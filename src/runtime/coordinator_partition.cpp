@@ -279,7 +279,7 @@ bool Coordinator::place_window(const PartitionRound& round, std::vector<CommitQu
   std::unordered_map<int, std::size_t> next;  // per shared link: its first booking not made here
   for (std::size_t i = 0; i < uses.size(); ++i)
     if (i == 0 || uses[i].link != uses[i - 1].link) next[uses[i].link] = i;
-  bool ok = place_own(own, uses, &next), failed = !ok;
+  bool ok = place_in_phase(own, uses, next), failed = !ok;
   const int me = run_.transport->rank();
   std::vector<SharedBooking> copies;
   for (;;) {
@@ -312,13 +312,13 @@ bool Coordinator::place_window(const PartitionRound& round, std::vector<CommitQu
       });
     }
     if (failed || left == 0) return !failed;
-    ok = place_own(own, uses, &next);
+    ok = place_in_phase(own, uses, next);
     failed = !ok;
   }
 }
 
-bool Coordinator::place_own(std::vector<CommitQueue::Item>& items, const std::vector<SharedUse>& uses,
-                            std::unordered_map<int, std::size_t>* next) {
+bool Coordinator::place_in_phase(std::vector<CommitQueue::Item>& items, const std::vector<SharedUse>& uses,
+                                 std::unordered_map<int, std::size_t>& next) {
   std::unordered_set<int> held;  // links of a message left for a later phase: what comes after it there waits too
   const int me = run_.transport->rank();
   std::size_t kept = 0;
@@ -335,11 +335,9 @@ bool Coordinator::place_own(std::vector<CommitQueue::Item>& items, const std::ve
     auto* m = static_cast<Message*>(item.p);
     const auto& route = m->transfer.route.links;
     bool wait = !ok;
-    if (next != nullptr && !wait) {
-      for (int link : route)
-        wait = wait || held.contains(link) || (shared_link(link) && uses[next->at(link)].key != item.key);
-      if (wait) held.insert(route.begin(), route.end());
-    }
+    for (int link : route)
+      wait = wait || held.contains(link) || (shared_link(link) && uses[next.at(link)].key != item.key);
+    if (wait) held.insert(route.begin(), route.end());
     if (wait) {
       items[kept++] = item;
       continue;
@@ -358,9 +356,8 @@ bool Coordinator::place_own(std::vector<CommitQueue::Item>& items, const std::ve
     least_lead_ = std::min(least_lead_, item.lead);
     if (reaches_shared(m->source, m->destination)) {
       booked_shared_.push_back({item.key, m->destination, m->times().start, m->times().start + m->transfer.duration});
-      if (next != nullptr)
-        for (int link : route)
-          if (shared_link(link)) ++(*next)[link];
+      for (int link : route)
+        if (shared_link(link)) ++next[link];
     }
     if (step.sender_released) node(m->source).transfer_released(*m);
     const int to = rank_of(m->destination);
