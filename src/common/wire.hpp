@@ -26,6 +26,7 @@ class Wire {
   }
   void put_bytes(const std::byte* data, std::size_t n) { bytes_.insert(bytes_.end(), data, data + n); }
   std::vector<std::byte>& bytes() { return bytes_; }
+  const std::vector<std::byte>& bytes() const { return bytes_; }
 
  private:
   std::vector<std::byte> bytes_;

@@ -191,18 +191,20 @@ class Coordinator final : public Placer {
   void read_round(const std::vector<std::vector<std::byte>>& parts, PartitionRound& round);
   bool place_window(const PartitionRound& round, std::vector<CommitQueue::Item>& own);
   struct SharedUse;
-  // A phase: this rank's messages of the round, in key order, where nothing unplaced comes before them on a link
-  // (what waits stays in `items`); false when a booking failed. `uses` and `next`: the round's bookings of shared
-  // links, by link and key, and per link the first not yet made here.
+  // A phase: this rank's messages of the round, in key order, where nothing unplaced comes before them on a link,
+  // each placed as a level's task places it (place_one); what waits stays in `items`. False when a booking failed.
+  // `uses` and `next`: the round's bookings of shared links, by link and key, and per link the first not yet made
+  // here.
   bool place_in_phase(std::vector<CommitQueue::Item>& items, const std::vector<SharedUse>& uses,
                       std::unordered_map<int, std::size_t>& next);
   void deliver_placed(const std::vector<std::byte>& part);
   static void put_message(Wire& w, const Message& m);  // a placed message, for its receiver's rank
   static Message* read_message(WireReader& in);
-  // With the links shared out: a message placed here, `m`, for another rank's node, or one that booked a shared link;
-  // into the lane's lists, and the lanes' lists into the round's (to_rank_, booked_shared_) once a level is placed.
-  void placed_for_ranks(Message* m, Lane& lane);
-  void gather_lanes();
+  // With the links shared out, of a message placed here: its booking of shared links, and the message itself when
+  // its receiver is another rank's, go into the lane's lists (true: it went, and `m` is freed); a lane's lists go
+  // into the round's (to_rank_, booked_shared_) once its level is placed.
+  bool placed_for_ranks(Message* m, Lane& lane);
+  void gather_lane(const Lane& lane);
   bool shared_link(int link) const { return link % cube_d_ >= shared_from_; }
   bool reaches_shared(int source, int destination) const;
   void copy_shared(const SharedBooking& b);  // another rank's booking, on this rank's copy of the shared links

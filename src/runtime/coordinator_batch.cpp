@@ -250,7 +250,8 @@ void Coordinator::place_level(std::size_t begin, std::size_t end, bool leveled, 
     if (tasks > 1) transfers_shared_ += lane.placed;
     count_woken(lane.woken);
   }
-  if (partitioned_) gather_lanes();
+  if (partitioned_)
+    for (const Lane& lane : lanes_) gather_lane(lane);
 }
 
 // By home, within a home in level order, each home's messages in tasks of per_task: the tasks' starts in task_from_,
@@ -341,11 +342,7 @@ bool Coordinator::place_one(Message* m, Lane& lane) {
     event(node(m->source).transfer_released(*m), run_.timing.output_free(m->times()), m->source);
   if (step.arrived) {
     ++lane.placed;
-    if (partitioned_ && (!is_local(m->destination) || reaches_shared(m->source, m->destination))) {
-      const bool elsewhere = !is_local(m->destination);
-      placed_for_ranks(m, lane);  // to another rank's node: gone, and delivered there after the round
-      if (elsewhere) return true;
-    }
+    if (partitioned_ && placed_for_ranks(m, lane)) return true;  // for another rank's node, delivered there
     const Time arrival = m->times().arrival;
     const int receiver = m->destination;
     event(node(receiver).deliver(m), arrival, receiver);  // m is the receiver's now

@@ -101,20 +101,19 @@ void Coordinator::partitioned_round() {
   PartitionRound round;
   Wire mine = window_message(round);
   read_round(waiting([&] { return transport.all_gather(mine.bytes()); }), round);
-  if (round.heads.failed) {  // every rank reports the first rank's failure
+  const auto put_back = [&] {  // the window, untouched, for discard_pending to free
     for (const CommitQueue::Item& i : window_) queue_.push(i);
     window_.clear();
+  };
+  if (round.heads.failed) {  // every rank reports the first rank's failure
+    put_back();
     stopped_ = true;
     run_.control.fail_as(round.heads.failed_node, round.heads.failed_what);
     return;
   }
   bool released = false;
   if (round.heads.barrier_ranks == transport.ranks()) {
-    if (!release_barrier(round.heads.latest_entry, round.barrier_horizon)) {
-      for (const CommitQueue::Item& i : window_) queue_.push(i);
-      window_.clear();
-      return;
-    }
+    if (!release_barrier(round.heads.latest_entry, round.barrier_horizon)) return put_back();
     released = true;
   }
   if (round.first == OrderKey::infinity() && !released) {
@@ -320,11 +319,10 @@ bool Coordinator::place_window(const PartitionRound& round, std::vector<CommitQu
 bool Coordinator::place_in_phase(std::vector<CommitQueue::Item>& items, const std::vector<SharedUse>& uses,
                                  std::unordered_map<int, std::size_t>& next) {
   std::unordered_set<int> held;  // links of a message left for a later phase: what comes after it there waits too
-  const int me = run_.transport->rank();
+  Lane lane;
   std::size_t kept = 0;
-  bool ok = true;
-  // The messages' lines and then their ends' come from other cores' caches, or memory: asked for ahead, as a pass in
-  // one process does (coordinator_batch.cpp).
+  // The messages' lines and then their ends' come from other cores' caches, or memory: asked for ahead, as a level's
+  // task does (coordinator_batch.cpp).
   constexpr std::size_t kMessagesAhead = 8, kEndsAhead = 4;
   for (std::size_t k = 0; k < items.size() && k < kMessagesAhead; ++k)
     fetch_message(static_cast<const Message*>(items[k].p));
@@ -334,61 +332,43 @@ bool Coordinator::place_in_phase(std::vector<CommitQueue::Item>& items, const st
     const CommitQueue::Item item = items[k];
     auto* m = static_cast<Message*>(item.p);
     const auto& route = m->transfer.route.links;
-    bool wait = !ok;
+    bool wait = lane.failed_source >= 0;
     for (int link : route)
       wait = wait || held.contains(link) || (shared_link(link) && uses[next.at(link)].key != item.key);
-    if (wait) held.insert(route.begin(), route.end());
     if (wait) {
+      held.insert(route.begin(), route.end());
       items[kept++] = item;
       continue;
     }
-    timing::CommitStep step;
-    try {
-      step = run_.timing.commit(m->transfer, item.key.ready);
-    } catch (const std::exception& e) {  // the run leaves the model's range: the next round tells every rank
-      run_.control.fail(m->source, std::current_exception(), e.what());
-      ok = false;
-      items[kept++] = item;
-      continue;
-    }
-    if (!step.arrived) throw std::logic_error("internal error: a transfer placed by the rank of its sender in parts");
-    ++transfers_placed_;
+    for (int link : route)
+      if (shared_link(link)) ++next[link];
     least_lead_ = std::min(least_lead_, item.lead);
-    if (reaches_shared(m->source, m->destination)) {
-      booked_shared_.push_back({item.key, m->destination, m->times().start, m->times().start + m->transfer.duration});
-      for (int link : route)
-        if (shared_link(link)) ++next[link];
-    }
-    if (step.sender_released) node(m->source).transfer_released(*m);
-    const int to = rank_of(m->destination);
-    if (to == me) {
-      node(m->destination).deliver(m);
-    } else {
-      put_message(to_rank_[static_cast<std::size_t>(to)], *m);
-      Message::destroy(m);
-    }
+    place_one(m, lane);  // a failure is the lane's, and frees the message
   }
   items.resize(kept);
-  return ok;
+  transfers_placed_ += lane.placed;
+  gather_lane(lane);
+  if (lane.failed_source < 0) return true;
+  run_.control.fail(lane.failed_source, lane.error, lane.what);  // the next round tells every rank
+  return false;
 }
 
-void Coordinator::placed_for_ranks(Message* m, Lane& lane) {
+bool Coordinator::placed_for_ranks(Message* m, Lane& lane) {
   if (reaches_shared(m->source, m->destination))
     lane.booked.push_back({m->key, m->destination, m->times().start, m->times().start + m->transfer.duration});
-  if (is_local(m->destination)) return;
+  if (is_local(m->destination)) return false;
   if (lane.to_rank.empty()) lane.to_rank.resize(to_rank_.size());
   put_message(lane.to_rank[static_cast<std::size_t>(rank_of(m->destination))], *m);
   Message::destroy(m);
+  return true;
 }
 
-void Coordinator::gather_lanes() {
-  for (Lane& lane : lanes_) {
-    for (std::size_t r = 0; r < lane.to_rank.size(); ++r) {
-      const std::vector<std::byte>& part = lane.to_rank[r].bytes();
-      to_rank_[r].put_bytes(part.data(), part.size());
-    }
-    booked_shared_.insert(booked_shared_.end(), lane.booked.begin(), lane.booked.end());
+void Coordinator::gather_lane(const Lane& lane) {
+  for (std::size_t r = 0; r < lane.to_rank.size(); ++r) {
+    const std::vector<std::byte>& part = lane.to_rank[r].bytes();
+    to_rank_[r].put_bytes(part.data(), part.size());
   }
+  booked_shared_.insert(booked_shared_.end(), lane.booked.begin(), lane.booked.end());
 }
 
 // Another rank's messages for this rank's nodes, placed there, as put_message wrote them.
