@@ -309,6 +309,41 @@ TEST(ModelTimeOrder, StoreAndForwardWithPacketsMatchesTheReference) {
   expect_as_reference(machine(6, "one", Switching::store_and_forward, 300), bit_reversal(6));
 }
 
+// Store-and-forward hops go in batches too, as wide as the first packet's hop (docs/engine.md, "Placing in
+// parallel"): on a larger cube the levels are wide, and steps of pairs are levelled from their ends.
+TEST(ModelTimeOrder, StoreAndForwardOnAnEightCubeMatchesTheReference) {
+  expect_as_reference(machine(8, "one", Switching::store_and_forward, 96), random_rounds(8, 19, 3));
+  expect_as_reference(machine(8, "all", Switching::store_and_forward), bit_reversal(8));
+  for (const char* ports : {"all", "one"}) {
+    SCOPED_TRACE(ports);
+    expect_as_reference(machine(5, ports, Switching::store_and_forward, 64), xor_pairs(5), false);
+  }
+}
+
+// Without start-up costs an empty message's hop takes no time, so it has no lead and goes alone, among hops that
+// have one (τ per byte).
+TEST(ModelTimeOrder, StoreAndForwardTiesWithoutLookaheadMatchTheReference) {
+  for (const char* ports : {"all", "one"}) {
+    SCOPED_TRACE(ports);
+    MachineConfig config = machine(6, ports, Switching::store_and_forward, 128);
+    config.lambda = config.delta_hop = config.delta_msg = 0;
+    config.lambda0 = 0;
+    expect_as_reference(config, random_rounds(6, 23, 6, true));
+  }
+}
+
+// docs/model.md §14: a port overlap frees a node's ports early, so a transfer's lead is its hold less that share.
+TEST(ModelTimeOrder, PortOverlapMatchesTheReference) {
+  for (Switching switching : {Switching::circuit, Switching::store_and_forward}) {
+    for (const char* ports : {"one", "k:2", "half"}) {
+      SCOPED_TRACE(std::string(ports) + (switching == Switching::circuit ? ", circuit" : ", store-and-forward"));
+      MachineConfig config = machine(5, ports, switching, 96);
+      config.port_overlap = 0.2;
+      expect_as_reference(config, random_rounds(5, 29, 4));
+    }
+  }
+}
+
 TEST(ModelTimeOrder, HalfDuplexHotSpotMatchesTheReference) {
   expect_as_reference(machine(4, "half", Switching::circuit), hot_spot(4, 64));
 }
@@ -323,9 +358,12 @@ TEST(ModelTimeOrder, PairsAlongOneMaskMatchTheReference) {
 // The reference knows the cube only: on a torus and a mesh, whose routes wrap and share links across rows, every
 // runner equals the placer placing alone on one worker.
 TEST(ModelTimeOrder, TorusAndMeshRunsEqualThePlacerAlone) {
-  for (const char* topology : {"torus:4x8", "mesh:8x8"}) {
-    SCOPED_TRACE(topology);
-    MachineConfig config = machine(topology[0] == 't' ? 5 : 6, "all", Switching::circuit);
+  for (const auto& [topology, switching] : {std::pair{"torus:4x8", Switching::circuit},
+                                            std::pair{"mesh:8x8", Switching::circuit},
+                                            std::pair{"torus:8x8", Switching::store_and_forward}}) {
+    SCOPED_TRACE(topology + std::string(switching == Switching::circuit ? "" : ", store-and-forward"));
+    MachineConfig config = machine(topology[0] == 't' && topology[6] == '4' ? 5 : 6, "all", switching,
+                                   switching == Switching::circuit ? 0 : 96);
     config.topology = Topology::parse(topology);
     const Program program = random_rounds(config.d, 13, 4);
     EmulatorSettings alone;

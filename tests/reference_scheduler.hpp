@@ -278,7 +278,7 @@ class ReferenceScheduler {
       }
       Transfer next = t;
       next.sender_done = t.hop == 0 ? end : t.sender_done;
-      if (t.hop == 0) release(t.source, t.request, t.channel, end);
+      if (t.hop == 0) release(t.source, t.request, t.channel, start, end);
       if (static_cast<int>(t.hop) + 1 < hops) {
         next.hop = t.hop + 1;
         next.ready = ends[0];
@@ -293,17 +293,19 @@ class ReferenceScheduler {
       deliver(m);
       return;
     }
-    release(t.source, t.request, t.channel, sender_done);
+    release(t.source, t.request, t.channel, sender_done - m.hold, sender_done);
     deliver(m);
   }
 
-  void release(int source, int request, int channel, Time done) {
+  // The output resource is held from the transfer's start to its sender's end, less the port overlap's share
+  // (docs/model.md §14; the cost table's overlap is 0 on all-port nodes). A blocking send still returns at the end.
+  void release(int source, int request, int channel, Time start, Time done) {
     NodeState& s = nodes_[static_cast<std::size_t>(source)];
     Request& r = s.requests[request];
     r.placed = true;
     r.done = done;
     --s.unplaced;
-    if (!all_port()) s.out_free[static_cast<std::size_t>(channel)] = done;
+    if (!all_port()) s.out_free[static_cast<std::size_t>(channel)] = done - cost_.overlap(done - start);
   }
 
   void deliver(const Message& m) {
@@ -346,8 +348,10 @@ class ReferenceScheduler {
         break;
       }
     }
-    *free = std::max(m.arrival, *free + m.hold);
-    return std::max(r.posted, *free) + (r.late ? cost_.sys_copy * static_cast<Time>(m.bytes) : 0);
+    // docs/model.md §14: the next message may use the input resource the overlap's share of this one's hold early.
+    const Time completion = std::max(m.arrival, *free + m.hold);
+    *free = completion - cost_.overlap(m.hold);
+    return std::max(r.posted, completion) + (r.late ? cost_.sys_copy * static_cast<Time>(m.bytes) : 0);
   }
 
   // Runs node i's next operation if it can; returns whether it did.

@@ -133,6 +133,9 @@ class Coordinator final : public Placer {
     int failed_source = -1;
     std::exception_ptr error;
     std::string what;
+    // Messages with a hop still to go (store-and-forward), queued again once the level is placed: their next hop is
+    // ready no earlier than the batch's bound, so it belongs to a later batch.
+    std::vector<Message*> forwarded;
     // Spread over ranks with the links shared out: the messages it placed for other ranks' nodes, per rank, and its
     // bookings of shared links (coordinator_partition.cpp).
     std::vector<Wire> to_rank;
@@ -272,6 +275,7 @@ class Coordinator final : public Placer {
   std::vector<Mark> marks_;  // per resource: the nodes, then the links
   std::uint8_t batch_number_ = 0;
   std::vector<Lane> lanes_;
+  std::vector<CommitQueue::Item> forwarded_;  // the lanes' forwarded messages, on their way into queue_
   // Spread over ranks.
   bool stopped_ = false;
   bool partitioned_ = false;

@@ -249,7 +249,10 @@ void Coordinator::place_level(std::size_t begin, std::size_t end, bool leveled, 
     transfers_placed_ += lane.placed;
     if (tasks > 1) transfers_shared_ += lane.placed;
     count_woken(lane.woken);
+    for (Message* m : lane.forwarded)
+      forwarded_.push_back({m->key, m, run_.timing.least_lead(m->transfer), m->destination});
   }
+  queue_.push_batch(forwarded_);  // a step's next hops, sorted once and merged, as submissions are
   if (partitioned_)
     for (const Lane& lane : lanes_) gather_lane(lane);
 }
@@ -347,10 +350,9 @@ bool Coordinator::place_one(Message* m, Lane& lane) {
     const int receiver = m->destination;
     event(node(receiver).deliver(m), arrival, receiver);  // m is the receiver's now
   } else if (step.more) {
-    // Only a model without a lead books in steps (store-and-forward), and its batches are of one message, placed
-    // here by the placer.
+    // A store-and-forward hop: the next one is queued once the level is placed (place_level), by the placer.
     m->key = m->transfer.key;
-    queue_.push(m);
+    lane.forwarded.push_back(m);
   }
   return true;
 }

@@ -19,6 +19,15 @@ class StoreAndForward final : public TransferModel {
   CommitStep commit(Transfer& t, LinkTable& links, Time forget_before) const override {
     return t.route.hops() == 0 ? commit_local(t) : commit_hop(t, links, forget_before);
   }
+  // A hop starts no earlier than its ready time, and its first packet takes T_0 = λ + τ·L_0 over it. So everything
+  // its placing brings comes T_0 or more after its ready time: the next hop, ready when that packet has arrived; the
+  // sender's release, once every packet has left (hop 0); the arrival (the last hop). A message to oneself brings
+  // both at its whole time. Each hop books one link and touches its own message, so the hops of a batch that share
+  // no link are placed at once like circuits (runtime/coordinator_batch.cpp).
+  Time least_lead(const Transfer& t) const override {
+    if (t.route.hops() == 0) return model::message_time(cost_, Switching::store_and_forward, t.bytes, 0);
+    return cost_.hop_packet(cost_.packet_bytes(t.bytes, 0), cost_.is_split(t.bytes));
+  }
 
  protected:
   void start(Transfer& t) const override {
