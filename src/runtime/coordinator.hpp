@@ -133,9 +133,10 @@ class Coordinator final : public Placer {
     int failed_source = -1;
     std::exception_ptr error;
     std::string what;
-    // Messages with a hop still to go (store-and-forward), queued again once the level is placed: their next hop is
-    // ready no earlier than the batch's bound, so it belongs to a later batch.
-    std::vector<Message*> forwarded;
+    // Messages with a hop still to go (store-and-forward), as queue items (their leads read while they are in this
+    // worker's cache), queued again once the level is placed: their next hop is ready no earlier than the batch's
+    // bound, so it belongs to a later batch.
+    std::vector<CommitQueue::Item> forwarded;
     // Spread over ranks with the links shared out: the messages it placed for other ranks' nodes, per rank, and its
     // bookings of shared links (coordinator_partition.cpp).
     std::vector<Wire> to_rank;

@@ -244,13 +244,15 @@ void Coordinator::place_level(std::size_t begin, std::size_t end, bool leveled, 
   }
   run_.engine.share(tasks, task);
   if (timed) shared_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  for (const Lane& lane : lanes_) {
+  for (Lane& lane : lanes_) {
     horizon = std::min(horizon, lane.horizon);
     transfers_placed_ += lane.placed;
     if (tasks > 1) transfers_shared_ += lane.placed;
     count_woken(lane.woken);
-    for (Message* m : lane.forwarded)
-      forwarded_.push_back({m->key, m, run_.timing.least_lead(m->transfer), m->destination});
+    if (forwarded_.empty())
+      forwarded_.swap(lane.forwarded);  // capacities change hands
+    else
+      forwarded_.insert(forwarded_.end(), lane.forwarded.begin(), lane.forwarded.end());
   }
   queue_.push_batch(forwarded_);  // a step's next hops, sorted once and merged, as submissions are
   if (partitioned_)
@@ -352,7 +354,7 @@ bool Coordinator::place_one(Message* m, Lane& lane) {
   } else if (step.more) {
     // A store-and-forward hop: the next one is queued once the level is placed (place_level), by the placer.
     m->key = m->transfer.key;
-    lane.forwarded.push_back(m);
+    lane.forwarded.push_back({m->key, m, run_.timing.least_lead(m->transfer), m->destination});
   }
   return true;
 }
