@@ -13,16 +13,20 @@ namespace hcemu::detail {
 
 class Wire {
  public:
+  // put and put_string by resize and copy: GCC 12 takes an insert of a range into a vector whose size it knows for
+  // a write past its end (-Wstringop-overflow, -Warray-bounds: false positives in a Release build).
   template <class T>
   void put(const T& value) {
     static_assert(std::is_trivially_copyable_v<T>);
-    const auto* p = reinterpret_cast<const std::byte*>(&value);
-    bytes_.insert(bytes_.end(), p, p + sizeof(T));
+    const std::size_t at = bytes_.size();
+    bytes_.resize(at + sizeof(T));
+    std::memcpy(bytes_.data() + at, &value, sizeof(T));
   }
   void put_string(const std::string& s) {
     put<std::uint64_t>(s.size());
-    const auto* p = reinterpret_cast<const std::byte*>(s.data());
-    bytes_.insert(bytes_.end(), p, p + s.size());
+    const std::size_t at = bytes_.size();
+    bytes_.resize(at + s.size());
+    if (!s.empty()) std::memcpy(bytes_.data() + at, s.data(), s.size());
   }
   void put_bytes(const std::byte* data, std::size_t n) { bytes_.insert(bytes_.end(), data, data + n); }
   std::vector<std::byte>& bytes() { return bytes_; }

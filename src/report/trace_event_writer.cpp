@@ -8,7 +8,8 @@ std::string exact_us(Time t) {
   const bool negative = t < 0;
   // Time's range is below 2^62 ps (hcemu/time.hpp), so its magnitude fits.
   const auto magnitude = static_cast<std::uint64_t>(negative ? -t : t);
-  std::string text = (negative ? "-" : "") + std::to_string(magnitude / kPicosPerMicro);
+  std::string text = std::to_string(magnitude / kPicosPerMicro);
+  if (negative) text.insert(text.begin(), '-');  // not "-" + text: GCC 12 warns of an overlap there (-Wrestrict)
   std::uint64_t fraction = magnitude % kPicosPerMicro;
   if (fraction == 0) return text;
   std::string digits = std::to_string(fraction);
