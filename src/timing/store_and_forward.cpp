@@ -24,18 +24,18 @@ class StoreAndForward final : public TransferModel {
   // sender's release, once every packet has left (hop 0); the arrival (the last hop). A message to oneself brings
   // both at its whole time. Each hop books one link and touches its own message, so the hops of a batch that share
   // no link are placed at once like circuits (runtime/coordinator_batch.cpp).
-  Time least_lead(const Transfer& t) const override {
-    if (t.route.hops() == 0) return model::message_time(cost_, Switching::store_and_forward, t.bytes, 0);
-    return cost_.hop_packet(cost_.packet_bytes(t.bytes, 0), cost_.is_split(t.bytes));
-  }
+  Time least_lead(const Transfer& t) const override { return t.duration; }
 
  protected:
   void start(Transfer& t) const override {
     in_range_(t);
-    if (t.route.hops() > 0) {
-      t.forwarding = std::make_unique<Forwarding>();
-      t.forwarding->packet_end.assign(cost_.packet_count(t.bytes), t.key.ready);  // the whole message is at the sender
+    if (t.route.hops() == 0) {
+      t.duration = model::message_time(cost_, Switching::store_and_forward, t.bytes, 0);
+      return;
     }
+    t.duration = cost_.hop_packet(cost_.packet_bytes(t.bytes, 0), cost_.is_split(t.bytes));  // T_0
+    t.forwarding = std::make_unique<Forwarding>();
+    t.forwarding->packet_end.assign(cost_.packet_count(t.bytes), t.key.ready);  // the whole message is at the sender
   }
 
  private:
@@ -51,12 +51,19 @@ class StoreAndForward final : public TransferModel {
   }
 
   CommitStep commit_hop(Transfer& t, LinkTable& links, Time forget_before) const;
+  // commit_hop for a message of one packet (every message where packets are not limited): its hop is T_0, known
+  // since start, with no later packet to wait for.
+  CommitStep commit_packet(Transfer& t, LinkTable& links, Time forget_before) const;
+  // What is left of a hop once it is booked: the sender's release after the first, the arrival after the last, or
+  // the next hop's key.
+  static CommitStep after_hop(Transfer& t, bool last_hop, Time start, Time end);
 
   const CostTable& cost_;
   RangeCheck in_range_;
 };
 
 CommitStep StoreAndForward::commit_hop(Transfer& t, LinkTable& links, Time forget_before) const {
+  if (t.forwarding->packet_end.size() == 1) return commit_packet(t, links, forget_before);
   Forwarding& f = *t.forwarding;
   TransferTimes& x = t.times;
   const std::size_t packets = f.packet_end.size();
@@ -82,9 +89,29 @@ CommitStep StoreAndForward::commit_hop(Transfer& t, LinkTable& links, Time forge
     if (last_hop) x.input_hold += cost_.hop_packet(size, split);
     if (p == 0 && last_hop) x.first_byte = packet_start + cost_.startup(size);
   }
+  return after_hop(t, last_hop, start, end);
+}
 
+CommitStep StoreAndForward::commit_packet(Transfer& t, LinkTable& links, Time forget_before) const {
+  Forwarding& f = *t.forwarding;
+  TransferTimes& x = t.times;
+  const bool last_hop = f.hop + 1 == t.route.links.size();
+  const int link = t.route.links[f.hop];
+  const Time start = links.book({&link, 1}, f.packet_end[0], t.duration, t.source, forget_before, 0);
+  const Time end = start + t.duration;
+  f.packet_end[0] = end;
+  if (last_hop) {
+    x.input_hold += t.duration;
+    x.first_byte = start + cost_.startup(t.bytes);
+  }
+  return after_hop(t, last_hop, start, end);
+}
+
+CommitStep StoreAndForward::after_hop(Transfer& t, bool last_hop, Time start, Time end) {
+  Forwarding& f = *t.forwarding;
+  TransferTimes& x = t.times;
   CommitStep result;
-  if (hop == 0) {
+  if (f.hop == 0) {
     x.start = start;
     x.sender_done = end;  // every packet has left the sender
     result.sender_released = true;
@@ -94,7 +121,7 @@ CommitStep StoreAndForward::commit_hop(Transfer& t, LinkTable& links, Time forge
     result.arrived = true;
     return result;
   }
-  f.hop = hop + 1;
+  f.hop = f.hop + 1;
   t.key.ready = f.packet_end[0];  // the next hop is ready when the first packet has arrived
   t.key.step = f.hop;
   result.more = true;

@@ -45,7 +45,9 @@ struct Transfer {
   std::size_t bytes = 0;
   int channel = -1;  // the sender's output channel (PortState::Slot), -1 when the model has none
   Route route;
-  Time duration = 0;  // circuit: how long it holds its route (§3); LogGP: its ports (§12); known once prepared
+  // Known once prepared. Circuit: how long it holds its route (§3); store-and-forward: its first packet's time on one
+  // link, T_0, its lead (its whole time for a message to oneself); LogGP: its ports (§12).
+  Time duration = 0;
   TransferTimes times;
   std::unique_ptr<Forwarding> forwarding;  // store-and-forward over links
 };
