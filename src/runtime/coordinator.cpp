@@ -76,16 +76,40 @@ void Coordinator::start(int nodes) {
   native_changed_ = native_counting_ = false;
   barrier_complete_.store(false, std::memory_order_relaxed);
   barrier_latest_ = 0;
-  // The links partitioned among the ranks (coordinator_partition.cpp): on the cube, over a power of two of ranks,
-  // where each transfer's lead bounds its events.
+  // The links partitioned among the ranks (coordinator_partition.cpp): on the cube, where each transfer's lead
+  // bounds its events. Over a power of two of ranks, whose blocks are subcubes, a rank also keeps only the links its
+  // senders reach.
   const int ranks = distributed() ? run_.transport->ranks() : 1;
   cube_d_ = run_.timing.topology().ecube_dimension();
-  partitioned_ = distributed() && run_.ordered && cube_d_ > 0 && (ranks & (ranks - 1)) == 0 &&
-                 run_.timing.leads_whole_routes();
-  shared_from_ = partitioned_ ? cube_d_ - std::countr_zero(static_cast<unsigned>(ranks)) + 1 : 0;
-  if (partitioned_) run_.timing.keep_links_from(run_.first_node, run_.local_nodes);
+  partitioned_ = distributed() && run_.ordered && cube_d_ > 0 && run_.timing.leads_whole_routes();
+  if (partitioned_) {
+    find_shared_links();
+    if ((ranks & (ranks - 1)) == 0) run_.timing.keep_links_from(run_.first_node, run_.local_nodes);
+  }
   booked_shared_.clear();
   window_.clear();
+}
+
+// The link of dimension k from node x is crossed only by routes from the sources that agree with x in bits k and up
+// (coordinator_partition.cpp): the aligned block of 2^k ids around x. It is shared when that block holds nodes of
+// two ranks or more. Blocks grow with k, so per node one dimension tells it: the least k at which its block passes
+// the ends of its own rank's ids (cube_d_ where none does). Over 2^j ranks that is d - j + 1 for every node.
+void Coordinator::find_shared_links() {
+  const int n = 1 << cube_d_;
+  std::vector<int> first(static_cast<std::size_t>(run_.transport->ranks()) + 1, n);  // each rank's first id
+  for (int id = n - 1; id >= 0; --id) first[static_cast<std::size_t>(rank_of(id))] = id;
+  shared_from_.assign(static_cast<std::size_t>(n), static_cast<std::uint8_t>(cube_d_));
+  for (int x = 0, r = 0; x < n; ++x) {
+    while (x >= first[static_cast<std::size_t>(r) + 1]) ++r;
+    const int lo = first[static_cast<std::size_t>(r)], hi = first[static_cast<std::size_t>(r) + 1];
+    for (int k = 1; k < cube_d_; ++k) {
+      const int base = x & ~((1 << k) - 1);
+      if (base < lo || base + (1 << k) > hi) {
+        shared_from_[static_cast<std::size_t>(x)] = static_cast<std::uint8_t>(k);
+        break;
+      }
+    }
+  }
 }
 
 int Coordinator::rank_of(int id) const {

@@ -17,10 +17,10 @@
 // them when it issues them.
 //
 // Spread over MPI ranks (docs/mpi.md), the same happens in rounds, which start when no node runs on any rank (one
-// all-gather). On the cube under circuit switching, over a power of two of ranks, the links are shared out: each rank
-// places its own senders' transfers of the round's window on the links they reach, exchanges with the others only
-// the bookings of links that senders of several ranks reach, and sends the messages it placed to their receivers'
-// ranks (coordinator_partition.cpp). Otherwise every rank places the whole queue, the same on each, so that every
+// all-gather). On the cube under circuit switching, the links are shared out: each rank places its own senders'
+// transfers of the round's window on the links they reach, exchanges with the others only the bookings of links that
+// senders of several ranks reach, and sends the messages it placed to their receivers' ranks
+// (coordinator_partition.cpp). Otherwise every rank places the whole queue, the same on each, so that every
 // rank's copy of the links stays the same (coordinator_ranks.cpp). Only messages to oneself skip the queue there.
 #include <array>
 #include <atomic>
@@ -186,7 +186,7 @@ class Coordinator final : public Placer {
   };
   Wire round_message(const std::vector<Pending*>& mine);
   void place_round(timing::OrderKey horizon);
-  // Spread over 2^k ranks on the cube under circuit switching (coordinator_partition.cpp): each rank places its own
+  // Spread over ranks on the cube under circuit switching (coordinator_partition.cpp): each rank places its own
   // senders' transfers on the links they reach, and only the bookings of links that several ranks' senders reach,
   // and the messages to other ranks' nodes, go between ranks.
   void partitioned_round();
@@ -209,7 +209,10 @@ class Coordinator final : public Placer {
   // into the round's (to_rank_, booked_shared_) once its level is placed.
   bool placed_for_ranks(Message* m, Lane& lane);
   void gather_lane(const Lane& lane);
-  bool shared_link(int link) const { return link % cube_d_ >= shared_from_; }
+  bool shared_link(int link) const {
+    return link % cube_d_ >= shared_from_[static_cast<std::size_t>(link / cube_d_)];
+  }
+  void find_shared_links();  // shared_from_
   bool reaches_shared(int source, int destination) const;
   void copy_shared(const SharedBooking& b);  // another rank's booking, on this rank's copy of the shared links
   void queue_submissions_of(WireReader& in, std::uint64_t count);
@@ -281,7 +284,9 @@ class Coordinator final : public Placer {
   bool stopped_ = false;
   bool partitioned_ = false;
   int cube_d_ = 0;
-  int shared_from_ = 0;  // over 2^k ranks: the links of dimensions d - k + 1 and up are reached from several ranks
+  // Per node x: the least dimension whose link from x is reached from several ranks, and every higher one is too
+  // (cube_d_: none). Over 2^j ranks, d - j + 1 for every node.
+  std::vector<std::uint8_t> shared_from_;
   // A booking of a shared link, as it goes to the other ranks: its route follows from its two ends.
   struct SharedBooking {
     timing::OrderKey key;

@@ -2,11 +2,13 @@
 //
 // Which senders reach a link. On the d-cube a route corrects the bits where its ends differ from the lowest up
 // (e-cube routing), so the link of dimension k from node a is crossed only by routes whose source agrees with a in
-// bits k and up. Spread over R = 2^j ranks in blocks of consecutive ids, a rank's nodes are those of one value of the
-// top j bits. So a link of dimension k <= d - j is reached by the senders of one rank only, the rank of its node, and
-// a link of a higher dimension by the senders of 2^(k - d + j) ranks (on 2 ranks, none is shared). Each rank places
-// its own senders' transfers, on its copy of the links they reach; it counts the contention of what it places, and
-// the report adds every rank's links up. Of the others' bookings it needs only those of shared links.
+// bits k and up: the aligned block of 2^k ids around a. Spread over ranks in blocks of consecutive ids, the link is
+// shared when that block holds nodes of several ranks (Coordinator::find_shared_links). Over R = 2^j ranks a rank's
+// nodes are those of one value of the top j bits, so a link of dimension k <= d - j is reached by the senders of one
+// rank only, the rank of its node, and a link of a higher dimension by the senders of 2^(k - d + j) ranks (on 2
+// ranks, none is shared); over other counts, blocks that straddle a rank's ends share lower dimensions too. Each rank
+// places its own senders' transfers, on its copy of the links they reach; it counts the contention of what it
+// places, and the report adds every rank's links up. Of the others' bookings it needs only those of shared links.
 //
 // A round starts, as in coordinator_ranks.cpp, when no node runs on any rank (it is one all-gather). Under circuit
 // switching every event of a transfer ready at r (its arrival, its sender's release) comes at r + its duration or
@@ -64,8 +66,12 @@ OrderKey lead_bound(const CommitQueue::Item& i) {
 
 }  // namespace
 
+// The route's link of dimension k lies in the source's block of 2^k ids, like the source's own link of dimension k:
+// it is shared when k >= the source's shared_from_. The route's highest dimension is that of the ends' highest
+// differing bit.
 bool Coordinator::reaches_shared(int source, int destination) const {
-  return shared_from_ < cube_d_ && (static_cast<unsigned>(source ^ destination) >> shared_from_) != 0;
+  const unsigned from = shared_from_[static_cast<std::size_t>(source)];
+  return from < static_cast<unsigned>(cube_d_) && (static_cast<unsigned>(source ^ destination) >> from) != 0;
 }
 
 void Coordinator::copy_shared(const SharedBooking& b) {

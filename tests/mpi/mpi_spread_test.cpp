@@ -3,9 +3,9 @@
 // kernels written to stress the rounds (receives from any source, wait_any, test, barriers, FORCED losses). Errors
 // end every rank the same way: an exception or a deadlock on one rank reaches the caller of run on every rank.
 //
-// ctest runs this program under `mpirun -np 2` and `-np 4`; every rank runs every test, and each test compares the
-// run spread over the ranks (a machine given the session's Spread) with the same run in this process alone (a
-// machine without it).
+// ctest runs this program under `mpirun -np 2`, `-np 3` and `-np 4`; every rank runs every test, and each test
+// compares the run spread over the ranks (a machine given the session's Spread) with the same run in this process
+// alone (a machine without it).
 #include <gtest/gtest.h>
 
 #include <functional>
