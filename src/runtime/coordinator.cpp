@@ -88,6 +88,7 @@ void Coordinator::start(int nodes) {
   }
   booked_shared_.clear();
   window_.clear();
+  failed_key_ = timing::OrderKey::infinity();
 }
 
 // The link of dimension k from node x is crossed only by routes from the sources that agree with x in bits k and up

@@ -133,6 +133,12 @@ class Coordinator final : public Placer {
     int failed_source = -1;
     std::exception_ptr error;
     std::string what;
+    void take_failure(const Lane& other) {
+      failed_key = other.failed_key;
+      failed_source = other.failed_source;
+      error = other.error;
+      what = other.what;
+    }
     // Messages with a hop still to go (store-and-forward), as queue items (their leads read while they are in this
     // worker's cache), queued again once the level is placed: their next hop is ready no earlier than the batch's
     // bound, so it belongs to a later batch.
@@ -177,7 +183,10 @@ class Coordinator final : public Placer {
   void put_round_head(Wire& w);
   struct RoundHeads {  // every rank's heads, read in rank order
     std::int64_t unfinished = 0;
-    bool failed = false;  // the first rank's failure
+    // The failure every rank reports: the first in model-time order of those met placing (failed_key_), as one
+    // process reports it; else the first rank's.
+    bool failed = false;
+    timing::OrderKey failed_key = timing::OrderKey::infinity();
     int failed_node = -1;
     std::string failed_what;
     int barrier_ranks = 0;  // ranks whose part of the barrier is complete
@@ -195,12 +204,12 @@ class Coordinator final : public Placer {
   void read_round(const std::vector<std::vector<std::byte>>& parts, PartitionRound& round);
   bool place_window(const PartitionRound& round, std::vector<CommitQueue::Item>& own);
   struct SharedUse;
-  // A phase: this rank's messages of the round, in key order, where nothing unplaced comes before them on a link,
-  // each placed as a level's task places it (place_one); what waits stays in `items`. False when a booking failed.
+  // A phase: this rank's messages of the round, in key order, that come before `below` and where nothing unplaced
+  // comes before them on a link, each placed as a level's task places it (place_one); what waits stays in `items`.
   // `uses` and `next`: the round's bookings of shared links, by link and key, and per link the first not yet made
-  // here.
-  bool place_in_phase(std::vector<CommitQueue::Item>& items, const std::vector<SharedUse>& uses,
-                      std::unordered_map<int, std::size_t>& next);
+  // here. A booking that fails becomes `failed`'s where it comes before that lane's.
+  void place_in_phase(std::vector<CommitQueue::Item>& items, const std::vector<SharedUse>& uses,
+                      std::unordered_map<int, std::size_t>& next, const timing::OrderKey& below, Lane& failed);
   void deliver_placed(const std::vector<std::byte>& part);
   static void put_message(Wire& w, const Message& m);  // a placed message, for its receiver's rank
   static Message* read_message(WireReader& in);
@@ -280,6 +289,11 @@ class Coordinator final : public Placer {
   std::uint8_t batch_number_ = 0;
   std::vector<Lane> lanes_;
   std::vector<CommitQueue::Item> forwarded_;  // the lanes' forwarded messages, on their way into queue_
+  // After a booking of the batch failed: only what comes before it is placed (place_batch).
+  timing::OrderKey place_below_ = timing::OrderKey::infinity();
+  // The run's failure, where it is a booking that failed here: its key (RoundHeads).
+  timing::OrderKey failed_key_ = timing::OrderKey::infinity();
+  void fail_placing(const Lane& failed);  // the lane's failure, the run's unless it failed already
   // Spread over ranks.
   bool stopped_ = false;
   bool partitioned_ = false;

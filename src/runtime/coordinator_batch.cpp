@@ -185,20 +185,28 @@ bool Coordinator::place_batch(timing::OrderKey& horizon) {
     levels = 1;
     in_key_order();
   }
+  // After a failure the later levels place only what comes before it in key order, which may fail too: the failure
+  // reported is the first in model-time order, the one the placer alone, in key order, meets.
   Lane failed;
-  for (int l = 0; l < levels && failed.failed_source < 0 && !run_.control.aborted(); ++l) {
+  for (int l = 0; l < levels && !run_.control.aborted(); ++l) {
+    place_below_ = failed.failed_key;
     place_level(level_start_[static_cast<std::size_t>(l)], level_start_[static_cast<std::size_t>(l) + 1], leveled,
                 horizon);
     for (const Lane& lane : lanes_)
-      if (lane.failed_key < failed.failed_key) failed = lane;
+      if (lane.failed_key < failed.failed_key) failed.take_failure(lane);
   }
+  place_below_ = timing::OrderKey::infinity();
   if (failed.failed_source < 0 && !run_.control.aborted()) return true;
   // What was not placed goes back to the queue, to be freed with the rest (discard_pending).
   for (Message* m : batch_)
     if (m != nullptr) queue_.push(m);
   if (failed.failed_source < 0) return true;  // aborted by a node meanwhile
-  run_.control.fail(failed.failed_source, failed.error, failed.what);
+  fail_placing(failed);
   return false;
+}
+
+void Coordinator::fail_placing(const Lane& failed) {
+  if (run_.control.fail(failed.failed_source, failed.error, failed.what)) failed_key_ = failed.failed_key;
 }
 
 int Coordinator::home_of(int id) const {
@@ -298,11 +306,13 @@ void Coordinator::place_task(const std::uint32_t* items, std::size_t from, std::
   WokenBy counting(&lane.woken);
   run_.engine.begin_batch();  // the nodes it wakes reach their workers in groups
   for (std::size_t k = from; k < to && k < from + kMessagesAhead; ++k) fetch_message(batch_[items[k]]);
+  const bool limited = place_below_ < timing::OrderKey::infinity();
   for (std::size_t k = from; k < to && !run_.control.aborted(); ++k) {
     if (k + kMessagesAhead < to) fetch_message(batch_[items[k + kMessagesAhead]]);
     if (k + kEndsAhead < to) fetch_ends(*batch_[items[k + kEndsAhead]]);
     Message*& slot = batch_[items[k]];
     Message* m = slot;
+    if (limited && !(m->key < place_below_)) break;  // after a failure: the rest of the task comes later in key order
     slot = nullptr;
     if (!place_one(m, lane)) break;
   }

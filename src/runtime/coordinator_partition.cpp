@@ -284,25 +284,29 @@ bool Coordinator::place_window(const PartitionRound& round, std::vector<CommitQu
   std::unordered_map<int, std::size_t> next;  // per shared link: its first booking not made here
   for (std::size_t i = 0; i < uses.size(); ++i)
     if (i == 0 || uses[i].link != uses[i - 1].link) next[uses[i].link] = i;
-  bool ok = place_in_phase(own, uses, next), failed = !ok;
+  // After a booking failed on any rank, the phases go on with what comes before it in key order, which may fail too:
+  // every rank then reports the first failure in model-time order, as one process does (RoundHeads).
+  Lane failed;  // this rank's first
+  OrderKey below = OrderKey::infinity();  // every rank's first
+  place_in_phase(own, uses, next, below, failed);
   const int me = run_.transport->rank();
   std::vector<SharedBooking> copies;
   for (;;) {
     Wire w;
-    w.put<bool>(!ok);
-    w.put<std::uint64_t>(own.size());
+    w.put(failed.failed_key);
+    w.put(own.empty() ? OrderKey::infinity() : own.front().key);  // in key order
     w.put<std::uint64_t>(booked_shared_.size());
     for (const SharedBooking& b : booked_shared_) w.put(b);
     booked_shared_.clear();
     ++phases_;
     const std::vector<std::vector<std::byte>> parts =
         waiting([&] { return run_.transport->all_gather(w.bytes()); });
-    std::uint64_t left = 0;
+    OrderKey least_left = OrderKey::infinity();
     copies.clear();
     for (int r = 0; r < static_cast<int>(parts.size()); ++r) {
       WireReader in(parts[static_cast<std::size_t>(r)]);
-      failed = in.get<bool>() || failed;  // any rank's: what waits on another rank's bookings stays unplaced
-      left += in.get<std::uint64_t>();
+      below = std::min(below, in.get<OrderKey>());
+      least_left = std::min(least_left, in.get<OrderKey>());
       for (auto n = in.get<std::uint64_t>(); n > 0; --n) {
         const auto b = in.get<SharedBooking>();
         if (r != me) copies.push_back(b);
@@ -316,14 +320,15 @@ bool Coordinator::place_window(const PartitionRound& round, std::vector<CommitQu
         if (shared_link(link)) ++next[link];
       });
     }
-    if (failed || left == 0) return !failed;
-    ok = place_in_phase(own, uses, next);
-    failed = !ok;
+    if (!(least_left < below)) break;  // the least unplaced transfer of all can go: each phase places one at least
+    place_in_phase(own, uses, next, below, failed);
   }
+  if (failed.failed_source >= 0) fail_placing(failed);  // the next round tells every rank
+  return below == OrderKey::infinity();
 }
 
-bool Coordinator::place_in_phase(std::vector<CommitQueue::Item>& items, const std::vector<SharedUse>& uses,
-                                 std::unordered_map<int, std::size_t>& next) {
+void Coordinator::place_in_phase(std::vector<CommitQueue::Item>& items, const std::vector<SharedUse>& uses,
+                                 std::unordered_map<int, std::size_t>& next, const OrderKey& below, Lane& failed) {
   std::unordered_set<int> held;  // links of a message left for a later phase: what comes after it there waits too
   Lane lane;
   std::size_t kept = 0;
@@ -338,7 +343,7 @@ bool Coordinator::place_in_phase(std::vector<CommitQueue::Item>& items, const st
     const CommitQueue::Item item = items[k];
     auto* m = static_cast<Message*>(item.p);
     const auto& route = m->transfer.route.links;
-    bool wait = lane.failed_source >= 0;
+    bool wait = lane.failed_source >= 0 || !(item.key < below);
     for (int link : route)
       wait = wait || held.contains(link) || (shared_link(link) && uses[next.at(link)].key != item.key);
     if (wait) {
@@ -354,9 +359,7 @@ bool Coordinator::place_in_phase(std::vector<CommitQueue::Item>& items, const st
   items.resize(kept);
   transfers_placed_ += lane.placed;
   gather_lane(lane);
-  if (lane.failed_source < 0) return true;
-  run_.control.fail(lane.failed_source, lane.error, lane.what);  // the next round tells every rank
-  return false;
+  if (lane.failed_key < failed.failed_key) failed.take_failure(lane);
 }
 
 bool Coordinator::placed_for_ranks(Message* m, Lane& lane) {

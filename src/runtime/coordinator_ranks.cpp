@@ -57,6 +57,7 @@ void Coordinator::put_round_head(Wire& w) {
   const bool failed = run_.control.failed_here(&failed_node, &failed_what);
   w.put<std::int32_t>(unfinished_.load(std::memory_order_seq_cst));
   w.put(failed);
+  w.put(failed_key_);
   w.put<std::int32_t>(failed_node);
   w.put_string(failed_what);
   w.put(barrier_complete_.load(std::memory_order_seq_cst));
@@ -66,10 +67,12 @@ void Coordinator::put_round_head(Wire& w) {
 void Coordinator::RoundHeads::read(WireReader& in) {
   unfinished += in.get<std::int32_t>();
   const bool f = in.get<bool>();
+  const auto key = in.get<timing::OrderKey>();
   const int node = in.get<std::int32_t>();
   std::string what = in.get_string();
-  if (f && !failed) {
+  if (f && (!failed || key < failed_key)) {
     failed = true;
+    failed_key = key;
     failed_node = node;
     failed_what = std::move(what);
   }

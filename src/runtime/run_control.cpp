@@ -15,7 +15,8 @@ void RunControl::start() {
   blocked_.clear();
 }
 
-void RunControl::fail(int node, std::exception_ptr error, const std::string& what) {
+bool RunControl::fail(int node, std::exception_ptr error, const std::string& what) {
+  bool kept = false;
   {
     std::lock_guard lock(mutex_);
     if (!failed_) {
@@ -23,9 +24,11 @@ void RunControl::fail(int node, std::exception_ptr error, const std::string& wha
       failed_node_ = node;
       failure_ = std::move(error);
       failure_what_ = what;
+      kept = true;
     }
   }
   abort();
+  return kept;
 }
 
 void RunControl::fail_as(int node, const std::string& what) {

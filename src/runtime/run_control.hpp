@@ -20,8 +20,9 @@ class RunControl {
   RunControl(Engine& engine, const std::vector<Parking*>& nodes) : engine_(engine), nodes_(nodes) {}
 
   void start();  // before a run
-  void fail(int node, std::exception_ptr error, const std::string& what);
-  // Spread over ranks: the failure every rank reports (the first rank's that failed), in place of its own.
+  // The run's failure, unless it failed already: true when this one is kept.
+  bool fail(int node, std::exception_ptr error, const std::string& what);
+  // Spread over ranks: the failure every rank reports (Coordinator::RoundHeads), in place of its own.
   void fail_as(int node, const std::string& what);
   bool failed_here(int* node, std::string* what);
   void deadlock(std::vector<BlockedOperation> blocked);
