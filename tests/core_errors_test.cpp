@@ -324,6 +324,25 @@ TEST(TimeRange, ATransferTooLongForTheRangeIsAnError) {
   EXPECT_NE(what.find("a transfer of 1048576 bytes from node 0 to node 1"), std::string::npos) << what;
 }
 
+// Runs `kernel` on 1, 2, 3 and 8 workers that share every level of two transfers or more, and expects its transfers
+// to leave the model's range, the failure named after `node` on every count.
+void expect_range_failure_of(const MachineConfig& config, const Kernel& kernel, int node) {
+  for (int workers : {1, 2, 3, 8}) {
+    SCOPED_TRACE(std::to_string(workers) + " workers");
+    EmulatorSettings settings;
+    settings.engine = EngineKind::tasks;
+    settings.workers = workers;
+    settings.placing_share_from = 2;
+    try {
+      Machine(config, settings).run(kernel);
+      ADD_FAILURE() << "expected the transfers to leave the model's range";
+    } catch (const KernelError& e) {
+      EXPECT_EQ(e.node, node) << e.what();
+      EXPECT_THROW(std::rethrow_exception(e.cause), TimeOverflow);
+    }
+  }
+}
+
 // In each half of a 4-cube, three transfers ready at once share the link into the half's node 7 (under e-cube
 // routing): 1 -> 7 (by 3) and 2 -> 7 (by 3), 64 KiB each, and 3 -> 7, 96 KiB (9, 10 and 11 -> 15 likewise). Each fits
 // the model's range alone, as the sender checks it when it issues; served in model-time order the third ends past
@@ -339,55 +358,15 @@ TEST(TimeRange, TransfersLeavingTheRangeInASharedLevelFailAsTheSerialPlacerWould
     node.elapse(from_us(3e12));  // 3e18 ps of the model's 4.6e18
     node.send(node.id() | 7, std::vector<std::byte>(low == 3 ? 3 << 15 : 1 << 16));
   };
-  for (int workers : {1, 2, 3, 8}) {
-    SCOPED_TRACE(std::to_string(workers) + " workers");
-    EmulatorSettings settings;
-    settings.engine = EngineKind::tasks;
-    settings.workers = workers;
-    settings.placing_share_from = 2;
-    try {
-      Machine(config, settings).run(kernel);
-      ADD_FAILURE() << "expected the transfers to leave the model's range";
-    } catch (const KernelError& e) {
-      EXPECT_EQ(e.node, 3) << e.what();
-      EXPECT_THROW(std::rethrow_exception(e.cause), TimeOverflow);
-    }
-  }
+  expect_range_failure_of(config, kernel, 3);
 }
 
-// On a 5-cube, two chains of transfers into one link each: 16, 17, 18 and 19 -> 23 (32, 32, 64 and 96 KiB), ready at
-// once, whose fourth, node 19's, ends past the model's range; and, ready 1 µs later, 1, 2 and 3 -> 7 (64, 64 and 96
-// KiB), whose third, node 3's, does. Each fits the range alone, as its sender checks it. Eight short transfers of two
-// hops (x -> x ^ 3 for the even x from 8 to 14 and from 24) widen the batch, so that its four levels are kept. Placed
-// in levels, node 3's transfer fails a level before node 19's; in model-time order node 19's comes first, and that is
-// the failure reported, on any worker count.
+// test::two_failures_out_of_order: the failure reported is the first in model-time order, node 19's, although node
+// 3's fails a level earlier where the workers share levels.
 TEST(TimeRange, TheFirstFailureInModelTimeOrderIsReportedWhenALaterOneFailsInAnEarlierLevel) {
   MachineConfig config = quick(5);
-  config.tau = 7.63e6;  // µs per byte: 64 KiB take about 5e17 ps
-  const Kernel kernel = [](Node& node) {
-    const int id = node.id();
-    std::size_t bytes = 8;  // the nodes between 8 and 15 and from 24 up
-    if (id == 16 || id == 17) bytes = 1 << 15;
-    else if (id == 18 || id == 1 || id == 2) bytes = 1 << 16;
-    else if (id == 19 || id == 3) bytes = 3 << 15;
-    else if (id % 2 != 0 || id < 8 || (id > 15 && id < 24)) return;
-    node.elapse(from_us(id < 8 ? 3e12 + 1 : 3e12));  // 3e18 ps of the model's 4.6e18
-    node.send(id < 4 || (id > 15 && id < 24) ? id | 7 : id ^ 3, std::vector<std::byte>(bytes));
-  };
-  for (int workers : {1, 2, 3, 8}) {
-    SCOPED_TRACE(std::to_string(workers) + " workers");
-    EmulatorSettings settings;
-    settings.engine = EngineKind::tasks;
-    settings.workers = workers;
-    settings.placing_share_from = 2;
-    try {
-      Machine(config, settings).run(kernel);
-      ADD_FAILURE() << "expected the transfers to leave the model's range";
-    } catch (const KernelError& e) {
-      EXPECT_EQ(e.node, 19) << e.what();
-      EXPECT_THROW(std::rethrow_exception(e.cause), TimeOverflow);
-    }
-  }
+  config.tau = 7.63e6;
+  expect_range_failure_of(config, test::two_failures_out_of_order(), 19);
 }
 
 TEST(Usage, AMessageLongerThanAReceiveNeverWaitedForIsAnErrorHoweverTheRunEnds) {

@@ -50,4 +50,23 @@ inline RunReport ping_pong(const MachineConfig& config, int partner, std::size_t
   });
 }
 
+// For a 5-cube with τ = 7.63e6 µs/byte (64 KiB take about 5e17 ps), two chains of transfers into one link each:
+// 16, 17, 18 and 19 -> 23 (32, 32, 64 and 96 KiB), ready at 3e18 ps, whose fourth, node 19's, ends past the model's
+// range of 4.6e18; and, ready 1 µs later, 1, 2 and 3 -> 7 (64, 64 and 96 KiB), whose third, node 3's, does. Each
+// fits the range alone, as its sender checks it. Eight short transfers of two hops (x -> x ^ 3 for the even x from 8
+// to 14 and from 24) widen the batch, so that its four levels are kept. In levels, node 3's transfer fails a level
+// before node 19's; in model-time order node 19's comes first.
+inline Kernel two_failures_out_of_order() {
+  return [](Node& node) {
+    const int id = node.id();
+    std::size_t bytes = 8;  // the nodes between 8 and 15 and from 24 up
+    if (id == 16 || id == 17) bytes = 1 << 15;
+    else if (id == 18 || id == 1 || id == 2) bytes = 1 << 16;
+    else if (id == 19 || id == 3) bytes = 3 << 15;
+    else if (id % 2 != 0 || id < 8 || (id > 15 && id < 24)) return;
+    node.elapse(from_us(id < 8 ? 3e12 + 1 : 3e12));  // 3e18 ps of the model's 4.6e18
+    node.send(id < 4 || (id > 15 && id < 24) ? id | 7 : id ^ 3, std::vector<std::byte>(bytes));
+  };
+}
+
 }  // namespace hcemu::test

@@ -357,24 +357,15 @@ TEST(Mpi, TransfersLeavingTheRangeFailOnEveryRankAsInOneProcess) {
 }
 
 // Two such failures at once, the later in model time on the lower rank and placed first where a batch goes in levels
-// (core_errors_test has the same kernel in one process): on every rank, spread however, the failure reported is the
-// first in model-time order, node 19's, whichever rank meets it and when.
+// (test::two_failures_out_of_order; core_errors_test runs it in one process): on every rank, spread however, the
+// failure reported is the first in model-time order, node 19's, whichever rank meets it and when.
 TEST(Mpi, TheFirstFailureInModelTimeOrderIsReportedOnEveryRank) {
   MachineConfig config = round_config(5);
   config.tau = 7.63e6;  // µs per byte: 64 KiB take about 5e17 ps
   EmulatorSettings settings;
   settings.placing_share_from = 2;
   Machine machine = session->machine(config, settings);
-  const Kernel kernel = [](Node& node) {
-    const int id = node.id();
-    std::size_t bytes = 8;  // the nodes between 8 and 15 and from 24 up
-    if (id == 16 || id == 17) bytes = 1 << 15;
-    else if (id == 18 || id == 1 || id == 2) bytes = 1 << 16;
-    else if (id == 19 || id == 3) bytes = 3 << 15;
-    else if (id % 2 != 0 || id < 8 || (id > 15 && id < 24)) return;
-    node.elapse(from_us(id < 8 ? 3e12 + 1 : 3e12));  // 3e18 ps of the model's 4.6e18
-    node.send(id < 4 || (id > 15 && id < 24) ? id | 7 : id ^ 3, std::vector<std::byte>(bytes));
-  };
+  const Kernel kernel = test::two_failures_out_of_order();
   try {
     machine.run(kernel);
     ADD_FAILURE() << "expected the transfers to leave the model's range";
