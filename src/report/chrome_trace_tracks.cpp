@@ -89,7 +89,10 @@ constexpr const char* kMessageCategory = "message";
 std::string link_name(const LinkSpan& l, bool ambiguous) {
   std::string name = "link " + std::to_string(l.from) + "->" + std::to_string(l.to);
   static const char* const kDirections[] = {"+x", "-x", "+y", "-y"};
-  if (ambiguous) name += l.dim >= 0 && l.dim < 4 ? std::string(" ") + kDirections[l.dim] : " " + std::to_string(l.dim);
+  if (ambiguous) {
+    name += ' ';  // appended piece by piece: GCC 12 warns of an overlap in " " + std::string (-Wrestrict)
+    name += l.dim >= 0 && l.dim < 4 ? std::string(kDirections[l.dim]) : std::to_string(l.dim);
+  }
   return name;
 }
 
