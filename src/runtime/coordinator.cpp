@@ -1,7 +1,6 @@
 #include "runtime/coordinator.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <chrono>
 #include <memory>
 #include <thread>
@@ -97,6 +96,7 @@ void Coordinator::start(int nodes) {
 // the ends of its own rank's ids (cube_d_ where none does). Over 2^j ranks that is d - j + 1 for every node.
 void Coordinator::find_shared_links() {
   const int n = 1 << cube_d_;
+  if (shared_from_.size() == static_cast<std::size_t>(n)) return;  // the machine's, found at its first run
   std::vector<int> first(static_cast<std::size_t>(run_.transport->ranks()) + 1, n);  // each rank's first id
   for (int id = n - 1; id >= 0; --id) first[static_cast<std::size_t>(rank_of(id))] = id;
   shared_from_.assign(static_cast<std::size_t>(n), static_cast<std::uint8_t>(cube_d_));

@@ -163,6 +163,9 @@ class Coordinator final : public Placer {
   bool place_one(Message* m, Lane& lane);
   void fetch_message(const Message* m);  // before place_one: the message's own lines
   void fetch_ends(const Message& m);     // and after them, its sender's slot and parking, its receiver's parking
+  // How far ahead the levels' pass and a placing loop (a task's, a phase's) fetch a message, and a placing loop the
+  // places it names.
+  static constexpr std::size_t kMessagesAhead = 8, kEndsAhead = 4;
   // While it lives, the nodes this thread wakes are counted in `count` (a lane's), not in the pass's own count.
   class WokenBy {
    public:

@@ -31,10 +31,6 @@ namespace {
 // A shared level goes in tasks of at most this many messages, and at least four per worker where it has enough.
 constexpr std::size_t kTask = 32;
 
-// How far ahead the levels' pass and a placing loop fetch a message, and a placing loop the places it names
-// (Coordinator::fetch_message, fetch_ends).
-constexpr std::size_t kMessagesAhead = 8, kEndsAhead = 4;
-
 // The longest e-cube route: one hop per dimension.
 constexpr std::size_t kMaxRoute = 32;
 

@@ -334,7 +334,6 @@ void Coordinator::place_in_phase(std::vector<CommitQueue::Item>& items, const st
   std::size_t kept = 0;
   // The messages' lines and then their ends' come from other cores' caches, or memory: asked for ahead, as a level's
   // task does (coordinator_batch.cpp).
-  constexpr std::size_t kMessagesAhead = 8, kEndsAhead = 4;
   for (std::size_t k = 0; k < items.size() && k < kMessagesAhead; ++k)
     fetch_message(static_cast<const Message*>(items[k].p));
   for (std::size_t k = 0; k < items.size(); ++k) {

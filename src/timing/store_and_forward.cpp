@@ -45,7 +45,7 @@ class StoreAndForward final : public TransferModel {
     const Time ready = t.key.ready;
     x.start = ready;
     x.first_byte = ready + cost_.startup(cost_.packet_bytes(t.bytes, 0));
-    x.input_hold = model::message_time(cost_, Switching::store_and_forward, t.bytes, 0);
+    x.input_hold = t.duration;  // its whole time (start)
     x.sender_done = x.arrival = ready + x.input_hold;
     return {true, true, false};
   }
@@ -121,7 +121,7 @@ CommitStep StoreAndForward::after_hop(Transfer& t, bool last_hop, Time start, Ti
     result.arrived = true;
     return result;
   }
-  f.hop = f.hop + 1;
+  ++f.hop;
   t.key.ready = f.packet_end[0];  // the next hop is ready when the first packet has arrived
   t.key.step = f.hop;
   result.more = true;

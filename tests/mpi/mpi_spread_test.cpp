@@ -332,49 +332,43 @@ TEST(Mpi, ExceptionOnTheLastRankReachesEveryRank) {
   EXPECT_EQ(again.makespan, from_us(3 + 4 * 3));
 }
 
+// Runs `kernel` on a d-cube whose τ (7.63e6 µs per byte: 64 KiB take about 5e17 ps) takes its transfers past the
+// model's range, and expects every rank to report the failure of `node`; then the machine runs again.
+void expect_range_failure_of(int d, const EmulatorSettings& settings, const Kernel& kernel, int node) {
+  MachineConfig config = round_config(d);
+  config.tau = 7.63e6;
+  Machine machine = session->machine(config, settings);
+  try {
+    machine.run(kernel);
+    ADD_FAILURE() << "expected the transfers to leave the model's range";
+  } catch (const KernelError& e) {
+    EXPECT_EQ(e.node, node) << e.what();
+    EXPECT_NE(std::string(e.what()).find("range"), std::string::npos) << e.what();
+  }
+  const RunReport again = machine.run([](Node& n) { n.barrier(); });
+  EXPECT_EQ(again.makespan, from_us(3 + 4 * d));
+}
+
 // Transfers that leave the model's range only once contention delays them fail where they are placed: with the links
 // shared out, on the rank of their sender alone. Every rank reports the failure of the first node in model-time
 // order, as one process does (in each half of the 4-cube three transfers into node 7 share a link; the third, node
 // 3's, ends past the range: core_errors_test has the same kernel in one process). The machine runs again afterwards.
 TEST(Mpi, TransfersLeavingTheRangeFailOnEveryRankAsInOneProcess) {
-  MachineConfig config = round_config(4);
-  config.tau = 7.63e6;  // µs per byte: 64 KiB take about 5e17 ps
-  Machine machine = session->machine(config);
-  try {
-    machine.run([](Node& node) {
-      const int low = node.id() & 7;
-      if (low < 1 || low > 3) return;
-      node.elapse(from_us(3e12));  // 3e18 ps of the model's 4.6e18
-      node.send(node.id() | 7, std::vector<std::byte>(low == 3 ? 3 << 15 : 1 << 16));
-    });
-    ADD_FAILURE() << "expected the transfers to leave the model's range";
-  } catch (const KernelError& e) {
-    EXPECT_EQ(e.node, 3) << e.what();
-    EXPECT_NE(std::string(e.what()).find("range"), std::string::npos) << e.what();
-  }
-  const RunReport again = machine.run([](Node& node) { node.barrier(); });
-  EXPECT_EQ(again.makespan, from_us(3 + 4 * 4));
+  expect_range_failure_of(4, {}, [](Node& node) {
+    const int low = node.id() & 7;
+    if (low < 1 || low > 3) return;
+    node.elapse(from_us(3e12));  // 3e18 ps of the model's 4.6e18
+    node.send(node.id() | 7, std::vector<std::byte>(low == 3 ? 3 << 15 : 1 << 16));
+  }, 3);
 }
 
 // Two such failures at once, the later in model time on the lower rank and placed first where a batch goes in levels
 // (test::two_failures_out_of_order; core_errors_test runs it in one process): on every rank, spread however, the
 // failure reported is the first in model-time order, node 19's, whichever rank meets it and when.
 TEST(Mpi, TheFirstFailureInModelTimeOrderIsReportedOnEveryRank) {
-  MachineConfig config = round_config(5);
-  config.tau = 7.63e6;  // µs per byte: 64 KiB take about 5e17 ps
   EmulatorSettings settings;
   settings.placing_share_from = 2;
-  Machine machine = session->machine(config, settings);
-  const Kernel kernel = test::two_failures_out_of_order();
-  try {
-    machine.run(kernel);
-    ADD_FAILURE() << "expected the transfers to leave the model's range";
-  } catch (const KernelError& e) {
-    EXPECT_EQ(e.node, 19) << e.what();
-    EXPECT_NE(std::string(e.what()).find("range"), std::string::npos) << e.what();
-  }
-  const RunReport again = machine.run([](Node& node) { node.barrier(); });
-  EXPECT_EQ(again.makespan, from_us(3 + 4 * 5));
+  expect_range_failure_of(5, settings, test::two_failures_out_of_order(), 19);
 }
 
 TEST(Mpi, DeadlockAcrossRanksIsReportedOnEveryRank) {
