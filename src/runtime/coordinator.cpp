@@ -75,12 +75,15 @@ void Coordinator::start(int nodes) {
   native_changed_ = native_counting_ = false;
   barrier_complete_.store(false, std::memory_order_relaxed);
   barrier_latest_ = 0;
-  // The links partitioned among the ranks (coordinator_partition.cpp): on the cube, where each transfer's lead
+  // The links partitioned among the ranks (coordinator_partition.cpp): on the cube, where each booking's lead
   // bounds its events. Over a power of two of ranks, whose blocks are subcubes, a rank also keeps only the links its
   // senders reach.
   const int ranks = distributed() ? run_.transport->ranks() : 1;
   cube_d_ = run_.timing.topology().ecube_dimension();
-  partitioned_ = distributed() && run_.ordered && cube_d_ > 0 && run_.timing.leads_whole_routes();
+  using Leads = timing::TransferModel::Leads;
+  const Leads leads = run_.timing.leads();
+  partitioned_ = distributed() && run_.ordered && cube_d_ > 0 && leads != Leads::none;
+  hops_apart_ = partitioned_ && leads == Leads::each_hop;
   if (partitioned_) {
     find_shared_links();
     if ((ranks & (ranks - 1)) == 0) run_.timing.keep_links_from(run_.first_node, run_.local_nodes);

@@ -17,16 +17,18 @@
 // them when it issues them.
 //
 // Spread over MPI ranks (docs/mpi.md), the same happens in rounds, which start when no node runs on any rank (one
-// all-gather). On the cube under circuit switching, the links are shared out: each rank places its own senders'
-// transfers of the round's window on the links they reach, exchanges with the others only the bookings of links that
-// senders of several ranks reach, and sends the messages it placed to their receivers' ranks
-// (coordinator_partition.cpp). Otherwise every rank places the whole queue, the same on each, so that every
-// rank's copy of the links stays the same (coordinator_ranks.cpp). Only messages to oneself skip the queue there.
+// all-gather). On the cube under circuit switching and store-and-forward, the links are shared out: each rank places
+// its own senders' transfers of the round's window (a store-and-forward message's hops, one by one) on the links they
+// reach, exchanges with the others only the bookings of links that senders of several ranks reach, and sends the
+// messages it placed to their receivers' ranks (coordinator_partition.cpp). Otherwise every rank places the whole
+// queue, the same on each, so that every rank's copy of the links stays the same (coordinator_ranks.cpp). Only messages
+// to oneself skip the queue there.
 #include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <exception>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -198,9 +200,9 @@ class Coordinator final : public Placer {
   };
   Wire round_message(const std::vector<Pending*>& mine);
   void place_round(timing::OrderKey horizon);
-  // Spread over ranks on the cube under circuit switching (coordinator_partition.cpp): each rank places its own
-  // senders' transfers on the links they reach, and only the bookings of links that several ranks' senders reach,
-  // and the messages to other ranks' nodes, go between ranks.
+  // Spread over ranks on the cube under circuit switching or store-and-forward (coordinator_partition.cpp): each rank
+  // places its own senders' transfers on the links they reach, and only the bookings of links that several ranks'
+  // senders reach, and the messages to other ranks' nodes, go between ranks.
   void partitioned_round();
   struct PartitionRound;
   Wire window_message(PartitionRound& round);
@@ -216,16 +218,25 @@ class Coordinator final : public Placer {
   void deliver_placed(const std::vector<std::byte>& part);
   static void put_message(Wire& w, const Message& m);  // a placed message, for its receiver's rank
   static Message* read_message(WireReader& in);
-  // With the links shared out, of a message placed here: its booking of shared links, and the message itself when
-  // its receiver is another rank's, go into the lane's lists (true: it went, and `m` is freed); a lane's lists go
-  // into the round's (to_rank_, booked_shared_) once its level is placed.
-  bool placed_for_ranks(Message* m, Lane& lane);
+  // With the links shared out, of a message placed here: its booking of shared links (`link`: its hop's, or -1 for
+  // its route, booked_link) goes into the lane's list; once it has arrived, the message itself too when its receiver
+  // is another rank's (true: it went, and `m` is freed). A lane's lists go into the round's (to_rank_,
+  // booked_shared_) once its level is placed.
+  void booked_for_ranks(const Message& m, int link, Lane& lane);
+  bool arrived_for_ranks(Message* m, Lane& lane);
   void gather_lane(const Lane& lane);
   bool shared_link(int link) const {
     return link % cube_d_ >= shared_from_[static_cast<std::size_t>(link / cube_d_)];
   }
   void find_shared_links();  // shared_from_
   bool reaches_shared(int source, int destination) const;
+  // The link that the next booking of `m` takes alone (a store-and-forward hop), or -1: its whole route (a circuit).
+  static int booked_link(const Message& m);
+  // The links the next booking of `m` takes.
+  static std::span<const int> booked_links(const Message& m);
+  // Calls f(link) for each shared link of a booking: its one link, or (link < 0) its route's.
+  template <class F>
+  void for_each_shared(int source, int destination, int link, F&& f) const;
   void copy_shared(const SharedBooking& b);  // another rank's booking, on this rank's copy of the shared links
   void queue_submissions_of(WireReader& in, std::uint64_t count);
   bool release_barrier(Time latest_entry, timing::OrderKey& horizon);
@@ -300,17 +311,21 @@ class Coordinator final : public Placer {
   // Spread over ranks.
   bool stopped_ = false;
   bool partitioned_ = false;
+  bool hops_apart_ = false;  // partitioned_ under store-and-forward: each hop is a booking of its own
   int cube_d_ = 0;
   // Per node x: the least dimension whose link from x is reached from several ranks, and every higher one is too
   // (cube_d_: none). Over 2^j ranks, d - j + 1 for every node.
   std::vector<std::uint8_t> shared_from_;
-  // A booking of a shared link, as it goes to the other ranks: its route follows from its two ends.
+  // A booking of a shared link, as it goes to the other ranks: one hop's link (store-and-forward), or where `link` is
+  // -1 a circuit's whole route, which follows from its two ends.
   struct SharedBooking {
     timing::OrderKey key;
     int destination;
+    int link;
     Time start, end;
   };
   std::vector<SharedBooking> booked_shared_;  // this rank's, not yet sent
+  std::vector<SharedBooking> shared_;  // window_message's: this rank's bookings of the window that take shared links
   std::vector<CommitQueue::Item> window_;  // this rank's items taken in a round, in key order
   std::vector<Wire> to_rank_;  // per rank: the messages placed here for its nodes in this round
   std::uint64_t passes_ = 0, transfers_placed_ = 0, horizons_answered_ = 0;  // written by the placer only

@@ -333,6 +333,7 @@ void Coordinator::fetch_ends(const Message& m) {
 }
 
 bool Coordinator::place_one(Message* m, Lane& lane) {
+  const int link = hops_apart_ ? booked_link(*m) : -1;  // before the commit moves on to the next hop
   timing::CommitStep step;
   try {
     step = run_.timing.commit(m->transfer, m->key.ready);
@@ -346,6 +347,7 @@ bool Coordinator::place_one(Message* m, Lane& lane) {
     Message::destroy(m);
     return false;
   }
+  if (partitioned_) booked_for_ranks(*m, link, lane);
   const auto event = [&](bool woke, Time t, int node) {
     if (woke) lane.horizon = std::min(lane.horizon, timing::OrderKey::floor_of(t, node));
   };
@@ -353,7 +355,7 @@ bool Coordinator::place_one(Message* m, Lane& lane) {
     event(node(m->source).transfer_released(*m), run_.timing.output_free(m->times()), m->source);
   if (step.arrived) {
     ++lane.placed;
-    if (partitioned_ && placed_for_ranks(m, lane)) return true;  // for another rank's node, delivered there
+    if (partitioned_ && arrived_for_ranks(m, lane)) return true;  // for another rank's node, delivered there
     const Time arrival = m->times().arrival;
     const int receiver = m->destination;
     event(node(receiver).deliver(m), arrival, receiver);  // m is the receiver's now

@@ -10,13 +10,19 @@
 // places its own senders' transfers, on its copy of the links they reach; it counts the contention of what it
 // places, and the report adds every rank's links up. Of the others' bookings it needs only those of shared links.
 //
+// Under store-and-forward each hop is a booking of its own, of one link of the route; every link of a route from s
+// lies in one of s's aligned blocks, so a message's hops are all placed by its sender's rank, one round after another,
+// and a hop's booking of a shared link goes to the others with its link.
+//
 // A round starts, as in coordinator_ranks.cpp, when no node runs on any rank (it is one all-gather). Under circuit
-// switching every event of a transfer ready at r (its arrival, its sender's release) comes at r + its duration or
-// later (its least lead), to its sender or its receiver, so no transfer that a node issues after the round comes
-// before B = the least, over every rank's waiting transfers, of (ready + lead, the lower of its ends). Each rank brings
-// its part of B, its least key (a transfer with no lead is placed alone, as one process places the least key before
-// it looks at its events) and its least horizon request (answered once everything before it is placed, which then
-// bounds the round, as in one process). The window is what comes before all three, the same on every rank.
+// switching every event of a transfer ready at r (its arrival, its sender's release) comes at r + its duration or later
+// (its least lead), to its sender or its receiver; under store-and-forward every event of a hop (the next hop, the
+// sender's release, the arrival) comes at r + its first packet's time on a link or later, so no transfer that a node
+// issues after the round comes before B = the least, over every rank's waiting transfers, of (ready + lead, the lower
+// of its ends). Each rank brings its part of B, its least key (a transfer with no lead is placed alone, as one process
+// places the least key before it looks at its events) and its least horizon request (answered once everything before it
+// is placed, which then bounds the round, as in one process). The window is what comes before all three, the same on
+// every rank.
 //
 // Every rank places its part of the window in key order; what remains is that a link's bookings go in key order
 // across ranks. On a rank's own links they do. For shared links, each rank brings the key and receiver of every
@@ -74,9 +80,31 @@ bool Coordinator::reaches_shared(int source, int destination) const {
   return from < static_cast<unsigned>(cube_d_) && (static_cast<unsigned>(source ^ destination) >> from) != 0;
 }
 
+int Coordinator::booked_link(const Message& m) {
+  const timing::Forwarding* f = m.transfer.forwarding.get();
+  return f == nullptr ? -1 : m.transfer.route.links[f->hop];
+}
+
+std::span<const int> Coordinator::booked_links(const Message& m) {
+  const auto& links = m.transfer.route.links;
+  const timing::Forwarding* f = m.transfer.forwarding.get();
+  return f == nullptr ? std::span<const int>(links.data(), links.size()) : std::span<const int>(&links[f->hop], 1);
+}
+
+template <class F>
+void Coordinator::for_each_shared(int source, int destination, int link, F&& f) const {
+  if (link >= 0) {
+    if (shared_link(link)) f(link);
+    return;
+  }
+  timing::for_each_ecube_link(cube_d_, source, destination, [&](int l) {
+    if (shared_link(l)) f(l);
+  });
+}
+
 void Coordinator::copy_shared(const SharedBooking& b) {
-  timing::for_each_ecube_link(cube_d_, b.key.source, b.destination, [&](int link) {
-    if (shared_link(link) && run_.timing.keeps_link(link))  // one this rank's senders reach
+  for_each_shared(b.key.source, b.destination, b.link, [&](int link) {
+    if (run_.timing.keeps_link(link))  // one this rank's senders reach
       run_.timing.copy_booking(link, b.start, b.end, b.key.source, b.key.ready);
   });
 }
@@ -92,9 +120,9 @@ struct Coordinator::PartitionRound {
   std::vector<SharedBooking> copies;            // the other ranks' bookings of shared links since the last round
   struct Header {
     OrderKey key;
-    int destination, rank;
+    int destination, link, rank;  // link: as in SharedBooking
   };
-  std::vector<Header> headers;  // every rank's messages taken that reach a shared link
+  std::vector<Header> headers;  // every rank's bookings taken that reach a shared link
   bool in_window(const OrderKey& k) const {
     return (k < lead_horizon || k == first) && k <= first_request && k < barrier_horizon;
   }
@@ -200,14 +228,19 @@ Wire Coordinator::window_message(PartitionRound& round) {
   // Per other rank, the least key of a message taken for its nodes: the two ranks exchange the round's messages when
   // that key is in the window.
   round.least_to.assign(static_cast<std::size_t>(ranks), OrderKey::infinity());
-  std::uint64_t shared_items = 0;
   for (const CommitQueue::Item& i : window_) {
     if (i.lead == CommitQueue::kHorizon) continue;
     OrderKey& to = round.least_to[static_cast<std::size_t>(rank_of(i.destination))];
     to = std::min(to, i.key);
-    if (reaches_shared(i.key.source, i.destination)) ++shared_items;
   }
   round.least_to[static_cast<std::size_t>(run_.transport->rank())] = OrderKey::infinity();
+  // The bookings that take a shared link: a circuit's whole route, or a hop's link where it is shared.
+  shared_.clear();
+  for (const CommitQueue::Item& i : window_) {
+    if (i.lead == CommitQueue::kHorizon || !reaches_shared(i.key.source, i.destination)) continue;
+    const int link = hops_apart_ ? booked_link(*static_cast<const Message*>(i.p)) : -1;
+    if (link < 0 || shared_link(link)) shared_.push_back({i.key, i.destination, link, 0, 0});
+  }
   std::vector<int> to_ranks;
   for (int r = 0; r < ranks; ++r)
     if (round.least_to[static_cast<std::size_t>(r)] != OrderKey::infinity()) to_ranks.push_back(r);
@@ -216,12 +249,12 @@ Wire Coordinator::window_message(PartitionRound& round) {
     w.put<std::int32_t>(r);
     w.put(round.least_to[static_cast<std::size_t>(r)]);
   }
-  w.put<std::uint64_t>(shared_items);
-  for (const CommitQueue::Item& i : window_)
-    if (i.lead != CommitQueue::kHorizon && reaches_shared(i.key.source, i.destination)) {
-      w.put(i.key);
-      w.put<std::int32_t>(i.destination);
-    }
+  w.put<std::uint64_t>(shared_.size());
+  for (const SharedBooking& b : shared_) {
+    w.put(b.key);
+    w.put<std::int32_t>(b.destination);
+    w.put<std::int32_t>(b.link);
+  }
   return w;
 }
 
@@ -245,7 +278,8 @@ void Coordinator::read_round(const std::vector<std::vector<std::byte>>& parts, P
     }
     for (auto n = in.get<std::uint64_t>(); n > 0; --n) {
       const auto key = in.get<OrderKey>();
-      round.headers.push_back({key, in.get<std::int32_t>(), r});
+      const int destination = in.get<std::int32_t>();
+      round.headers.push_back({key, destination, in.get<std::int32_t>(), r});
     }
   }
 }
@@ -257,9 +291,7 @@ bool Coordinator::place_window(const PartitionRound& round, std::vector<CommitQu
   std::vector<SharedUse> uses;
   for (const PartitionRound::Header& h : round.headers)
     if (round.in_window(h.key))
-      timing::for_each_ecube_link(cube_d_, h.key.source, h.destination, [&](int link) {
-        if (shared_link(link)) uses.push_back({link, h.key, h.rank});
-      });
+      for_each_shared(h.key.source, h.destination, h.link, [&](int link) { uses.push_back({link, h.key, h.rank}); });
   std::sort(uses.begin(), uses.end());
   bool phases = false;
   for (std::size_t i = 1; i < uses.size() && !phases; ++i)
@@ -316,9 +348,7 @@ bool Coordinator::place_window(const PartitionRound& round, std::vector<CommitQu
               [](const SharedBooking& a, const SharedBooking& b) { return a.key < b.key; });
     for (const SharedBooking& b : copies) {
       copy_shared(b);
-      timing::for_each_ecube_link(cube_d_, b.key.source, b.destination, [&](int link) {
-        if (shared_link(link)) ++next[link];
-      });
+      for_each_shared(b.key.source, b.destination, b.link, [&](int link) { ++next[link]; });
     }
     if (!(least_left < below)) break;  // the least unplaced transfer of all can go: each phase places one at least
     place_in_phase(own, uses, next, below, failed);
@@ -341,7 +371,7 @@ void Coordinator::place_in_phase(std::vector<CommitQueue::Item>& items, const st
     if (k + kEndsAhead < items.size()) fetch_ends(*static_cast<const Message*>(items[k + kEndsAhead].p));
     const CommitQueue::Item item = items[k];
     auto* m = static_cast<Message*>(item.p);
-    const auto& route = m->transfer.route.links;
+    const std::span<const int> route = booked_links(*m);
     bool wait = lane.failed_source >= 0 || !(item.key < below);
     for (int link : route)
       wait = wait || held.contains(link) || (shared_link(link) && uses[next.at(link)].key != item.key);
@@ -358,12 +388,22 @@ void Coordinator::place_in_phase(std::vector<CommitQueue::Item>& items, const st
   items.resize(kept);
   transfers_placed_ += lane.placed;
   gather_lane(lane);
+  // Next hops (store-and-forward): ready no earlier than the round's window ends, they go to a later round.
+  queue_.push_batch(lane.forwarded);
   if (lane.failed_key < failed.failed_key) failed.take_failure(lane);
 }
 
-bool Coordinator::placed_for_ranks(Message* m, Lane& lane) {
-  if (reaches_shared(m->source, m->destination))
-    lane.booked.push_back({m->key, m->destination, m->times().start, m->times().start + m->transfer.duration});
+void Coordinator::booked_for_ranks(const Message& m, int link, Lane& lane) {
+  if (!reaches_shared(m.source, m.destination)) return;
+  if (link < 0) {
+    lane.booked.push_back({m.key, m.destination, -1, m.times().start, m.times().start + m.transfer.duration});
+  } else if (shared_link(link)) {
+    const timing::Forwarding& f = *m.transfer.forwarding;
+    lane.booked.push_back({m.key, m.destination, link, f.hop_start, f.hop_end});
+  }
+}
+
+bool Coordinator::arrived_for_ranks(Message* m, Lane& lane) {
   if (is_local(m->destination)) return false;
   if (lane.to_rank.empty()) lane.to_rank.resize(to_rank_.size());
   put_message(lane.to_rank[static_cast<std::size_t>(rank_of(m->destination))], *m);

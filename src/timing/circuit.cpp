@@ -26,7 +26,7 @@ class Circuit final : public TransferModel {
   }
   // Every time it brings comes at least its duration after its start, which is no earlier than its ready time.
   Time least_lead(const Transfer& t) const override { return t.duration; }
-  bool leads_whole_routes() const override { return true; }
+  Leads leads() const override { return Leads::whole_route; }
 
  protected:
   void start(Transfer& t) const override {

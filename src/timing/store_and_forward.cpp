@@ -25,6 +25,7 @@ class StoreAndForward final : public TransferModel {
   // both at its whole time. Each hop books one link and touches its own message, so the hops of a batch that share
   // no link are placed at once like circuits (runtime/coordinator_batch.cpp).
   Time least_lead(const Transfer& t) const override { return t.duration; }
+  Leads leads() const override { return Leads::each_hop; }
 
  protected:
   void start(Transfer& t) const override {
@@ -111,6 +112,8 @@ CommitStep StoreAndForward::after_hop(Transfer& t, bool last_hop, Time start, Ti
   Forwarding& f = *t.forwarding;
   TransferTimes& x = t.times;
   CommitStep result;
+  f.hop_start = start;
+  f.hop_end = end;
   if (f.hop == 0) {
     x.start = start;
     x.sender_done = end;  // every packet has left the sender

@@ -82,10 +82,9 @@ class TimingModel {
   Time compute(std::uint64_t flops) const;
   Time elapse(Time t) const;
 
-  // Whether every transfer's least_lead bounds the events its placing brings and it books its whole route at once
-  // (circuit switching: TransferModel::leads_whole_routes), so that a window of transfers can be placed by the
-  // processes that own their links (docs/mpi.md).
-  bool leads_whole_routes() const { return transfers_->leads_whole_routes(); }
+  // What every transfer's least_lead bounds (TransferModel::leads): where it bounds each booking, a window of
+  // transfers can be placed by the processes that own their links (docs/mpi.md).
+  TransferModel::Leads leads() const { return transfers_->leads(); }
   void copy_booking(int link, Time start, Time end, int owner, Time forget_before) {
     links_.copy(link, start, end, owner, forget_before);
   }

@@ -35,6 +35,7 @@ struct TransferTimes {
 struct Forwarding {
   std::vector<Time> packet_end;  // per packet: when it left the last booked hop (its arrival at the next)
   std::uint32_t hop = 0;         // the next hop to book
+  Time hop_start = 0, hop_end = 0;  // the last hop booked holds its link over [hop_start, hop_end)
 };
 
 // The timing part of one message in flight.
@@ -92,8 +93,13 @@ class TransferModel {
     (void)t;
     return 0;
   }
-  // Whether a commit books the whole route at once, for [start, start + duration), and least_lead is that duration.
-  virtual bool leads_whole_routes() const { return false; }
+  // What least_lead bounds, known before any booking: nothing (the model cannot say), every booking of a transfer
+  // that books its whole route at once for [start, start + duration) (circuit switching), or each booking of one hop
+  // on one link, whose placing brings nothing earlier than its ready time plus the lead (store-and-forward: the next
+  // hop, the sender's release, the arrival). Where it bounds bookings, the processes that own the links can place a
+  // window of transfers without each other's queues (docs/mpi.md).
+  enum class Leads { none, whole_route, each_hop };
+  virtual Leads leads() const { return Leads::none; }
 
   // False when the model keeps no model time (native timing: real time is the clock, and nothing is delayed), so
   // that transfers need not be placed in the order of docs/model.md §7 and an elapse injects nothing.

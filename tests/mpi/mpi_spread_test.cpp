@@ -156,11 +156,35 @@ TEST(Mpi, ContendedBitReversal) {
   });
 }
 
+// Every node sends to its bit-reversed partner under store-and-forward, in packets: each hop a booking of its own.
+TEST(Mpi, ContendedBitReversalStoreAndForward) {
+  const int d = 5;
+  MachineConfig config = round_config(d);
+  config.switching = Switching::store_and_forward;
+  config.packet = 256;
+  expect_same(config, [d](Node& node) {
+    int r = 0;
+    for (int k = 0; k < d; ++k) r |= ((node.id() >> k) & 1) << (d - 1 - k);
+    const std::vector<std::byte> out = bytes_of(1000, static_cast<unsigned>(node.id()));
+    std::vector<std::byte> in(1000);
+    Request requests[] = {node.isend(r, out), node.post_recv(r, in)};
+    node.wait_all(requests);
+    EXPECT_EQ(in, bytes_of(1000, static_cast<unsigned>(r)));
+  });
+}
+
 // Every node sends to one of four hot spots, one per quarter of the cube, step after step, at staggered times and in
 // sizes that differ: routes from every rank meet on the links of the top dimensions, which several ranks share when
-// the links are partitioned among them (four ranks and more), so that a round takes several phases there.
-TEST(Mpi, HotSpotsOnSharedLinks) {
+// the links are partitioned among them (three ranks and more), so that a round takes several phases there. Under
+// circuit switching, and under store-and-forward with messages of one to four packets, whose hops are bookings of
+// their own.
+class HotSpots : public ::testing::TestWithParam<Switching> {};
+
+TEST_P(HotSpots, OnSharedLinks) {
   const int d = 6;
+  MachineConfig config = round_config(d);
+  config.switching = GetParam();
+  if (config.switching == Switching::store_and_forward) config.packet = 64;
   const Kernel hot_spots = [](Node& node) {
     const int n = node.size();
     const auto spot = [n](int i, int step) { return ((i + step) % 4) * (n / 4) + (step * 5 + 3) % (n / 4); };
@@ -184,12 +208,12 @@ TEST(Mpi, HotSpotsOnSharedLinks) {
         EXPECT_EQ(ins[k], bytes_of(size(senders[k], step), static_cast<unsigned>(senders[k] + step)));
     }
   };
-  expect_same(round_config(d), hot_spots);
+  expect_same(config, hot_spots);
   if (session->ranks() < 2) return;
   // The engine's statistics count the rounds, and the phases where ranks share links (none on 2 ranks).
   EmulatorSettings settings;
   settings.engine_stats = true;
-  const RunReport report = session->machine(round_config(d), settings).run(hot_spots);
+  const RunReport report = session->machine(config, settings).run(hot_spots);
   ASSERT_TRUE(report.engine_stats);
   EXPECT_EQ(report.engine_stats->rounds, report.rounds);
   if (session->ranks() == 2) {
@@ -200,6 +224,11 @@ TEST(Mpi, HotSpotsOnSharedLinks) {
   EXPECT_GT(report.engine_stats->waiting_seconds, 0.0);
   EXPECT_LE(report.engine_stats->waiting_seconds, report.engine_stats->placing_seconds);
 }
+
+INSTANTIATE_TEST_SUITE_P(Mpi, HotSpots, ::testing::Values(Switching::circuit, Switching::store_and_forward),
+                         [](const ::testing::TestParamInfo<Switching>& param_info) {
+                           return param_info.param == Switching::circuit ? "Circuit" : "StoreAndForward";
+                         });
 
 // A rank's part of a round placed by several workers at once, in levels, as one process places a batch: two workers
 // on each rank, sharing every level of two transfers or more (one core per rank, so the workers take turns).
