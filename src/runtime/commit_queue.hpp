@@ -39,6 +39,9 @@ class CommitQueue {
     // A message's receiver, written by its submitter too: with its source (the key's) it gives a hypercube route
     // (timing::Wiring::ecube_dimension), so that the levels' pass reads no message there; -1 where not known.
     int destination = -1;
+    // Spread over MPI ranks under store-and-forward: how many leads after its ready time the message can first wake a
+    // node (timing::TimingModel::leads_to_wake); 1 elsewhere, which is always safe.
+    std::uint32_t wake_leads = 1;
   };
   static constexpr Time kHorizon = -1;
   const Item& top() const { return from_heap() ? heap_.front() : sorted_.back(); }

@@ -150,7 +150,8 @@ class Coordinator final : public Placer {
     std::vector<Wire> to_rank;
     std::vector<SharedBooking> booked;
   };
-  void take_batch(const timing::OrderKey& horizon);
+  // `own_links`: stops at a message whose next booking takes a link shared with other ranks (continue_on_own_links).
+  void take_batch(const timing::OrderKey& horizon, bool own_links = false);
   bool sharing(std::size_t messages) const;  // whether so many messages are placed by several workers
   bool place_batch(timing::OrderKey& horizon);
   int level_batch();  // the batch's levels, in order_; how many (0: too many to share, none made)
@@ -161,8 +162,11 @@ class Coordinator final : public Placer {
   int home_of(int id) const;  // the worker node `id` runs on by preference (Engine::home); 0 for another rank's
   const std::uint32_t* group_by_home(std::size_t begin, std::size_t end, std::size_t per_task);
   void place_task(const std::uint32_t* items, std::size_t from, std::size_t to, Lane& lane);
-  // Places one message and brings its events; false when its booking failed (the lane says why).
+  // Places one message and brings its events; false when its booking failed (the lane says why, and the message is
+  // freed, or left to its caller under keep_failed_).
   bool place_one(Message* m, Lane& lane);
+  // A message as the queue holds it, with its lead, its receiver and its leads to wake.
+  CommitQueue::Item queue_item(Message* m) const;
   void fetch_message(const Message* m);  // before place_one: the message's own lines
   void fetch_ends(const Message& m);     // and after them, its sender's slot and parking, its receiver's parking
   // How far ahead the levels' pass and a placing loop (a task's, a phase's) fetch a message, and a placing loop the
@@ -215,6 +219,11 @@ class Coordinator final : public Placer {
   // here. A booking that fails becomes `failed`'s where it comes before that lane's.
   void place_in_phase(std::vector<CommitQueue::Item>& items, const std::vector<SharedUse>& uses,
                       std::unordered_map<int, std::size_t>& next, const timing::OrderKey& below, Lane& failed);
+  // Under store-and-forward, once the round's window is placed: this rank's hops below `below`, in key order and in
+  // batches, until one would book a shared link. A booking that would leave the model's range stops it and waits, with
+  // its message, for a window, where the failure reported is the first in model-time order.
+  void continue_on_own_links(const timing::OrderKey& below);
+  bool books_shared(const CommitQueue::Item& i) const;  // whether the item's next booking takes a shared link
   void deliver_placed(const std::vector<std::byte>& part);
   static void put_message(Wire& w, const Message& m);  // a placed message, for its receiver's rank
   static Message* read_message(WireReader& in);
@@ -312,6 +321,7 @@ class Coordinator final : public Placer {
   bool stopped_ = false;
   bool partitioned_ = false;
   bool hops_apart_ = false;  // partitioned_ under store-and-forward: each hop is a booking of its own
+  bool keep_failed_ = false;  // continue_on_own_links: a booking that fails leaves its message in the batch
   int cube_d_ = 0;
   // Per node x: the least dimension whose link from x is reached from several ranks, and every higher one is too
   // (cube_d_: none). Over 2^j ranks, d - j + 1 for every node.

@@ -40,7 +40,7 @@ bool Coordinator::sharing(std::size_t messages) const {
   return run_.share_from > 0 && messages >= run_.share_from && messages >= 2 && run_.engine.workers() > 1;
 }
 
-void Coordinator::take_batch(const timing::OrderKey& horizon) {
+void Coordinator::take_batch(const timing::OrderKey& horizon, bool own_links) {
   batch_.clear();
   ends_.clear();
   Time bound = kNever;  // the earliest time a message of the batch can bring anything
@@ -48,6 +48,7 @@ void Coordinator::take_batch(const timing::OrderKey& horizon) {
     const CommitQueue::Item& next = queue_.top();
     // A horizon is answered alone, in its turn; the message itself is not read here (CommitQueue::Item::lead).
     if (!(next.key < horizon) || next.key.ready >= bound || next.lead == CommitQueue::kHorizon) break;
+    if (own_links && books_shared(next)) break;
     least_lead_ = std::min(least_lead_, next.lead);
     bound = std::min(bound, next.key.ready + next.lead);  // both within the model's range: no overflow
     ends_.push_back({next.key.source, next.destination});
@@ -193,11 +194,12 @@ bool Coordinator::place_batch(timing::OrderKey& horizon) {
   }
   place_below_ = timing::OrderKey::infinity();
   if (failed.failed_source < 0 && !run_.control.aborted()) return true;
-  // What was not placed goes back to the queue, to be freed with the rest (discard_pending).
+  // What was not placed goes back to the queue, to be freed with the rest (discard_pending), or under keep_failed_
+  // placed in a later round.
   for (Message* m : batch_)
-    if (m != nullptr) queue_.push(m);
+    if (m != nullptr) queue_.push(queue_item(m));
   if (failed.failed_source < 0) return true;  // aborted by a node meanwhile
-  fail_placing(failed);
+  if (!keep_failed_) fail_placing(failed);
   return false;
 }
 
@@ -310,7 +312,10 @@ void Coordinator::place_task(const std::uint32_t* items, std::size_t from, std::
     Message* m = slot;
     if (limited && !(m->key < place_below_)) break;  // after a failure: the rest of the task comes later in key order
     slot = nullptr;
-    if (!place_one(m, lane)) break;
+    if (!place_one(m, lane)) {
+      if (keep_failed_) slot = m;  // unplaced, back to the queue
+      break;
+    }
   }
   run_.engine.end_batch();
 }
@@ -344,7 +349,7 @@ bool Coordinator::place_one(Message* m, Lane& lane) {
       lane.error = std::current_exception();
       lane.what = e.what();
     }
-    Message::destroy(m);
+    if (!keep_failed_) Message::destroy(m);  // a booking that fails changes nothing (LinkTable::book)
     return false;
   }
   if (partitioned_) booked_for_ranks(*m, link, lane);
@@ -362,9 +367,14 @@ bool Coordinator::place_one(Message* m, Lane& lane) {
   } else if (step.more) {
     // A store-and-forward hop: the next one is queued once the level is placed (place_level), by the placer.
     m->key = m->transfer.key;
-    lane.forwarded.push_back({m->key, m, run_.timing.least_lead(m->transfer), m->destination});
+    lane.forwarded.push_back(queue_item(m));
   }
   return true;
+}
+
+CommitQueue::Item Coordinator::queue_item(Message* m) const {
+  return {m->key, m, run_.timing.least_lead(m->transfer), m->destination,
+          hops_apart_ ? run_.timing.leads_to_wake(m->transfer) : 1};
 }
 
 }  // namespace hcemu::detail

@@ -62,10 +62,11 @@ namespace {
 
 using timing::OrderKey;
 
-// No event the transfer's placing brings comes before this, and so no transfer that a node it wakes issues.
-OrderKey lead_bound(const CommitQueue::Item& i) {
+// No event the transfer's placing brings comes before this, and so no transfer that a node it wakes issues. With
+// `leads` = its wake_leads: no event that can wake a node, its next hops' included.
+OrderKey lead_bound(const CommitQueue::Item& i, std::uint32_t leads = 1) {
   const Time ready = i.key.ready;
-  const Time at = i.lead >= kNever - ready ? kNever : ready + i.lead;
+  const Time at = i.lead > 0 && leads > (kNever - ready) / i.lead ? kNever : ready + i.lead * leads;
   return OrderKey::floor_of(at, std::min(i.key.source, i.destination));
 }
 
@@ -114,6 +115,7 @@ struct Coordinator::PartitionRound {
   RoundHeads heads;
   OrderKey first = OrderKey::infinity();         // the least key of all
   OrderKey lead_horizon = OrderKey::infinity();  // the least (ready + lead, lower end) of all
+  OrderKey wake = OrderKey::infinity();  // the least (ready + lead * wake_leads, lower end) of all
   OrderKey first_request = OrderKey::infinity();
   OrderKey barrier_horizon = OrderKey::infinity();  // a barrier released in the round: what its nodes may issue
   std::vector<OrderKey> least_to, least_from;  // per rank: the least key of a message taken for its nodes, of ours
@@ -126,6 +128,13 @@ struct Coordinator::PartitionRound {
   bool in_window(const OrderKey& k) const {
     return (k < lead_horizon || k == first) && k <= first_request && k < barrier_horizon;
   }
+  // Below this no node can be woken on any rank, nor ask for anything: under store-and-forward a rank goes on placing
+  // its hops on its own links up to it, once the window is placed (continue_on_own_links). Under circuit switching it
+  // is no later than the window's end.
+  OrderKey own_bound() const { return std::min({wake, first_request, barrier_horizon}); }
+  // Whether a message for another rank's node with this key may be placed in the round: the two ranks then exchange
+  // the round's messages.
+  bool delivers(const OrderKey& k) const { return in_window(k) || k < own_bound(); }
 };
 
 void Coordinator::partitioned_round() {
@@ -163,7 +172,8 @@ void Coordinator::partitioned_round() {
   // This rank's part of the window: a prefix of what it took (the window is a prefix of the order).
   std::size_t taken = 0;
   while (taken < window_.size() && round.in_window(window_[taken].key)) ++taken;
-  for (std::size_t i = taken; i < window_.size(); ++i) queue_.push(window_[i]);
+  std::vector<CommitQueue::Item> rest(window_.begin() + static_cast<std::ptrdiff_t>(taken), window_.end());
+  queue_.push_batch(rest);
   window_.resize(taken);
   std::vector<Pending*> requests;
   std::vector<CommitQueue::Item> own;
@@ -177,6 +187,7 @@ void Coordinator::partitioned_round() {
 
   const bool failed = !place_window(round, own);
   for (const CommitQueue::Item& i : own) queue_.push(i);  // what a failure left
+  if (!failed && hops_apart_) continue_on_own_links(round.own_bound());
 
   // The messages for other ranks' nodes, and theirs for ours.
   std::vector<std::pair<int, std::vector<std::byte>>> out;
@@ -184,8 +195,8 @@ void Coordinator::partitioned_round() {
   for (int r = 0; r < transport.ranks(); ++r) {
     if (r == transport.rank()) continue;
     const auto at = static_cast<std::size_t>(r);
-    if (round.in_window(round.least_to[at])) out.emplace_back(r, std::move(to_rank_[at].bytes()));
-    if (round.in_window(round.least_from[at])) from.push_back(r);
+    if (round.delivers(round.least_to[at])) out.emplace_back(r, std::move(to_rank_[at].bytes()));
+    if (round.delivers(round.least_from[at])) from.push_back(r);
   }
   if (!out.empty() || !from.empty())
     for (const std::vector<std::byte>& part : waiting([&] { return transport.exchange(out, from); }))
@@ -202,25 +213,30 @@ void Coordinator::partitioned_round() {
 }
 
 // Takes this rank's part of the window from the front of its queue, while it comes before the bound that the leads
-// of those taken set (what is left comes after the window), and says so to the other ranks.
+// of those taken set (what is left comes after the window), and says so to the other ranks. Under store-and-forward
+// it takes on up to the bound of what can wake a node: what this rank may place after the window, whose receivers'
+// ranks must know that messages may come.
 Wire Coordinator::window_message(PartitionRound& round) {
   const int ranks = run_.transport->ranks();
   window_.clear();
   const OrderKey least = queue_.empty() ? OrderKey::infinity() : queue_.top_key();
-  OrderKey bound = OrderKey::infinity(), request = OrderKey::infinity();
-  while (!queue_.empty() && queue_.top_key() < bound) {
+  OrderKey bound = OrderKey::infinity(), wake = OrderKey::infinity(), request = OrderKey::infinity();
+  while (!queue_.empty() && queue_.top_key() < wake) {
     window_.push_back(queue_.top());
     queue_.pop();
-    if (window_.back().lead == CommitQueue::kHorizon) {
-      request = window_.back().key;
+    const CommitQueue::Item& i = window_.back();
+    if (i.lead == CommitQueue::kHorizon) {
+      request = i.key;
       break;
     }
-    bound = std::min(bound, lead_bound(window_.back()));
+    bound = std::min(bound, lead_bound(i));
+    wake = std::min(wake, lead_bound(i, i.wake_leads));
   }
   Wire w;
   put_round_head(w);
   w.put(least);
   w.put(bound);
+  w.put(wake);
   w.put(request);
   w.put<std::uint64_t>(booked_shared_.size());
   for (const SharedBooking& b : booked_shared_) w.put(b);
@@ -237,9 +253,9 @@ Wire Coordinator::window_message(PartitionRound& round) {
   // The bookings that take a shared link: a circuit's whole route, or a hop's link where it is shared.
   shared_.clear();
   for (const CommitQueue::Item& i : window_) {
-    if (i.lead == CommitQueue::kHorizon || !reaches_shared(i.key.source, i.destination)) continue;
+    if (!(i.key < bound) || i.lead == CommitQueue::kHorizon || !books_shared(i)) continue;
     const int link = hops_apart_ ? booked_link(*static_cast<const Message*>(i.p)) : -1;
-    if (link < 0 || shared_link(link)) shared_.push_back({i.key, i.destination, link, 0, 0});
+    shared_.push_back({i.key, i.destination, link, 0, 0});
   }
   std::vector<int> to_ranks;
   for (int r = 0; r < ranks; ++r)
@@ -266,6 +282,7 @@ void Coordinator::read_round(const std::vector<std::vector<std::byte>>& parts, P
     round.heads.read(in);
     round.first = std::min(round.first, in.get<OrderKey>());
     round.lead_horizon = std::min(round.lead_horizon, in.get<OrderKey>());
+    round.wake = std::min(round.wake, in.get<OrderKey>());
     round.first_request = std::min(round.first_request, in.get<OrderKey>());
     for (auto n = in.get<std::uint64_t>(); n > 0; --n) {
       const auto b = in.get<SharedBooking>();
@@ -391,6 +408,22 @@ void Coordinator::place_in_phase(std::vector<CommitQueue::Item>& items, const st
   // Next hops (store-and-forward): ready no earlier than the round's window ends, they go to a later round.
   queue_.push_batch(lane.forwarded);
   if (lane.failed_key < failed.failed_key) failed.take_failure(lane);
+}
+
+bool Coordinator::books_shared(const CommitQueue::Item& i) const {
+  if (!reaches_shared(i.key.source, i.destination)) return false;
+  const int link = hops_apart_ ? booked_link(*static_cast<const Message*>(i.p)) : -1;
+  return link < 0 || shared_link(link);
+}
+
+void Coordinator::continue_on_own_links(const OrderKey& below) {
+  keep_failed_ = true;
+  OrderKey unused = OrderKey::infinity();
+  while (!queue_.empty() && queue_.top_key() < below && !run_.control.aborted()) {
+    take_batch(below, true);
+    if (batch_.empty() || !place_batch(unused)) break;  // a shared link next, or a booking out of range
+  }
+  keep_failed_ = false;
 }
 
 void Coordinator::booked_for_ranks(const Message& m, int link, Lane& lane) {

@@ -27,7 +27,8 @@ class LinkTable {
   // max(start + duration, finish_at_least), and returns that start. Waiting for another owner's booking is a
   // contention event on the link that caused it; waiting for one's own earlier transfer is not (it is the port
   // model's business). Bookings that end by `forget_before` can no longer be in anyone's way (no transfer will be
-  // ready before it) and may be dropped.
+  // ready before it) and may be dropped. A booking that would end past the model's range throws TimeOverflow before it
+  // changes anything.
   Time book(std::span<const int> route, Time ready, Time duration, int owner, Time forget_before,
             Time finish_at_least = 0);
 

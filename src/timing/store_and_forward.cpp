@@ -26,6 +26,10 @@ class StoreAndForward final : public TransferModel {
   // no link are placed at once like circuits (runtime/coordinator_batch.cpp).
   Time least_lead(const Transfer& t) const override { return t.duration; }
   Leads leads() const override { return Leads::each_hop; }
+  std::uint32_t leads_to_wake(const Transfer& t) const override {
+    const Forwarding* f = t.forwarding.get();
+    return f == nullptr || f->hop == 0 ? 1 : static_cast<std::uint32_t>(t.route.links.size()) - f->hop;
+  }
 
  protected:
   void start(Transfer& t) const override {

@@ -85,6 +85,7 @@ class TimingModel {
   // What every transfer's least_lead bounds (TransferModel::leads): where it bounds each booking, a window of
   // transfers can be placed by the processes that own their links (docs/mpi.md).
   TransferModel::Leads leads() const { return transfers_->leads(); }
+  std::uint32_t leads_to_wake(const Transfer& t) const { return transfers_->leads_to_wake(t); }
   void copy_booking(int link, Time start, Time end, int owner, Time forget_before) {
     links_.copy(link, start, end, owner, forget_before);
   }

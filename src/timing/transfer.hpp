@@ -81,7 +81,8 @@ class TransferModel {
   virtual bool books_alone(const Transfer& t) const;
 
   // Makes the transfer's next booking: the whole route under circuit switching, one hop of one packet under
-  // store-and-forward. Bookings that end by `forget_before` can be dropped: no transfer will be ready before then.
+  // store-and-forward. Bookings that end by `forget_before` can be dropped: no transfer will be ready before then. A
+  // booking that would pass the model's range throws TimeOverflow and leaves the transfer and the links as they were.
   virtual CommitStep commit(Transfer& t, LinkTable& links, Time forget_before) const = 0;
 
   // The least time from the transfer's ready time to anything its placing brings (its arrival, the end of its hold
@@ -100,6 +101,14 @@ class TransferModel {
   // window of transfers without each other's queues (docs/mpi.md).
   enum class Leads { none, whole_route, each_hop };
   virtual Leads leads() const { return Leads::none; }
+  // Where leads() bounds bookings: how many least_leads after the ready time of its next booking the transfer's first
+  // event that can wake a node comes (its sender's release, its arrival). 1 where that booking brings one; a
+  // store-and-forward message past its first hop brings none before its last, each hop ready no earlier than the
+  // one before it plus the lead: its hops still to go.
+  virtual std::uint32_t leads_to_wake(const Transfer& t) const {
+    (void)t;
+    return 1;
+  }
 
   // False when the model keeps no model time (native timing: real time is the clock, and nothing is delayed), so
   // that transfers need not be placed in the order of docs/model.md §7 and an elapse injects nothing.

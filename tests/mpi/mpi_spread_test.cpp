@@ -400,6 +400,47 @@ TEST(Mpi, TheFirstFailureInModelTimeOrderIsReportedOnEveryRank) {
   expect_range_failure_of(5, settings, test::two_failures_out_of_order(), 19);
 }
 
+// Under store-and-forward a rank goes on placing its hops on its own links after a round's window, and a hop that
+// would end past the model's range there waits, with its message, for a later window, where the failure reported is
+// the first in model-time order. About half the nodes (a fixed draw) send 8 to 32 KiB to node 0 from 3e18 ps on, up
+// to 5e17 ps apart, so that hops queued on the links into node 0 end past the range; with this draw a hop placed after
+// a window on 2 ranks does. Every rank reports the failure that one process reports, and the machine runs again.
+TEST(Mpi, StoreAndForwardFailuresReportTheFirstInModelTimeOrder) {
+  MachineConfig config = round_config(5);
+  config.switching = Switching::store_and_forward;
+  config.tau = 7.63e6;  // µs per byte: 8 KiB take 6.25e16 ps a hop
+  const Kernel kernel = [](Node& node) {
+    unsigned x = 21 * 2654435761u + static_cast<unsigned>(node.id()) * 40503u;
+    const auto draw = [&x] {
+      x = x * 1103515245u + 12345u;
+      return (x >> 16) & 0x7fff;
+    };
+    if (draw() % 2 == 0 || node.id() == 0) return;
+    node.elapse(from_us(3e12 + 1e10 * (draw() % 50)));
+    node.send(0, std::vector<std::byte>(std::size_t{8192} * (1 + draw() % 4)));
+  };
+  int node = -1;
+  std::string what;
+  try {
+    Machine(config).run(kernel);
+    FAIL() << "expected the transfers to leave the model's range in one process";
+  } catch (const KernelError& e) {
+    node = e.node;
+    what = e.what();
+  }
+  EXPECT_NE(what.find("range"), std::string::npos) << what;
+  Machine spread = session->machine(config);
+  try {
+    spread.run(kernel);
+    ADD_FAILURE() << "expected the transfers to leave the model's range";
+  } catch (const KernelError& e) {
+    EXPECT_EQ(e.node, node) << e.what();
+    EXPECT_EQ(std::string(e.what()), what);
+  }
+  const RunReport again = spread.run([](Node& n) { n.barrier(); });
+  EXPECT_EQ(again.makespan, from_us(3 + 4 * 5));
+}
+
 TEST(Mpi, DeadlockAcrossRanksIsReportedOnEveryRank) {
   const MachineConfig config = round_config(3);
   const int last = config.nodes() - 1;
