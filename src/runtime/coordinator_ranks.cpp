@@ -180,7 +180,13 @@ bool Coordinator::release_barrier(Time latest_entry, timing::OrderKey& horizon) 
 
 void Coordinator::place_round(timing::OrderKey horizon) {
   Transport& transport = *run_.transport;
-  std::vector<Message*> incoming, outgoing;
+  // The payloads that cross go in one MPI message per pair of ranks and round, in placing order: every rank places
+  // every message, so a receiving rank knows how many bytes each other rank sends it, and whose they are.
+  const auto ranks = static_cast<std::size_t>(transport.ranks());
+  to_rank_.resize(ranks);
+  for (Wire& out : to_rank_) out.bytes().clear();
+  std::vector<std::size_t> from_rank(ranks, 0);  // bytes of payload from each rank
+  std::vector<Message*> incoming;
   while (!queue_.empty() && queue_.top_key() < horizon) {
     Pending* p = queue_.pop();
     if (p->kind == Pending::Kind::horizon) {
@@ -214,12 +220,10 @@ void Coordinator::place_round(timing::OrderKey horizon) {
       if (from_here && to_here) {
         node(m->destination).deliver(m);
       } else if (to_here) {
-        if (m->bytes > 0) transport.start_receive(rank_of(m->source), m->payload(), m->bytes);
+        from_rank[static_cast<std::size_t>(rank_of(m->source))] += m->bytes;
         incoming.push_back(m);
-      } else if (from_here) {
-        if (m->bytes > 0) transport.start_send(rank_of(m->destination), m->payload(), m->bytes);
-        outgoing.push_back(m);
       } else {
+        if (from_here) to_rank_[static_cast<std::size_t>(rank_of(m->destination))].put_bytes(m->payload(), m->bytes);
         Message::destroy(m);
       }
     } else if (step.more) {
@@ -227,12 +231,25 @@ void Coordinator::place_round(timing::OrderKey horizon) {
       queue_.push(m);
     }
   }
+  std::vector<std::vector<std::byte>> payloads(ranks);
+  for (std::size_t r = 0; r < ranks; ++r) {
+    const std::vector<std::byte>& out = to_rank_[r].bytes();
+    if (!out.empty()) transport.start_send(static_cast<int>(r), out.data(), out.size());
+    if (from_rank[r] == 0) continue;
+    payloads[r].resize(from_rank[r]);
+    transport.start_receive(static_cast<int>(r), payloads[r].data(), from_rank[r]);
+  }
   waiting([&] {
     transport.finish();
     return 0;
   });
-  for (Message* m : incoming) node(m->destination).deliver(m);
-  for (Message* m : outgoing) Message::destroy(m);
+  std::fill(from_rank.begin(), from_rank.end(), 0);  // now where each rank's next payload starts
+  for (Message* m : incoming) {
+    const auto r = static_cast<std::size_t>(rank_of(m->source));
+    std::copy_n(payloads[r].data() + from_rank[r], m->bytes, m->payload());
+    from_rank[r] += m->bytes;
+    node(m->destination).deliver(m);
+  }
 }
 
 void Coordinator::report_deadlock() {
