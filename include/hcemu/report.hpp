@@ -104,6 +104,10 @@ struct EngineStats {
   std::uint64_t rounds = 0;
   std::uint64_t phases = 0;
   double waiting_seconds = 0;
+  // Spread over MPI ranks in model time: every rank placed every transfer, each round up to the earliest event it
+  // brought, without batches or lookahead (LogGP, the torus: docs/mpi.md); false where the links were shared out
+  // among the ranks, and in one process.
+  bool whole_queue = false;
 
   // The share of the run's wall-clock the placer spent alone, with no other worker placing beside it (and, spread
   // over ranks, not waiting on another rank): what more workers cannot shorten.

@@ -77,12 +77,15 @@ void EngineStats::print(std::ostream& out) const {
   out << "shared    " << transfers_shared << " transfers placed by several workers at once, in " << shared_seconds
       << " s: serial fraction " << std::setprecision(1) << 100 * serial_fraction() << "%\n";
   if (rounds > 0)
-    out << std::setprecision(3) << "rounds    " << rounds << " with the other ranks, " << phases
-        << " phases; waited " << waiting_seconds << " s on them (part of placing)\n";
+    out << std::setprecision(3) << "rounds    " << rounds << " with the other ranks ("
+        << (whole_queue ? "the whole queue on each" : "the links shared out") << "), " << phases << " phases; waited "
+        << waiting_seconds << " s on them (part of placing)\n";
   out << std::setprecision(3) << "senders   placed " << placed_by_senders
       << " transfers themselves, at once (nothing could contend)\n";
   out << "lookahead ";
-  if (lookahead > 0)
+  if (whole_queue)
+    out << "not used: every rank placed the whole queue, each round up to the earliest event it brought\n";
+  else if (lookahead > 0)
     out << to_us(lookahead) << " us: transfers ready within it of each other are placed in one batch\n";
   else
     out << "none: some transfer has no lead known before it is placed (LogGP, or no costs), and goes alone\n";

@@ -132,6 +132,7 @@ void to_json(nlohmann::json& j, const EngineStats& s) {
        {"rounds", s.rounds},
        {"phases", s.phases},
        {"waiting_seconds", s.waiting_seconds},
+       {"whole_queue", s.whole_queue},
        {"per_worker", std::move(workers)}};
 }
 

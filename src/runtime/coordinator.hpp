@@ -80,6 +80,8 @@ class Coordinator final : public Placer {
   // Spread over ranks with the links partitioned among them (coordinator_partition.cpp): each rank counts the
   // bookings it placed, and the report adds up every rank's links.
   bool partitioned() const { return partitioned_; }
+  // Spread over ranks in model time, every rank placing the whole queue (coordinator_ranks.cpp).
+  bool whole_queue() const { return distributed() && run_.ordered && !partitioned_; }
   // What the placer did (EngineStats): its passes, the transfers it brought to their receivers, the horizons it
   // answered, and its host time when the run records statistics.
   std::uint64_t passes() const { return passes_; }

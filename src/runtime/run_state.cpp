@@ -210,6 +210,7 @@ RunReport RunState::collect_report(std::chrono::steady_clock::time_point wall_st
     s.rounds = coordinator_.rounds();
     s.phases = coordinator_.phases();
     s.waiting_seconds = coordinator_.waiting_seconds();
+    s.whole_queue = coordinator_.whole_queue();
     s.shared_seconds = coordinator_.shared_seconds();
     s.wall_seconds = report.wall_seconds;
     s.per_worker = engine_->worker_stats();

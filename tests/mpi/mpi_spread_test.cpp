@@ -223,6 +223,27 @@ TEST_P(HotSpots, OnSharedLinks) {
   }
   EXPECT_GT(report.engine_stats->waiting_seconds, 0.0);
   EXPECT_LE(report.engine_stats->waiting_seconds, report.engine_stats->placing_seconds);
+  EXPECT_FALSE(report.engine_stats->whole_queue);  // the links shared out
+  EXPECT_GT(report.engine_stats->lookahead, 0);
+}
+
+// On the torus (and under LogGP) every rank places every transfer; the statistics say so.
+TEST(Mpi, TheTorusPlacesTheWholeQueueOnEveryRank) {
+  MachineConfig config = round_config(4);
+  config.topology = Topology::parse("torus");
+  EmulatorSettings settings;
+  settings.engine_stats = true;
+  const Kernel kernel = [](Node& node) {
+    const int partner = node.size() - 1 - node.id();
+    std::vector<std::byte> in(200);
+    node.exchange(partner, bytes_of(200, static_cast<unsigned>(node.id())), in);
+    EXPECT_EQ(in, bytes_of(200, static_cast<unsigned>(partner)));
+  };
+  expect_same(config, kernel);
+  const RunReport report = session->machine(config, settings).run(kernel);
+  ASSERT_TRUE(report.engine_stats);
+  EXPECT_EQ(report.engine_stats->whole_queue, session->ranks() > 1);
+  EXPECT_FALSE(Machine(config, settings).run(kernel).engine_stats->whole_queue);  // in one process
 }
 
 INSTANTIATE_TEST_SUITE_P(Mpi, HotSpots, ::testing::Values(Switching::circuit, Switching::store_and_forward),
