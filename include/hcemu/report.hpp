@@ -105,7 +105,7 @@ struct EngineStats {
   std::uint64_t phases = 0;
   double waiting_seconds = 0;
   // Spread over MPI ranks in model time: every rank placed every transfer, each round up to the earliest event it
-  // brought, without batches or lookahead (LogGP, the torus: docs/mpi.md); false where the links were shared out
+  // brought, without batches or lookahead (the torus: docs/mpi.md); false where the links were shared out
   // among the ranks, and in one process.
   bool whole_queue = false;
 

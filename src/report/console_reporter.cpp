@@ -88,7 +88,7 @@ void EngineStats::print(std::ostream& out) const {
   else if (lookahead > 0)
     out << to_us(lookahead) << " us: transfers ready within it of each other are placed in one batch\n";
   else
-    out << "none: some transfer has no lead known before it is placed (LogGP, or no costs), and goes alone\n";
+    out << "none: some transfer has no lead known before it is placed (no costs), and goes alone\n";
   if (!per_worker.empty()) {
     out << std::setprecision(3) << "worker  running s  placing s     idle s     slices\n";
     for (std::size_t w = 0; w < per_worker.size(); ++w) {

@@ -76,15 +76,16 @@ void Coordinator::start(int nodes) {
   barrier_complete_.store(false, std::memory_order_relaxed);
   barrier_latest_ = 0;
   // The links partitioned among the ranks (coordinator_partition.cpp): on the cube, where each booking's lead
-  // bounds its events. Over a power of two of ranks, whose blocks are subcubes, a rank also keeps only the links its
-  // senders reach.
+  // bounds its events, and on any topology where transfers book no link. Over a power of two of ranks, whose blocks
+  // are subcubes, a rank also keeps only the links its senders reach.
   const int ranks = distributed() ? run_.transport->ranks() : 1;
   cube_d_ = run_.timing.topology().ecube_dimension();
   using Leads = timing::TransferModel::Leads;
   const Leads leads = run_.timing.leads();
-  partitioned_ = distributed() && run_.ordered && cube_d_ > 0 && leads != Leads::none;
+  books_links_ = leads != Leads::no_links;
+  partitioned_ = distributed() && run_.ordered && leads != Leads::none && (cube_d_ > 0 || !books_links_);
   hops_apart_ = partitioned_ && leads == Leads::each_hop;
-  if (partitioned_) {
+  if (partitioned_ && books_links_) {
     find_shared_links();
     if ((ranks & (ranks - 1)) == 0) run_.timing.keep_links_from(run_.first_node, run_.local_nodes);
   }
@@ -120,6 +121,10 @@ int Coordinator::rank_of(int id) const {
   if (run_.transport == nullptr) return 0;
   const std::int64_t r = run_.transport->ranks(), n = static_cast<std::int64_t>(run_.nodes.size());
   return static_cast<int>(((static_cast<std::int64_t>(id) + 1) * r - 1) / n);
+}
+
+bool Coordinator::sender_places(int destination) const {
+  return !distributed() || (partitioned_ && is_local(destination));
 }
 
 void Coordinator::forward_placed(Message* m) {

@@ -104,6 +104,7 @@ class Coordinator final : public Placer {
   // What a node tells the placer (runtime/placer.hpp).
   bool orders_in_model_time() const override { return run_.ordered; }
   void submit(Pending* p) override;
+  bool sender_places(int destination) const override;
   void forward_placed(Message* m) override;
   void node_parked() override;
   // Worker w's queue has run dry (Engine::set_dry): the parks it put off count now.
@@ -323,6 +324,7 @@ class Coordinator final : public Placer {
   bool stopped_ = false;
   bool partitioned_ = false;
   bool hops_apart_ = false;  // partitioned_ under store-and-forward: each hop is a booking of its own
+  bool books_links_ = true;  // false under LogGP: nothing is shared between ranks but the messages
   bool keep_failed_ = false;  // continue_on_own_links: a booking that fails leaves its message in the batch
   int cube_d_ = 0;
   // Per node x: the least dimension whose link from x is reached from several ranks, and every higher one is too

@@ -77,6 +77,7 @@ OrderKey lead_bound(const CommitQueue::Item& i, std::uint32_t leads = 1) {
 // it is shared when k >= the source's shared_from_. The route's highest dimension is that of the ends' highest
 // differing bit.
 bool Coordinator::reaches_shared(int source, int destination) const {
+  if (!books_links_) return false;
   const unsigned from = shared_from_[static_cast<std::size_t>(source)];
   return from < static_cast<unsigned>(cube_d_) && (static_cast<unsigned>(source ^ destination) >> from) != 0;
 }

@@ -39,7 +39,6 @@ struct NodeContext {
   BlockPool& blocks;       // the arenas' large blocks, handed out afresh every run
   BlockPool& kept_blocks;  // what a node keeps from run to run: its request slots and matching tables
   int first_node;          // of this process (spread over MPI ranks: its rank's first)
-  bool distributed;        // spread over MPI ranks
 };
 
 // Thrown inside a node to unwind its kernel when the run is being stopped.

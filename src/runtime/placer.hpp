@@ -23,6 +23,11 @@ class Placer {
   virtual bool orders_in_model_time() const = 0;
   // Any thread: `p` waits for its turn in model time.
   virtual void submit(Pending* p) = 0;
+  // Whether a transfer that books nothing another source can book (timing::TimingModel::books_alone), to
+  // `destination`, is placed by its sender as it issues it (SendSide): in one process, and spread over ranks where each
+  // rank places its own senders' transfers and the receiver is this rank's. Where every rank places the whole queue,
+  // only a message to oneself is.
+  virtual bool sender_places(int destination) const = 0;
   // A transfer its sender placed already goes to its receiver (on this rank or another).
   virtual void forward_placed(Message* m) = 0;
   // A node stops running (it parks, or its kernel is done), or runs again.

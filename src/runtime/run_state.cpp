@@ -84,7 +84,7 @@ RunState::RunState(const MachineConfig& config, const EmulatorSettings& settings
       blocks_(settings.huge_pages),
       kept_blocks_(settings.huge_pages),
       node_context_{config_,   settings_, timing_,         *engine_,     barrier_,    coordinator_,
-                    control_,  memory_guard_, blocks_,     kept_blocks_, first_node_, transport_ != nullptr} {
+                    control_,  memory_guard_, blocks_,     kept_blocks_, first_node_} {
   timing_.record_links(settings_.trace);
   nodes_.resize(static_cast<std::size_t>(config_.nodes()));
   // The nodes' runtimes themselves, held as long as the machine; what they allocate they count as they go.

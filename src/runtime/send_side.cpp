@@ -55,10 +55,11 @@ Request SendSide::isend(int dest, std::span<const std::byte> data, int tag) {
   ++issued_;
   ++messages_sent_;
   bytes_sent_ += data.size();
-  // Spread over ranks every rank keeps its own copy of the links, the same on each only if each places every
-  // transfer that books one: there only a message to oneself is placed at once (runtime/coordinator_ranks.cpp).
+  // Spread over ranks with the whole queue on every rank, every rank keeps its own copy of the links, the same on each
+  // only if each places every transfer that books one: there only a message to oneself is placed at once
+  // (runtime/coordinator_ranks.cpp, Placer::sender_places).
   if (!core_.ordered() || (alone && run.timing.books_alone(m->transfer) &&
-                           (!run.distributed || m->transfer.route.hops() == 0))) {
+                           (m->transfer.route.hops() == 0 || run.placer.sender_places(dest)))) {
     place_now(owned.get());
     owned.release();  // the receiver's now
   } else {

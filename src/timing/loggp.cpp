@@ -16,6 +16,9 @@ class LogGP final : public TransferModel {
       : TransferModel(wiring), cost_(model::LogGP::from(config)) {}
 
   bool books_alone(const Transfer&) const override { return true; }
+  // It starts at its ready time: its sender's release comes its hold later, and its arrival its time T(k) >= the hold.
+  Time least_lead(const Transfer& t) const override { return t.duration; }
+  Leads leads() const override { return Leads::no_links; }
 
   CommitStep commit(Transfer& t, LinkTable&, Time) const override {
     TransferTimes& x = t.times;

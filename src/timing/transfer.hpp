@@ -47,7 +47,7 @@ struct Transfer {
   int channel = -1;  // the sender's output channel (PortState::Slot), -1 when the model has none
   Route route;
   // Known once prepared. Circuit: how long it holds its route (§3); store-and-forward: its first packet's time on one
-  // link, T_0, its lead (its whole time for a message to oneself); LogGP: its ports (§12).
+  // link, T_0, its lead (its whole time for a message to oneself); LogGP: how long it holds its ports (§12), its lead.
   Time duration = 0;
   TransferTimes times;
   std::unique_ptr<Forwarding> forwarding;  // store-and-forward over links
@@ -95,11 +95,12 @@ class TransferModel {
     return 0;
   }
   // What least_lead bounds, known before any booking: nothing (the model cannot say), every booking of a transfer
-  // that books its whole route at once for [start, start + duration) (circuit switching), or each booking of one hop
+  // that books its whole route at once for [start, start + duration) (circuit switching), each booking of one hop
   // on one link, whose placing brings nothing earlier than its ready time plus the lead (store-and-forward: the next
-  // hop, the sender's release, the arrival). Where it bounds bookings, the processes that own the links can place a
-  // window of transfers without each other's queues (docs/mpi.md).
-  enum class Leads { none, whole_route, each_hop };
+  // hop, the sender's release, the arrival), or the events of a transfer that books no link at all (LogGP). Where it
+  // bounds them, the processes that own the links can place a window of transfers without each other's queues
+  // (docs/mpi.md).
+  enum class Leads { none, whole_route, each_hop, no_links };
   virtual Leads leads() const { return Leads::none; }
   // Where leads() bounds bookings: how many least_leads after the ready time of its next booking the transfer's first
   // event that can wake a node comes (its sender's release, its arrival). 1 where that booking brings one; a

@@ -98,6 +98,13 @@ MachineConfig preset(const std::string& name, int d) {
     c.protocol = Protocol::forced;
   } else if (name == "torus") {
     c.topology = Topology::parse("torus");
+  } else if (name == "loggp" || name == "loggp-torus") {
+    c.switching = Switching::loggp;
+    c.loggp_latency = 5;
+    c.loggp_overhead = 1.5;
+    c.loggp_gap = 4;
+    c.loggp_gap_per_byte = 0.01;
+    if (name == "loggp-torus") c.topology = Topology::parse("torus");
   }
   return c;
 }
@@ -132,7 +139,10 @@ INSTANTIATE_TEST_SUITE_P(
         FamilyCase{"histogram", "symmetrized", "round", 4, 16}, FamilyCase{"reduce", "sbnt", "all-port", 3, 8},
         FamilyCase{"matmul", "a1-2d", "round", 4, 16}, FamilyCase{"long-send", "ocs2", "all-port", 4, 2000},
         FamilyCase{"scatter", "sbnt", "all-port", 4, 64}, FamilyCase{"gather", "sbt", "round", 4, 64},
-        FamilyCase{"permutation", "ecube", "store-and-forward", 4, 300}),
+        FamilyCase{"permutation", "ecube", "store-and-forward", 4, 300},
+        FamilyCase{"exchange", "direct", "loggp", 4, 64}, FamilyCase{"broadcast", "sbt", "loggp", 4, 500},
+        FamilyCase{"allgather", "recursive-doubling", "loggp", 4, 32},
+        FamilyCase{"exchange", "t2", "loggp-torus", 4, 32}),
     [](const ::testing::TestParamInfo<FamilyCase>& case_info) {
       std::string s = case_info.param.family + "_" + case_info.param.algo + "_" + case_info.param.preset;
       for (char& ch : s)
@@ -227,7 +237,7 @@ TEST_P(HotSpots, OnSharedLinks) {
   EXPECT_GT(report.engine_stats->lookahead, 0);
 }
 
-// On the torus (and under LogGP) every rank places every transfer; the statistics say so.
+// On the torus every rank places every transfer; the statistics say so.
 TEST(Mpi, TheTorusPlacesTheWholeQueueOnEveryRank) {
   MachineConfig config = round_config(4);
   config.topology = Topology::parse("torus");
@@ -244,6 +254,35 @@ TEST(Mpi, TheTorusPlacesTheWholeQueueOnEveryRank) {
   ASSERT_TRUE(report.engine_stats);
   EXPECT_EQ(report.engine_stats->whole_queue, session->ranks() > 1);
   EXPECT_FALSE(Machine(config, settings).run(kernel).engine_stats->whole_queue);  // in one process
+}
+
+// Under LogGP no transfer books a link, on the torus as on the cube: each rank places its own senders' transfers, a
+// sender those to its own rank's nodes at once, and only the messages between ranks wait for a round. Every node
+// sends to every other, each send after the last, and receives from any source in between, with a test that polls.
+TEST(Mpi, LogGPSendersPlaceTheirOwnRanksTransfers) {
+  for (const char* topology : {"cube", "torus"}) {
+    SCOPED_TRACE(topology);
+    MachineConfig config = preset("loggp", 4);
+    config.topology = Topology::parse(topology);
+    const Kernel kernel = [](Node& node) {
+      std::vector<std::byte> in(48);
+      for (int k = 1; k < node.size(); ++k) {
+        const int to = (node.id() + k) % node.size();
+        Request r = node.post_recv(kAnySource, in, k);
+        node.send(to, bytes_of(48, static_cast<unsigned>(node.id() * 31 + k)), k);
+        while (!node.test(r)) node.elapse(from_us(0.5));
+      }
+    };
+    expect_same(config, kernel);
+    if (session->ranks() < 2) continue;
+    EmulatorSettings settings;
+    settings.engine_stats = true;
+    const RunReport report = session->machine(config, settings).run(kernel);
+    ASSERT_TRUE(report.engine_stats);
+    EXPECT_FALSE(report.engine_stats->whole_queue);
+    EXPECT_GT(report.engine_stats->placed_by_senders, 0u);  // those to its own rank's nodes
+    EXPECT_GT(report.engine_stats->transfers_placed, 0u);   // those to another's, in rounds
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Mpi, HotSpots, ::testing::Values(Switching::circuit, Switching::store_and_forward),
