@@ -83,14 +83,14 @@ bool Coordinator::reaches_shared(int source, int destination) const {
 }
 
 int Coordinator::booked_link(const Message& m) {
-  const timing::Forwarding* f = m.transfer.forwarding.get();
-  return f == nullptr ? -1 : m.transfer.route.links[f->hop];
+  const timing::Forwarding& f = m.transfer.forwarding;
+  return f.active() ? m.transfer.route.links[f.hop] : -1;
 }
 
 std::span<const int> Coordinator::booked_links(const Message& m) {
   const auto& links = m.transfer.route.links;
-  const timing::Forwarding* f = m.transfer.forwarding.get();
-  return f == nullptr ? std::span<const int>(links.data(), links.size()) : std::span<const int>(&links[f->hop], 1);
+  const timing::Forwarding& f = m.transfer.forwarding;
+  return f.active() ? std::span<const int>(&links[f.hop], 1) : std::span<const int>(links.data(), links.size());
 }
 
 template <class F>
@@ -432,7 +432,7 @@ void Coordinator::booked_for_ranks(const Message& m, int link, Lane& lane) {
   if (link < 0) {
     lane.booked.push_back({m.key, m.destination, -1, m.times().start, m.times().start + m.transfer.duration});
   } else if (shared_link(link)) {
-    const timing::Forwarding& f = *m.transfer.forwarding;
+    const timing::Forwarding& f = m.transfer.forwarding;
     lane.booked.push_back({m.key, m.destination, link, f.hop_start, f.hop_end});
   }
 }

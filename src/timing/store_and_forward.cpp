@@ -27,8 +27,8 @@ class StoreAndForward final : public TransferModel {
   Time least_lead(const Transfer& t) const override { return t.duration; }
   Leads leads() const override { return Leads::each_hop; }
   std::uint32_t leads_to_wake(const Transfer& t) const override {
-    const Forwarding* f = t.forwarding.get();
-    return f == nullptr || f->hop == 0 ? 1 : static_cast<std::uint32_t>(t.route.links.size()) - f->hop;
+    const Forwarding& f = t.forwarding;
+    return !f.active() || f.hop == 0 ? 1 : static_cast<std::uint32_t>(t.route.links.size()) - f.hop;
   }
 
  protected:
@@ -39,8 +39,7 @@ class StoreAndForward final : public TransferModel {
       return;
     }
     t.duration = cost_.hop_packet(cost_.packet_bytes(t.bytes, 0), cost_.is_split(t.bytes));  // T_0
-    t.forwarding = std::make_unique<Forwarding>();
-    t.forwarding->packet_end.assign(cost_.packet_count(t.bytes), t.key.ready);  // the whole message is at the sender
+    t.forwarding.packet_end.assign(cost_.packet_count(t.bytes), t.key.ready);  // the whole message is at the sender
   }
 
  private:
@@ -68,8 +67,8 @@ class StoreAndForward final : public TransferModel {
 };
 
 CommitStep StoreAndForward::commit_hop(Transfer& t, LinkTable& links, Time forget_before) const {
-  if (t.forwarding->packet_end.size() == 1) return commit_packet(t, links, forget_before);
-  Forwarding& f = *t.forwarding;
+  if (t.forwarding.packet_end.size() == 1) return commit_packet(t, links, forget_before);
+  Forwarding& f = t.forwarding;
   TransferTimes& x = t.times;
   const std::size_t packets = f.packet_end.size();
   const std::uint32_t hop = f.hop;
@@ -98,7 +97,7 @@ CommitStep StoreAndForward::commit_hop(Transfer& t, LinkTable& links, Time forge
 }
 
 CommitStep StoreAndForward::commit_packet(Transfer& t, LinkTable& links, Time forget_before) const {
-  Forwarding& f = *t.forwarding;
+  Forwarding& f = t.forwarding;
   TransferTimes& x = t.times;
   const bool last_hop = f.hop + 1 == t.route.links.size();
   const int link = t.route.links[f.hop];
@@ -113,7 +112,7 @@ CommitStep StoreAndForward::commit_packet(Transfer& t, LinkTable& links, Time fo
 }
 
 CommitStep StoreAndForward::after_hop(Transfer& t, bool last_hop, Time start, Time end) {
-  Forwarding& f = *t.forwarding;
+  Forwarding& f = t.forwarding;
   TransferTimes& x = t.times;
   CommitStep result;
   f.hop_start = start;

@@ -32,7 +32,8 @@ void TransferModel::prepare_on_route(Transfer& t, int source, int destination, s
   t.times = TransferTimes{};
   t.times.in_port = t.route.in_port;
   t.duration = 0;
-  t.forwarding.reset();
+  t.forwarding.packet_end.clear();
+  t.forwarding.hop = 0;
   start(t);
 }
 

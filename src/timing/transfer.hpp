@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
+
 #include "hcemu/config.hpp"
 #include "common/cost_table.hpp"
 #include "hcemu/time.hpp"
@@ -32,10 +34,16 @@ struct TransferTimes {
 // i-1 and packet p-1 has left hop i (docs/model.md §3); a message's packets go back to back, so the message holds
 // each link from its first packet's start there to its last packet's end, and each hop is one booking, served in
 // the order of docs/model.md §7 by the ready time of its first packet.
+// Kept in the message itself, a message of one packet (every one where packets are not limited) without an allocation:
+// its placing reads it on a line that the placer fetches ahead with the message's (runtime/coordinator_batch.cpp),
+// where a separate block was two misses in a row per hop.
 struct Forwarding {
-  std::vector<Time> packet_end;  // per packet: when it left the last booked hop (its arrival at the next)
-  std::uint32_t hop = 0;         // the next hop to book
+  // Per packet: when it left the last booked hop (its arrival at the next). Empty: no forwarding (another model, or a
+  // message to oneself).
+  boost::container::small_vector<Time, 1> packet_end;
+  std::uint32_t hop = 0;            // the next hop to book
   Time hop_start = 0, hop_end = 0;  // the last hop booked holds its link over [hop_start, hop_end)
+  bool active() const { return !packet_end.empty(); }
 };
 
 // The timing part of one message in flight.
@@ -50,7 +58,7 @@ struct Transfer {
   // link, T_0, its lead (its whole time for a message to oneself); LogGP: how long it holds its ports (§12), its lead.
   Time duration = 0;
   TransferTimes times;
-  std::unique_ptr<Forwarding> forwarding;  // store-and-forward over links
+  Forwarding forwarding;  // store-and-forward over links
 };
 
 // What one commit did.
