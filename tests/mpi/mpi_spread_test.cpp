@@ -152,35 +152,25 @@ INSTANTIATE_TEST_SUITE_P(
 
 // --- kernels that lean on the rounds ---
 
-// Every node sends to its bit-reversed partner at once: contention on the high dimensions, across ranks.
-TEST(Mpi, ContendedBitReversal) {
-  const int d = 5;
-  expect_same(round_config(d), [d](Node& node) {
-    int r = 0;
-    for (int k = 0; k < d; ++k) r |= ((node.id() >> k) & 1) << (d - 1 - k);
-    const std::vector<std::byte> out = bytes_of(1000, static_cast<unsigned>(node.id()));
-    std::vector<std::byte> in(1000);
-    Request requests[] = {node.isend(r, out), node.post_recv(r, in)};
-    node.wait_all(requests);
-    EXPECT_EQ(in, bytes_of(1000, static_cast<unsigned>(r)));
-  });
-}
+// Every node of a 5-cube sends to its bit-reversed partner at once: contention on the high dimensions, across ranks.
+const Kernel bit_reversal = [](Node& node) {
+  int r = 0;
+  for (int k = 0; k < node.dim(); ++k) r |= ((node.id() >> k) & 1) << (node.dim() - 1 - k);
+  const std::vector<std::byte> out = bytes_of(1000, static_cast<unsigned>(node.id()));
+  std::vector<std::byte> in(1000);
+  Request requests[] = {node.isend(r, out), node.post_recv(r, in)};
+  node.wait_all(requests);
+  EXPECT_EQ(in, bytes_of(1000, static_cast<unsigned>(r)));
+};
 
-// Every node sends to its bit-reversed partner under store-and-forward, in packets: each hop a booking of its own.
+TEST(Mpi, ContendedBitReversal) { expect_same(round_config(5), bit_reversal); }
+
+// The same under store-and-forward, in packets: each hop a booking of its own.
 TEST(Mpi, ContendedBitReversalStoreAndForward) {
-  const int d = 5;
-  MachineConfig config = round_config(d);
+  MachineConfig config = round_config(5);
   config.switching = Switching::store_and_forward;
   config.packet = 256;
-  expect_same(config, [d](Node& node) {
-    int r = 0;
-    for (int k = 0; k < d; ++k) r |= ((node.id() >> k) & 1) << (d - 1 - k);
-    const std::vector<std::byte> out = bytes_of(1000, static_cast<unsigned>(node.id()));
-    std::vector<std::byte> in(1000);
-    Request requests[] = {node.isend(r, out), node.post_recv(r, in)};
-    node.wait_all(requests);
-    EXPECT_EQ(in, bytes_of(1000, static_cast<unsigned>(r)));
-  });
+  expect_same(config, bit_reversal);
 }
 
 // Every node sends to one of four hot spots, one per quarter of the cube, step after step, at staggered times and in
