@@ -311,8 +311,9 @@ bool Coordinator::place_until_woken_could_issue() {
     if (queue_.top().lead == CommitQueue::kHorizon) {
       Pending* p = queue_.pop();
       ++horizons_answered_;
-      if (node(p->owner).horizon_reached(*p))
-        horizon = std::min(horizon, timing::OrderKey::floor_of(p->key.ready, p->owner));
+      // Read before the node is told: from then on it may reuse the request (Parking::horizon_reached).
+      const timing::OrderKey woken = timing::OrderKey::floor_of(p->key.ready, p->owner);
+      if (node(p->owner).horizon_reached(*p)) horizon = std::min(horizon, woken);
       continue;
     }
     take_batch(horizon);  // messages, in key order (coordinator_batch.cpp)
