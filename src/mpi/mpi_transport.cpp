@@ -60,12 +60,18 @@ class MpiTransport final : public detail::Transport {
     int length = 0;
     MPI_Get_processor_name(name, &length);
     host_.assign(name, static_cast<std::size_t>(length));
+    // Collective: every rank makes its session's transport at the same point.
+    MPI_Comm local = MPI_COMM_NULL;
+    check(MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &local), "MPI_Comm_split_type");
+    MPI_Comm_size(local, &ranks_on_host_);
+    MPI_Comm_free(&local);
   }
   ~MpiTransport() override { MPI_Comm_free(&comm_); }
 
   int rank() const override { return rank_; }
   int ranks() const override { return ranks_; }
   std::string host() const override { return host_; }
+  int ranks_on_host() const override { return ranks_on_host_; }
 
   std::vector<std::vector<std::byte>> all_gather(const std::vector<std::byte>& mine) override {
     std::lock_guard lock(mutex_);
@@ -223,7 +229,7 @@ class MpiTransport final : public detail::Transport {
  private:
   std::mutex mutex_;
   MPI_Comm comm_ = MPI_COMM_NULL;
-  int rank_ = 0, ranks_ = 1;
+  int rank_ = 0, ranks_ = 1, ranks_on_host_ = 1;
   std::string host_;
   std::vector<MPI_Request> pending_;
   // Native sends in flight, and their bytes.

@@ -106,6 +106,9 @@ struct EngineOptions {
   std::size_t stack_bytes = 0;  // per node
   bool wall = false;            // wall timing: nodes sleep in real time, run in order of their wake-up time
   int first_node = 0;           // the id of the node the engine numbers 0 (spread over MPI ranks: the rank's first)
+  // Other processes' workers share this process's cores (MPI ranks on one host, more workers in all than cores):
+  // an idle worker gives its core away at once rather than spin (runtime/run_queues.hpp).
+  bool cores_shared = false;
   // Counts what the nodes' stacks hold (runtime/stack_pool.hpp); nullptr: nothing is counted. Used by run() only.
   MemoryGuard* memory_guard = nullptr;
 };

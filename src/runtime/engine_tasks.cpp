@@ -95,7 +95,7 @@ class TaskEngine final : public Engine {
     if (options_.wall) {
       wall_.start(nodes);
     } else {
-      queues_.reset(workers_, nodes, parallelism_ != nullptr);
+      queues_.reset(workers_, nodes, parallelism_ != nullptr || options_.cores_shared);
       if (held_.size() != static_cast<std::size_t>(workers_))
         held_ = std::vector<HeldWakeUps>(static_cast<std::size_t>(workers_));
       // In blocks of consecutive nodes: neighbours in the low dimensions start on one worker.

@@ -18,7 +18,7 @@ namespace hcemu::detail {
 // the two rarely meet.
 class RunQueues {
  public:
-  // `oversubscribed`: more workers than cores.
+  // `oversubscribed`: more workers than cores, this process's alone or with other processes' (EngineOptions).
   void reset(int workers, int nodes, bool oversubscribed) {
     oversubscribed_ = oversubscribed;
     if (static_cast<int>(queues_.size()) != workers || capacity_ != static_cast<std::size_t>(nodes)) {

@@ -1,5 +1,8 @@
 #include "runtime/run_state.hpp"
 
+#include <sched.h>
+#include <unistd.h>
+
 #include <algorithm>
 
 #include "hcemu/errors.hpp"
@@ -11,14 +14,32 @@ namespace hcemu::detail {
 
 namespace {
 
+// The cores this process may run on (its affinity mask: mpirun may bind a rank to some), and the host's.
+int cores_of_this_process() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return 1;
+  return std::max(1, CPU_COUNT(&set));
+}
+int cores_of_host() { return std::max(1, static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN))); }
+
 // `memory_guard`: made after the engine, and used only once a run starts.
-std::unique_ptr<Engine> make_engine(const EmulatorSettings& settings, int first_node, int nodes,
-                                    MemoryGuard* memory_guard) {
+std::unique_ptr<Engine> make_engine(const EmulatorSettings& settings, const Transport* transport, int first_node,
+                                    int nodes, MemoryGuard* memory_guard) {
   stack_overflow::install();
   EngineOptions options;
   options.first_node = first_node;
   options.memory_guard = memory_guard;
   options.workers = settings.workers;
+  // MPI ranks on one host that mpirun has not bound each to cores of its own (it binds none when there are more
+  // ranks than cores, or under --bind-to none) would each start a worker per core of the host, and spin for work on
+  // cores that another rank's workers need. By default they share the host's cores out instead. Either way, once the
+  // ranks' workers outnumber the cores, an idle worker gives its core away rather than spin.
+  if (const int sharing = transport != nullptr ? transport->ranks_on_host() : 1; sharing > 1) {
+    const int mine = cores_of_this_process(), host = cores_of_host();
+    if (options.workers == 0 && mine >= host) options.workers = std::max(1, host / sharing);
+    options.cores_shared = static_cast<std::int64_t>(sharing) * (options.workers > 0 ? options.workers : mine) > host;
+  }
   // A worker beyond the nodes would find nothing to run but still be a host thread that starts, spins and is
   // waited for: --workers 1000 on 32 nodes took 7.3 s instead of 0.02 s.
   options.nodes = nodes;
@@ -70,7 +91,7 @@ RunState::RunState(const MachineConfig& config, const EmulatorSettings& settings
       local_nodes_(transport_ ? block_start(transport_->rank() + 1, transport_->ranks(), config.nodes()) - first_node_
                               : config.nodes()),
       timing_(config, settings.timing),
-      engine_(make_engine(settings, first_node_, local_nodes_, &memory_guard_)),
+      engine_(make_engine(settings, transport_, first_node_, local_nodes_, &memory_guard_)),
       barrier_(local_nodes_),
       events_(static_cast<std::size_t>(config.nodes()), nullptr),
       control_(*engine_, events_),

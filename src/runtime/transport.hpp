@@ -21,6 +21,9 @@ class Transport {
   virtual int rank() const = 0;
   virtual int ranks() const = 0;
   virtual std::string host() const = 0;
+  // The ranks of the job on this rank's host (this one included), which share its cores unless each is bound to its
+  // own: the engine's default worker count divides the cores among them (docs/mpi.md, "Running it").
+  virtual int ranks_on_host() const { return 1; }
   // The watchdog: every call below that waits on other ranks ends the job (MPI_Abort, with a message naming the
   // key mpi_timeout_seconds) when they make no progress for this long; 0 = wait forever. A run sets its machine's
   // value; it holds until the next run sets another (docs/mpi.md).

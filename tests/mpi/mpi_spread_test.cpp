@@ -7,7 +7,11 @@
 // compares the run spread over the ranks (a machine given the session's Spread) with the same run in this process
 // alone (a machine without it).
 #include <gtest/gtest.h>
+#include <mpi.h>
+#include <sched.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <functional>
 #include <iostream>
 #include <stdexcept>
@@ -244,6 +248,36 @@ TEST(Mpi, TheTorusPlacesTheWholeQueueOnEveryRank) {
   ASSERT_TRUE(report.engine_stats);
   EXPECT_EQ(report.engine_stats->whole_queue, session->ranks() > 1);
   EXPECT_FALSE(Machine(config, settings).run(kernel).engine_stats->whole_queue);  // in one process
+}
+
+// Ranks on one host that mpirun left unbound (more ranks than cores, as under ctest on a small machine, or
+// --bind-to none) share the host's cores out by default, at least one worker each, rather than each starting a
+// worker per core of the host; a rank bound to cores of its own runs one worker per core it may use. Never more
+// workers than the rank's nodes.
+TEST(Mpi, UnboundRanksShareTheHostsCores) {
+  if (session->ranks() < 2) GTEST_SKIP() << "one rank";
+  MPI_Comm local = MPI_COMM_NULL;
+  ASSERT_EQ(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local), MPI_SUCCESS);
+  int on_host = 1;
+  MPI_Comm_size(local, &on_host);
+  MPI_Comm_free(&local);
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  ASSERT_EQ(sched_getaffinity(0, sizeof set, &set), 0);
+  const int mine = CPU_COUNT(&set), host = static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
+  const int unbound = on_host > 1 ? std::max(1, host / on_host) : mine;
+  const MachineConfig config = round_config(5);
+  const int rank = session->rank(), ranks = session->ranks();
+  const int nodes_here = (rank + 1) * config.nodes() / ranks - rank * config.nodes() / ranks;  // run_state.cpp
+  EmulatorSettings settings;
+  settings.engine = EngineKind::tasks;
+  settings.engine_stats = true;
+  const Kernel kernel = [](Node& node) { node.exchange(node.id() ^ 1, bytes_of(8, 1), std::vector<std::byte>(8)); };
+  const RunReport report = session->machine(config, settings).run(kernel);
+  ASSERT_TRUE(report.engine_stats);
+  EXPECT_EQ(report.engine_stats->workers, std::min(mine < host ? mine : unbound, nodes_here));
+  settings.workers = 3;  // as asked, whatever the host
+  EXPECT_EQ(session->machine(config, settings).run(kernel).engine_stats->workers, std::min(3, nodes_here));
 }
 
 // Under LogGP no transfer books a link, on the torus as on the cube: each rank places its own senders' transfers, a
