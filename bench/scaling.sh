@@ -11,7 +11,8 @@
 # (the first count's wall-clock over this count's, in the same round).
 #
 # Every run must give the same emulated time (the model does not depend on the worker count); the script says so
-# and exits 1 where one does not, or where a run prints no result.
+# and exits 1 where one does not, or where a run prints no result. HCEMU_ARGS adds options to every run, e.g.
+# HCEMU_ARGS='--set placing_early=true' (docs/engine.md, "Placing while others run").
 set -euo pipefail
 if [[ "${1:-}" == -h || "${1:-}" == --help ]]; then
   sed -n '2,/^[^#]/{/^#/{s/^# \{0,1\}//;p}}' "$0"
@@ -41,7 +42,8 @@ emulated=""
 for (( r = 1; r <= rounds; ++r )); do
   first=""
   for w in "${counts[@]}"; do
-    out="$("$hcemu" run exchange --algo direct -d "$d" -m 8 --workers "$w" --stats)"
+    # shellcheck disable=SC2086  # HCEMU_ARGS: options, split on spaces
+    out="$("$hcemu" run exchange --algo direct -d "$d" -m 8 --workers "$w" --stats ${HCEMU_ARGS:-})"
     wall="$(grep -oP '^engine .*wall \K[0-9.]+' <<<"$out")"
     serial="$(grep -oP 'serial fraction \K[0-9.]+(?=%)' <<<"$out")"
     read -r placing idle < <(awk '/^worker/{on=1;next} on && NF==5 && $1 ~ /^[0-9]+$/ {p+=$3; i+=$4}
