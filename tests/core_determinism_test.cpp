@@ -212,6 +212,20 @@ std::vector<Runner> runners() {
   alone.workers = 2;
   alone.placing_share_from = 0;
   out.push_back({"tasks, 2 workers, the placer alone", alone});
+  // A worker whose nodes have all stopped places what no running node can still come before (docs/engine.md,
+  // "Placing while others run"), with the levels shared or not.
+  for (int workers : {2, 3, 8}) {
+    for (unsigned yields : {0u, 7u}) {
+      EmulatorSettings early;
+      early.engine = EngineKind::tasks;
+      early.workers = workers;
+      early.placing_early = true;
+      early.placing_share_from = workers == 3 ? 2 : 64;
+      early.yield_seed = yields;
+      out.push_back({"tasks, " + std::to_string(workers) + " workers placing early" + (yields ? ", yields" : ""),
+                     early});
+    }
+  }
   EmulatorSettings os;
   os.engine = EngineKind::os_threads;
   out.push_back({"os_threads", os});

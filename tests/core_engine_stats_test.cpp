@@ -3,6 +3,8 @@
 // (the suite runs this file on both). Host seconds are never compared with fixed values, only with each other.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstddef>
 #include <vector>
 
@@ -125,6 +127,50 @@ TEST(EngineStats, NoLookaheadWithoutCosts) {
   EXPECT_EQ(report.engine_stats->lookahead, 0);
   EXPECT_EQ(report.engine_stats->batches, report.engine_stats->transfers_placed);
   EXPECT_EQ(report.engine_stats->transfers_shared, 0u);
+}
+
+// With placing_early, a worker whose nodes have all stopped places what no running node can still come before
+// (docs/engine.md, "Placing while others run"). Here the nodes of the second worker's home (the upper half) spin on
+// the host for a while before they send, so the first worker's nodes, which exchange among themselves at once, stop
+// first: their transfers, ready at 0 from lower nodes than any still running, are placed in an early pass. Its time
+// is placing, but not serial. The clocks are those of a run without.
+TEST(EngineStats, CountThePassesPlacedWhileOthersRun) {
+  EmulatorSettings settings;
+  settings.engine_stats = true;
+  settings.workers = 2;
+  settings.placing_early = true;
+  const Kernel kernel = [](Node& node) {
+    if (node.id() >= node.size() / 2) {
+      const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(2);
+      while (std::chrono::steady_clock::now() < until) {
+      }
+    }
+    std::vector<std::byte> in(16);
+    node.exchange(node.id() ^ 1, std::vector<std::byte>(16), in);
+    direct_exchange(node);
+  };
+  const MachineConfig config = costed_cube(5);
+  const RunReport early = Machine(config, settings).run(kernel);
+  settings.placing_early = false;
+  const RunReport once = Machine(config, settings).run(kernel);
+  ASSERT_TRUE(early.engine_stats && once.engine_stats);
+  EXPECT_EQ(early.makespan, once.makespan);
+  ASSERT_EQ(early.nodes.size(), once.nodes.size());
+  for (std::size_t i = 0; i < once.nodes.size(); ++i)
+    EXPECT_EQ(early.nodes[i].final_clock, once.nodes[i].final_clock) << "node " << i;
+  const EngineStats& s = *early.engine_stats;
+  EXPECT_LE(s.early_passes, s.placement_passes);
+  EXPECT_LE(s.early_seconds, s.placing_seconds);
+  EXPECT_EQ(once.engine_stats->early_passes, 0u);
+  EXPECT_EQ(once.engine_stats->early_seconds, 0.0);
+  if (early.settings.engine == EngineKind::tasks) {
+    EXPECT_GT(s.early_passes, 0u);
+    EXPECT_GT(s.early_seconds, 0.0);
+  } else {
+    EXPECT_EQ(s.early_passes, 0u);  // os_threads has no workers: it places once every node has stopped
+  }
+  EXPECT_NEAR(s.serial_fraction() * s.wall_seconds,
+              std::max(0.0, s.placing_seconds - s.shared_seconds - s.waiting_seconds - s.early_seconds), 1e-12);
 }
 
 TEST(EngineStats, ChangeNoResult) {

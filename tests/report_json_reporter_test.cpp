@@ -38,7 +38,7 @@ std::string written(bool per_node, int runs) {
 TEST(JsonReporter, WritesTheCommandsDocumentShape) {
   const json j = json::parse(written(false, 1));
   EXPECT_EQ(j.size(), 3u);
-  EXPECT_EQ(j["schema_version"], 4);
+  EXPECT_EQ(j["schema_version"], 5);
   ASSERT_EQ(j["runs"].size(), 1u);
   EXPECT_EQ(j["runs"][0]["label"], "exchange 0");
   EXPECT_EQ(j["runs"][0]["report"]["messages"], 4);

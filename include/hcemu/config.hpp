@@ -145,6 +145,9 @@ struct EmulatorSettings {
   // Tasks engine: a level of at least this many transfers that share no link, sender or receiver is placed by every
   // worker that is free at once (docs/engine.md, "Placing in parallel"); 0: the placer places alone.
   std::size_t placing_share_from = 64;
+  // Tasks engine, virtual timing: a worker whose nodes have all stopped places what no running node can still come
+  // before, without waiting for every node to stop (docs/engine.md, "Placing while others run").
+  bool placing_early = false;
   double mpi_timeout_seconds = 60;             // spread over MPI ranks: the longest wait for the others; 0 = forever
   Spread spread;                               // where the nodes run: this process (default), or a session's ranks
   // Where a run counts its nodes whose kernels have returned (Machine::run adds one each, relaxed), for a progress

@@ -108,11 +108,18 @@ struct EngineStats {
   // brought, without batches or lookahead (the torus: docs/mpi.md); false where the links were shared out
   // among the ranks, and in one process.
   bool whole_queue = false;
+  // Of the passes, those that placed while other workers still ran nodes (EmulatorSettings::placing_early), and their
+  // host time, part of placing_seconds.
+  std::uint64_t early_passes = 0;
+  double early_seconds = 0;
 
-  // The share of the run's wall-clock the placer spent alone, with no other worker placing beside it (and, spread
-  // over ranks, not waiting on another rank): what more workers cannot shorten.
+  // The share of the run's wall-clock the placer spent alone, with no other worker placing beside it and none
+  // running nodes (early passes left out; and, spread over ranks, not waiting on another rank): what more workers
+  // cannot shorten.
   double serial_fraction() const {
-    return wall_seconds > 0 ? std::max(0.0, placing_seconds - shared_seconds - waiting_seconds) / wall_seconds : 0;
+    return wall_seconds > 0
+               ? std::max(0.0, placing_seconds - shared_seconds - waiting_seconds - early_seconds) / wall_seconds
+               : 0;
   }
 
   void print(std::ostream& out) const;  // a few readable lines and a table per worker

@@ -586,6 +586,11 @@ const std::vector<ConfigKey>& config_keys() {
        "tasks engine: a level of at least this many transfers that share no link, sender or receiver is placed by "
        "every free worker at once (docs/engine.md); 0 = the placer places alone. The results are the same either way",
        field(&E::placing_share_from, IntegerKind<std::size_t>{0, 1 << 30}, "")},
+      {"placing_early", "", "",
+       "tasks engine, virtual timing: true = a worker whose nodes have all stopped places what no running node can "
+       "still come before, without waiting for every node to stop (docs/engine.md). The results are the same either "
+       "way; on 2 cores it is slower",
+       field(&E::placing_early, BooleanKind{}, "")},
       {"mpi_timeout_seconds", "", "",
        "spread over MPI ranks: how long a rank waits in one exchange for the other ranks before it ends the job with "
        "an error (a rank stopped, killed or far slower); a rank's nodes may compute no longer than this between two "

@@ -74,6 +74,9 @@ void EngineStats::print(std::ostream& out) const {
       << wall_seconds << " s\n";
   out << "placing   " << placement_passes << " passes, " << batches << " batches, placed " << transfers_placed
       << " transfers and answered " << horizons_answered << " horizons in " << placing_seconds << " s\n";
+  if (early_passes > 0)
+    out << "early     " << early_passes << " of the passes placed while other workers ran nodes, in " << early_seconds
+        << " s (not serial)\n";
   out << "shared    " << transfers_shared << " transfers placed by several workers at once, in " << shared_seconds
       << " s: serial fraction " << std::setprecision(1) << 100 * serial_fraction() << "%\n";
   if (rounds > 0)

@@ -11,7 +11,7 @@
 namespace hcemu::detail {
 
 // Raised when a field changes meaning or goes away; a new field leaves it as it is.
-inline constexpr int kJsonSchemaVersion = 4;
+inline constexpr int kJsonSchemaVersion = 5;
 
 // What made a document: `command` (null when empty: the library's reporter), its command line, the MPI ranks, and the
 // machine's config name, engine, workers and timing (null without a machine).

@@ -133,6 +133,8 @@ void to_json(nlohmann::json& j, const EngineStats& s) {
        {"phases", s.phases},
        {"waiting_seconds", s.waiting_seconds},
        {"whole_queue", s.whole_queue},
+       {"early_passes", s.early_passes},
+       {"early_seconds", s.early_seconds},
        {"per_worker", std::move(workers)}};
 }
 

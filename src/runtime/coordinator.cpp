@@ -45,16 +45,43 @@ void Coordinator::count_woken(int woken) {
     running_.fetch_add(woken, std::memory_order_seq_cst);
 }
 
-void Coordinator::Submissions::lock() {
-  // Held for a push_back or a swap: a thread that finds it taken spins a little, then gives way (one OS thread per
-  // node may have preempted the holder).
+namespace {
+
+// Held for a few stores: a thread that finds it taken spins a little, then gives way (one OS thread per node may have
+// preempted the holder).
+void spin_lock(std::atomic<bool>& locked) {
   for (int spins = 0; locked.exchange(true, std::memory_order_acquire);)
     while (locked.load(std::memory_order_relaxed))
       if (++spins > 64) std::this_thread::yield();
 }
+void spin_unlock(std::atomic<bool>& locked) { locked.store(false, std::memory_order_release); }
+
+}  // namespace
+
+void Coordinator::Submissions::lock() { spin_lock(locked); }  // held for a push_back or a swap
 
 void Coordinator::start(int nodes) {
-  put_off_.assign(static_cast<std::size_t>(std::max(0, run_.engine.workers())), PutOff{});
+  const int workers = std::max(0, run_.engine.workers());
+  put_off_.assign(static_cast<std::size_t>(workers), PutOff{});
+  // Placing while other workers run needs every event that a running node brings to another either to come strictly
+  // later than that node's clock (place_early), as a transfer its sender places does when it has a lead
+  // (sender_places keeps those without one in the queue), or not to come while the placer places (a barrier's
+  // release, barrier_complete).
+  early_ = run_.early && !distributed() && run_.ordered && workers > 1 && nodes >= workers;
+  homes_running_ = std::vector<HomeRunning>(early_ ? static_cast<std::size_t>(workers) : 0);
+  home_first_.assign(homes_running_.size(), 0);
+  if (early_) {
+    for (int i = nodes - 1; i >= 0; --i) {  // at the start every node runs, from model time 0
+      HomeRunning& h = homes_running_[static_cast<std::size_t>(home_of_slot(i))];
+      ++h.running;
+      h.floor = 0;
+      home_first_[static_cast<std::size_t>(home_of_slot(i))] = i;
+    }
+    for (PutOff& p : put_off_) p.by_home.assign(homes_running_.size(), 0);
+  }
+  parks_counted_.store(0, std::memory_order_relaxed);
+  early_passes_ = 0;
+  early_seconds_ = 0;
   homes_.clear();  // asked of the engine once it runs (level_batch)
   running_.store(nodes, std::memory_order_relaxed);
   unfinished_.store(nodes, std::memory_order_relaxed);
@@ -123,8 +150,8 @@ int Coordinator::rank_of(int id) const {
   return static_cast<int>(((static_cast<std::int64_t>(id) + 1) * r - 1) / n);
 }
 
-bool Coordinator::sender_places(int destination) const {
-  return !distributed() || (partitioned_ && is_local(destination));
+bool Coordinator::sender_places(int destination, Time lead) const {
+  return (!distributed() || (partitioned_ && is_local(destination))) && (lead > 0 || !early_);
 }
 
 void Coordinator::forward_placed(Message* m) {
@@ -145,8 +172,17 @@ bool Coordinator::barrier_complete(Time latest_entry) {
     barrier_complete_.store(true, std::memory_order_seq_cst);
     return false;
   }
-  run_.barrier.release(run_.timing.barrier_release(latest_entry));
-  for (Parking* n : run_.nodes) n->notify();
+  const Time release = run_.timing.barrier_release(latest_entry);
+  // Where the placer places while nodes run, not meanwhile: a release may come at the clock of the node that brings
+  // it (a barrier without cost), and wake nodes of lower index that place_early took for parked (start()).
+  if (early_)
+    while (placing_.exchange(true, std::memory_order_acq_rel)) std::this_thread::yield();
+  run_.barrier.release(release);
+  for (Parking* n : run_.nodes) n->notify(release);
+  if (early_) {
+    placing_.store(false, std::memory_order_seq_cst);
+    if (recheck_.load(std::memory_order_seq_cst)) on_quiescent();
+  }
   return true;
 }
 
@@ -190,7 +226,14 @@ bool Coordinator::submissions_waiting() {
   return waiting;
 }
 
-void Coordinator::node_woken() {
+void Coordinator::node_woken(int slot, Time event) {
+  if (early_) {
+    HomeRunning& h = homes_running_[static_cast<std::size_t>(home_of_slot(slot))];
+    spin_lock(h.locked);
+    ++h.running;
+    h.floor = std::min(h.floor, event);
+    spin_unlock(h.locked);
+  }
   if (int* count = woken_in_pass_of_this_thread())
     ++*count;
   else
@@ -202,30 +245,55 @@ void Coordinator::node_woken() {
 // running nodes, a line every worker writes, is written about once per worker and step of a lockstep kernel rather
 // than once per node. It only stays higher for a while, so no pass starts early; and a worker's queue runs dry
 // before it waits, so every put-off park is counted before all could be found parked.
-void Coordinator::node_parked() {
+void Coordinator::node_parked(int slot) {
   bool more = false;
   const int w = put_off_.empty() ? -1 : run_.engine.running_worker(more);
-  if (w < 0 || static_cast<std::size_t>(w) >= put_off_.size()) return stopped(1);
-  ++put_off_[static_cast<std::size_t>(w)].parks;
+  if (w < 0 || static_cast<std::size_t>(w) >= put_off_.size()) {
+    if (early_) {
+      std::vector<int> one(homes_running_.size(), 0);
+      ++one[static_cast<std::size_t>(home_of_slot(slot))];
+      count_parks(one);
+    }
+    return stopped(1);
+  }
+  PutOff& mine = put_off_[static_cast<std::size_t>(w)];
+  ++mine.parks;
+  if (early_) ++mine.by_home[static_cast<std::size_t>(home_of_slot(slot))];
   if (!more) worker_dry(w);  // none behind it: count them all now
 }
 
 void Coordinator::worker_dry(int w) {
   if (static_cast<std::size_t>(w) >= put_off_.size()) return;
-  int& parks = put_off_[static_cast<std::size_t>(w)].parks;
-  if (parks == 0) return;
-  const int n = parks;
-  parks = 0;
+  PutOff& mine = put_off_[static_cast<std::size_t>(w)];
+  if (mine.parks == 0) return;
+  const int n = mine.parks;
+  mine.parks = 0;
+  if (early_) count_parks(mine.by_home);
   stopped(n);
+  if (early_) place_early();
+}
+
+void Coordinator::count_parks(std::vector<int>& by_home) {
+  // First: a placer that reads a home after this count has changed it then reads the raised number too.
+  parks_counted_.fetch_add(1, std::memory_order_seq_cst);
+  for (std::size_t home = 0; home < by_home.size(); ++home) {
+    if (by_home[home] == 0) continue;
+    HomeRunning& h = homes_running_[home];
+    spin_lock(h.locked);
+    h.running -= by_home[home];
+    if (h.running == 0) h.floor = kNever;  // none of its nodes runs: the next one woken sets it
+    spin_unlock(h.locked);
+    by_home[home] = 0;
+  }
 }
 
 void Coordinator::stopped(int nodes) {
   if (running_.fetch_sub(nodes, std::memory_order_seq_cst) == nodes) on_quiescent();
 }
 
-void Coordinator::node_done() {
+void Coordinator::node_done(int slot) {
   unfinished_.fetch_sub(1, std::memory_order_seq_cst);
-  node_parked();
+  node_parked(slot);
 }
 
 // Nobody runs. One node at a time places transfers; a node that finds another placing leaves a note, and the placer
@@ -259,7 +327,57 @@ void Coordinator::on_quiescent() {
   }
 }
 
-void Coordinator::place_in_order() {
+// Placing while other workers run. A node that runs issues nothing ready before the event that woke it (its clock
+// is no earlier), and a node of home h has an index no lower than h's first. So no node that runs now can issue a
+// transfer before the least (floor, first index) of the homes that have a node running, and neither can a node that
+// such a node wakes: a transfer its sender places arrives strictly after the sender's clock (sender_places), and a
+// barrier is not released while this pass runs (barrier_complete). A parked node runs again only when a placing wakes
+// it, and the placer is this one. Everything below that key has been submitted already: a node submits before it
+// parks, and its park is counted in its home before the placer reads it. So the transfers below it can be placed now,
+// in key order, as a pass at quiescence would place them.
+void Coordinator::place_early() {
+  if (running_.load(std::memory_order_seq_cst) <= 0 || run_.control.aborted()) return;
+  if (placing_.exchange(true, std::memory_order_acq_rel)) return;  // the placer places, or a pass is due
+  const bool timed = run_.timed;
+  const auto start = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+  const timing::OrderKey below = early_horizon();  // before the submissions are taken
+  queue_submissions();
+  if (!queue_.empty() && queue_.top_key() < below) {
+    ++passes_;
+    ++early_passes_;
+    placing_early_ = true;
+    place_in_order(below);
+    placing_early_ = false;
+  }
+  if (timed) {
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    placing_seconds_ += seconds;
+    early_seconds_ += seconds;
+    run_.engine.charge_placing(seconds);
+  }
+  placing_.store(false, std::memory_order_seq_cst);
+  if (recheck_.load(std::memory_order_seq_cst)) on_quiescent();  // the last node parked meanwhile
+}
+
+// The homes are read one after another, and a node woken by one that runs is counted in its home before the
+// waker can park; the waker's park is counted after parks_counted_ is raised. Read unchanged around the reading, it
+// shows no park counted meanwhile, so a node woken meanwhile by one of a home read later is seen with its waker.
+timing::OrderKey Coordinator::early_horizon() {
+  for (int tries = 0; tries < 3; ++tries) {
+    const std::uint64_t seen = parks_counted_.load(std::memory_order_seq_cst);
+    timing::OrderKey least = timing::OrderKey::infinity();
+    for (std::size_t home = 0; home < homes_running_.size(); ++home) {
+      HomeRunning& h = homes_running_[home];
+      spin_lock(h.locked);
+      if (h.running > 0) least = std::min(least, timing::OrderKey::floor_of(h.floor, home_first_[home]));
+      spin_unlock(h.locked);
+    }
+    if (parks_counted_.load(std::memory_order_seq_cst) == seen) return least;
+  }
+  return timing::OrderKey::floor_of(0, 0);  // the least key of all: nothing comes before it
+}
+
+void Coordinator::place_in_order(timing::OrderKey below) {
   // The nodes this pass wakes are counted as running once, at its end, rather than one at a time on the line that
   // every node that parks writes too. Meanwhile the count can fall below zero as they park again, and no node that
   // parks takes it for the last: if it is zero once they are added, all have parked, and the placer looks again.
@@ -281,7 +399,7 @@ void Coordinator::place_in_order() {
     }
   } woken(*this);
   queue_submissions();
-  if (!place_until_woken_could_issue()) return;
+  if (!place_until_woken_could_issue(below)) return;
   woken.count();
   // The count first, then what waits: a node submits before it parks, so once the count has been read as zero every
   // submission is in a list. Read the other way round, a node woken in this pass could submit and park between the
@@ -303,8 +421,7 @@ void Coordinator::place_in_order() {
 // time of its horizon. So the earliest event that woke a node bounds what may still be placed (ties by node id: a
 // transfer ready at the same time from a lower node comes first). Whatever else wakes a node (a barrier's release) is
 // done by a node that runs, and comes later than it.
-bool Coordinator::place_until_woken_could_issue() {
-  timing::OrderKey horizon = timing::OrderKey::infinity();
+bool Coordinator::place_until_woken_could_issue(timing::OrderKey horizon) {
   Time reached = -1;  // the ready time of the latest transfer placed in this pass
   bool placed = true;
   while (placed && !queue_.empty() && queue_.top_key() < horizon && !run_.control.aborted()) {

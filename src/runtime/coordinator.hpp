@@ -62,6 +62,7 @@ struct PlacerContext {
   int first_node;                         // this process's nodes: [first_node, first_node + local_nodes)
   int local_nodes;
   bool ordered;  // Placer::orders_in_model_time()
+  bool early;  // EmulatorSettings::placing_early, under virtual timing: the placer may place while nodes run
   bool timed;    // EmulatorSettings::engine_stats: time the placing passes
   std::size_t share_from;  // EmulatorSettings::placing_share_from
   std::atomic<Time>* progress;  // EmulatorSettings::model_time_placed
@@ -104,13 +105,16 @@ class Coordinator final : public Placer {
   // What a node tells the placer (runtime/placer.hpp).
   bool orders_in_model_time() const override { return run_.ordered; }
   void submit(Pending* p) override;
-  bool sender_places(int destination) const override;
+  bool sender_places(int destination, Time lead) const override;
   void forward_placed(Message* m) override;
-  void node_parked() override;
+  void node_parked(int slot) override;
   // Worker w's queue has run dry (Engine::set_dry): the parks it put off count now.
   void worker_dry(int w);
-  void node_woken() override;
-  void node_done() override;
+  void node_woken(int slot, Time event) override;
+  void node_done(int slot) override;
+  // Of the passes, those that placed while other workers still ran nodes (place_early).
+  std::uint64_t early_passes() const { return early_passes_; }
+  double early_seconds() const { return early_seconds_; }
   bool barrier_complete(Time latest_entry) override;
 
  private:
@@ -121,10 +125,20 @@ class Coordinator final : public Placer {
   // Spread over ranks under native timing: sends `m`, placed already, to its receiver's rank at once.
   void send_now(const Message& m);
   void on_quiescent();
-  void place_in_order();
-  // One pass of placing, in key order, while no node it woke could issue a transfer ahead of the next key; false
-  // when the run failed.
-  bool place_until_woken_could_issue();
+  // A pass of placing, below `below`: everything while no node runs, or what place_early found safe.
+  void place_in_order(timing::OrderKey below = timing::OrderKey::infinity());
+  // One pass of placing, in key order, while no node it woke could issue a transfer ahead of the next key (and below
+  // `horizon`); false when the run failed.
+  bool place_until_woken_could_issue(timing::OrderKey horizon = timing::OrderKey::infinity());
+  // Placing while other workers run (docs/engine.md, "Placing while others run"): once a worker's parks are counted,
+  // the transfers below early_horizon() are placed, if the placer is free, without waiting for every node to stop.
+  void place_early();
+  timing::OrderKey early_horizon();
+  int home_of_slot(int slot) const {
+    return static_cast<int>(static_cast<std::int64_t>(slot) * static_cast<std::int64_t>(homes_running_.size()) /
+                            run_.local_nodes);
+  }
+  void count_parks(std::vector<int>& by_home);  // parks put off, per home, into homes_running_
   // A pass's batches (coordinator_batch.cpp): the messages from the front of the queue that are ready before anything
   // the placing of any of them can bring, placed at once, in parallel where they share nothing. false when the run
   // failed; `horizon` takes the earliest event they bring.
@@ -279,6 +293,7 @@ class Coordinator final : public Placer {
   // The parks a worker put off counting while it had another node to run (node_parked), each on a line of its own.
   struct alignas(64) PutOff {
     int parks = 0;
+    std::vector<int> by_home;  // of those, per home of the node that parked (early_ only)
   };
   std::vector<PutOff> put_off_;  // per worker of the task engine; empty under others
   void stopped(int nodes);  // so many nodes stopped running
@@ -288,6 +303,24 @@ class Coordinator final : public Placer {
   std::vector<CommitQueue::Item> taken_;  // the one placing owns it
   alignas(64) std::atomic<bool> placing_{false};
   std::atomic<bool> recheck_{false};
+  // Placing while other workers run (place_early). Per home (the nodes in blocks of consecutive indices, one per
+  // worker, as Engine::home has them): how many of its nodes may run (woken and not yet counted as parked: a park
+  // counted late only keeps it high), and no earlier than the least event that woke one of them since it last had
+  // none. Written under its lock by wakers and by the worker that counts parks; read under it by the placer.
+  struct alignas(64) HomeRunning {
+    std::atomic<bool> locked{false};
+    int running = 0;
+    Time floor = kNever;
+  };
+  bool early_ = false;
+  std::vector<HomeRunning> homes_running_;
+  std::vector<int> home_first_;  // per home: the index of its first node
+  // Raised before every count of parks, so that the placer, which reads the homes one after another, can tell that
+  // its reading may have missed a node woken by one that has parked since (early_horizon).
+  alignas(64) std::atomic<std::uint64_t> parks_counted_{0};
+  std::uint64_t early_passes_ = 0;
+  bool placing_early_ = false;  // the placer's, in place_early
+  double early_seconds_ = 0;
   CommitQueue queue_;  // the one placing owns it
   // The current batch, in key order (a placed message's entry is set to null), and its scratch, all the placer's.
   std::vector<Message*> batch_;

@@ -37,7 +37,7 @@ constexpr std::size_t kMaxRoute = 32;
 }  // namespace
 
 bool Coordinator::sharing(std::size_t messages) const {
-  return run_.share_from > 0 && messages >= run_.share_from && messages >= 2 && run_.engine.workers() > 1;
+  return !placing_early_ && run_.share_from > 0 && messages >= run_.share_from && messages >= 2 && run_.engine.workers() > 1;
 }
 
 void Coordinator::take_batch(const timing::OrderKey& horizon, bool own_links) {
@@ -356,8 +356,10 @@ bool Coordinator::place_one(Message* m, Lane& lane) {
   const auto event = [&](bool woke, Time t, int node) {
     if (woke) lane.horizon = std::min(lane.horizon, timing::OrderKey::floor_of(t, node));
   };
-  if (step.sender_released)
-    event(node(m->source).transfer_released(*m), run_.timing.output_free(m->times()), m->source);
+  if (step.sender_released) {
+    const Time released = run_.timing.output_free(m->times());
+    event(node(m->source).transfer_released(*m, released), released, m->source);
+  }
   if (step.arrived) {
     ++lane.placed;
     if (partitioned_ && arrived_for_ranks(m, lane)) return true;  // for another rank's node, delivered there

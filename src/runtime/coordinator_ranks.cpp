@@ -173,7 +173,7 @@ bool Coordinator::release_barrier(Time latest_entry, timing::OrderKey& horizon) 
   }
   barrier_complete_.store(false, std::memory_order_seq_cst);
   run_.barrier.release(release);
-  for (int i = run_.first_node; i < run_.first_node + run_.local_nodes; ++i) node(i).notify();
+  for (int i = run_.first_node; i < run_.first_node + run_.local_nodes; ++i) node(i).notify(0);
   horizon = timing::OrderKey::floor_of(release, 0);
   return true;
 }
@@ -212,7 +212,7 @@ void Coordinator::place_round(timing::OrderKey horizon) {
     const bool from_here = is_local(m->source), to_here = is_local(m->destination);
     if (step.sender_released) {
       horizon = std::min(horizon, timing::OrderKey::floor_of(run_.timing.output_free(m->times()), m->source));
-      if (from_here) node(m->source).transfer_released(*m);
+      if (from_here) node(m->source).transfer_released(*m, run_.timing.output_free(m->times()));
     }
     if (step.arrived) {
       ++transfers_placed_;
@@ -398,7 +398,7 @@ void Coordinator::native_progress() {
         barrier_complete_.store(false, std::memory_order_seq_cst);
         run_.barrier.release(run_.timing.barrier_release(latest));
         for (int i = run_.first_node; i < run_.first_node + run_.local_nodes; ++i)
-          node(i).notify();
+          node(i).notify(0);
         native_changed_ = true;
         continue;
       }

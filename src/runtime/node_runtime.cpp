@@ -55,7 +55,7 @@ void NodeRuntime::run_kernel(const Kernel& kernel, std::chrono::steady_clock::ti
   final_clock_ = core_.clock().now();
   core_.enter_kernel(nullptr);
   core_.parking().done();
-  core_.context().placer.node_done();
+  core_.context().placer.node_done(core_.parking().slot());
 }
 
 void NodeRuntime::finish_run(RunReport& report) {

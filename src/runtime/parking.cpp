@@ -53,7 +53,7 @@ void Parking::block_until(Wait& w, FunctionRef<void()> look) {
     if (!(came && state_.compare_exchange_strong(expected, kRunning, std::memory_order_acq_rel))) {
       // Parked (or claimed already by a waker, who counts this node as running again before it lets it go on).
       clock_.pause();
-      placer_.node_parked();  // the last node counted as stopped places transfers, here, on this stack
+      placer_.node_parked(slot_);  // the last node counted as stopped places transfers, here, on this stack
       while (state_.load(std::memory_order_acquire) != kRunning) engine_.park(slot_);
       clock_.resume();
     }
@@ -63,25 +63,26 @@ void Parking::block_until(Wait& w, FunctionRef<void()> look) {
   }
 }
 
-bool Parking::notify() {
+bool Parking::notify(Time event) {
   // Claim, count, then let go: the node may run the moment it reads kRunning (it need not have suspended yet, and a
   // park may return spuriously), and a node that ran before it was counted could park again and bring the count of
   // running nodes to zero while its waker still runs, so that the placer would place, or report a deadlock, under a
   // node that can still issue a transfer or enter a barrier.
   int expected = kParked;
   if (!state_.compare_exchange_strong(expected, kWaking, std::memory_order_acq_rel)) return false;
-  placer_.node_woken();
+  placer_.node_woken(slot_, event);
   state_.store(kRunning, std::memory_order_seq_cst);
   engine_.unpark(slot_);
   return true;
 }
 
 bool Parking::deliver(Message* m) {
+  const Time arrival = m->times().arrival;
   const std::uint64_t count = inbox_.push(m->times().in_port, m);  // m belongs to the node from here on
-  return count >= wake_at_.load(std::memory_order_seq_cst) && notify();
+  return count >= wake_at_.load(std::memory_order_seq_cst) && notify(arrival);
 }
 
-bool Parking::transfer_released(const Message& m) {
+bool Parking::transfer_released(const Message& m, Time released) {
   SendSlot* s = m.sender;
   // Before the release: the node may place its next transfer itself (and record it) once it sees this one released.
   if (tracing_)
@@ -92,13 +93,14 @@ bool Parking::transfer_released(const Message& m) {
   s->channel = m.transfer.channel;
   s->released.store(true, std::memory_order_release);
   released_.fetch_add(1, std::memory_order_seq_cst);
-  return wake_on_release_.load(std::memory_order_seq_cst) && notify();
+  return wake_on_release_.load(std::memory_order_seq_cst) && notify(released);
 }
 
 bool Parking::horizon_reached(Pending& p) {
   reach_horizon(p.ticket);
+  const Time event = p.key.ready;
   p.queued.store(false, std::memory_order_release);  // the node may reuse it
-  return notify();
+  return notify(event);
 }
 
 void Parking::reach_horizon(std::uint64_t ticket) {  // any thread

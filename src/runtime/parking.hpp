@@ -69,15 +69,18 @@ class Parking {
     return horizon_reached_.load(std::memory_order_acquire) >= ticket;
   }
   void done() { state_.store(kDone, std::memory_order_release); }
+  int slot() const { return slot_; }  // the node's index in this process
 
   // --- any thread: what the placer, or a node that completes a barrier, tells the node (runtime/placer.hpp); each
   // event may end its wait, and returns whether it woke the node ---
   bool deliver(Message* m);  // `m` is the node's from here on
   // The node's transfer `m` has left it: its SendSlot is filled in, and one more of its transfers counts as placed.
-  bool transfer_released(const Message& m);
+  bool transfer_released(const Message& m, Time released);
   // Every transfer ready by the time the node asked for with horizon request `p` has been placed.
   bool horizon_reached(Pending& p);
-  bool notify();  // whatever the node waits for may have come (a barrier released, the run aborted)
+  // Whatever the node waits for may have come (a barrier released, the run aborted), at model time `event` (0 where
+  // not known): the node issues nothing ready before it.
+  bool notify(Time event);
 
   // How many of its first bytes a wake and a resume touch (the hints warm them): all of its two lines.
   static constexpr std::size_t hot_bytes() { return 128; }

@@ -24,16 +24,18 @@ class Placer {
   // Any thread: `p` waits for its turn in model time.
   virtual void submit(Pending* p) = 0;
   // Whether a transfer that books nothing another source can book (timing::TimingModel::books_alone), to
-  // `destination`, is placed by its sender as it issues it (SendSide): in one process, and spread over ranks where each
-  // rank places its own senders' transfers and the receiver is this rank's. Where every rank places the whole queue,
-  // only a message to oneself is.
-  virtual bool sender_places(int destination) const = 0;
+  // `destination`, with least lead `lead` (timing::TimingModel::least_lead), is placed by its sender as it issues it
+  // (SendSide): in one process, and spread over ranks where each rank places its own senders' transfers and the
+  // receiver is this rank's. Where every rank places the whole queue, only a message to oneself is. Where the placer
+  // places while nodes run (Coordinator::place_early), not one that takes no time.
+  virtual bool sender_places(int destination, Time lead) const = 0;
   // A transfer its sender placed already goes to its receiver (on this rank or another).
   virtual void forward_placed(Message* m) = 0;
-  // A node stops running (it parks, or its kernel is done), or runs again.
-  virtual void node_parked() = 0;
-  virtual void node_woken() = 0;
-  virtual void node_done() = 0;
+  // The node with index `slot` in this process stops running (it parks, or its kernel is done), or runs again:
+  // woken by an event at model time `event`, before which it issues nothing (0 where that is not known).
+  virtual void node_parked(int slot) = 0;
+  virtual void node_woken(int slot, Time event) = 0;
+  virtual void node_done(int slot) = 0;
   // The last of this process's nodes has entered the barrier, the latest at `latest_entry`: the placer releases it,
   // at once in one process (true; every other node is notified), or at a round with every rank when spread over
   // ranks (false).

@@ -64,7 +64,7 @@ void RunControl::abort() {
   if (aborted_.exchange(true, std::memory_order_acq_rel)) return;
   engine_.interrupt();
   for (Parking* n : nodes_)
-    if (n != nullptr) n->notify();
+    if (n != nullptr) n->notify(0);
 }
 
 }  // namespace hcemu::detail

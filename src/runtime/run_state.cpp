@@ -98,7 +98,8 @@ RunState::RunState(const MachineConfig& config, const EmulatorSettings& settings
       // Whether transfers that may contend are placed in the model-time order of docs/model.md §7: the timing
       // model's answer (native timing injects no delay, so its transfers are placed as they are issued).
       placer_context_{timing_, *engine_, barrier_, control_, events_, transport_, first_node_, local_nodes_,
-                      timing_.orders_in_model_time(), settings.engine_stats, settings.placing_share_from,
+                      timing_.orders_in_model_time(), settings.placing_early && settings.timing == Timing::virtual_time,
+                      settings.engine_stats, settings.placing_share_from,
                       settings.model_time_placed},
       coordinator_(placer_context_),
       memory_guard_(settings.memory_limit),
@@ -232,6 +233,8 @@ RunReport RunState::collect_report(std::chrono::steady_clock::time_point wall_st
     s.phases = coordinator_.phases();
     s.waiting_seconds = coordinator_.waiting_seconds();
     s.whole_queue = coordinator_.whole_queue();
+    s.early_passes = coordinator_.early_passes();
+    s.early_seconds = coordinator_.early_seconds();
     s.shared_seconds = coordinator_.shared_seconds();
     s.wall_seconds = report.wall_seconds;
     s.per_worker = engine_->worker_stats();

@@ -59,7 +59,8 @@ Request SendSide::isend(int dest, std::span<const std::byte> data, int tag) {
   // only if each places every transfer that books one: there only a message to oneself is placed at once
   // (runtime/coordinator_ranks.cpp, Placer::sender_places).
   if (!core_.ordered() || (alone && run.timing.books_alone(m->transfer) &&
-                           (m->transfer.route.hops() == 0 || run.placer.sender_places(dest)))) {
+                           (m->transfer.route.hops() == 0 ||
+                            run.placer.sender_places(dest, run.timing.least_lead(m->transfer))))) {
     place_now(owned.get());
     owned.release();  // the receiver's now
   } else {
@@ -72,7 +73,8 @@ Request SendSide::isend(int dest, std::span<const std::byte> data, int tag) {
 void SendSide::place_now(Message* m) {
   for (;;) {
     const timing::CommitStep step = core_.context().timing.commit(m->transfer, m->transfer.key.ready);
-    if (step.sender_released) core_.parking().transfer_released(*m);
+    if (step.sender_released)  // to the sender itself, which runs: it wakes nobody
+      core_.parking().transfer_released(*m, m->transfer.key.ready);
     if (step.arrived || !step.more) break;
   }
   core_.context().placer.forward_placed(m);

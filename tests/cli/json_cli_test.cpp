@@ -1,4 +1,4 @@
-// Every `--json` has one shape, {"schema_version": 4, "context": {...}, payload}, whatever the command and however
+// Every `--json` has one shape, {"schema_version": 5, "context": {...}, payload}, whatever the command and however
 // many algorithms ran (docs/cli.md, "JSON output"), and its context says what made it.
 #include <unistd.h>
 
@@ -46,7 +46,7 @@ class EveryJsonOutput : public ::testing::TestWithParam<Shape> {};
 TEST_P(EveryJsonOutput, IsSchemaVersionContextAndOnePayload) {
   const auto j = json_of(hcemu(GetParam().arguments, 120));
   EXPECT_EQ(keys_of(j), (std::set<std::string>{"schema_version", "context", GetParam().payload})) << j.dump();
-  EXPECT_EQ(j["schema_version"], 4);
+  EXPECT_EQ(j["schema_version"], 5);
   EXPECT_EQ(keys_of(j["context"]), kContextFields);
   EXPECT_EQ(j["context"]["command"], GetParam().command);
 }
@@ -86,7 +86,7 @@ TEST(JsonRuns, AFailedRunIsARunWithItsError) {
   const Result r = hcemu("run exchange --algo direct -d 3 -m 4096 --set arena_bytes=4096 --json");
   EXPECT_EQ(r.exit_code, 1) << r.err;
   const auto j = nlohmann::json::parse(r.out);
-  EXPECT_EQ(j["schema_version"], 4);
+  EXPECT_EQ(j["schema_version"], 5);
   ASSERT_EQ(j["runs"].size(), 1u);
   const auto& run = j["runs"][0];
   EXPECT_NE(run["error"].get<std::string>().find("arena"), std::string::npos) << run;

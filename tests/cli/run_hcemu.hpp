@@ -53,7 +53,7 @@ inline Result hcemu(const std::string& arguments, int seconds = 0) {
 inline nlohmann::json json_of(const Result& r) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
-  EXPECT_EQ(j.value("schema_version", 0), 4) << r.out.substr(0, 200);
+  EXPECT_EQ(j.value("schema_version", 0), 5) << r.out.substr(0, 200);
   EXPECT_TRUE(j.contains("context") && j["context"].is_object()) << r.out.substr(0, 200);
   return j;
 }
