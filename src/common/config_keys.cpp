@@ -558,7 +558,8 @@ const std::vector<ConfigKey>& config_keys() {
        "tasks: node threads as lightweight threads on oneTBB's worker pool; os_threads: one OS thread per node",
        field(&E::engine, engine_kind(), "", "tasks, or $HCEMU_ENGINE")},
       {"workers", "", "--workers",
-       "tasks engine: host threads that run the nodes, never more than the nodes; 0 = one per core (MPI ranks on one host that mpirun did not bind share its cores out; more than the cores take turns on them)",
+       "tasks engine: host threads that run the nodes, never more than the nodes; 0 = one per core (MPI ranks on one "
+       "host that mpirun did not bind share its cores out; more than the cores take turns on them)",
        field(&E::workers, IntegerKind<int>{0, 1024}, "")},
       {"arena_bytes", "", "", "memory arena per node", field(&E::arena_bytes, BytesKind{4096}, "bytes")},
       {"stack_bytes", "", "", "stack per node thread", field(&E::stack_bytes, BytesKind{64u << 10}, "bytes")},

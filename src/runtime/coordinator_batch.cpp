@@ -37,7 +37,8 @@ constexpr std::size_t kMaxRoute = 32;
 }  // namespace
 
 bool Coordinator::sharing(std::size_t messages) const {
-  return !placing_early_ && run_.share_from > 0 && messages >= run_.share_from && messages >= 2 && run_.engine.workers() > 1;
+  return !placing_early_ && run_.share_from > 0 && messages >= run_.share_from && messages >= 2 &&
+         run_.engine.workers() > 1;
 }
 
 void Coordinator::take_batch(const timing::OrderKey& horizon, bool own_links) {
