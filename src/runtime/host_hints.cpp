@@ -93,6 +93,7 @@ void HostHints::parking_to_send(int peer, int tag, std::uint32_t context, const 
   Writer h(*this);
   h.put(data);
   hold_lines(hold_slot, h);
+  next_free_line(h);
   next_arrival(peer, tag, context, h);
 }
 
@@ -109,6 +110,7 @@ void HostHints::parking_on_receive(std::uint32_t index, std::uint32_t hold_slot)
   if (index > 0) h.put(&requests_.at(index - 1));
   h.put(block_of(next_partner()));
   if (hold_slot != index) hold_lines(hold_slot, h);
+  next_free_line(h);
 }
 
 void HostHints::parking_on_element(const RecvGroupState& g, std::uint32_t e, std::uint32_t hold_slot) {
@@ -134,6 +136,7 @@ void HostHints::parking_on_element(const RecvGroupState& g, std::uint32_t e, std
   }
   const std::uint32_t k = next >= 0 && source == static_cast<int>(e) ? static_cast<std::uint32_t>(next) : e + 1;
   if (k < g.count) h.put(&g.elements[k]);
+  next_free_line(h);
 }
 
 }  // namespace hcemu::detail

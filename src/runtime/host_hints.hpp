@@ -45,7 +45,7 @@ class HostHints {
   void warm(int stage) const;
 
  private:
-  static constexpr int kHints = 11;
+  static constexpr int kHints = 12;
   static constexpr int kLines = 24;
   static constexpr std::uintptr_t kLine = 64;  // bytes in a cache line
   static constexpr std::size_t kMostBytes = 192;
@@ -88,6 +88,11 @@ class HostHints {
     if (hold_slot == Slot::kNoSlot) return;
     h.put(&requests_.at(hold_slot));
     h.put(requests_.chunk_entry(hold_slot));
+  }
+  // The free slot that the node's next requests take once it has freed those it completes on waking: last touched
+  // when it was freed, often a step ago.
+  void next_free_line(Writer& h) const {
+    if (const std::uint32_t free = requests_.next_free(); free != Slot::kNoSlot) h.put(&requests_.at(free));
   }
 
   // The lines of the registered objects, each once, as offsets from the hints to the line's start: one table for

@@ -98,6 +98,8 @@ class RequestTable {
   Slot& at(std::uint32_t index) { return chunks_[index >> kChunkBits][index & (kChunk - 1)]; }
   const Slot& at(std::uint32_t index) const { return chunks_[index >> kChunkBits][index & (kChunk - 1)]; }
   std::size_t size() const { return size_; }
+  // The slot the next add() takes, or Slot::kNoSlot when it takes a new one.
+  std::uint32_t next_free() const { return free_; }
   void clear();  // for the next run
 
  private:
