@@ -1,5 +1,7 @@
 #include "cli/machine_options.hpp"
 
+#include <sched.h>
+
 #include <CLI/CLI.hpp>
 #include <bit>
 #include <cctype>
@@ -102,6 +104,27 @@ MachineFamily MachineOptions::build_family() const {
     builder.set_text(key.name, text, Origin{origin, 0});
   }
   return builder.family();
+}
+
+std::string placing_early_unused(const EmulatorSettings& settings) {
+  if (!settings.placing_early) return "";
+  const auto cores = [] {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    return sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
+  };
+  std::string why;
+  if (settings.engine != EngineKind::tasks)
+    why = "the os_threads engine has no workers that could place";
+  else if (settings.timing != Timing::virtual_time)
+    why = std::string(to_string(settings.timing)) + " timing";
+  else if (settings.spread.ranks() > 1)
+    why = "the machine is spread over MPI ranks";
+  else if (settings.workers == 1 || (settings.workers == 0 && cores() == 1))
+    why = "one worker";
+  if (why.empty()) return "";
+  return "placing_early has no effect here (" + why +
+         "): transfers are placed once every node has stopped (docs/engine.md, \"Placing while others run\")";
 }
 
 std::string machine_shape(const MachineConfig& config) {

@@ -38,6 +38,10 @@ struct MachineOptions {
   Sync parsed_sync() const;
 };
 
+// Where `placing_early` was asked for but cannot apply (docs/engine.md, "Placing while others run"): the note that
+// says why, for stderr; empty where it applies or was not asked for.
+std::string placing_early_unused(const EmulatorSettings& settings);
+
 // "d = 12 (4096 nodes, torus 64 x 64)", "d = 6 (64 nodes)": the machine's size as the commands' headers show it.
 std::string machine_shape(const MachineConfig& config);
 // The topology with its sides: "cube", "torus:64x64" (the JSON's "topology").

@@ -174,6 +174,7 @@ int run(const RunOptions& options, std::ostream& out, std::ostream& err) {
   MachineFamily family = options.machine.build_family();
   if (auto note = make_forced_safe_in_real_time(family, options.machine.given("protocol")); !note.empty())
     err << "hcemu: note: " << note << '\n';
+  if (auto note = placing_early_unused(family.settings); !note.empty()) err << "hcemu: note: " << note << '\n';
   const MachineConfig& config = family.config;
   EmulatorSettings settings = family.settings;
   if (options.trace.wanted()) {

@@ -177,9 +177,11 @@ void print_table(std::ostream& out, const harness::KernelFamily& kernel, const s
 int sweep(const SweepOptions& options, std::ostream& out, std::ostream& err) {
   const harness::KernelFamily& kernel = harness::find_family(options.kernel);
   MachineFamily family = options.machine.build_family();
-  if (!options.predicted_only)
+  if (!options.predicted_only) {
     if (auto note = make_forced_safe_in_real_time(family, options.machine.given("protocol")); !note.empty())
       err << "hcemu: note: " << note << '\n';
+    if (auto note = placing_early_unused(family.settings); !note.empty()) err << "hcemu: note: " << note << '\n';
+  }
   const MachineConfig& config = family.config;
   const EmulatorSettings& settings = family.settings;
   const Sync sync = options.machine.parsed_sync();

@@ -1,9 +1,11 @@
 // Wall and native timing (docs/model.md §8) from the command line: a FORCED machine runs UNFORCED unless the
 // command line keeps FORCED, a loss names the options that avoid it, and native timing's table has no model columns.
-// The host's own times are never asserted: only the shape of the output.
+// The host's own times are never asserted: only the shape of the output. Also the note for placing_early where it
+// cannot apply.
 #include <algorithm>
 #include <sstream>
 #include <string>
+#include <utility>
 
 #include <gtest/gtest.h>
 
@@ -102,6 +104,22 @@ TEST(RealTimeCli, NativeJsonHasNoModelAndMarksTheFastestMeasured) {
     EXPECT_TRUE(run["model_not_applicable"].is_string());
     EXPECT_EQ(run["optimal"].get<bool>(), run["emulated_us"].get<double>() == fastest) << run["algo"];
   }
+}
+
+// placing_early where it cannot apply says so, and why; where it applies, nothing (docs/engine.md, "Placing while
+// others run").
+TEST(PlacingEarlyCli, SaysWhereItHasNoEffect) {
+  for (const auto& [options, why] :
+       {std::pair{"--workers 1", "one worker"}, std::pair{"--engine os_threads", "os_threads"},
+        std::pair{"--timing wall --protocol unforced", "wall timing"}}) {
+    auto r = hcemu(std::string("run exchange --algo direct -d 3 --set placing_early=true ") + options, 60);
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_NE(r.err.find("hcemu: note: placing_early has no effect here"), std::string::npos) << options << r.err;
+    EXPECT_NE(r.err.find(why), std::string::npos) << options << r.err;
+  }
+  auto r = hcemu("run exchange --algo direct -d 3 --set placing_early=true --workers 2", 60);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
 }
 
 TEST(RealTimeCli, VirtualTimingKeepsTheModelAndSaysNothing) {
