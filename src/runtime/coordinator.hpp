@@ -288,7 +288,20 @@ class Coordinator final : public Placer {
   };
   static constexpr int kSubmissionLists = 8;
 
+  // Placing while other workers run (place_early). Per home (the nodes in blocks of consecutive indices, one per
+  // worker, as Engine::home has them): how many of its nodes may run (woken and not yet counted as parked: a park
+  // counted late only keeps it high), and no earlier than the least event that woke one of them since it last had
+  // none. Written under its lock by wakers and by the worker that counts parks; read under it by the placer.
+  struct alignas(64) HomeRunning {
+    std::atomic<bool> locked{false};
+    int running = 0;
+    Time floor = kNever;
+  };
+
   const PlacerContext& run_;
+  // Read on every wake-up and park, written only by start(): not beside placing_, which every pass writes.
+  bool early_ = false;  // placing while other workers run (place_early)
+  std::vector<HomeRunning> homes_running_;  // per home, when early_
   std::chrono::steady_clock::time_point origin_;
   // The parks a worker put off counting while it had another node to run (node_parked), each on a line of its own.
   struct alignas(64) PutOff {
@@ -303,17 +316,6 @@ class Coordinator final : public Placer {
   std::vector<CommitQueue::Item> taken_;  // the one placing owns it
   alignas(64) std::atomic<bool> placing_{false};
   std::atomic<bool> recheck_{false};
-  // Placing while other workers run (place_early). Per home (the nodes in blocks of consecutive indices, one per
-  // worker, as Engine::home has them): how many of its nodes may run (woken and not yet counted as parked: a park
-  // counted late only keeps it high), and no earlier than the least event that woke one of them since it last had
-  // none. Written under its lock by wakers and by the worker that counts parks; read under it by the placer.
-  struct alignas(64) HomeRunning {
-    std::atomic<bool> locked{false};
-    int running = 0;
-    Time floor = kNever;
-  };
-  bool early_ = false;
-  std::vector<HomeRunning> homes_running_;
   std::vector<int> home_first_;  // per home: the index of its first node
   // Raised before every count of parks, so that the placer, which reads the homes one after another, can tell that
   // its reading may have missed a node woken by one that has parked since (early_horizon).
