@@ -150,6 +150,37 @@ BENCHMARK(BM_SharedPlacing)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
+// The same kernel placing once every node has stopped, or also while other workers run (`early`: placing_early;
+// docs/engine.md, "Placing while others run"), side by side for each worker count, with the share of the passes that
+// were early and the serial fraction. On the 2-core development machine early placing is slower; this is the row to
+// run on a machine with many cores.
+void BM_EarlyPlacing(benchmark::State& state) {
+  EmulatorSettings settings;
+  settings.engine = EngineKind::tasks;
+  settings.workers = static_cast<int>(state.range(1));
+  settings.placing_early = state.range(2) != 0;
+  settings.engine_stats = true;
+  Machine machine(ipsc(static_cast<int>(state.range(0))), settings);
+  std::uint64_t messages = 0, runs = 0, passes = 0, early = 0;
+  double serial = 0;
+  for (auto _ : state) {
+    const auto report = machine.run(library_direct_exchange);
+    messages += report.messages();
+    serial += report.engine_stats->serial_fraction();
+    passes += report.engine_stats->placement_passes;
+    early += report.engine_stats->early_passes;
+    ++runs;
+  }
+  count_messages(state, messages);
+  state.counters["serial_fraction"] = runs > 0 ? serial / static_cast<double>(runs) : 0.0;
+  state.counters["early_share"] = passes > 0 ? static_cast<double>(early) / static_cast<double>(passes) : 0.0;
+}
+BENCHMARK(BM_EarlyPlacing)
+    ->ArgsProduct({{10, 12}, {2, 4, 8, 16}, {0, 1}})
+    ->ArgNames({"d", "workers", "early"})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
 // The same exchange with every receive posted up front, then every send, then one wait_all. On n-port nodes
 // (`all_port`) every send is placed at once, so each link holds a queue of hundreds of bookings back to back, and
 // each new one on it is placed after all of them: how the placing scales with a long queue per link.
