@@ -1,7 +1,5 @@
 #include "cli/machine_options.hpp"
 
-#include <sched.h>
-
 #include <CLI/CLI.hpp>
 #include <bit>
 #include <cctype>
@@ -12,6 +10,7 @@
 #include "cli/config_loader.hpp"
 #include "cli/presets.hpp"
 #include "hcemu/errors.hpp"
+#include "runtime/engine.hpp"
 
 namespace hcemu::cli {
 
@@ -108,11 +107,6 @@ MachineFamily MachineOptions::build_family() const {
 
 std::string placing_early_unused(const EmulatorSettings& settings) {
   if (!settings.placing_early) return "";
-  const auto cores = [] {
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    return sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
-  };
   std::string why;
   if (settings.engine != EngineKind::tasks)
     why = "the os_threads engine has no workers that could place";
@@ -120,7 +114,7 @@ std::string placing_early_unused(const EmulatorSettings& settings) {
     why = std::string(to_string(settings.timing)) + " timing";
   else if (settings.spread.ranks() > 1)
     why = "the machine is spread over MPI ranks";
-  else if (settings.workers == 1 || (settings.workers == 0 && cores() == 1))
+  else if (settings.workers == 1 || (settings.workers == 0 && hcemu::detail::cores_of_this_process() == 1))
     why = "one worker";
   if (why.empty()) return "";
   return "placing_early has no effect here (" + why +

@@ -150,8 +150,9 @@ int Coordinator::rank_of(int id) const {
   return static_cast<int>(((static_cast<std::int64_t>(id) + 1) * r - 1) / n);
 }
 
-bool Coordinator::sender_places(int destination, Time lead) const {
-  return (!distributed() || (partitioned_ && is_local(destination))) && (lead > 0 || !early_);
+bool Coordinator::sender_places(const Message& m) const {
+  return (!distributed() || (partitioned_ && is_local(m.destination))) &&
+         (!early_ || run_.timing.least_lead(m.transfer) > 0);
 }
 
 void Coordinator::forward_placed(Message* m) {
@@ -250,9 +251,8 @@ void Coordinator::node_parked(int slot) {
   const int w = put_off_.empty() ? -1 : run_.engine.running_worker(more);
   if (w < 0 || static_cast<std::size_t>(w) >= put_off_.size()) {
     if (early_) {
-      std::vector<int> one(homes_running_.size(), 0);
-      ++one[static_cast<std::size_t>(home_of_slot(slot))];
-      count_parks(one);
+      parks_counted_.fetch_add(1, std::memory_order_seq_cst);  // as count_parks
+      uncount_parks(static_cast<std::size_t>(home_of_slot(slot)), 1);
     }
     return stopped(1);
   }
@@ -273,18 +273,26 @@ void Coordinator::worker_dry(int w) {
   if (early_) place_early();
 }
 
+int Coordinator::home_of_slot(int slot) const {
+  return home_block(slot, run_.local_nodes, static_cast<int>(homes_running_.size()));
+}
+
 void Coordinator::count_parks(std::vector<int>& by_home) {
   // First: a placer that reads a home after this count has changed it then reads the raised number too.
   parks_counted_.fetch_add(1, std::memory_order_seq_cst);
   for (std::size_t home = 0; home < by_home.size(); ++home) {
     if (by_home[home] == 0) continue;
-    HomeRunning& h = homes_running_[home];
-    spin_lock(h.locked);
-    h.running -= by_home[home];
-    if (h.running == 0) h.floor = kNever;  // none of its nodes runs: the next one woken sets it
-    spin_unlock(h.locked);
+    uncount_parks(home, by_home[home]);
     by_home[home] = 0;
   }
+}
+
+void Coordinator::uncount_parks(std::size_t home, int parks) {
+  HomeRunning& h = homes_running_[home];
+  spin_lock(h.locked);
+  h.running -= parks;
+  if (h.running == 0) h.floor = kNever;  // none of its nodes runs: the next one woken sets it
+  spin_unlock(h.locked);
 }
 
 void Coordinator::stopped(int nodes) {

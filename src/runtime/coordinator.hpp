@@ -105,7 +105,7 @@ class Coordinator final : public Placer {
   // What a node tells the placer (runtime/placer.hpp).
   bool orders_in_model_time() const override { return run_.ordered; }
   void submit(Pending* p) override;
-  bool sender_places(int destination, Time lead) const override;
+  bool sender_places(const Message& m) const override;
   void forward_placed(Message* m) override;
   void node_parked(int slot) override;
   // Worker w's queue has run dry (Engine::set_dry): the parks it put off count now.
@@ -134,11 +134,10 @@ class Coordinator final : public Placer {
   // the transfers below early_horizon() are placed, if the placer is free, without waiting for every node to stop.
   void place_early();
   timing::OrderKey early_horizon();
-  int home_of_slot(int slot) const {
-    return static_cast<int>(static_cast<std::int64_t>(slot) * static_cast<std::int64_t>(homes_running_.size()) /
-                            run_.local_nodes);
-  }
-  void count_parks(std::vector<int>& by_home);  // parks put off, per home, into homes_running_
+  int home_of_slot(int slot) const;  // the home of this process's node `slot` (Engine::home)
+  // Parks put off, per home, into homes_running_; `parks` of one home's nodes.
+  void count_parks(std::vector<int>& by_home);
+  void uncount_parks(std::size_t home, int parks);
   // A pass's batches (coordinator_batch.cpp): the messages from the front of the queue that are ready before anything
   // the placing of any of them can bring, placed at once, in parallel where they share nothing. false when the run
   // failed; `horizon` takes the earliest event they bring.

@@ -211,8 +211,9 @@ void Coordinator::place_round(timing::OrderKey horizon) {
     }
     const bool from_here = is_local(m->source), to_here = is_local(m->destination);
     if (step.sender_released) {
-      horizon = std::min(horizon, timing::OrderKey::floor_of(run_.timing.output_free(m->times()), m->source));
-      if (from_here) node(m->source).transfer_released(*m, run_.timing.output_free(m->times()));
+      const Time released = run_.timing.output_free(m->times());
+      horizon = std::min(horizon, timing::OrderKey::floor_of(released, m->source));
+      if (from_here) node(m->source).transfer_released(*m, released);
     }
     if (step.arrived) {
       ++transfers_placed_;

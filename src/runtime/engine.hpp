@@ -5,6 +5,7 @@
 // reference the tests compare against.
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -114,6 +115,14 @@ struct EngineOptions {
 };
 
 std::unique_ptr<Engine> make_task_engine(const EngineOptions& options);
+// The tasks engine's default worker count: one per core this process may run on (its affinity mask; mpirun may bind
+// a rank to some).
+int cores_of_this_process();
+// Where the tasks engine runs node `node` of `nodes` by preference (Engine::home): the nodes in blocks of consecutive
+// indices, one block per worker.
+inline int home_block(int node, int nodes, int workers) {
+  return static_cast<int>(static_cast<std::int64_t>(node) * workers / nodes);
+}
 std::unique_ptr<Engine> make_os_thread_engine(const EngineOptions& options);
 
 }  // namespace hcemu::detail

@@ -60,12 +60,12 @@ class TaskEngine final : public Engine {
         // One per core this process may run on: oneTBB counts the cores of its affinity mask (mpirun binds each rank
         // to its own), where std::thread::hardware_concurrency counts the host's. Never more than the nodes: the
         // others would only spin and be waited for.
-        workers_(std::min(options.workers > 0 ? options.workers : std::max(1, tbb::info::default_concurrency()),
+        workers_(std::min(options.workers > 0 ? options.workers : cores_of_this_process(),
                           options.nodes > 0 ? options.nodes : std::numeric_limits<int>::max())),
         // oneTBB starts no more threads than cores unless told: asked for more workers, it would run the extra
         // workers' loops only after others ended, and say so on stderr. Raised for as long as this engine lives (the
         // lowest of the limits alive at once applies, so a limit set elsewhere in the program still holds).
-        parallelism_(workers_ > tbb::info::default_concurrency()
+        parallelism_(workers_ > cores_of_this_process()
                          ? std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism,
                                                                  static_cast<std::size_t>(workers_))
                          : nullptr),
@@ -343,10 +343,7 @@ class TaskEngine final : public Engine {
     }
   }
 
-  // The nodes in blocks of consecutive ids, one block per worker.
-  int home_of(int node, int nodes) const {
-    return static_cast<int>(static_cast<std::int64_t>(node) * workers_ / nodes);
-  }
+  int home_of(int node, int nodes) const { return home_block(node, nodes, workers_); }
 
   // The coordinator wakes most of a pass's nodes in one run of placing, where each push to another worker's queue
   // took that queue's line from its owner: they are handed over eight at a time instead. So are those that the
@@ -424,6 +421,8 @@ class TaskEngine final : public Engine {
 };
 
 }  // namespace
+
+int cores_of_this_process() { return std::max(1, tbb::info::default_concurrency()); }
 
 std::unique_ptr<Engine> make_task_engine(const EngineOptions& options) {
   return std::make_unique<TaskEngine>(options);

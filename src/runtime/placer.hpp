@@ -23,12 +23,12 @@ class Placer {
   virtual bool orders_in_model_time() const = 0;
   // Any thread: `p` waits for its turn in model time.
   virtual void submit(Pending* p) = 0;
-  // Whether a transfer that books nothing another source can book (timing::TimingModel::books_alone), to
-  // `destination`, with least lead `lead` (timing::TimingModel::least_lead), is placed by its sender as it issues it
-  // (SendSide): in one process, and spread over ranks where each rank places its own senders' transfers and the
-  // receiver is this rank's. Where every rank places the whole queue, only a message to oneself is. Where the placer
-  // places while nodes run (Coordinator::place_early), not one that takes no time.
-  virtual bool sender_places(int destination, Time lead) const = 0;
+  // Whether `m`, a transfer that books nothing another source can book (timing::TimingModel::books_alone), is placed
+  // by its sender as it issues it (SendSide): in one process, and spread over ranks where each rank places its own
+  // senders' transfers and the receiver is this rank's. Where every rank places the whole queue, only a message to
+  // oneself is. Where the placer places while nodes run (Coordinator::place_early), not one without a lead
+  // (timing::TimingModel::least_lead).
+  virtual bool sender_places(const Message& m) const = 0;
   // A transfer its sender placed already goes to its receiver (on this rank or another).
   virtual void forward_placed(Message* m) = 0;
   // The node with index `slot` in this process stops running (it parks, or its kernel is done), or runs again:

@@ -1,6 +1,5 @@
 #include "runtime/run_state.hpp"
 
-#include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,13 +13,6 @@ namespace hcemu::detail {
 
 namespace {
 
-// The cores this process may run on (its affinity mask: mpirun may bind a rank to some), and the host's.
-int cores_of_this_process() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof set, &set) != 0) return 1;
-  return std::max(1, CPU_COUNT(&set));
-}
 int cores_of_host() { return std::max(1, static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN))); }
 
 // `memory_guard`: made after the engine, and used only once a run starts.

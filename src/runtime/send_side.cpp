@@ -59,8 +59,7 @@ Request SendSide::isend(int dest, std::span<const std::byte> data, int tag) {
   // only if each places every transfer that books one: there only a message to oneself is placed at once
   // (runtime/coordinator_ranks.cpp, Placer::sender_places).
   if (!core_.ordered() || (alone && run.timing.books_alone(m->transfer) &&
-                           (m->transfer.route.hops() == 0 ||
-                            run.placer.sender_places(dest, run.timing.least_lead(m->transfer))))) {
+                           (m->transfer.route.hops() == 0 || run.placer.sender_places(*m)))) {
     place_now(owned.get());
     owned.release();  // the receiver's now
   } else {
