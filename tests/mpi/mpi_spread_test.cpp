@@ -231,24 +231,72 @@ TEST_P(HotSpots, OnSharedLinks) {
   EXPECT_GT(report.engine_stats->lookahead, 0);
 }
 
-// On the torus every rank places every transfer; the statistics say so.
-TEST(Mpi, TheTorusPlacesTheWholeQueueOnEveryRank) {
-  MachineConfig config = round_config(4);
-  config.topology = Topology::parse("torus");
-  EmulatorSettings settings;
-  settings.engine_stats = true;
-  const Kernel kernel = [](Node& node) {
-    const int partner = node.size() - 1 - node.id();
-    std::vector<std::byte> in(200);
-    node.exchange(partner, bytes_of(200, static_cast<unsigned>(node.id())), in);
-    EXPECT_EQ(in, bytes_of(200, static_cast<unsigned>(partner)));
+// On the torus and the mesh every rank places the whole queue, and the statistics say so. Every node sends to a
+// partner across the machine and to one in its own column, step after step, at staggered times and in sizes that
+// differ, some routes the long way round (Node::route_ways): routes from several ranks' rows meet on the y links.
+// Under circuit switching and store-and-forward, on the torus and the mesh.
+struct GridCase {
+  const char* topology;
+  Switching switching;
+};
+
+void PrintTo(const GridCase& c, std::ostream* os) {
+  *os << c.topology << (c.switching == Switching::circuit ? ", circuit" : ", store-and-forward");
+}
+
+class Grids : public ::testing::TestWithParam<GridCase> {};
+
+TEST_P(Grids, PlaceTheWholeQueueOnEveryRank) {
+  MachineConfig config = round_config(6);  // 8 x 8
+  config.topology = Topology::parse(GetParam().topology);
+  config.switching = GetParam().switching;
+  if (config.switching == Switching::store_and_forward) config.packet = 64;
+  const bool wrap = config.topology.kind == Topology::Kind::torus;
+  const Kernel kernel = [wrap](Node& node) {
+    const int n = node.size(), cols = 8;
+    const auto size = [](int i, int step) { return static_cast<std::size_t>(40 + 56 * ((i * 5 + step) % 4)); };
+    for (int step = 1; step < 5; ++step) {
+      // Across the machine (a permutation), and down the column: i receives from the nodes that send to it.
+      const int across = (node.id() * 5 + step * 9) % n, down = (node.id() + step * cols) % n;
+      int from_across = 0;
+      while ((from_across * 5 + step * 9) % n != node.id()) ++from_across;
+      const int from_down = (node.id() - step * cols % n + n) % n;
+      if (wrap) node.route_ways(step % 2 == 0 ? Way::shorter : Way::minus, step == 3 ? Way::plus : Way::shorter);
+      std::vector<std::byte> in_across(size(from_across, step)), in_down(size(from_down, step + 7));
+      Request requests[] = {node.post_recv(from_across, in_across, step),
+                            node.post_recv(from_down, in_down, step + 100)};
+      node.elapse(us((node.id() * 7 + step * 3) % 5));
+      const std::vector<std::byte> out_across = bytes_of(size(node.id(), step), static_cast<unsigned>(node.id()));
+      const std::vector<std::byte> out_down = bytes_of(size(node.id(), step + 7), static_cast<unsigned>(-node.id()));
+      Request sends[] = {node.isend(across, out_across, step), node.isend(down, out_down, step + 100)};
+      node.wait_all(requests);
+      node.wait_all(sends);
+      EXPECT_EQ(in_across, bytes_of(size(from_across, step), static_cast<unsigned>(from_across)));
+      EXPECT_EQ(in_down, bytes_of(size(from_down, step + 7), static_cast<unsigned>(-from_down)));
+    }
   };
   expect_same(config, kernel);
+  EmulatorSettings settings;
+  settings.engine_stats = true;
   const RunReport report = session->machine(config, settings).run(kernel);
   ASSERT_TRUE(report.engine_stats);
   EXPECT_EQ(report.engine_stats->whole_queue, session->ranks() > 1);
+  EXPECT_EQ(report.engine_stats->phases, 0u);
+  std::uint64_t contended = 0;
+  for (const LinkStats& link : report.links) contended += link.contention_events;
+  EXPECT_GT(contended, 0u);
   EXPECT_FALSE(Machine(config, settings).run(kernel).engine_stats->whole_queue);  // in one process
 }
+
+INSTANTIATE_TEST_SUITE_P(Mpi, Grids,
+                         ::testing::Values(GridCase{"torus", Switching::circuit},
+                                           GridCase{"torus", Switching::store_and_forward},
+                                           GridCase{"mesh", Switching::circuit},
+                                           GridCase{"mesh", Switching::store_and_forward}),
+                         [](const ::testing::TestParamInfo<GridCase>& grid) {
+                           return std::string(grid.param.topology) +
+                                  (grid.param.switching == Switching::circuit ? "_circuit" : "_store_and_forward");
+                         });
 
 // Ranks on one host that mpirun left unbound (more ranks than cores, as under ctest on a small machine, or
 // --bind-to none) share the host's cores out by default, at least one worker each, rather than each starting a
