@@ -347,6 +347,7 @@ class Coordinator final : public Placer {
   static constexpr std::uint32_t kMaxLevels = 255;  // more, and the batch is placed in key order
   std::vector<Mark> marks_;  // per resource: the nodes, then the links
   std::uint8_t batch_number_ = 0;
+  bool pairs_ = false;  // the batch's levels are xor_levels' two (place_batch holds their wake-ups)
   std::vector<Lane> lanes_;
   std::vector<CommitQueue::Item> forwarded_;  // the lanes' forwarded messages, on their way into queue_
   // After a booking of the batch failed: only what comes before it is placed (place_batch).

@@ -58,6 +58,7 @@ void Coordinator::take_batch(const timing::OrderKey& horizon, bool own_links) {
 }
 
 int Coordinator::level_batch() {
+  pairs_ = false;
   const std::size_t nodes = run_.nodes.size();
   const std::size_t resources = nodes + static_cast<std::size_t>(run_.timing.topology().link_count());
   if (marks_.size() != resources) {
@@ -166,6 +167,7 @@ int Coordinator::xor_levels() {
   std::uint32_t at[2] = {0, first};
   for (std::uint32_t i = 0; i < n; ++i) order_[at[(ends_[i].source & high) == 0 ? 0 : 1]++] = i;
   level_start_.assign({0, first, n});
+  pairs_ = true;
   return 2;
 }
 
@@ -186,6 +188,12 @@ bool Coordinator::place_batch(timing::OrderKey& horizon) {
   // After a failure the later levels place only what comes before it in key order, which may fail too: the failure
   // reported is the first in model-time order, the one the placer alone, in key order, meets.
   Lane failed;
+  // Pairs that exchange: a node that receives in the first level sends in the second, and on a one-port node its
+  // next send waits for that one to be placed. Woken in the first, it would run only to park again: the nodes woken
+  // go on once both levels are placed (Engine::hold_wake_ups). Elsewhere they go on at once, while later levels are
+  // placed.
+  const bool hold = leveled && pairs_;
+  if (hold) run_.engine.hold_wake_ups(true);
   for (int l = 0; l < levels && !run_.control.aborted(); ++l) {
     place_below_ = failed.failed_key;
     place_level(level_start_[static_cast<std::size_t>(l)], level_start_[static_cast<std::size_t>(l) + 1], leveled,
@@ -193,6 +201,7 @@ bool Coordinator::place_batch(timing::OrderKey& horizon) {
     for (const Lane& lane : lanes_)
       if (lane.failed_key < failed.failed_key) failed.take_failure(lane);
   }
+  if (hold) run_.engine.hold_wake_ups(false);
   place_below_ = timing::OrderKey::infinity();
   if (failed.failed_source < 0 && !run_.control.aborted()) return true;
   // What was not placed goes back to the queue, to be freed with the rest (discard_pending), or under keep_failed_

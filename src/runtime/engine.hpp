@@ -53,6 +53,11 @@ class Engine {
   // one at a time (the coordinator's wake-ups in a pass of placing); end_batch() hands over every one still held.
   virtual void begin_batch() {}
   virtual void end_batch() {}
+  // From the placer, inside its batch, around the levels of one batch of placing (coordinator_batch.cpp): while on,
+  // every wake-up held by the placer and by the workers that help it (share) stays held, beyond their own
+  // end_batch; hold_wake_ups(false) hands them all over. A node woken in one level may have its own transfer placed
+  // in a later one, which on a one-port node its next send waits for: run before, it would only park again.
+  virtual void hold_wake_ups(bool on) { (void)on; }
   // From the placer, on a node's thread: runs every task in [0, tasks), here and on the workers that have no node to
   // run meanwhile, and returns once each has returned. Tasks must not throw, and may run in any order and at once.
   // An engine without workers of its own runs them here, in order.

@@ -361,7 +361,18 @@ class TaskEngine final : public Engine {
     HeldWakeUps* const held = held_here();
     if (held == nullptr || --held->depth > 0) return;
     set_held_wake_ups(nullptr);
+    if (holding_.load(std::memory_order_relaxed)) return;  // hold_wake_ups(false) hands them over
     for (int home = 0; home < workers_; ++home) hand_over(*held, home);
+  }
+  // The helpers' tasks of a level end before share() returns to the placer, and a worker holds wake-ups only inside
+  // a task or as the placer: the placer alone touches the lists here.
+  void hold_wake_ups(bool on) override {
+    if (options_.wall) return;
+    holding_.store(on, std::memory_order_relaxed);
+    if (on) return;
+    for (HeldWakeUps& held : held_)
+      if (held.by_home.size() == static_cast<std::size_t>(workers_))
+        for (int home = 0; home < workers_; ++home) hand_over(held, home);
   }
 
   __attribute__((noinline)) void schedule(int i) {
@@ -370,7 +381,7 @@ class TaskEngine final : public Engine {
       if (HeldWakeUps* const held = held_here()) {
         std::vector<int>& ids = held->by_home[static_cast<std::size_t>(home)];
         ids.push_back(i);
-        if (ids.size() >= kHeldWakeUps) hand_over(*held, home);
+        if (ids.size() >= kHeldWakeUps && !holding_.load(std::memory_order_relaxed)) hand_over(*held, home);
         return;
       }
       // A sleeping worker is woken only for a second node in the queue: the worker that queued this one takes it up
@@ -409,6 +420,7 @@ class TaskEngine final : public Engine {
   RunQueues queues_;  // virtual and native timing
   SharedWork shared_;  // what the placer shares with idle workers (virtual timing)
   std::vector<HeldWakeUps> held_;  // per worker
+  std::atomic<bool> holding_{false};  // hold_wake_ups; written by the placer, read inside its batch
   static constexpr std::size_t kHeldWakeUps = 8;
   StackPool stacks_;
   std::vector<NodeFiber> fibers_;
