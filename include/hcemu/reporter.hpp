@@ -30,7 +30,7 @@ class ConsoleReporter : public Reporter {
 };
 
 // The runs as one JSON document of the shape every `hcemu ... --json` prints (docs/cli.md, "JSON output"):
-//   {"context": {...}, "runs": [{"label": ..., "report": {...}}, ...], "schema_version": 4}
+//   {"context": {...}, "runs": [{"label": ..., "report": {...}}, ...], "schema_version": 5}
 // `context` has the fields of the command's, with `command` null and `command_line` this program's; its machine
 // fields (config, engine, workers, timing, ranks) are the first run's. Each run's `report` is to_json of it
 // (hcemu/report_json.hpp), without `nodes` and `links` unless `per_node`. Written as the runs come, not held.
