@@ -304,6 +304,20 @@ void Coordinator::node_done(int slot) {
   node_parked(slot);
 }
 
+template <class F>
+double Coordinator::time_placing(F&& f) {
+  if (!run_.timed) {
+    f();
+    return 0;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  f();
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  placing_seconds_ += seconds;
+  run_.engine.charge_placing(seconds);
+  return seconds;
+}
+
 // Nobody runs. One node at a time places transfers; a node that finds another placing leaves a note, and the placer
 // looks again before it lets go.
 void Coordinator::on_quiescent() {
@@ -311,26 +325,22 @@ void Coordinator::on_quiescent() {
   while (recheck_.load(std::memory_order_seq_cst)) {
     if (placing_.exchange(true, std::memory_order_acq_rel)) return;  // the placer will see the note
     recheck_.store(false, std::memory_order_seq_cst);
-    const bool timed = run_.timed;
-    const auto start = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
-    if (distributed()) {
-      // Every rank takes part in every round until the run ends everywhere, even when none of its nodes is left.
-      if (running_.load(std::memory_order_seq_cst) == 0 && !stopped_) {
+    time_placing([&] {
+      if (distributed()) {
+        // Every rank takes part in every round until the run ends everywhere, even when none of its nodes is left.
+        if (running_.load(std::memory_order_seq_cst) == 0 && !stopped_) {
+          ++passes_;
+          if (partitioned_) partitioned_round();
+          else if (run_.ordered) round();
+          else native_progress();
+          if (!stopped_ && running_.load(std::memory_order_seq_cst) == 0)
+            recheck_.store(true, std::memory_order_seq_cst);
+        }
+      } else if (running_.load(std::memory_order_seq_cst) == 0 && !run_.control.aborted()) {
         ++passes_;
-        if (partitioned_) partitioned_round();
-        else if (run_.ordered) round();
-        else native_progress();
-        if (!stopped_ && running_.load(std::memory_order_seq_cst) == 0) recheck_.store(true, std::memory_order_seq_cst);
+        place_in_order();
       }
-    } else if (running_.load(std::memory_order_seq_cst) == 0 && !run_.control.aborted()) {
-      ++passes_;
-      place_in_order();
-    }
-    if (timed) {
-      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      placing_seconds_ += seconds;
-      run_.engine.charge_placing(seconds);
-    }
+    });
     placing_.store(false, std::memory_order_seq_cst);
   }
 }
@@ -346,23 +356,16 @@ void Coordinator::on_quiescent() {
 void Coordinator::place_early() {
   if (running_.load(std::memory_order_seq_cst) <= 0 || run_.control.aborted()) return;
   if (placing_.exchange(true, std::memory_order_acq_rel)) return;  // the placer places, or a pass is due
-  const bool timed = run_.timed;
-  const auto start = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
-  const timing::OrderKey below = early_horizon();  // before the submissions are taken
-  queue_submissions();
-  if (!queue_.empty() && queue_.top_key() < below) {
+  early_seconds_ += time_placing([&] {
+    const timing::OrderKey below = early_horizon();  // before the submissions are taken
+    queue_submissions();
+    if (queue_.empty() || !(queue_.top_key() < below)) return;
     ++passes_;
     ++early_passes_;
     placing_early_ = true;
     place_in_order(below);
     placing_early_ = false;
-  }
-  if (timed) {
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    placing_seconds_ += seconds;
-    early_seconds_ += seconds;
-    run_.engine.charge_placing(seconds);
-  }
+  });
   placing_.store(false, std::memory_order_seq_cst);
   if (recheck_.load(std::memory_order_seq_cst)) on_quiescent();  // the last node parked meanwhile
 }

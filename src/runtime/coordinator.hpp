@@ -384,6 +384,10 @@ class Coordinator final : public Placer {
   std::uint64_t rounds_ = 0;  // every rank's nodes have finished, or the run failed or deadlocked
   std::uint64_t phases_ = 0;
   double waiting_seconds_ = 0;
+  // Calls f, a pass of placing, and in a timed run counts its host time as placing, here and in the engine's
+  // statistics (Engine::charge_placing); returns that time (0 untimed).
+  template <class F>
+  double time_placing(F&& f);
   // Calls f (a collective or an exchange with the other ranks) and, in a timed run, adds its host time to
   // waiting_seconds_.
   template <class F>
