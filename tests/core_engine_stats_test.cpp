@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cstddef>
 #include <vector>
@@ -118,6 +119,37 @@ TEST(EngineStats, CountTheTransfersPlacedInSharedLevels) {
     EXPECT_EQ(s.transfers_shared, s.transfers_placed);
   else
     EXPECT_EQ(s.transfers_shared, 0u);
+}
+
+// A step j of the Direct exchange is a step of pairs along j: one batch of its transfers, and under store-and-forward
+// one per hop of its routes, each hop ready once the one before has brought its first packet (docs/engine.md,
+// "Placing in parallel"). Steps j = 1 cross dimension-0 links only, which their senders place. A circuit's pair
+// shares both its nodes, so each batch is two levels. A store-and-forward hop touches its sender on the first hop
+// only and its receiver on the last only: a batch of hops is one level, except on routes of one hop (j = 2^k), where
+// a pair's two hops share both nodes again.
+TEST(EngineStats, CountTheLevelsOfAStepOfPairs) {
+  constexpr int d = 5, p = 1 << d;
+  for (Switching switching : {Switching::circuit, Switching::store_and_forward}) {
+    SCOPED_TRACE(switching == Switching::circuit ? "circuit" : "store-and-forward");
+    MachineConfig config = costed_cube(d);
+    config.switching = switching;
+    const RunReport report = run_with_stats(config, 2);
+    ASSERT_TRUE(report.engine_stats.has_value());
+    const EngineStats& s = *report.engine_stats;
+    std::uint64_t batches = 0, levels = 0;
+    for (int j = 2; j < p; ++j) {
+      const auto hops = static_cast<std::uint64_t>(std::popcount(static_cast<unsigned>(j)));
+      if (switching == Switching::circuit) {
+        batches += 1;
+        levels += 2;
+      } else {
+        batches += hops;
+        levels += hops == 1 ? 2 : hops;
+      }
+    }
+    EXPECT_EQ(s.batches, batches);
+    EXPECT_EQ(s.shared_levels, report.settings.engine == EngineKind::tasks ? levels : 0u);
+  }
 }
 
 // Where a transfer brings its events at its very ready time (no costs), each is placed alone.

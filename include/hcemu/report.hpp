@@ -88,6 +88,7 @@ struct EngineStats {
   std::uint64_t batches = 0;
   std::uint64_t transfers_placed = 0;   // by the placer: transfers it brought to their receivers
   std::uint64_t transfers_shared = 0;   // of those, placed in levels shared among workers (docs/engine.md)
+  std::uint64_t shared_levels = 0;      // those levels: each a meeting of the workers that join it
   // Placed at once by their senders, outside the placer, as nothing could contend with them (docs/engine.md)
   std::uint64_t placed_by_senders = 0;
   std::uint64_t horizons_answered = 0;  // nodes told that every transfer up to a time has been placed

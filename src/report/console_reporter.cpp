@@ -77,8 +77,9 @@ void EngineStats::print(std::ostream& out) const {
   if (early_passes > 0)
     out << "early     " << early_passes << " of the passes placed while other workers ran nodes, in " << early_seconds
         << " s (not serial)\n";
-  out << "shared    " << transfers_shared << " transfers placed by several workers at once, in " << shared_seconds
-      << " s: serial fraction " << std::setprecision(1) << 100 * serial_fraction() << "%\n";
+  out << "shared    " << transfers_shared << " transfers placed by several workers at once, in " << shared_levels
+      << " levels and " << shared_seconds << " s: serial fraction " << std::setprecision(1) << 100 * serial_fraction()
+      << "%\n";
   if (rounds > 0)
     out << std::setprecision(3) << "rounds    " << rounds << " with the other ranks ("
         << (whole_queue ? "the whole queue on each" : "the links shared out") << "), " << phases << " phases; waited "

@@ -122,6 +122,7 @@ void to_json(nlohmann::json& j, const EngineStats& s) {
        {"batches", s.batches},
        {"transfers_placed", s.transfers_placed},
        {"transfers_shared", s.transfers_shared},
+       {"shared_levels", s.shared_levels},
        {"placed_by_senders", s.placed_by_senders},
        {"horizons_answered", s.horizons_answered},
        {"placing_seconds", s.placing_seconds},

@@ -94,7 +94,7 @@ void Coordinator::start(int nodes) {
   rounds_ = phases_ = 0;
   waiting_seconds_ = 0;
   passes_ = transfers_placed_ = horizons_answered_ = 0;
-  batches_ = transfers_shared_ = 0;
+  batches_ = transfers_shared_ = shared_levels_ = 0;
   least_lead_ = kNever;
   placing_seconds_ = shared_seconds_ = 0;
   native_sent_.store(0, std::memory_order_relaxed);
@@ -111,7 +111,8 @@ void Coordinator::start(int nodes) {
   const Leads leads = run_.timing.leads();
   books_links_ = leads != Leads::no_links;
   partitioned_ = distributed() && run_.ordered && leads != Leads::none && (cube_d_ > 0 || !books_links_);
-  hops_apart_ = partitioned_ && leads == Leads::each_hop;
+  each_hop_ = leads == Leads::each_hop;
+  hops_apart_ = partitioned_ && each_hop_;
   if (partitioned_ && books_links_) {
     find_shared_links();
     if ((ranks & (ranks - 1)) == 0) run_.timing.keep_links_from(run_.first_node, run_.local_nodes);

@@ -89,11 +89,12 @@ class Coordinator final : public Placer {
   std::uint64_t transfers_placed() const { return transfers_placed_; }
   std::uint64_t horizons_answered() const { return horizons_answered_; }
   double placing_seconds() const { return placing_seconds_; }
-  // Of those passes: the batches placed at once, the transfers placed in levels shared with other workers (and the
-  // host time of those levels, part of placing_seconds), and the least lead of a transfer placed (its
+  // Of those passes: the batches placed at once, the transfers placed in levels shared with other workers, those
+  // levels (and their host time, part of placing_seconds), and the least lead of a transfer placed (its
   // TimingModel::least_lead; kNever when none was placed).
   std::uint64_t batches() const { return batches_; }
   std::uint64_t transfers_shared() const { return transfers_shared_; }
+  std::uint64_t shared_levels() const { return shared_levels_; }
   double shared_seconds() const { return shared_seconds_; }
   Time least_lead() const { return least_lead_; }
   // Spread over ranks: the phases of rounds in which two ranks booked one shared link (coordinator_partition.cpp),
@@ -327,6 +328,7 @@ class Coordinator final : public Placer {
   std::vector<Message*> batch_;
   struct Ends {
     int source, destination;  // CommitQueue::Item::destination: -1 where not known
+    std::uint32_t hop;        // under store-and-forward, the hop its placing books (its key's step)
   };
   std::vector<Ends> ends_;  // per message of the batch, from its queue item
   std::vector<std::uint32_t> level_;  // per message of the batch
@@ -358,7 +360,8 @@ class Coordinator final : public Placer {
   // Spread over ranks.
   bool stopped_ = false;
   bool partitioned_ = false;
-  bool hops_apart_ = false;  // partitioned_ under store-and-forward: each hop is a booking of its own
+  bool each_hop_ = false;    // store-and-forward: each hop is a booking of its own, of one link
+  bool hops_apart_ = false;  // partitioned_ and each_hop_
   bool books_links_ = true;  // false under LogGP: nothing is shared between ranks but the messages
   bool keep_failed_ = false;  // continue_on_own_links: a booking that fails leaves its message in the batch
   int cube_d_ = 0;
@@ -378,7 +381,7 @@ class Coordinator final : public Placer {
   std::vector<CommitQueue::Item> window_;  // this rank's items taken in a round, in key order
   std::vector<Wire> to_rank_;  // per rank: the messages placed here for its nodes in this round
   std::uint64_t passes_ = 0, transfers_placed_ = 0, horizons_answered_ = 0;  // written by the placer only
-  std::uint64_t batches_ = 0, transfers_shared_ = 0;
+  std::uint64_t batches_ = 0, transfers_shared_ = 0, shared_levels_ = 0;
   Time least_lead_ = kNever;
   double placing_seconds_ = 0, shared_seconds_ = 0;
   std::uint64_t rounds_ = 0;  // every rank's nodes have finished, or the run failed or deadlocked

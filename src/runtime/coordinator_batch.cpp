@@ -52,7 +52,7 @@ void Coordinator::take_batch(const timing::OrderKey& horizon, bool own_links) {
     if (own_links && books_shared(next)) break;
     least_lead_ = std::min(least_lead_, next.lead);
     bound = std::min(bound, next.key.ready + next.lead);  // both within the model's range: no overflow
-    ends_.push_back({next.key.source, next.destination});
+    ends_.push_back({next.key.source, next.destination, next.key.step});
     batch_.push_back(static_cast<Message*>(queue_.pop()));
   }
 }
@@ -100,18 +100,27 @@ int Coordinator::level_batch() {
       destination = m.destination;
       route = {m.transfer.route.links.data(), m.transfer.route.links.size()};
     }
+    // Under store-and-forward a placing is one hop: it books that hop's link, and touches its sender only on the
+    // first (the release) and its receiver only on the last (the delivery).
+    bool first = true, last = true;
+    if (each_hop_ && !route.empty()) {
+      const std::uint32_t hop = ends_[i].hop;
+      first = hop == 0;
+      last = hop + 1 == route.size();
+      route = route.subspan(hop, 1);
+    }
     home_[i] = static_cast<std::uint32_t>(home_of(source));
     std::uint32_t level = 0;
     const auto after = [&](std::size_t r) {
       if (marks_[r].batch == batch_number_) level = std::max<std::uint32_t>(level, marks_[r].level + 1U);
     };
     const auto take = [&](std::size_t r) { marks_[r] = Mark{batch_number_, static_cast<std::uint8_t>(level)}; };
-    after(static_cast<std::size_t>(source));
-    after(static_cast<std::size_t>(destination));
+    if (first) after(static_cast<std::size_t>(source));
+    if (last) after(static_cast<std::size_t>(destination));
     for (int link : route) after(nodes + static_cast<std::size_t>(link));
     if (level >= kMaxLevels) return 0;
-    take(static_cast<std::size_t>(source));
-    take(static_cast<std::size_t>(destination));
+    if (first) take(static_cast<std::size_t>(source));
+    if (last) take(static_cast<std::size_t>(destination));
     for (int link : route) take(nodes + static_cast<std::size_t>(link));
     level_[i] = level;
     levels = std::max(levels, level + 1);
@@ -154,12 +163,17 @@ int Coordinator::xor_levels() {
   }
   const int high = c == 0 ? 0 : 1 << (std::bit_width(static_cast<unsigned>(c)) - 1);
   std::uint32_t first = 0;  // those in the first level
+  bool same_hop = true;     // every message at the same hop (store-and-forward)
   for (std::size_t i = 0; i < ends_.size(); ++i) {
     home_[i] = static_cast<std::uint32_t>(home_of(ends_[i].source));
     first += (ends_[i].source & high) == 0 ? 1 : 0;
+    same_hop = same_hop && ends_[i].hop == ends_.front().hop;
   }
   const auto n = static_cast<std::uint32_t>(ends_.size());
-  if (first == 0 || first == n) {  // no pair is whole: they share nothing
+  // Under store-and-forward a hop touches its sender only on the first hop and its receiver only on the last
+  // (level_batch). On routes of more than one hop, a pair's two messages at the same hop then share no node.
+  const bool apart = each_hop_ && same_hop && std::popcount(static_cast<unsigned>(c)) > 1;
+  if (first == 0 || first == n || apart) {  // no pair is whole, or its two share nothing
     in_key_order();
     return 1;
   }
@@ -259,6 +273,7 @@ void Coordinator::place_level(std::size_t begin, std::size_t end, bool leveled, 
     task.groups = workers;
   }
   run_.engine.share(tasks, task);
+  if (tasks > 1) ++shared_levels_;
   if (timed) shared_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   for (Lane& lane : lanes_) {
     horizon = std::min(horizon, lane.horizon);

@@ -324,7 +324,7 @@ bool Coordinator::place_window(const PartitionRound& round, std::vector<CommitQu
     ends_.clear();
     for (const CommitQueue::Item& i : own) {
       least_lead_ = std::min(least_lead_, i.lead);
-      ends_.push_back({i.key.source, i.destination});
+      ends_.push_back({i.key.source, i.destination, i.key.step});
       batch_.push_back(static_cast<Message*>(i.p));
     }
     own.clear();

@@ -209,6 +209,7 @@ RunReport RunState::collect_report(std::chrono::steady_clock::time_point wall_st
     s.batches = coordinator_.batches();
     s.transfers_placed = coordinator_.transfers_placed();
     s.transfers_shared = coordinator_.transfers_shared();
+    s.shared_levels = coordinator_.shared_levels();
     s.lookahead = coordinator_.least_lead() == kNever ? 0 : coordinator_.least_lead();
     // Every transfer reaches its receiver once; those the placer did not bring, their senders placed. Spread over
     // ranks, of this rank's senders' transfers, when each rank places its own (coordinator_.partitioned()).
