@@ -212,6 +212,18 @@ std::vector<Runner> runners() {
   alone.workers = 2;
   alone.placing_share_from = 0;
   out.push_back({"tasks, 2 workers, the placer alone", alone});
+  // Windows forced small (EmulatorSettings::placing_lookahead_limit): no lead counts for more than 3 µs, a fraction
+  // of these machines' transfers, or than 1 ps, so that a batch holds only transfers ready at one time. The same
+  // transfers go in more, narrower batches, whose levels every worker shares.
+  for (const double limit : {3.0, 1e-6}) {
+    EmulatorSettings narrow;
+    narrow.engine = EngineKind::tasks;
+    narrow.workers = 3;
+    narrow.placing_share_from = 2;
+    narrow.placing_lookahead_limit = limit;
+    narrow.yield_seed = 7;
+    out.push_back({std::string("tasks, 3 workers, windows of ") + (limit < 1 ? "1 ps" : "3 us") + ", yields", narrow});
+  }
   // A worker whose nodes have all stopped places what no running node can still come before (docs/engine.md,
   // "Placing while others run"), with the levels shared or not.
   for (int workers : {2, 3, 8}) {

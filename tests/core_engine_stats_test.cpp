@@ -152,6 +152,34 @@ TEST(EngineStats, CountTheLevelsOfAStepOfPairs) {
   }
 }
 
+// Every node of a 4-cube sends to its partner across three dimensions at 0, 1, 2 or 3 µs (its id mod 4): ready within
+// one lead of each other, the 16 transfers are one batch. With the lookahead limited to half a microsecond
+// (EmulatorSettings::placing_lookahead_limit) they are four, one per ready time, with the same clocks, and the limit is
+// the lookahead reported.
+TEST(EngineStats, ALookaheadLimitNarrowsTheBatches) {
+  const Kernel staggered = [](Node& node) {
+    node.elapse(from_us(node.id() % 4));
+    std::vector<std::byte> in(64);
+    node.exchange(node.id() ^ 7, std::vector<std::byte>(64), in);
+  };
+  EmulatorSettings settings;
+  settings.engine_stats = true;
+  settings.workers = 2;
+  const MachineConfig config = costed_cube(4);
+  const RunReport whole = Machine(config, settings).run(staggered);
+  settings.placing_lookahead_limit = 0.5;
+  const RunReport narrow = Machine(config, settings).run(staggered);
+  ASSERT_TRUE(whole.engine_stats && narrow.engine_stats);
+  EXPECT_EQ(whole.engine_stats->batches, 1u);
+  EXPECT_EQ(narrow.engine_stats->batches, 4u);
+  EXPECT_EQ(whole.engine_stats->lookahead, model::message_time(config, 64, 3));
+  EXPECT_EQ(narrow.engine_stats->lookahead, from_us(0.5));
+  EXPECT_EQ(narrow.engine_stats->transfers_placed, 16u);
+  ASSERT_EQ(whole.nodes.size(), narrow.nodes.size());
+  for (std::size_t i = 0; i < whole.nodes.size(); ++i)
+    EXPECT_EQ(whole.nodes[i].final_clock, narrow.nodes[i].final_clock) << "node " << i;
+}
+
 // Where a transfer brings its events at its very ready time (no costs), each is placed alone.
 TEST(EngineStats, NoLookaheadWithoutCosts) {
   const RunReport report = run_with_stats(cube(4));

@@ -148,6 +148,10 @@ struct EmulatorSettings {
   // Tasks engine, virtual timing: a worker whose nodes have all stopped places what no running node can still come
   // before, without waiting for every node to stop (docs/engine.md, "Placing while others run").
   bool placing_early = false;
+  // The widest lookahead the placer uses, in µs: no transfer's lead counts for more (docs/engine.md, "Placing in
+  // parallel"), so batches, and spread over MPI ranks the rounds' windows, are at most this wide; 0 = the model's own.
+  // Narrower windows only place the same transfers in more, smaller batches: the results are the same.
+  double placing_lookahead_limit = 0;
   double mpi_timeout_seconds = 60;             // spread over MPI ranks: the longest wait for the others; 0 = forever
   Spread spread;                               // where the nodes run: this process (default), or a session's ranks
   // Where a run counts its nodes whose kernels have returned (Machine::run adds one each, relaxed), for a progress

@@ -592,6 +592,11 @@ const std::vector<ConfigKey>& config_keys() {
        "still come before, without waiting for every node to stop (docs/engine.md). The results are the same either "
        "way; on 2 cores it is slower",
        field(&E::placing_early, BooleanKind{}, "")},
+      {"placing_lookahead_limit", "", "",
+       "the widest lookahead the placer uses: no transfer's lead counts for more, so batches (and, spread over MPI "
+       "ranks, the rounds' windows) are at most this wide (docs/engine.md); 0 = the model's own. The results are the "
+       "same either way; narrower windows place the same transfers in more, smaller batches",
+       field(&E::placing_lookahead_limit, TimeKind{}, "µs")},
       {"mpi_timeout_seconds", "", "",
        "spread over MPI ranks: how long a rank waits in one exchange for the other ranks before it ends the job with "
        "an error (a rank stopped, killed or far slower); a rank's nodes may compute no longer than this between two "

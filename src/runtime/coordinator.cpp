@@ -192,7 +192,7 @@ void Coordinator::submit(Pending* p) {
   CommitQueue::Item item{p->key, p, CommitQueue::kHorizon};
   if (p->kind == Pending::Kind::message) {
     const auto* m = static_cast<const Message*>(p);
-    item.lead = run_.timing.least_lead(m->transfer);
+    item.lead = lead_of(*m);
     item.destination = m->destination;
   }
   Submissions& list = submissions_[submission_list_of_this_thread(submissions_.size())];

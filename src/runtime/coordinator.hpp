@@ -65,6 +65,7 @@ struct PlacerContext {
   bool early;  // EmulatorSettings::placing_early, under virtual timing: the placer may place while nodes run
   bool timed;    // EmulatorSettings::engine_stats: time the placing passes
   std::size_t share_from;  // EmulatorSettings::placing_share_from
+  Time lead_limit;         // EmulatorSettings::placing_lookahead_limit; kNever: none
   std::atomic<Time>* progress;  // EmulatorSettings::model_time_placed
 };
 
@@ -184,6 +185,9 @@ class Coordinator final : public Placer {
   bool place_one(Message* m, Lane& lane);
   // A message as the queue holds it, with its lead, its receiver and its leads to wake.
   CommitQueue::Item queue_item(Message* m) const;
+  // Its lead as the placer uses it (timing::TimingModel::least_lead), no more than the run's limit, if any: a lead
+  // taken shorter than it is only makes the batches narrower.
+  Time lead_of(const Message& m) const;
   void fetch_message(const Message* m);  // before place_one: the message's own lines
   void fetch_ends(const Message& m);     // and after them, its sender's slot and parking, its receiver's parking
   // How far ahead the levels' pass and a placing loop (a task's, a phase's) fetch a message, and a placing loop the

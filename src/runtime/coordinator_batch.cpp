@@ -399,8 +399,12 @@ bool Coordinator::place_one(Message* m, Lane& lane) {
   return true;
 }
 
+Time Coordinator::lead_of(const Message& m) const {
+  return std::min(run_.timing.least_lead(m.transfer), run_.lead_limit);
+}
+
 CommitQueue::Item Coordinator::queue_item(Message* m) const {
-  return {m->key, m, run_.timing.least_lead(m->transfer), m->destination,
+  return {m->key, m, lead_of(*m), m->destination,
           hops_apart_ ? run_.timing.leads_to_wake(m->transfer) : 1};
 }
 

@@ -92,6 +92,7 @@ RunState::RunState(const MachineConfig& config, const EmulatorSettings& settings
       placer_context_{timing_, *engine_, barrier_, control_, events_, transport_, first_node_, local_nodes_,
                       timing_.orders_in_model_time(), settings.placing_early && settings.timing == Timing::virtual_time,
                       settings.engine_stats, settings.placing_share_from,
+                      settings.placing_lookahead_limit > 0 ? from_us(settings.placing_lookahead_limit) : kNever,
                       settings.model_time_placed},
       coordinator_(placer_context_),
       memory_guard_(settings.memory_limit),
