@@ -103,9 +103,8 @@ void Coordinator::start(int nodes) {
   barrier_complete_.store(false, std::memory_order_relaxed);
   barrier_latest_ = 0;
   // The links partitioned among the ranks (coordinator_partition.cpp): on the cube, where each booking's lead
-  // bounds its events, and on any topology where transfers book no link. Over a power of two of ranks, whose blocks
-  // are subcubes, a rank also keeps only the links its senders reach.
-  const int ranks = distributed() ? run_.transport->ranks() : 1;
+  // bounds its events, and on any topology where transfers book no link. A rank also keeps only the links its senders
+  // reach.
   cube_d_ = run_.timing.topology().ecube_dimension();
   using Leads = timing::TransferModel::Leads;
   const Leads leads = run_.timing.leads();
@@ -115,7 +114,7 @@ void Coordinator::start(int nodes) {
   hops_apart_ = partitioned_ && each_hop_;
   if (partitioned_ && books_links_) {
     find_shared_links();
-    if ((ranks & (ranks - 1)) == 0) run_.timing.keep_links_from(run_.first_node, run_.local_nodes);
+    run_.timing.keep_links_from(run_.first_node, run_.local_nodes);
   }
   booked_shared_.clear();
   window_.clear();

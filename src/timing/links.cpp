@@ -1,7 +1,6 @@
 #include "timing/links.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <stdexcept>
 #include <tuple>
 
@@ -19,42 +18,55 @@ LinkTable::LinkTable(const Wiring& wiring)
 
 void LinkTable::keep_reachable_from(int first_node, int nodes) {
   const int d = wiring_.ecube_dimension();
-  if (d == 0 || nodes <= 0 || (nodes & (nodes - 1)) != 0 || first_node % nodes != 0) return;
-  if (d_ == d && first_node_ == first_node && block_ == static_cast<std::size_t>(nodes) * static_cast<std::size_t>(d))
-    return;  // kept already
+  if (d == 0 || nodes <= 0) return;
+  if (d_ == d && first_node_ == first_node && end_node_ == first_node + nodes) return;  // kept already
   d_ = d;
   first_node_ = first_node;
-  far_from_ = std::countr_zero(static_cast<unsigned>(nodes)) + 1;
+  end_node_ = first_node + nodes;
   first_ = static_cast<std::size_t>(first_node) * static_cast<std::size_t>(d);
   block_ = static_cast<std::size_t>(nodes) * static_cast<std::size_t>(d);
-  std::size_t far = 0;
-  for (int k = far_from_; k < d; ++k) far += std::size_t{1} << k;
-  links_ = std::vector<Link>(block_ + far);
-  contention_.assign(block_ + far, Contention{});
+  // Link (x, k) carries the routes of the sources in x's aligned block of 2^k ids: those x whose block reaches into
+  // [first_node, end_node_), a range from the first node's block to the last one's.
+  reach_.assign(static_cast<std::size_t>(d), Reach{});
+  std::size_t slots = block_;
+  for (int k = 0; k < d; ++k) {
+    Reach& r = reach_[static_cast<std::size_t>(k)];
+    r.from = first_node & ~((1 << k) - 1);
+    r.to = ((end_node_ - 1) | ((1 << k) - 1)) + 1;
+    r.below = slots;
+    slots += static_cast<std::size_t>(first_node - r.from);
+    r.above = slots;
+    slots += static_cast<std::size_t>(r.to - end_node_);
+  }
+  links_ = std::vector<Link>(slots);
+  contention_.assign(slots, Contention{});
   if (!history_.empty()) history_.assign(links_.size(), {});
 }
 
 bool LinkTable::keeps(int link) const {
   if (d_ == 0 || static_cast<std::size_t>(link) - first_ < block_) return true;
-  const int node = link / d_, k = link % d_;
-  return k >= far_from_ && ((node ^ first_node_) >> k) == 0;
+  const int node = link / d_;
+  const Reach& r = reach_[static_cast<std::size_t>(link % d_)];
+  return node >= r.from && node < r.to;
 }
 
 std::size_t LinkTable::far_slot(int link) const {
   if (!keeps(link)) throw std::logic_error("internal error: a link this process does not keep");
-  const int node = link / d_, k = link % d_;
-  // Dimension k's links follow those of the dimensions below it, each 2^k, by the node's bits below k.
-  const std::size_t before = (std::size_t{1} << k) - (std::size_t{1} << far_from_);
-  return block_ + before + (static_cast<std::size_t>(node) & ((std::size_t{1} << k) - 1));
+  const int node = link / d_;
+  const Reach& r = reach_[static_cast<std::size_t>(link % d_)];
+  return node < first_node_ ? r.below + static_cast<std::size_t>(node - r.from)
+                            : r.above + static_cast<std::size_t>(node - end_node_);
 }
 
 int LinkTable::link_at(std::size_t slot) const {
   if (slot < block_) return static_cast<int>(first_ + slot);
-  std::size_t rest = slot - block_;
-  int k = far_from_;
-  while (rest >= (std::size_t{1} << k)) rest -= std::size_t{1} << k++;
-  const int node = (first_node_ & ~((1 << k) - 1)) | static_cast<int>(rest);
-  return node * d_ + k;
+  for (int k = 0; k < d_; ++k) {
+    const Reach& r = reach_[static_cast<std::size_t>(k)];
+    if (slot < r.above) return (r.from + static_cast<int>(slot - r.below)) * d_ + k;
+    if (slot < r.above + static_cast<std::size_t>(r.to - end_node_))
+      return (end_node_ + static_cast<int>(slot - r.above)) * d_ + k;
+  }
+  throw std::logic_error("internal error: a slot past the links this process keeps");
 }
 
 Time LinkTable::book(std::span<const int> route, Time ready, Time duration, int owner, Time forget_before,

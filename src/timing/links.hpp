@@ -40,9 +40,10 @@ class LinkTable {
   }
 
   // Spread over MPI ranks with the links shared out (docs/mpi.md): keeps only the links that routes from the nodes
-  // [first_node, first_node + nodes) can cross, a block of a power of two on the cube: their own links and, of each
-  // dimension k above log2(nodes), the links of the 2^k nodes that agree with them in bits k and up. The table then
-  // takes about 2^d * (d * nodes / 2^d + 1) links instead of 2^d * d. Elsewhere it keeps every link. Before a run.
+  // [first_node, first_node + nodes) can cross on the cube: their own links and, of each dimension k, those of the
+  // nodes whose aligned block of 2^k ids (the sources that agree with them in bits k and up) reaches into theirs. On a
+  // block of a power of two, aligned, the table then takes about 2^d * (d * nodes / 2^d + 1) links instead of
+  // 2^d * d. Elsewhere it keeps every link. Before a run.
   void keep_reachable_from(int first_node, int nodes);
   // Whether this table keeps `link`.
   bool keeps(int link) const;
@@ -100,8 +101,8 @@ class LinkTable {
     }
   }
 
-  // Where `link` is kept: its own block's links by their index less the block's first, then per dimension above the
-  // block's the links of the nodes agreeing with the block there (keep_reachable_from).
+  // Where `link` is kept: its own block's links by their index less the block's first, then per dimension the links of
+  // the nodes below the block and those above it that its routes reach there (keep_reachable_from).
   std::size_t slot(int link) const {
     const std::size_t i = static_cast<std::size_t>(link) - first_;  // wraps below the block
     return i < block_ ? i : far_slot(link);
@@ -111,7 +112,14 @@ class LinkTable {
 
   const Wiring& wiring_;
   std::size_t first_ = 0, block_;  // the block of links kept by index: all of them, unless keep_reachable_from
-  int d_ = 0, first_node_ = 0, far_from_ = 0;  // keep_reachable_from's cube, block and first dimension beyond it
+  int d_ = 0, first_node_ = 0, end_node_ = 0;  // keep_reachable_from's cube and block of nodes [first, end)
+  // Per dimension k (keep_reachable_from): the nodes [reach_from, reach_to) whose links of dimension k the block's
+  // routes reach, and the slots of those below the block and of those above it.
+  struct Reach {
+    int from = 0, to = 0;
+    std::size_t below = 0, above = 0;
+  };
+  std::vector<Reach> reach_;
   std::vector<Link> links_;
   std::vector<Contention> contention_;
   bool record_ = false;
