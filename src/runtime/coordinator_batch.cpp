@@ -125,12 +125,11 @@ int Coordinator::level_batch() {
     level_[i] = level;
     levels = std::max(levels, level + 1);
     // So many levels that fewer than a sharing's worth of transfers are left for each: placing by level would bring
-    // little but this pass, so the batch goes in key order, by the placer alone. Looked at in the batch's first 2^k
-    // transfers too, so that a batch of long chains is given up early.
-    const std::size_t seen = i + 1;
-    if ((seen == batch_.size() || (seen >= 2 * run_.share_from && (seen & (seen - 1)) == 0)) &&
-        static_cast<std::size_t>(levels) * run_.share_from > seen)
-      return 0;
+    // little but this pass, so the batch goes in key order, by the placer alone. The levels only grow, so that is
+    // known as soon as they pass the whole batch's share. Looked at in the batch's first 2^k transfers too, so that
+    // a batch of long chains is given up early.
+    const std::size_t seen = i + 1, share = static_cast<std::size_t>(levels) * run_.share_from;
+    if (share > batch_.size() || (seen >= 2 * run_.share_from && (seen & (seen - 1)) == 0 && share > seen)) return 0;
   }
   if (levels == 1) {  // the common case, and a counting sort's counts would all go to one place, one after another
     in_key_order();
