@@ -174,6 +174,8 @@ TEST(EngineStats, ALookaheadLimitNarrowsTheBatches) {
   EXPECT_EQ(narrow.engine_stats->batches, 4u);
   EXPECT_EQ(whole.engine_stats->lookahead, model::message_time(config, 64, 3));
   EXPECT_EQ(narrow.engine_stats->lookahead, from_us(0.5));
+  EXPECT_EQ(narrow.engine_stats->lookahead_limit, from_us(0.5));
+  EXPECT_EQ(whole.engine_stats->lookahead_limit, 0);
   EXPECT_EQ(narrow.engine_stats->transfers_placed, 16u);
   ASSERT_EQ(whole.nodes.size(), narrow.nodes.size());
   for (std::size_t i = 0; i < whole.nodes.size(); ++i)

@@ -98,6 +98,8 @@ struct EngineStats {
   // The lookahead used: the least time from a placed transfer's ready time to anything its placing brings
   // (docs/engine.md). Zero: some transfer had none, and the placer placed it alone, in a batch of one.
   Time lookahead = 0;
+  // The cap EmulatorSettings::placing_lookahead_limit put on every lead, in picoseconds; 0: none.
+  Time lookahead_limit = 0;
   std::vector<WorkerStats> per_worker;  // the tasks engine's workers; empty for os_threads
   // Spread over MPI ranks (this rank's): the rounds of placing with every rank, the phases of those in which two
   // ranks booked one shared link (docs/mpi.md), and the host time this rank waited on the others in the rounds'

@@ -90,7 +90,8 @@ void EngineStats::print(std::ostream& out) const {
   if (whole_queue)
     out << "not used: every rank placed the whole queue, each round up to the earliest event it brought\n";
   else if (lookahead > 0)
-    out << to_us(lookahead) << " us: transfers ready within it of each other are placed in one batch\n";
+    out << to_us(lookahead) << " us: transfers ready within it of each other are placed in one batch"
+        << (lookahead_limit > 0 && lookahead == lookahead_limit ? " (capped: placing_lookahead_limit)" : "") << "\n";
   else
     out << "none: some transfer has no lead known before it is placed (no costs), and goes alone\n";
   if (!per_worker.empty()) {

@@ -130,6 +130,7 @@ void to_json(nlohmann::json& j, const EngineStats& s) {
        {"wall_seconds", s.wall_seconds},
        {"serial_fraction", s.serial_fraction()},
        {"lookahead_ps", s.lookahead},
+       {"lookahead_limit_ps", s.lookahead_limit},
        {"rounds", s.rounds},
        {"phases", s.phases},
        {"waiting_seconds", s.waiting_seconds},

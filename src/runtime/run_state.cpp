@@ -92,7 +92,9 @@ RunState::RunState(const MachineConfig& config, const EmulatorSettings& settings
       placer_context_{timing_, *engine_, barrier_, control_, events_, transport_, first_node_, local_nodes_,
                       timing_.orders_in_model_time(), settings.placing_early && settings.timing == Timing::virtual_time,
                       settings.engine_stats, settings.placing_share_from,
-                      settings.placing_lookahead_limit > 0 ? from_us(settings.placing_lookahead_limit) : kNever,
+                      settings.placing_lookahead_limit > 0
+                          ? std::max<Time>(1, from_us(settings.placing_lookahead_limit))  // at least 1 ps
+                          : kNever,
                       settings.model_time_placed},
       coordinator_(placer_context_),
       memory_guard_(settings.memory_limit),
@@ -212,6 +214,7 @@ RunReport RunState::collect_report(std::chrono::steady_clock::time_point wall_st
     s.transfers_shared = coordinator_.transfers_shared();
     s.shared_levels = coordinator_.shared_levels();
     s.lookahead = coordinator_.least_lead() == kNever ? 0 : coordinator_.least_lead();
+    s.lookahead_limit = placer_context_.lead_limit == kNever ? 0 : placer_context_.lead_limit;
     // Every transfer reaches its receiver once; those the placer did not bring, their senders placed. Spread over
     // ranks, of this rank's senders' transfers, when each rank places its own (coordinator_.partitioned()).
     std::uint64_t sent = report.messages();
