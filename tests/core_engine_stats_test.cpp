@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <chrono>
 #include <cstddef>
@@ -193,22 +194,30 @@ TEST(EngineStats, NoLookaheadWithoutCosts) {
 
 // With placing_early, a worker whose nodes have all stopped places what no running node can still come before
 // (docs/engine.md, "Placing while others run"). Here the nodes of the second worker's home (the upper half) spin on
-// the host for a while before they send, so the first worker's nodes, which exchange among themselves at once, stop
-// first: their transfers, ready at 0 from lower nodes than any still running, are placed in an early pass. Its time
-// is placing, but not serial. The clocks are those of a run without.
+// the host before they send, so the first worker's nodes, which exchange among themselves at once (across a dimension
+// that other routes share, so that the placer places them), stop first: their transfers, ready at 0 from lower nodes
+// than any still running, are placed in an early pass. Its time is placing,
+// but not serial. The clocks are those of a run without. On the tasks engine the upper half spins until the lower half
+// has exchanged (at most 2 s), not for a fixed time that a loaded host could spend elsewhere; with one thread per
+// node nothing is placed until every node stops, so there it spins 2 ms.
 TEST(EngineStats, CountThePassesPlacedWhileOthersRun) {
   EmulatorSettings settings;
   settings.engine_stats = true;
   settings.workers = 2;
   settings.placing_early = true;
-  const Kernel kernel = [](Node& node) {
-    if (node.id() >= node.size() / 2) {
-      const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(2);
-      while (std::chrono::steady_clock::now() < until) {
+  const bool tasks = settings.engine == EngineKind::tasks;
+  std::atomic<int> lower_exchanged{0};
+  const Kernel kernel = [&](Node& node) {
+    const int half = node.size() / 2;
+    if (node.id() >= half) {
+      const auto until =
+          std::chrono::steady_clock::now() + (tasks ? std::chrono::milliseconds(2000) : std::chrono::milliseconds(2));
+      while (std::chrono::steady_clock::now() < until && !(tasks && lower_exchanged.load() >= half)) {
       }
     }
     std::vector<std::byte> in(16);
-    node.exchange(node.id() ^ 1, std::vector<std::byte>(16), in);
+    node.exchange(node.id() ^ (half / 2), std::vector<std::byte>(16), in);  // across a link others reach: placed
+    if (node.id() < half) lower_exchanged.fetch_add(1);
     direct_exchange(node);
   };
   const MachineConfig config = costed_cube(5);
