@@ -51,6 +51,24 @@ inline MachineConfig ipsc_like() {
   return c;
 }
 
+// L = 5 µs, o = 1.5 µs, g = 4 µs, G = 0.01 µs/byte: g <= 2o + L, as loggp_gap requires, and g + (k-1)G passes o
+// from k = 1 on, so the gap, not the overhead, spaces a node's messages. λ, τ and ρ are set and must not count.
+inline MachineConfig loggp_machine(int d, const char* ports = "one") {
+  MachineConfig c;
+  c.d = d;
+  c.switching = Switching::loggp;
+  c.loggp_latency = 5;
+  c.loggp_overhead = 1.5;
+  c.loggp_gap = 4;
+  c.loggp_gap_per_byte = 0.01;
+  c.lambda = 100;
+  c.tau = 1;
+  c.rho = 1;
+  c.ports = Ports::parse(ports);
+  c.validate();
+  return c;
+}
+
 // A case whose port model the papers give no time for: the kernel runs, and the model must say it has no closed form.
 inline std::string no_closed_form(const testing::CaseResult& r) {
   return r.predicted ? "a closed form where the model has none" : "";

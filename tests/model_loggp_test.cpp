@@ -10,29 +10,13 @@
 #include "hcemu/kernels/broadcast.hpp"
 #include "hcemu/kernels/exchange.hpp"
 #include "hcemu/model/loggp.hpp"
+#include "kernel_machines.hpp"
 
 namespace hcemu {
 namespace {
 
 using Data = std::vector<std::byte>;
-
-// L = 5 µs, o = 1.5 µs, g = 4 µs, G = 0.01 µs/byte: g <= 2o + L, as loggp_gap requires, and g + (k-1)G passes o
-// from k = 1 on, so the gap, not the overhead, spaces a node's messages. λ, τ and ρ are set and must not count.
-MachineConfig loggp_machine(int d, const char* ports = "one") {
-  MachineConfig c;
-  c.d = d;
-  c.switching = Switching::loggp;
-  c.loggp_latency = 5;
-  c.loggp_overhead = 1.5;
-  c.loggp_gap = 4;
-  c.loggp_gap_per_byte = 0.01;
-  c.lambda = 100;
-  c.tau = 1;
-  c.rho = 1;
-  c.ports = Ports::parse(ports);
-  c.validate();
-  return c;
-}
+using test::loggp_machine;
 
 // The same parameters in picoseconds, for the forms worked out by hand.
 constexpr Time L = 5'000'000, o = 1'500'000, g = 4'000'000, G = 10'000;

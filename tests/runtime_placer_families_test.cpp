@@ -41,14 +41,7 @@ std::vector<Preset> presets() {
   forced.d = 4;
   forced.protocol = Protocol::forced;
   out.push_back({"forced", forced});
-  MachineConfig loggp;
-  loggp.d = 4;
-  loggp.switching = Switching::loggp;
-  loggp.loggp_latency = 5;
-  loggp.loggp_overhead = 1.5;
-  loggp.loggp_gap = 4;
-  loggp.loggp_gap_per_byte = 0.01;
-  out.push_back({"loggp", loggp});
+  out.push_back({"loggp", test::loggp_machine(4)});
   MachineConfig torus = test::ipsc_like();
   torus.topology = Topology::parse("torus:4x8");
   torus.d = 5;

@@ -187,13 +187,18 @@ bool Coordinator::barrier_complete(Time latest_entry) {
   return true;
 }
 
+Time Coordinator::lead_of(const Message& m) const {
+  return std::min(run_.timing.least_lead(m.transfer), run_.lead_limit);
+}
+
+CommitQueue::Item Coordinator::queue_item(Message* m) const {
+  return {m->key, m, lead_of(*m), m->destination,
+          hops_apart_ ? run_.timing.leads_to_wake(m->transfer) : 1};
+}
+
 void Coordinator::submit(Pending* p) {
-  CommitQueue::Item item{p->key, p, CommitQueue::kHorizon};
-  if (p->kind == Pending::Kind::message) {
-    const auto* m = static_cast<const Message*>(p);
-    item.lead = lead_of(*m);
-    item.destination = m->destination;
-  }
+  const CommitQueue::Item item = p->kind == Pending::Kind::message ? queue_item(static_cast<Message*>(p))
+                                                                    : CommitQueue::Item{p->key, p, CommitQueue::kHorizon};
   Submissions& list = submissions_[submission_list_of_this_thread(submissions_.size())];
   list.lock();
   list.items.push_back(item);

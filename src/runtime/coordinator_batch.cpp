@@ -162,16 +162,15 @@ int Coordinator::xor_levels() {
   }
   const int high = c == 0 ? 0 : 1 << (std::bit_width(static_cast<unsigned>(c)) - 1);
   std::uint32_t first = 0;  // those in the first level
-  bool same_hop = true;     // every message at the same hop (store-and-forward)
   for (std::size_t i = 0; i < ends_.size(); ++i) {
     home_[i] = static_cast<std::uint32_t>(home_of(ends_[i].source));
     first += (ends_[i].source & high) == 0 ? 1 : 0;
-    same_hop = same_hop && ends_[i].hop == ends_.front().hop;
   }
   const auto n = static_cast<std::uint32_t>(ends_.size());
   // Under store-and-forward a hop touches its sender only on the first hop and its receiver only on the last
   // (level_batch). On routes of more than one hop, a pair's two messages at the same hop then share no node.
-  const bool apart = each_hop_ && same_hop && std::popcount(static_cast<unsigned>(c)) > 1;
+  const bool apart = each_hop_ && std::popcount(static_cast<unsigned>(c)) > 1 &&
+                     std::all_of(ends_.begin(), ends_.end(), [&](const Ends& e) { return e.hop == ends_.front().hop; });
   if (first == 0 || first == n || apart) {  // no pair is whole, or its two share nothing
     in_key_order();
     return 1;
@@ -396,15 +395,6 @@ bool Coordinator::place_one(Message* m, Lane& lane) {
     lane.forwarded.push_back(queue_item(m));
   }
   return true;
-}
-
-Time Coordinator::lead_of(const Message& m) const {
-  return std::min(run_.timing.least_lead(m.transfer), run_.lead_limit);
-}
-
-CommitQueue::Item Coordinator::queue_item(Message* m) const {
-  return {m->key, m, lead_of(*m), m->destination,
-          hops_apart_ ? run_.timing.leads_to_wake(m->transfer) : 1};
 }
 
 }  // namespace hcemu::detail
