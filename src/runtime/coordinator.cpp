@@ -197,8 +197,9 @@ CommitQueue::Item Coordinator::queue_item(Message* m) const {
 }
 
 void Coordinator::submit(Pending* p) {
-  const CommitQueue::Item item = p->kind == Pending::Kind::message ? queue_item(static_cast<Message*>(p))
-                                                                    : CommitQueue::Item{p->key, p, CommitQueue::kHorizon};
+  const CommitQueue::Item item = p->kind == Pending::Kind::message
+                                     ? queue_item(static_cast<Message*>(p))
+                                     : CommitQueue::Item{p->key, p, CommitQueue::kHorizon};
   Submissions& list = submissions_[submission_list_of_this_thread(submissions_.size())];
   list.lock();
   list.items.push_back(item);
