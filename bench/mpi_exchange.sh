@@ -3,8 +3,8 @@
 # one run. Per rank count:
 #   command   the whole command, as a user waits for it;
 #   start-up  what mpirun alone takes to start and end that many ranks (`hcemu --version` under it);
-#   run       the run itself, as the report gives it (`wall_seconds`): the whole command less start-up, reading
-#             configs and writing the report;
+#   run       the run itself, as the report gives it (`wall_seconds`): without mpirun's start-up, reading the
+#             config or writing the report;
 #   rounds    the rounds with the other ranks;
 #   msgs/s    emulated messages per second of the run.
 #
