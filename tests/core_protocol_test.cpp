@@ -1,7 +1,11 @@
 // docs/model.md §5: receives, matching, FORCED and UNFORCED.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string>
+
 #include "core_support.hpp"
+#include "runtime/message.hpp"
 
 namespace hcemu {
 namespace {
@@ -110,6 +114,49 @@ TEST(Unforced, LateMessageWaitsInTheSystemBufferAndPaysTheCopy) {
   // max(call, completion) + sys_copy·L = 50 + 0.125·8
   EXPECT_EQ(report.nodes[1].final_clock, us(50 + 1));
   EXPECT_GE(report.nodes[1].arena_high_water, 8u);
+}
+
+// docs/model.md §5: a message that waits in the system buffer, in model time, is charged to the receiver's arena as
+// its receive completes, on top of what the node holds then. One that comes before its receive only in host order is
+// not part of the mark: on one worker node 0 runs first, and its message is in node 1's inbox when node 1 posts its
+// first receive and looks at what has come, while node 1 holds a block. So the mark is the same on every engine,
+// worker count and interleaving, and follows from the model.
+TEST(Unforced, TheArenaPeakFollowsModelTimeNotHostOrder) {
+  constexpr std::size_t kMessage = 2000, kHeld = 1000;
+  // Node 1's receive of node 0's first message posted at its time 0, before any byte of it can come (λ > 0), or
+  // after it has come (at 1013 µs): then it waits in the buffer, and is charged once node 1 holds nothing else.
+  for (const Time post : {Time{0}, us(2000)}) {
+    SCOPED_TRACE("receive posted at " + std::to_string(post) + " ps");
+    const std::size_t want = post > 0 ? std::max(kHeld, detail::system_buffer_bytes(kMessage)) : kHeld;
+    const Kernel kernel = [post](Node& node) {
+      std::vector<std::byte> big(kMessage), small(8);
+      if (node.id() == 0) {
+        node.send(1, bytes_of(kMessage), 5);
+        node.send(1, bytes_of(8), 7);
+        return;
+      }
+      auto held = node.allocate<std::byte>(kHeld);
+      Request r = node.post_recv(0, small, 7);
+      held = {};
+      node.elapse(post);
+      node.recv(0, big, 5);
+      node.wait(r);
+    };
+    auto config = round_config(1);
+    config.protocol = Protocol::unforced;
+    for (const int workers : {1, 2}) {
+      for (const unsigned yields : {0u, 3u}) {
+        EmulatorSettings settings;
+        settings.workers = workers;
+        settings.yield_seed = yields;
+        const RunReport report = Machine(config, settings).run(kernel);
+        EXPECT_EQ(report.nodes[1].arena_high_water, want) << workers << " workers, yields " << yields;
+      }
+    }
+    EmulatorSettings os;
+    os.engine = EngineKind::os_threads;
+    EXPECT_EQ(Machine(config, os).run(kernel).nodes[1].arena_high_water, want) << "os_threads";
+  }
 }
 
 TEST(Matching, SameSourceAndTagMatchInPostingOrder) {

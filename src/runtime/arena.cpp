@@ -18,6 +18,16 @@ void Arena::charge(std::size_t bytes) {
   high_water_ = std::max(high_water_, in_use_);
 }
 
+void Arena::charge_waited(std::size_t bytes) {
+  charge(bytes);
+  release(bytes);
+}
+
+void Arena::buffer(std::size_t bytes) {
+  if (bytes > capacity_ - buffered_) throw ArenaExhausted(node_, capacity_, buffered_, bytes);
+  buffered_ += bytes;
+}
+
 void* Arena::allocate(std::size_t bytes, std::size_t alignment) {
   if (alignment == 0 || (alignment & (alignment - 1)) != 0)
     throw UsageError("node " + std::to_string(node_) + ": allocate: the alignment must be a power of two, got " +

@@ -137,6 +137,10 @@ Time Completion::complete_receive(Slot& s) {
 Time Completion::take_input(const timing::TransferTimes& arrival, std::size_t bytes, Time posted, bool late,
                             int source, int tag, std::uint64_t message) {
   if (core_.ports().input_shares_output()) sends_.place_own_transfers();
+  // A message that waited in the system buffer (in model time, whenever the host delivered it) is charged to the
+  // arena here, where the node's own program takes it, so that the arena's high-water mark and exhaustion are the
+  // same on every run (Arena::charge_waited).
+  if (late) core_.arena().charge_waited(system_buffer_bytes(bytes));
   const Time completion = core_.context().timing.take_receive(core_.ports(), arrival, bytes, posted, late);
   // The trace's receive: from when the message reached the node (its first byte; later if the input resource was
   // still held by another message) to its completion, so that it never starts with its send (docs/traces.md).

@@ -15,7 +15,7 @@ namespace hcemu::detail {
 
 namespace {
 // What a message waiting in the system buffer costs the node's memory: its bytes and the emulator's header.
-std::size_t buffered_size(const Message& m) { return sizeof(Message) + m.bytes; }
+std::size_t buffered_size(const Message& m) { return system_buffer_bytes(m.bytes); }
 }  // namespace
 
 Matcher::Matcher(int node, const timing::TimingModel& timing, RequestTable& requests, Arena& arena, bool forced,
@@ -222,13 +222,10 @@ bool Matcher::accept(Message* m, Time posted, std::byte* data, std::size_t capac
     Message::destroy(m);
     throw UsageError(what);
   }
+  // It waited in the system buffer in model time, even if the host delivered it after the receive was posted; the
+  // arena is charged for it where its receive completes (Completion::take_input).
   late = outcome == timing::MatchOutcome::deliver_late;
   if (keep_first_bytes_) first_bytes_[m->number()] = m->times().first_byte;
-  if (late) {
-    // It waited in the system buffer in model time, even if the host delivered it after the receive was posted.
-    arena_.charge(buffered_size(*m));
-    arena_.release(buffered_size(*m));
-  }
   if (m->bytes > 0) std::memcpy(data, m->payload(), m->bytes);
   ++messages_received_;
   bytes_received_ += m->bytes;
@@ -283,13 +280,13 @@ void Matcher::discard_lost(std::uint32_t context, int tag, Time posted) {
 
 void Matcher::buffer(Message* m) {
   if (forced_) return;
-  arena_.charge(buffered_size(*m));  // UNFORCED: the system buffer is the node's memory
+  arena_.buffer(buffered_size(*m));  // UNFORCED: the system buffer is the node's memory (Arena::buffer)
   m->buffered = true;
 }
 
 void Matcher::unbuffer(Message* m) {
   if (!m->buffered) return;
-  arena_.release(buffered_size(*m));
+  arena_.unbuffer(buffered_size(*m));
   m->buffered = false;
 }
 

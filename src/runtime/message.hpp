@@ -74,4 +74,8 @@ struct Message : QueueHook, Pending {
   }
 };
 
+// What a message of `bytes` bytes holds of its receiver's arena while it waits in the system buffer (UNFORCED,
+// docs/model.md §5): its header and its data.
+inline std::size_t system_buffer_bytes(std::size_t bytes) { return sizeof(Message) + bytes; }
+
 }  // namespace hcemu::detail
