@@ -380,8 +380,9 @@ bool Coordinator::place_one(Message* m, Lane& lane) {
     if (woke) lane.horizon = std::min(lane.horizon, timing::OrderKey::floor_of(t, node));
   };
   if (step.sender_released) {
-    const Time released = run_.timing.output_free(m->times());
-    event(node(m->source).transfer_released(*m, released), released, m->source);
+    Time released = run_.timing.release_event(m->times(), m->key.ready);
+    const bool woke = node(m->source).transfer_released(*m, released);
+    event(woke, released, m->source);
   }
   if (step.arrived) {
     ++lane.placed;

@@ -211,8 +211,8 @@ void Coordinator::place_round(timing::OrderKey horizon) {
     }
     const bool from_here = is_local(m->source), to_here = is_local(m->destination);
     if (step.sender_released) {
-      const Time released = run_.timing.output_free(m->times());
-      horizon = std::min(horizon, timing::OrderKey::floor_of(released, m->source));
+      Time released = run_.timing.release_event(m->times(), m->key.ready);
+      horizon = std::min(horizon, timing::OrderKey::floor_of(released, m->source));  // every rank's, alike
       if (from_here) node(m->source).transfer_released(*m, released);
     }
     if (step.arrived) {

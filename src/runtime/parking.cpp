@@ -1,5 +1,7 @@
 #include "runtime/parking.hpp"
 
+#include <algorithm>
+
 #include "runtime/engine.hpp"
 #include "runtime/message.hpp"
 #include "runtime/requests.hpp"
@@ -47,6 +49,7 @@ void Parking::block_until(Wait& w, FunctionRef<void()> look) {
     // from deliveries would then wait for one message more than will ever come.
     wake_at_.store(needed > 0 ? inbox_.taken() + needed : ~std::uint64_t{0}, std::memory_order_seq_cst);
     wake_on_release_.store(w.on_release, std::memory_order_seq_cst);
+    parked_at_ = clock_.now();  // published by the store of kParked, read by a waker that claims it from kParked
     state_.store(kParked, std::memory_order_seq_cst);
     const bool came = inbox_.delivered() >= wake_at_.load(std::memory_order_seq_cst) || w.ready() || control_.aborted();
     int expected = kParked;
@@ -63,13 +66,18 @@ void Parking::block_until(Wait& w, FunctionRef<void()> look) {
   }
 }
 
-bool Parking::notify(Time event) {
+bool Parking::notify(Time event) { return wake(event, false); }
+
+bool Parking::notify_no_earlier_than_clock(Time& event) { return wake(event, true); }
+
+bool Parking::wake(Time& event, bool no_earlier_than_clock) {
   // Claim, count, then let go: the node may run the moment it reads kRunning (it need not have suspended yet, and a
   // park may return spuriously), and a node that ran before it was counted could park again and bring the count of
   // running nodes to zero while its waker still runs, so that the placer would place, or report a deadlock, under a
   // node that can still issue a transfer or enter a barrier.
   int expected = kParked;
   if (!state_.compare_exchange_strong(expected, kWaking, std::memory_order_acq_rel)) return false;
+  if (no_earlier_than_clock) event = std::max(event, parked_at_);  // written before the kParked just claimed
   placer_.node_woken(slot_, event);
   state_.store(kRunning, std::memory_order_seq_cst);
   engine_.unpark(slot_);
@@ -82,7 +90,7 @@ bool Parking::deliver(Message* m) {
   return count >= wake_at_.load(std::memory_order_seq_cst) && notify(arrival);
 }
 
-bool Parking::transfer_released(const Message& m, Time released) {
+bool Parking::transfer_released(const Message& m, Time& released) {
   SendSlot* s = m.sender;
   // Before the release: the node may place its next transfer itself (and record it) once it sees this one released.
   if (tracing_)
@@ -93,7 +101,7 @@ bool Parking::transfer_released(const Message& m, Time released) {
   s->channel = m.transfer.channel;
   s->released.store(true, std::memory_order_release);
   released_.fetch_add(1, std::memory_order_seq_cst);
-  return wake_on_release_.load(std::memory_order_seq_cst) && notify(released);
+  return wake_on_release_.load(std::memory_order_seq_cst) && notify_no_earlier_than_clock(released);
 }
 
 bool Parking::horizon_reached(Pending& p) {

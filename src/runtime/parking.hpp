@@ -75,12 +75,16 @@ class Parking {
   // event may end its wait, and returns whether it woke the node ---
   bool deliver(Message* m);  // `m` is the node's from here on
   // The node's transfer `m` has left it: its SendSlot is filled in, and one more of its transfers counts as placed.
-  bool transfer_released(const Message& m, Time released);
+  // Where that wakes the node, `released` (the earliest it can issue its next transfer, TimingModel::release_event)
+  // is raised to the node's clock if that is later: a node issues nothing before its own clock.
+  bool transfer_released(const Message& m, Time& released);
   // Every transfer ready by the time the node asked for with horizon request `p` has been placed.
   bool horizon_reached(Pending& p);
   // Whatever the node waits for may have come (a barrier released, the run aborted), at model time `event` (0 where
   // not known): the node issues nothing ready before it.
   bool notify(Time event);
+  // The same, for an event no earlier than `event` and no earlier than the node's clock, which comes out in `event`.
+  bool notify_no_earlier_than_clock(Time& event);
 
   // How many of its first bytes a wake and a resume touch (the hints warm them): all of its two lines.
   static constexpr std::size_t hot_bytes() { return 128; }
@@ -96,6 +100,7 @@ class Parking {
   static constexpr int kRunning = 0, kParked = 1, kDone = 2, kWaking = 3;
 
   void reach_horizon(std::uint64_t ticket);
+  bool wake(Time& event, bool no_earlier_than_clock);  // notify's
 
   // What a release, a delivery and a wake touch, on the first line: a delivery reads wake_at_ and counts in the
   // inbox's word beside it. The rest on the second.
@@ -111,6 +116,7 @@ class Parking {
   Placer& placer_;
   Engine& engine_;
   Wait* wait_ = nullptr;
+  Time parked_at_ = 0;  // the node's clock when it last parked: written before it parks, read by its waker
   timing::NodeClock& clock_;
   const RunControl& control_;
   std::vector<TraceSpan>& sent_;  // send spans, recorded by whoever places the transfer

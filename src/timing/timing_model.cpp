@@ -16,6 +16,7 @@ CostTable costs_for(const MachineConfig& config, Timing timing) {
 TimingModel::TimingModel(const MachineConfig& config, Timing timing)
     : cost_(costs_for(config, timing)),
       ports_(config.ports),
+      several_outputs_(config.ports.kind == Ports::Kind::k && config.ports.n >= 2),
       protocol_(config.protocol, cost_.sys_copy),
       d_(config.d),
       wiring_(make_wiring(config)),

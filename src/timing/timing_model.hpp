@@ -46,9 +46,11 @@ class TimingModel {
   // Books the transfer's next step on the links. Callers serialise commits of transfers that share a link: see
   // LinkTable.
   CommitStep commit(Transfer& t, Time forget_before) { return transfers_->commit(t, links_, forget_before); }
-  // The least time from the transfer's ready time to its arrival and to output_free below, whatever its bookings
-  // (TransferModel::least_lead less the port overlap's share); 0 where the model cannot say before booking.
+  // The least time from the transfer's ready time to its arrival and to release_event below, whatever its bookings
+  // (TransferModel::least_lead less the port overlap's share); 0 where the model cannot say before booking, and with
+  // several output channels (release_event).
   Time least_lead(const Transfer& t) const {
+    if (several_outputs_) return 0;
     const Time lead = transfers_->least_lead(t);
     return lead - cost_.overlap(lead);
   }
@@ -62,6 +64,13 @@ class TimingModel {
   Time output_free(const TransferTimes& x) const {
     return x.sender_done - cost_.overlap(x.sender_done - x.start);
   }
+  // No earlier than this, the sender, told that its transfer (queued at `ready`, times `x`) has been placed, can
+  // issue its next one (docs/model.md §4, §7). With one output resource that is output_free. With k:N channels, N >=
+  // 2, a sender waits for its transfers to be placed only to learn which channel frees first; its next transfer may
+  // take another channel, free since before `ready`, and be ready at the sender's clock, which is no earlier than
+  // this transfer's ready time (its issue came after this one's, and every channel is free no earlier than the one
+  // this transfer took).
+  Time release_event(const TransferTimes& x, Time ready) const { return several_outputs_ ? ready : output_free(x); }
 
   // --- receiving (docs/model.md §4, §5) ---
   MatchOutcome on_match(const TransferTimes& message, Time posted) const { return protocol_.on_match(message, posted); }
@@ -101,6 +110,7 @@ class TimingModel {
  private:
   CostTable cost_;
   Ports ports_;
+  bool several_outputs_;  // k:N ports, N >= 2 (release_event)
   ProtocolRules protocol_;
   int d_;
   std::unique_ptr<Wiring> wiring_;

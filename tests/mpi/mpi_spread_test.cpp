@@ -244,14 +244,17 @@ TEST_P(HotSpots, OnSharedLinks) {
 // On the torus and the mesh every rank places the whole queue, and the statistics say so. Every node sends to a
 // partner across the machine and to one in its own column, step after step, at staggered times and in sizes that
 // differ, some routes the long way round (Node::route_ways): routes from several ranks' rows meet on the y links.
-// Under circuit switching and store-and-forward, on the torus and the mesh.
+// Under circuit switching and store-and-forward, on the torus and the mesh; on one port, and on k:2 ports, where a
+// node's second send may start before its first has left it (TimingModel::release_event).
 struct GridCase {
   const char* topology;
   Switching switching;
+  const char* ports = "one";
 };
 
 void PrintTo(const GridCase& c, std::ostream* os) {
-  *os << c.topology << (c.switching == Switching::circuit ? ", circuit" : ", store-and-forward");
+  *os << c.topology << (c.switching == Switching::circuit ? ", circuit" : ", store-and-forward") << ", ports "
+      << c.ports;
 }
 
 class Grids : public ::testing::TestWithParam<GridCase> {};
@@ -260,6 +263,7 @@ TEST_P(Grids, PlaceTheWholeQueueOnEveryRank) {
   MachineConfig config = round_config(6);  // 8 x 8
   config.topology = Topology::parse(GetParam().topology);
   config.switching = GetParam().switching;
+  config.ports = Ports::parse(GetParam().ports);
   if (config.switching == Switching::store_and_forward) config.packet = 64;
   const bool wrap = config.topology.kind == Topology::Kind::torus;
   const Kernel kernel = [wrap](Node& node) {
@@ -302,10 +306,13 @@ INSTANTIATE_TEST_SUITE_P(Mpi, Grids,
                          ::testing::Values(GridCase{"torus", Switching::circuit},
                                            GridCase{"torus", Switching::store_and_forward},
                                            GridCase{"mesh", Switching::circuit},
-                                           GridCase{"mesh", Switching::store_and_forward}),
+                                           GridCase{"mesh", Switching::store_and_forward},
+                                           GridCase{"mesh", Switching::circuit, "k:2"},
+                                           GridCase{"torus", Switching::store_and_forward, "k:2"}),
                          [](const ::testing::TestParamInfo<GridCase>& grid) {
                            return std::string(grid.param.topology) +
-                                  (grid.param.switching == Switching::circuit ? "_circuit" : "_store_and_forward");
+                                  (grid.param.switching == Switching::circuit ? "_circuit" : "_store_and_forward") +
+                                  (std::string(grid.param.ports) == "one" ? "" : "_k2");
                          });
 
 // Ranks on one host that mpirun left unbound (more ranks than cores, as under ctest on a small machine, or
