@@ -1,8 +1,10 @@
 // Every algorithm of every family, through the harness, placed in parallel (docs/engine.md, "Placing in parallel"):
 // three workers sharing every level of two transfers or more, windows no wider than 3 µs
-// (EmulatorSettings::placing_lookahead_limit), random yields. Each gives the report of the placer alone on one
-// worker, to the picosecond, and verifies its data. The machines cover what the levels and the windows depend on:
-// circuits on one port and on all ports, store-and-forward in packets, FORCED receives, LogGP, and the torus.
+// (EmulatorSettings::placing_lookahead_limit), random yields; and three workers placing while others run
+// ("Placing while others run"). Each gives the report of the placer alone on one worker, to the picosecond (every
+// node's clock and arena mark, the contention, the discards), and verifies its data. The machines cover what the
+// levels and the windows depend on: circuits on one port, on k:2 ports and on all ports, store-and-forward in
+// packets, FORCED and UNFORCED receives, LogGP, the torus, and k:2 ports on a mesh.
 #include <gtest/gtest.h>
 
 #include <cctype>
@@ -46,6 +48,16 @@ std::vector<Preset> presets() {
   torus.topology = Topology::parse("torus:4x8");
   torus.d = 5;
   out.push_back({"torus", torus});
+  MachineConfig k_ports = test::ipsc_like();
+  k_ports.d = 4;
+  k_ports.ports = Ports::parse("k:2");
+  out.push_back({"k_ports", k_ports});
+  MachineConfig k_mesh = test::link_bound_machine();
+  k_mesh.topology = Topology::parse("mesh:4x4");
+  k_mesh.d = 4;
+  k_mesh.ports = Ports::parse("k:2");
+  k_mesh.packet = 24;
+  out.push_back({"k_ports_mesh_store_and_forward", k_mesh});
   return out;
 }
 
@@ -88,19 +100,29 @@ TEST_P(PlacerFamilies, EveryAlgorithmPlacedInParallelEqualsThePlacerAlone) {
   parallel.placing_share_from = 2;
   parallel.placing_lookahead_limit = 3;
   parallel.yield_seed = 7;
+  EmulatorSettings early;
+  early.engine = EngineKind::tasks;
+  early.workers = 3;
+  early.placing_early = true;
+  early.yield_seed = 5;
   for (const KernelCase& k : runs) {
     SCOPED_TRACE(k.algo);
     const KernelResult want = family.run(config, alone, k);
-    const KernelResult got = family.run(config, parallel, k);
     EXPECT_TRUE(want.verified) << want.verify_message;
-    EXPECT_TRUE(got.verified) << got.verify_message;
     EXPECT_GT(want.report.makespan, 0);
-    EXPECT_EQ(got.report.makespan, want.report.makespan);
-    ASSERT_EQ(got.report.nodes.size(), want.report.nodes.size());
-    for (std::size_t i = 0; i < want.report.nodes.size(); ++i)
-      EXPECT_EQ(got.report.nodes[i].final_clock, want.report.nodes[i].final_clock) << "node " << i;
-    EXPECT_EQ(test::contention_of(got.report), test::contention_of(want.report));
-    EXPECT_EQ(got.report.forced_discards.size(), want.report.forced_discards.size());
+    for (const EmulatorSettings& settings : {parallel, early}) {
+      SCOPED_TRACE(settings.placing_early ? "placing early" : "levels shared, narrow windows");
+      const KernelResult got = family.run(config, settings, k);
+      EXPECT_TRUE(got.verified) << got.verify_message;
+      EXPECT_EQ(got.report.makespan, want.report.makespan);
+      ASSERT_EQ(got.report.nodes.size(), want.report.nodes.size());
+      for (std::size_t i = 0; i < want.report.nodes.size(); ++i) {
+        EXPECT_EQ(got.report.nodes[i].final_clock, want.report.nodes[i].final_clock) << "node " << i;
+        EXPECT_EQ(got.report.nodes[i].arena_high_water, want.report.nodes[i].arena_high_water) << "node " << i;
+      }
+      EXPECT_EQ(test::contention_of(got.report), test::contention_of(want.report));
+      EXPECT_EQ(got.report.forced_discards.size(), want.report.forced_discards.size());
+    }
   }
 }
 
