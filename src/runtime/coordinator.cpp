@@ -247,6 +247,14 @@ void Coordinator::node_woken(int slot, Time event) {
     running_.fetch_add(1, std::memory_order_seq_cst);
 }
 
+void Coordinator::node_may_issue_from(int slot, Time event) {
+  if (!early_) return;
+  HomeRunning& h = homes_running_[static_cast<std::size_t>(home_of_slot(slot))];
+  spin_lock(h.locked);
+  if (h.running > 0) h.floor = std::min(h.floor, event);  // counted as running: its home's floor bounds it
+  spin_unlock(h.locked);
+}
+
 // A node that parks while its worker has another node queued to run after it is counted later, with the other parks
 // of that worker, once the worker's queue runs dry (worker_dry) or a node parks with none behind it: so the count of
 // running nodes, a line every worker writes, is written about once per worker and step of a lockstep kernel rather

@@ -113,6 +113,7 @@ class Coordinator final : public Placer {
   // Worker w's queue has run dry (Engine::set_dry): the parks it put off count now.
   void worker_dry(int w);
   void node_woken(int slot, Time event) override;
+  void node_may_issue_from(int slot, Time event) override;
   void node_done(int slot) override;
   // Of the passes, those that placed while other workers still ran nodes (place_early).
   std::uint64_t early_passes() const { return early_passes_; }

@@ -87,7 +87,7 @@ bool Parking::wake(Time& event, bool no_earlier_than_clock) {
 bool Parking::deliver(Message* m) {
   const Time arrival = m->times().arrival;
   const std::uint64_t count = inbox_.push(m->times().in_port, m);  // m belongs to the node from here on
-  return count >= wake_at_.load(std::memory_order_seq_cst) && notify(arrival);
+  return (count >= wake_at_.load(std::memory_order_seq_cst) && notify(arrival)) || may_act(arrival);
 }
 
 bool Parking::transfer_released(const Message& m, Time& released) {
@@ -101,7 +101,19 @@ bool Parking::transfer_released(const Message& m, Time& released) {
   s->channel = m.transfer.channel;
   s->released.store(true, std::memory_order_release);
   released_.fetch_add(1, std::memory_order_seq_cst);
-  return wake_on_release_.load(std::memory_order_seq_cst) && notify_no_earlier_than_clock(released);
+  return (wake_on_release_.load(std::memory_order_seq_cst) && notify_no_earlier_than_clock(released)) ||
+         may_act(released);
+}
+
+// Not woken by this event: the node runs (or another waker is letting it go), so it may take what the event brought
+// at its next look, and with it end a wait that an event of a later model time woke it from (a message it did not
+// need wakes it; the one it needs comes while it runs, with an earlier arrival). So the event bounds what it issues,
+// as if it had woken it. Parked, it takes nothing before an event wakes it, which bounds it then.
+bool Parking::may_act(Time event) {
+  const int state = state_.load(std::memory_order_seq_cst);
+  if (state != kRunning && state != kWaking) return false;
+  placer_.node_may_issue_from(slot_, event);
+  return true;
 }
 
 bool Parking::horizon_reached(Pending& p) {

@@ -72,7 +72,8 @@ class Parking {
   int slot() const { return slot_; }  // the node's index in this process
 
   // --- any thread: what the placer, or a node that completes a barrier, tells the node (runtime/placer.hpp); each
-  // event may end its wait, and returns whether it woke the node ---
+  // event may end its wait, and returns whether it woke the node; deliver and transfer_released, whether the node may
+  // act on it before another event wakes it: woken by it, or running (may_act) ---
   bool deliver(Message* m);  // `m` is the node's from here on
   // The node's transfer `m` has left it: its SendSlot is filled in, and one more of its transfers counts as placed.
   // Where that wakes the node, `released` (the earliest it can issue its next transfer, TimingModel::release_event)
@@ -100,6 +101,7 @@ class Parking {
   static constexpr int kRunning = 0, kParked = 1, kDone = 2, kWaking = 3;
 
   void reach_horizon(std::uint64_t ticket);
+  bool may_act(Time event);
   bool wake(Time& event, bool no_earlier_than_clock);  // notify's
 
   // What a release, a delivery and a wake touch, on the first line: a delivery reads wake_at_ and counts in the

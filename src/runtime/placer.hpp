@@ -35,6 +35,9 @@ class Placer {
   // woken by an event at model time `event`, before which it issues nothing (0 where that is not known).
   virtual void node_parked(int slot) = 0;
   virtual void node_woken(int slot, Time event) = 0;
+  // A node that runs, not woken by this event, may take what it brings (a message that came, its transfer placed)
+  // and issue from model time `event` on: it issues nothing before the least of this and what woke it.
+  virtual void node_may_issue_from(int slot, Time event) = 0;
   virtual void node_done(int slot) = 0;
   // The last of this process's nodes has entered the barrier, the latest at `latest_entry`: the placer releases it,
   // at once in one process (true; every other node is notified), or at a round with every rank when spread over
