@@ -424,6 +424,16 @@ TEST(ModelTimeOrder, PairsAlongOneMaskMatchTheReference) {
   }
 }
 
+// One worker, every level placed by the placer alone: what the runners of a topology the reference does not know are
+// held to.
+EmulatorSettings placer_alone() {
+  EmulatorSettings alone;
+  alone.engine = EngineKind::tasks;
+  alone.workers = 1;
+  alone.placing_share_from = 0;
+  return alone;
+}
+
 // Every runner gives the report `want` of the placer alone on one worker: every node's clock, and the contention.
 void expect_as_placer_alone(const MachineConfig& config, const Program& program, const RunReport& want) {
   for (const Runner& r : runners()) {
@@ -447,19 +457,12 @@ TEST(ModelTimeOrder, TorusAndMeshRunsEqualThePlacerAlone) {
                                    switching == Switching::circuit ? 0 : 96);
     config.topology = Topology::parse(topology);
     const Program program = random_rounds(config.d, 13, 4);
-    EmulatorSettings alone;
-    alone.engine = EngineKind::tasks;
-    alone.workers = 1;
-    alone.placing_share_from = 0;
-    const RunReport want = Machine(config, alone).run(test::program_kernel(program));
+    const RunReport want = Machine(config, placer_alone()).run(test::program_kernel(program));
     EXPECT_GT(want.contention_events(), 0u) << "the kernel was meant to contend";
     expect_as_placer_alone(config, program, want);
   }
 }
 
-// On k:N ports a node's next send may start on another channel before its last one has left the node: the placer
-// must not place past the sender's clock when the last one's placing wakes it (TimingModel::release_event). On a
-// mesh, whose links many sources share, placing early and the other runners differed there until it did.
 // A node woken by a message it does not wait for (it came first, later in model time) runs, and the one it waits for
 // may come while it runs, earlier in model time: it then goes on from that arrival, not from the event that woke it.
 // The placer counts an event that reaches a running node as one that bounds it (Parking::may_act), and placing
@@ -480,11 +483,7 @@ TEST(ModelTimeOrder, ExchangeOnKPortsOfATorusPlacedEarlyEqualsThePlacerAlone) {
   KernelCase k;
   k.m = 64;
   k.algo = "direct";
-  EmulatorSettings alone;
-  alone.engine = EngineKind::tasks;
-  alone.workers = 1;
-  alone.placing_share_from = 0;
-  const KernelResult want = family.run(config, alone, k);
+  const KernelResult want = family.run(config, placer_alone(), k);
   ASSERT_TRUE(want.verified);
   EXPECT_GT(want.report.contention_events(), 0u) << "the kernel was meant to contend";
   EmulatorSettings early;
@@ -499,17 +498,16 @@ TEST(ModelTimeOrder, ExchangeOnKPortsOfATorusPlacedEarlyEqualsThePlacerAlone) {
   }
 }
 
+// On k:N ports a node's next send may start on another channel before its last one has left the node: the placer
+// must not place past the sender's clock when the last one's placing wakes it (TimingModel::release_event). On a
+// mesh, whose links many sources share, placing early and the other runners differed there until it did.
 TEST(ModelTimeOrder, SendsBackToBackOnKPortsOfAMeshEqualThePlacerAlone) {
   for (Switching switching : {Switching::circuit, Switching::store_and_forward}) {
     SCOPED_TRACE(switching == Switching::circuit ? "circuit" : "store-and-forward");
     MachineConfig config = machine(6, "k:2", switching, 96);
     config.topology = Topology::parse("mesh:8x8");
     const Program program = sends_back_to_back(6, 5, 4);
-    EmulatorSettings alone;
-    alone.engine = EngineKind::tasks;
-    alone.workers = 1;
-    alone.placing_share_from = 0;
-    const RunReport want = Machine(config, alone).run(test::program_kernel(program));
+    const RunReport want = Machine(config, placer_alone()).run(test::program_kernel(program));
     EXPECT_GT(want.contention_events(), 0u) << "the kernel was meant to contend";
     expect_as_placer_alone(config, program, want);
   }
