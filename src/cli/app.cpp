@@ -82,7 +82,19 @@ std::string parse_error_sentence(const CLI::ParseError& e, const CLI::App& app,
   if (const auto colon = what.find(": "); colon != std::string::npos && what.find(" required ") != std::string::npos &&
                                           what.size() > 8 && what.compare(what.size() - 8, 8, " missing") == 0)
     return where + what.substr(0, colon) + " needs a value (" + help + ")";
-  if (what == "kernel is required") return where + "a kernel is required: " + kernel_names() + " (" + help + ")";
+  if (what == "kernel is required") {
+    // An option the command does not take comes first: "hcemu run --bogus" is likelier a slip in the option than
+    // a kernel forgotten.
+    if (const CLI::App* sub = command.empty() ? nullptr : app.get_subcommand(command))
+      for (int i = 2; i < argc; ++i) {
+        const std::string word = argv[i];
+        if (word.size() < 2 || word.front() != '-' || std::isdigit(static_cast<unsigned char>(word[1]))) continue;
+        const std::string option = word.substr(0, word.find('='));
+        if (sub->get_option_no_throw(option) == nullptr)
+          return command + " has no option " + option + " (" + help + " lists its options)";
+      }
+    return where + "a kernel is required: " + kernel_names() + " (" + help + ")";
+  }
   // A hidden option's error comes without its name (": --pieces: expected ..."; decimal_integer adds it).
   if (what.rfind(": ", 0) == 0) what = what.substr(2);
   if (!what.empty()) what.front() = static_cast<char>(std::tolower(static_cast<unsigned char>(what.front())));

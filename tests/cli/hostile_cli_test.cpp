@@ -66,6 +66,7 @@ INSTANTIATE_TEST_SUITE_P(
         Hostile{"", 2, "a command is required: run, plan, sweep, fit, configs, help or version"},
         Hostile{"nosuchsub", 2, "unknown command 'nosuchsub'"}, Hostile{"rnu exchange", 2, "did you mean 'run'"},
         Hostile{"run", 2, "a kernel is required: exchange"},
+        Hostile{"run --bogus", 2, "run has no option --bogus"}, Hostile{"run -d 3", 2, "a kernel is required"},
         Hostile{"run exchange extra", 2, "unexpected argument 'extra'"},
         Hostile{"run exchange -m", 2, "--bytes needs a value"}, Hostile{"run exchange -d x", 2, "'x'"},
         // Dimensions: the tasks engine runs d <= 16, one OS thread per node d <= 13.
