@@ -251,7 +251,10 @@ void Coordinator::node_may_issue_from(int slot, Time event) {
   if (!early_) return;
   HomeRunning& h = homes_running_[static_cast<std::size_t>(home_of_slot(slot))];
   spin_lock(h.locked);
-  if (h.running > 0) h.floor = std::min(h.floor, event);  // counted as running: its home's floor bounds it
+  // Also while the home counts none: a node that another waker is letting go is counted only once that waker has
+  // taken this lock, and a floor lowered for a home with none running only holds placing back until it has none
+  // again.
+  h.floor = std::min(h.floor, event);
   spin_unlock(h.locked);
 }
 
