@@ -20,6 +20,13 @@ namespace hcemu::cli {
 
 namespace {
 
+// The option a command-line word names ("--set" of "--set=x"), or "" where the word is no option (a value, or a
+// negative number).
+std::string option_of(const std::string& word) {
+  if (word.size() < 2 || word.front() != '-' || std::isdigit(static_cast<unsigned char>(word[1]))) return "";
+  return word.substr(0, word.find('='));
+}
+
 // The parser's error as one sentence for "hcemu: ...": which command it was about, the bad word, the choices.
 std::string parse_error_sentence(const CLI::ParseError& e, const CLI::App& app,
                                  const std::vector<std::pair<std::string, Action>>& commands, int argc,
@@ -48,9 +55,9 @@ std::string parse_error_sentence(const CLI::ParseError& e, const CLI::App& app,
     std::vector<std::string> words;
     for (const auto& word : CLI::detail::split(what.substr(what.find(':') + 2), ' ')) words.insert(words.begin(), word);
     for (const std::string& word : words) {
-      if (word.size() < 2 || word.front() != '-' || std::isdigit(static_cast<unsigned char>(word[1]))) continue;
       // An option this command does not take ("plan --algo"): say so, and which of its subcommands takes it.
-      const std::string option = word.substr(0, word.find('='));
+      const std::string option = option_of(word);
+      if (option.empty()) continue;
       std::string takers;
       if (const CLI::App* sub = command.empty() ? nullptr : app.get_subcommand(command))
         for (const CLI::App* inner : sub->get_subcommands([](const CLI::App*) { return true; }))
@@ -87,10 +94,8 @@ std::string parse_error_sentence(const CLI::ParseError& e, const CLI::App& app,
     // a kernel forgotten.
     if (const CLI::App* sub = command.empty() ? nullptr : app.get_subcommand(command))
       for (int i = 2; i < argc; ++i) {
-        const std::string word = argv[i];
-        if (word.size() < 2 || word.front() != '-' || std::isdigit(static_cast<unsigned char>(word[1]))) continue;
-        const std::string option = word.substr(0, word.find('='));
-        if (sub->get_option_no_throw(option) == nullptr)
+        const std::string option = option_of(argv[i]);
+        if (!option.empty() && sub->get_option_no_throw(option) == nullptr)
           return command + " has no option " + option + " (" + help + " lists its options)";
       }
     return where + "a kernel is required: " + kernel_names() + " (" + help + ")";

@@ -13,11 +13,6 @@
 
 namespace hcemu::detail {
 
-namespace {
-// What a message waiting in the system buffer costs the node's memory: its bytes and the emulator's header.
-std::size_t buffered_size(const Message& m) { return system_buffer_bytes(m.bytes); }
-}  // namespace
-
 Matcher::Matcher(int node, const timing::TimingModel& timing, RequestTable& requests, Arena& arena, bool forced,
                  BlockPool* pool, MemoryGuard* guard)
     : node_(node),
@@ -280,13 +275,13 @@ void Matcher::discard_lost(std::uint32_t context, int tag, Time posted) {
 
 void Matcher::buffer(Message* m) {
   if (forced_) return;
-  arena_.buffer(buffered_size(*m));  // UNFORCED: the system buffer is the node's memory (Arena::buffer)
+  arena_.buffer(system_buffer_bytes(m->bytes));  // UNFORCED: the system buffer is the node's memory (Arena::buffer)
   m->buffered = true;
 }
 
 void Matcher::unbuffer(Message* m) {
   if (!m->buffered) return;
-  arena_.unbuffer(buffered_size(*m));
+  arena_.unbuffer(system_buffer_bytes(m->bytes));
   m->buffered = false;
 }
 

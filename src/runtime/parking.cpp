@@ -31,6 +31,7 @@ void Parking::start_run(bool tracing) {
   state_.store(kRunning, std::memory_order_relaxed);
   wake_at_.store(0, std::memory_order_relaxed);
   wake_on_release_.store(false, std::memory_order_relaxed);
+  parked_at_ = 0;
   released_.store(0, std::memory_order_relaxed);
   horizon_reached_.store(0, std::memory_order_relaxed);
   wait_ = nullptr;
@@ -49,7 +50,8 @@ void Parking::block_until(Wait& w, FunctionRef<void()> look) {
     // from deliveries would then wait for one message more than will ever come.
     wake_at_.store(needed > 0 ? inbox_.taken() + needed : ~std::uint64_t{0}, std::memory_order_seq_cst);
     wake_on_release_.store(w.on_release, std::memory_order_seq_cst);
-    parked_at_ = clock_.now();  // published by the store of kParked, read by a waker that claims it from kParked
+    // Read only by a waker that a release lets wake it (transfer_released), once it has claimed it from kParked.
+    if (w.on_release) parked_at_ = clock_.now();
     state_.store(kParked, std::memory_order_seq_cst);
     const bool came = inbox_.delivered() >= wake_at_.load(std::memory_order_seq_cst) || w.ready() || control_.aborted();
     int expected = kParked;
@@ -90,7 +92,7 @@ bool Parking::deliver(Message* m) {
   return (count >= wake_at_.load(std::memory_order_seq_cst) && notify(arrival)) || may_act(arrival);
 }
 
-bool Parking::transfer_released(const Message& m, Time& released) {
+void Parking::record_release(const Message& m) {
   SendSlot* s = m.sender;
   // Before the release: the node may place its next transfer itself (and record it) once it sees this one released.
   if (tracing_)
@@ -101,6 +103,10 @@ bool Parking::transfer_released(const Message& m, Time& released) {
   s->channel = m.transfer.channel;
   s->released.store(true, std::memory_order_release);
   released_.fetch_add(1, std::memory_order_seq_cst);
+}
+
+bool Parking::transfer_released(const Message& m, Time& released) {
+  record_release(m);
   return (wake_on_release_.load(std::memory_order_seq_cst) && notify_no_earlier_than_clock(released)) ||
          may_act(released);
 }

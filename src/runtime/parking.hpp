@@ -79,6 +79,8 @@ class Parking {
   // Where that wakes the node, `released` (the earliest it can issue its next transfer, TimingModel::release_event)
   // is raised to the node's clock if that is later: a node issues nothing before its own clock.
   bool transfer_released(const Message& m, Time& released);
+  // The same, for a transfer the node places itself as it issues it (SendSide::place_now): it runs, and wakes nobody.
+  void own_transfer_released(const Message& m) { record_release(m); }
   // Every transfer ready by the time the node asked for with horizon request `p` has been placed.
   bool horizon_reached(Pending& p);
   // Whatever the node waits for may have come (a barrier released, the run aborted), at model time `event` (0 where
@@ -102,6 +104,7 @@ class Parking {
 
   void reach_horizon(std::uint64_t ticket);
   bool may_act(Time event);
+  void record_release(const Message& m);  // the SendSlot filled in, and counted as placed
   bool wake(Time& event, bool no_earlier_than_clock);  // notify's
 
   // What a release, a delivery and a wake touch, on the first line: a delivery reads wake_at_ and counts in the
@@ -118,7 +121,7 @@ class Parking {
   Placer& placer_;
   Engine& engine_;
   Wait* wait_ = nullptr;
-  Time parked_at_ = 0;  // the node's clock when it last parked: written before it parks, read by its waker
+  Time parked_at_ = 0;  // the node's clock when it last parked for a release: written before, read by its waker
   timing::NodeClock& clock_;
   const RunControl& control_;
   std::vector<TraceSpan>& sent_;  // send spans, recorded by whoever places the transfer

@@ -72,10 +72,7 @@ Request SendSide::isend(int dest, std::span<const std::byte> data, int tag) {
 void SendSide::place_now(Message* m) {
   for (;;) {
     const timing::CommitStep step = core_.context().timing.commit(m->transfer, m->transfer.key.ready);
-    if (step.sender_released) {  // to the sender itself, which runs: it wakes nobody
-      Time released = m->transfer.key.ready;
-      core_.parking().transfer_released(*m, released);
-    }
+    if (step.sender_released) core_.parking().own_transfer_released(*m);
     if (step.arrived || !step.more) break;
   }
   core_.context().placer.forward_placed(m);
