@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "hcemu/hcemu.hpp"
+#include "hcemu/kernels/exchange.hpp"
 #include "hcemu/model/transfer.hpp"
 
 namespace hcemu {
@@ -242,6 +243,33 @@ TEST(EngineStats, CountThePassesPlacedWhileOthersRun) {
   }
   EXPECT_NEAR(s.serial_fraction() * s.wall_seconds,
               std::max(0.0, s.placing_seconds - s.shared_seconds - s.waiting_seconds - s.early_seconds), 1e-12);
+}
+
+// On k:N ports a sender waits for its transfers to be placed only to learn which channel frees first, so the release
+// of a transfer that ends its sender's wait bounds a pass at the transfer's ready time (docs/engine.md, "Placing
+// transfers in model time"). A release that ends no wait bounds nothing: the library's Direct exchange waits for the
+// partner's message in each step, not for its send, and a step is one pass, as on one port. On one worker no node
+// woken in a pass runs before the pass ends, so the count is exact there.
+TEST(EngineStats, AStepOfTheDirectExchangeIsOnePassOnKPortsToo) {
+  EmulatorSettings settings;
+  settings.engine_stats = true;
+  settings.workers = 1;
+  if (settings.engine != EngineKind::tasks) GTEST_SKIP() << "one thread per node: woken nodes run during a pass";
+  constexpr int d = 5;
+  constexpr std::size_t m = 16;
+  const Kernel direct = [](Node& node) {
+    const std::vector<std::byte> send(static_cast<std::size_t>(node.size()) * m);
+    std::vector<std::byte> recv(send.size());
+    kernels::direct_exchange(node, send, recv, m);
+  };
+  for (const char* ports : {"one", "k:2", "k:3"}) {
+    SCOPED_TRACE(ports);
+    MachineConfig config = costed_cube(d);
+    config.ports = Ports::parse(ports);
+    const RunReport report = Machine(config, settings).run(direct);
+    ASSERT_TRUE(report.engine_stats.has_value());
+    EXPECT_EQ(report.engine_stats->placement_passes, (1u << d) - 1);
+  }
 }
 
 TEST(EngineStats, ChangeNoResult) {

@@ -9,8 +9,7 @@
 namespace hcemu::detail {
 
 NodeCore::NodeCore(const NodeContext& context, int id)
-    : parking_(id, context.timing.topology().input_ports(), id - context.first_node, clock_, context.placer,
-               context.engine, context.control, sent_),
+    : parking_(id, context.timing.topology().input_ports(), id - context.first_node, clock_, context, sent_),
       own_{&context, nullptr, 0, id, context.config.nodes(), 0, context.placer.orders_in_model_time(), false},
       requests_(&context.kept_blocks, &context.memory_guard),
       clock_(context.settings.timing, context.settings.time_scale),

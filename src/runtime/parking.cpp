@@ -4,6 +4,7 @@
 
 #include "runtime/engine.hpp"
 #include "runtime/message.hpp"
+#include "runtime/node_core.hpp"
 #include "runtime/requests.hpp"
 #include "runtime/placer.hpp"
 #include "runtime/run_control.hpp"
@@ -11,16 +12,9 @@
 
 namespace hcemu::detail {
 
-Parking::Parking(int node, int input_ports, int slot, timing::NodeClock& clock, Placer& placer, Engine& engine,
-                 const RunControl& control, std::vector<TraceSpan>& sent)
-    : slot_(slot),
-      node_(node),
-      inbox_(input_ports),
-      placer_(placer),
-      engine_(engine),
-      clock_(clock),
-      control_(control),
-      sent_(sent) {
+Parking::Parking(int node, int input_ports, int slot, timing::NodeClock& clock, const NodeContext& context,
+                 std::vector<TraceSpan>& sent)
+    : slot_(slot), node_(node), inbox_(input_ports), context_(context), clock_(clock), sent_(sent) {
   static_assert(sizeof(Parking) == hot_bytes(), "a parking is two lines");
 }
 
@@ -31,7 +25,8 @@ void Parking::start_run(bool tracing) {
   state_.store(kRunning, std::memory_order_relaxed);
   wake_at_.store(0, std::memory_order_relaxed);
   wake_on_release_.store(false, std::memory_order_relaxed);
-  parked_at_ = 0;
+  parked_at_.store(0, std::memory_order_relaxed);
+  release_parks_.store(0, std::memory_order_relaxed);
   released_.store(0, std::memory_order_relaxed);
   horizon_reached_.store(0, std::memory_order_relaxed);
   wait_ = nullptr;
@@ -40,7 +35,12 @@ void Parking::start_run(bool tracing) {
 void Parking::block_until(Wait& w, FunctionRef<void()> look) {
   for (;;) {
     look();
-    if (w.ready()) return;
+    if (w.ready()) {
+      // The wait is over: a release no longer ends it (transfer_released).
+      const std::uint64_t parks = release_parks_.load(std::memory_order_relaxed);
+      if ((parks & 1) != 0) release_parks_.store(parks - 1, std::memory_order_seq_cst);
+      return;
+    }
     // Say which events can end the wait, then park; an event that came meanwhile cancels the park. The stores and
     // loads here and in the wakers are sequentially consistent, so that one side always sees the other.
     wait_ = &w;
@@ -50,16 +50,20 @@ void Parking::block_until(Wait& w, FunctionRef<void()> look) {
     // from deliveries would then wait for one message more than will ever come.
     wake_at_.store(needed > 0 ? inbox_.taken() + needed : ~std::uint64_t{0}, std::memory_order_seq_cst);
     wake_on_release_.store(w.on_release, std::memory_order_seq_cst);
-    // Read only by a waker that a release lets wake it (transfer_released), once it has claimed it from kParked.
-    if (w.on_release) parked_at_ = clock_.now();
+    if (w.on_release) {
+      parked_at_.store(clock_.now(), std::memory_order_relaxed);
+      const std::uint64_t parks = release_parks_.load(std::memory_order_relaxed);
+      release_parks_.store((parks | 1) + 2, std::memory_order_seq_cst);  // one more, and not over
+    }
     state_.store(kParked, std::memory_order_seq_cst);
-    const bool came = inbox_.delivered() >= wake_at_.load(std::memory_order_seq_cst) || w.ready() || control_.aborted();
+    const bool came =
+        inbox_.delivered() >= wake_at_.load(std::memory_order_seq_cst) || w.ready() || context_.control.aborted();
     int expected = kParked;
     if (!(came && state_.compare_exchange_strong(expected, kRunning, std::memory_order_acq_rel))) {
       // Parked (or claimed already by a waker, who counts this node as running again before it lets it go on).
       clock_.pause();
-      placer_.node_parked(slot_);  // the last node counted as stopped places transfers, here, on this stack
-      while (state_.load(std::memory_order_acquire) != kRunning) engine_.park(slot_);
+      context_.placer.node_parked(slot_);  // the last node counted as stopped places transfers, here, on this stack
+      while (state_.load(std::memory_order_acquire) != kRunning) context_.engine.park(slot_);
       clock_.resume();
     }
     wake_at_.store(~std::uint64_t{0}, std::memory_order_relaxed);
@@ -79,10 +83,11 @@ bool Parking::wake(Time& event, bool no_earlier_than_clock) {
   // node that can still issue a transfer or enter a barrier.
   int expected = kParked;
   if (!state_.compare_exchange_strong(expected, kWaking, std::memory_order_acq_rel)) return false;
-  if (no_earlier_than_clock) event = std::max(event, parked_at_);  // written before the kParked just claimed
-  placer_.node_woken(slot_, event);
+  // Written before the kParked just claimed.
+  if (no_earlier_than_clock) event = std::max(event, parked_at_.load(std::memory_order_relaxed));
+  context_.placer.node_woken(slot_, event);
   state_.store(kRunning, std::memory_order_seq_cst);
-  engine_.unpark(slot_);
+  context_.engine.unpark(slot_);
   return true;
 }
 
@@ -105,10 +110,23 @@ void Parking::record_release(const Message& m) {
   released_.fetch_add(1, std::memory_order_seq_cst);
 }
 
+// Not woken by it, a node may act on its transfer's release before another event only where the release ends a wait
+// for one in which the node has parked: its clock stood still there, and the event that woke it may be later (a
+// message it did not wait for). Anywhere else the release ends nothing the node waits for, and what it issues next is
+// bounded already: by the event that ended its last wait (a release that ended one woke it, or counted here), and by
+// its transfers' ready times, which never fall, since each takes its output no earlier than the last one's
+// release_event (docs/engine.md, "Placing transfers in model time"). So only such a wait counts, and the node's clock
+// when it parked raises the event. Both are read before the release is recorded: a park after that shows in the
+// count, and a clock read then is no later than the node's clock when it sees the release (clocks do not fall).
 bool Parking::transfer_released(const Message& m, Time& released) {
+  const std::uint64_t parks = release_parks_.load(std::memory_order_seq_cst);
+  const bool waits = (parks & 1) != 0;
+  const Time parked = waits ? parked_at_.load(std::memory_order_relaxed) : 0;  // the second line, where needed
   record_release(m);
-  return (wake_on_release_.load(std::memory_order_seq_cst) && notify_no_earlier_than_clock(released)) ||
-         may_act(released);
+  if (wake_on_release_.load(std::memory_order_seq_cst) && notify_no_earlier_than_clock(released)) return true;
+  if (!waits && release_parks_.load(std::memory_order_seq_cst) == parks) return false;
+  released = std::max(released, parked);  // parked only since: its clock is not known, and the event is not raised
+  return may_act(released);
 }
 
 // Not woken by this event: the node runs (or another waker is letting it go), so it may take what the event brought
@@ -118,7 +136,7 @@ bool Parking::transfer_released(const Message& m, Time& released) {
 bool Parking::may_act(Time event) {
   const int state = state_.load(std::memory_order_seq_cst);
   if (state != kRunning && state != kWaking) return false;
-  placer_.node_may_issue_from(slot_, event);
+  context_.placer.node_may_issue_from(slot_, event);
   return true;
 }
 

@@ -21,10 +21,8 @@ class NodeClock;
 
 namespace hcemu::detail {
 
-class Engine;
-class Placer;
-class RunControl;
 struct Message;
+struct NodeContext;
 struct Pending;
 
 // What a deadlock report says of a parked node: asked of the node's top part, which knows its matching state too.
@@ -51,8 +49,8 @@ class Parking {
  public:
   // `node`: its id; `slot`: the engine's index of the node; `sent`: where released transfers leave their send spans.
   // Everything given outlives the parking.
-  Parking(int node, int input_ports, int slot, timing::NodeClock& clock, Placer& placer, Engine& engine,
-          const RunControl& control, std::vector<TraceSpan>& sent);
+  Parking(int node, int input_ports, int slot, timing::NodeClock& clock, const NodeContext& context,
+          std::vector<TraceSpan>& sent);
   void set_describer(const BlockedDescriber& describer) { describer_ = &describer; }
 
   // `tracing`: whether released transfers leave send spans (sent()).
@@ -77,7 +75,8 @@ class Parking {
   bool deliver(Message* m);  // `m` is the node's from here on
   // The node's transfer `m` has left it: its SendSlot is filled in, and one more of its transfers counts as placed.
   // Where that wakes the node, `released` (the earliest it can issue its next transfer, TimingModel::release_event)
-  // is raised to the node's clock if that is later: a node issues nothing before its own clock.
+  // is raised to the node's clock if that is later: a node issues nothing before its own clock. A running node may
+  // act on it only where it ends a wait for a release in which the node has parked (the .cpp says why).
   bool transfer_released(const Message& m, Time& released);
   // The same, for a transfer the node places itself as it issues it (SendSide::place_now): it runs, and wakes nobody.
   void own_transfer_released(const Message& m) { record_release(m); }
@@ -117,13 +116,14 @@ class Parking {
   std::atomic<std::uint64_t> wake_at_{0};  // wake when the inbox's delivery count reaches this
   Inbox inbox_;
   std::atomic<std::uint64_t> released_{0};
+  // The node's parks for a release, counted twice, plus one while the wait they were for is not over: written by
+  // the node, read by transfer_released (on the first line, which a release touches anyway).
+  std::atomic<std::uint64_t> release_parks_{0};
   std::atomic<std::uint64_t> horizon_reached_{0};
-  Placer& placer_;
-  Engine& engine_;
+  const NodeContext& context_;  // the run's placer, engine and control
   Wait* wait_ = nullptr;
-  Time parked_at_ = 0;  // the node's clock when it last parked for a release: written before, read by its waker
+  std::atomic<Time> parked_at_{0};  // the node's clock at the last of those parks: read by its waker too
   timing::NodeClock& clock_;
-  const RunControl& control_;
   std::vector<TraceSpan>& sent_;  // send spans, recorded by whoever places the transfer
   const BlockedDescriber* describer_ = nullptr;
 };
