@@ -68,6 +68,7 @@ void Coordinator::start(int nodes) {
   // (sender_places keeps those without one in the queue), or not to come while the placer places (a barrier's
   // release, barrier_complete).
   early_ = run_.early && !distributed() && run_.ordered && workers > 1 && nodes >= workers;
+  leads_past_release_ = run_.timing.several_outputs() && !early_ && !distributed();
   homes_running_ = std::vector<HomeRunning>(early_ ? static_cast<std::size_t>(workers) : 0);
   home_first_.assign(homes_running_.size(), 0);
   if (early_) {
@@ -188,7 +189,9 @@ bool Coordinator::barrier_complete(Time latest_entry) {
 }
 
 Time Coordinator::lead_of(const Message& m) const {
-  return std::min(run_.timing.least_lead(m.transfer), run_.lead_limit);
+  const Time lead =
+      leads_past_release_ ? run_.timing.lead_past_release(m.transfer) : run_.timing.least_lead(m.transfer);
+  return std::min(lead, run_.lead_limit);
 }
 
 CommitQueue::Item Coordinator::queue_item(Message* m) const {

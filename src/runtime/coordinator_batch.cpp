@@ -1,15 +1,16 @@
 // A pass of placing in batches (runtime/coordinator.hpp; the argument is in docs/engine.md, "Placing in parallel").
 //
 // Nothing that placing a message brings (its arrival, the end of its sender's hold on its output) comes earlier than
-// its ready time plus its least lead (timing::TimingModel::least_lead). So every message at the front of the queue
-// that is ready before the earliest such time of the messages ahead of it can be placed before any node that this
-// placing wakes runs again: together, one batch. Within a batch, the order of docs/model.md §7 matters only among
-// messages that share something a placing touches: a link of their routes (its bookings), their sender (its
-// releases) or their receiver (its deliveries). Each message's level is one more than the latest level of an earlier
-// message of the batch that shares one of these with it, so that the messages of a level share none, and the
-// messages that share one are placed in key order, level after level, each seeing exactly the bookings it would see
-// placed one at a time. A level's messages are placed at once by the placer and the workers that join it
-// (Engine::share).
+// its ready time plus its least lead (timing::TimingModel::least_lead; on k:N ports, where its sender waits for no
+// release, TimingModel::lead_past_release, and none where it does: docs/engine.md, "Placing in parallel"). So every
+// message at the front of the queue that is ready before the earliest such time of the messages ahead of it can be
+// placed before any node that this placing wakes runs again: together, one batch. Within a batch, the order of
+// docs/model.md §7 matters only among messages that share something a placing touches: a link of their routes (its
+// bookings), their sender (its releases) or their receiver (its deliveries). Each message's level is one more than
+// the latest level of an earlier message of the batch that shares one of these with it, so that the messages of a
+// level share none, and the messages that share one are placed in key order, level after level, each seeing exactly
+// the bookings it would see placed one at a time. A level's messages are placed at once by the placer and the workers
+// that join it (Engine::share).
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -50,8 +51,9 @@ void Coordinator::take_batch(const timing::OrderKey& horizon, bool own_links) {
     // A horizon is answered alone, in its turn; the message itself is not read here (CommitQueue::Item::lead).
     if (!(next.key < horizon) || next.key.ready >= bound || next.lead == CommitQueue::kHorizon) break;
     if (own_links && books_shared(next)) break;
-    least_lead_ = std::min(least_lead_, next.lead);
-    bound = std::min(bound, next.key.ready + next.lead);  // both within the model's range: no overflow
+    const Time lead = leads_past_release_ && node(next.key.source).waits_for_release() ? 0 : next.lead;
+    least_lead_ = std::min(least_lead_, lead);
+    bound = std::min(bound, next.key.ready + lead);  // both within the model's range: no overflow
     ends_.push_back({next.key.source, next.destination, next.key.step});
     batch_.push_back(static_cast<Message*>(queue_.pop()));
   }

@@ -93,6 +93,8 @@ class Parking {
 
   // --- for the deadlock report (its data is quiescent then) and the hints ---
   bool parked() const { return state_.load(std::memory_order_acquire) == kParked; }
+  // Whether the node has parked in a wait for a release that is not over (transfer_released).
+  bool waits_for_release() const { return (release_parks_.load(std::memory_order_seq_cst) & 1) != 0; }
   BlockedOperation blocked_operation() const { return describer_->blocked_operation(); }
   const Wait* wait() const { return wait_; }
 

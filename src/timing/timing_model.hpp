@@ -49,11 +49,14 @@ class TimingModel {
   // The least time from the transfer's ready time to its arrival and to release_event below, whatever its bookings
   // (TransferModel::least_lead less the port overlap's share); 0 where the model cannot say before booking, and with
   // several output channels (release_event).
-  Time least_lead(const Transfer& t) const {
-    if (several_outputs_) return 0;
+  Time least_lead(const Transfer& t) const { return several_outputs_ ? 0 : lead_past_release(t); }
+  // The same where the transfer's release ends no wait of its sender, which bounds the release's event otherwise
+  // (runtime/coordinator_batch.cpp): its arrival, and on one output its release too. Differs only with several.
+  Time lead_past_release(const Transfer& t) const {
     const Time lead = transfers_->least_lead(t);
     return lead - cost_.overlap(lead);
   }
+  bool several_outputs() const { return several_outputs_; }
   // The sender's output resource is held until the transfer has left it, less the overlap's share (docs/model.md
   // §14).
   static void take_output(PortState& ports, const Transfer& t) {
