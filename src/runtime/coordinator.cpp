@@ -68,7 +68,6 @@ void Coordinator::start(int nodes) {
   // (sender_places keeps those without one in the queue), or not to come while the placer places (a barrier's
   // release, barrier_complete).
   early_ = run_.early && !distributed() && run_.ordered && workers > 1 && nodes >= workers;
-  leads_past_release_ = run_.timing.several_outputs() && !early_ && !distributed();
   homes_running_ = std::vector<HomeRunning>(early_ ? static_cast<std::size_t>(workers) : 0);
   home_first_.assign(homes_running_.size(), 0);
   if (early_) {
@@ -112,6 +111,7 @@ void Coordinator::start(int nodes) {
   books_links_ = leads != Leads::no_links;
   partitioned_ = distributed() && run_.ordered && leads != Leads::none && (cube_d_ > 0 || !books_links_);
   each_hop_ = leads == Leads::each_hop;
+  leads_past_release_ = run_.timing.several_outputs() && !early_ && (!distributed() || partitioned_);
   hops_apart_ = partitioned_ && each_hop_;
   if (partitioned_ && books_links_) {
     find_shared_links();

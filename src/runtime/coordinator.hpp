@@ -306,8 +306,9 @@ class Coordinator final : public Placer {
   const PlacerContext& run_;
   // Read on every wake-up and park, written only by start(): not beside placing_, which every pass writes.
   bool early_ = false;  // placing while other workers run (place_early)
-  // On k:N ports, in one process, not placing early: a queued transfer's lead leaves out its release, which counts
-  // only where its sender waits for one (take_batch).
+  // On k:N ports, not placing early, in one process or with the links shared out among the ranks (each placing its
+  // own senders' transfers): a queued transfer's lead leaves out its release, which counts only where its sender
+  // waits for one (take_batch, window_message).
   bool leads_past_release_ = false;
   std::vector<HomeRunning> homes_running_;  // per home, when early_
   std::chrono::steady_clock::time_point origin_;

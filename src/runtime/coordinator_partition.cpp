@@ -225,11 +225,12 @@ Wire Coordinator::window_message(PartitionRound& round) {
   while (!queue_.empty() && queue_.top_key() < wake) {
     window_.push_back(queue_.top());
     queue_.pop();
-    const CommitQueue::Item& i = window_.back();
+    CommitQueue::Item& i = window_.back();
     if (i.lead == CommitQueue::kHorizon) {
       request = i.key;
       break;
     }
+    if (leads_past_release_ && node(i.key.source).waits_for_release()) i.lead = 0;  // as take_batch
     bound = std::min(bound, lead_bound(i));
     wake = std::min(wake, lead_bound(i, i.wake_leads));
   }

@@ -241,6 +241,54 @@ TEST_P(HotSpots, OnSharedLinks) {
   EXPECT_GT(report.engine_stats->lookahead, 0);
 }
 
+// On k:2 ports, with the links shared out: in each step every node sends twice back to back, waits for one message,
+// then sends again, to three permutations that cross the cube's high dimensions. A send waits for the one before to
+// be placed (a wait for a release), and a send waits in the queue while its sender waits for a message. A transfer
+// has no lead only where its sender waits for a release (docs/engine.md, "Placing in parallel"); the rounds' windows
+// are as wide as its duration elsewhere.
+TEST(Mpi, KPortsSendsAroundAReceive) {
+  constexpr int kSends = 3;
+  const Kernel kernel = [](Node& node) {
+    const int n = node.size(), me = node.id();
+    const auto to = [n](int k, int i, int step) { return ((2 * k + 3) * i + 5 * step + k + 1) % n; };
+    const auto size = [](int k, int i, int step) {
+      return static_cast<std::size_t>(32 + 40 * ((i + 2 * step + k) % 6));
+    };
+    const auto tag = [](int k, int step) { return kSends * step + k; };
+    for (int step = 0; step < 4; ++step) {
+      std::vector<std::vector<std::byte>> in(kSends), out(kSends);
+      std::vector<int> from(kSends);
+      std::vector<Request> requests;
+      for (int k = 0; k < kSends; ++k) {
+        for (int i = 0; i < n; ++i)
+          if (to(k, i, step) == me) from[k] = i;
+        in[k].resize(size(k, from[k], step));
+        requests.push_back(node.post_recv(from[k], in[k], tag(k, step)));
+        out[k] = bytes_of(size(k, me, step), static_cast<unsigned>(me + 100 * k + step));
+      }
+      node.elapse(us((me * 7 + step * 3) % 5));
+      requests.push_back(node.isend(to(0, me, step), out[0], tag(0, step)));
+      requests.push_back(node.isend(to(1, me, step), out[1], tag(1, step)));
+      node.wait(requests[0]);
+      requests.push_back(node.isend(to(2, me, step), out[2], tag(2, step)));
+      node.wait_all(std::span(requests).subspan(1));
+      for (int k = 0; k < kSends; ++k)
+        EXPECT_EQ(in[k], bytes_of(size(k, from[k], step), static_cast<unsigned>(from[k] + 100 * k + step)));
+    }
+  };
+  for (Switching switching : {Switching::circuit, Switching::store_and_forward}) {
+    SCOPED_TRACE(switching == Switching::circuit ? "circuit" : "store-and-forward");
+    MachineConfig config = round_config(6);
+    config.ports = Ports::parse("k:2");
+    config.switching = switching;
+    if (switching == Switching::store_and_forward) config.packet = 64;
+    expect_same(config, kernel);
+    EmulatorSettings narrow;
+    narrow.placing_lookahead_limit = 1;
+    expect_same(config, kernel, narrow);
+  }
+}
+
 // On the torus and the mesh every rank places the whole queue, and the statistics say so. Every node sends to a
 // partner across the machine and to one in its own column, step after step, at staggered times and in sizes that
 // differ, some routes the long way round (Node::route_ways): routes from several ranks' rows meet on the y links.
