@@ -226,6 +226,11 @@ class Coordinator final : public Placer {
   };
   Wire round_message(const std::vector<Pending*>& mine);
   void place_round(timing::OrderKey horizon);
+  // On k:N ports, where every rank places the whole queue: per node of every rank, where it was parked in a wait for
+  // a release when the round began, its clock then (round_message), and else kNever: only those nodes' releases bound
+  // the round. And the nodes set in the last round.
+  std::vector<Time> waited_release_;
+  std::vector<int> waiting_release_;
   // Spread over ranks on the cube under circuit switching or store-and-forward (coordinator_partition.cpp): each rank
   // places its own senders' transfers on the links they reach, and only the bookings of links that several ranks'
   // senders reach, and the messages to other ranks' nodes, go between ranks.

@@ -8,8 +8,10 @@
 // queues, the links and every transfer's times stay the same on every rank, so that no rank needs another's results.
 // Whether a placed event wakes a node depends on that node's wait, which only its own rank knows; so every rank
 // counts every event as waking (a lower bound on what may still be issued that is never above the one-process one),
-// and stops the round where the earliest event of the round bounds it. A round may then place less than one process
-// would in one pass, never in another order: the results are the same, only the number of rounds grows.
+// and stops the round where the earliest event of the round bounds it. On k:N ports a release counts only where its
+// sender waited for one as the round began, which each rank brings for its own nodes (round_message). A round may
+// then place less than one process would in one pass, never in another order: the results are the same, only the
+// number of rounds grows.
 #include <algorithm>
 #include <chrono>
 #include <thread>
@@ -83,6 +85,16 @@ void Coordinator::RoundHeads::read(WireReader& in) {
 Wire Coordinator::round_message(const std::vector<Pending*>& mine) {
   Wire w;
   put_round_head(w);
+  if (run_.timing.several_outputs()) {  // every node of this rank is parked, and stays so until the round's placing
+    std::vector<int> waiting;
+    for (int i = run_.first_node; i < run_.first_node + run_.local_nodes; ++i)
+      if (node(i).waits_for_release()) waiting.push_back(i);
+    w.put<std::uint64_t>(waiting.size());
+    for (int i : waiting) {
+      w.put<std::int32_t>(i);
+      w.put(node(i).parked_for_release_at());
+    }
+  }
   w.put<std::uint64_t>(mine.size());
   for (const Pending* p : mine) put_submission(w, p);
   return w;
@@ -100,9 +112,22 @@ void Coordinator::round() {
       waiting([&] { return transport.all_gather(round_message(mine).bytes()); });
 
   RoundHeads heads;
+  const bool several = run_.timing.several_outputs();
+  if (several) {
+    waited_release_.resize(run_.nodes.size(), kNever);
+    for (int i : waiting_release_) waited_release_[static_cast<std::size_t>(i)] = kNever;
+    waiting_release_.clear();
+  }
   for (int r = 0; r < static_cast<int>(parts.size()); ++r) {
     WireReader in(parts[static_cast<std::size_t>(r)]);
     heads.read(in);
+    if (several) {
+      for (auto n = in.get<std::uint64_t>(); n > 0; --n) {
+        const int i = in.get<std::int32_t>();
+        waited_release_[static_cast<std::size_t>(i)] = in.get<Time>();
+        waiting_release_.push_back(i);
+      }
+    }
     const auto count = in.get<std::uint64_t>();
     if (r == transport.rank()) {  // our own, in the order we wrote them
       for (Pending* p : mine) queue_.push(p);
@@ -180,6 +205,7 @@ bool Coordinator::release_barrier(Time latest_entry, timing::OrderKey& horizon) 
 
 void Coordinator::place_round(timing::OrderKey horizon) {
   Transport& transport = *run_.transport;
+  const bool several = run_.timing.several_outputs();
   // The payloads that cross go in one MPI message per pair of ranks and round, in placing order: every rank places
   // every message, so a receiving rank knows how many bytes each other rank sends it, and whose they are.
   const auto ranks = static_cast<std::size_t>(transport.ranks());
@@ -212,7 +238,13 @@ void Coordinator::place_round(timing::OrderKey horizon) {
     const bool from_here = is_local(m->source), to_here = is_local(m->destination);
     if (step.sender_released) {
       Time released = run_.timing.release_event(m->times(), m->key.ready);
-      horizon = std::min(horizon, timing::OrderKey::floor_of(released, m->source));  // every rank's, alike
+      // Every rank's, alike. On k:N ports, only where the sender waited for a release as the round began, raised to
+      // its clock then: elsewhere the release brings nothing before an event that bounds the round already
+      // (docs/engine.md, "Placing in parallel"), while its ready time would end the round at nearly every transfer.
+      if (!several)
+        horizon = std::min(horizon, timing::OrderKey::floor_of(released, m->source));
+      else if (const Time parked = waited_release_[static_cast<std::size_t>(m->source)]; parked != kNever)
+        horizon = std::min(horizon, timing::OrderKey::floor_of(std::max(released, parked), m->source));
       if (from_here) node(m->source).transfer_released(*m, released);
     }
     if (step.arrived) {

@@ -241,11 +241,11 @@ TEST_P(HotSpots, OnSharedLinks) {
   EXPECT_GT(report.engine_stats->lookahead, 0);
 }
 
-// On k:2 ports, with the links shared out: in each step every node sends twice back to back, waits for one message,
-// then sends again, to three permutations that cross the cube's high dimensions. A send waits for the one before to
-// be placed (a wait for a release), and a send waits in the queue while its sender waits for a message. A transfer
-// has no lead only where its sender waits for a release (docs/engine.md, "Placing in parallel"); the rounds' windows
-// are as wide as its duration elsewhere.
+// On k:2 ports: in each step every node sends twice back to back, waits for one message, then sends again, to three
+// permutations that cross the machine. A send waits for the one before to be placed (a wait for a release), and a
+// send waits in the queue while its sender waits for a message. With the links shared out (the cube), a transfer has
+// no lead only where its sender waits for a release (docs/engine.md, "Placing in parallel"); with the whole queue on
+// every rank (the torus), only such a sender's release bounds a round (docs/mpi.md).
 TEST(Mpi, KPortsSendsAroundAReceive) {
   constexpr int kSends = 3;
   const Kernel kernel = [](Node& node) {
@@ -276,16 +276,19 @@ TEST(Mpi, KPortsSendsAroundAReceive) {
         EXPECT_EQ(in[k], bytes_of(size(k, from[k], step), static_cast<unsigned>(from[k] + 100 * k + step)));
     }
   };
-  for (Switching switching : {Switching::circuit, Switching::store_and_forward}) {
-    SCOPED_TRACE(switching == Switching::circuit ? "circuit" : "store-and-forward");
-    MachineConfig config = round_config(6);
-    config.ports = Ports::parse("k:2");
-    config.switching = switching;
-    if (switching == Switching::store_and_forward) config.packet = 64;
-    expect_same(config, kernel);
-    EmulatorSettings narrow;
-    narrow.placing_lookahead_limit = 1;
-    expect_same(config, kernel, narrow);
+  for (const char* topology : {"cube", "torus"}) {
+    for (Switching switching : {Switching::circuit, Switching::store_and_forward}) {
+      SCOPED_TRACE(std::string(topology) + (switching == Switching::circuit ? ", circuit" : ", store-and-forward"));
+      MachineConfig config = round_config(6);
+      config.topology = Topology::parse(topology);
+      config.ports = Ports::parse("k:2");
+      config.switching = switching;
+      if (switching == Switching::store_and_forward) config.packet = 64;
+      expect_same(config, kernel);
+      EmulatorSettings narrow;
+      narrow.placing_lookahead_limit = 1;
+      expect_same(config, kernel, narrow);
+    }
   }
 }
 
