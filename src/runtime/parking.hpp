@@ -91,11 +91,13 @@ class Parking {
   // How many of its first bytes a wake and a resume touch (the hints warm them): all of its two lines.
   static constexpr std::size_t hot_bytes() { return 128; }
 
+  // --- for the placer, as it takes transfers: whether the node has parked in a wait for a release that is not over
+  // (transfer_released), and its clock then ---
+  bool waits_for_release() const { return (release_parks_.load(std::memory_order_seq_cst) & 1) != 0; }
+  Time parked_for_release_at() const { return parked_at_.load(std::memory_order_relaxed); }
+
   // --- for the deadlock report (its data is quiescent then) and the hints ---
   bool parked() const { return state_.load(std::memory_order_acquire) == kParked; }
-  // Whether the node has parked in a wait for a release that is not over (transfer_released).
-  bool waits_for_release() const { return (release_parks_.load(std::memory_order_seq_cst) & 1) != 0; }
-  Time parked_for_release_at() const { return parked_at_.load(std::memory_order_relaxed); }  // the clock then
   BlockedOperation blocked_operation() const { return describer_->blocked_operation(); }
   const Wait* wait() const { return wait_; }
 
