@@ -5,6 +5,7 @@
 //   build-release/bench/core_bench --benchmark_counters_tabular=true
 #include <benchmark/benchmark.h>
 
+#include <string>
 #include <vector>
 
 #include "hcemu/hcemu.hpp"
@@ -17,7 +18,9 @@ using hcemu::EngineKind;
 using hcemu::Machine;
 using hcemu::MachineConfig;
 using hcemu::Node;
+using hcemu::Ports;
 using hcemu::Request;
+using hcemu::RunReport;
 
 hcemu::EmulatorSettings on(EngineKind engine) {
   hcemu::EmulatorSettings s;
@@ -119,6 +122,34 @@ BENCHMARK(BM_DirectExchangeKernel)
     ->ArgsProduct({{8, 10, 12}, {0}})
     ->ArgsProduct({{8, 10}, {1}})
     ->ArgNames({"d", "os_threads"})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// The same kernel on k:N ports (k = 1: one port), side by side: a sender waits for its transfers to be placed only to
+// learn which channel frees first, and a transfer has no lead only where its sender waits so (docs/engine.md,
+// "Placing in parallel"). With the placer's batches and passes per run beside the time.
+void BM_DirectExchangeOnKPorts(benchmark::State& state) {
+  MachineConfig config = ipsc(static_cast<int>(state.range(0)));
+  const auto k = state.range(1);
+  config.ports = Ports::parse(k == 1 ? "one" : "k:" + std::to_string(k));
+  EmulatorSettings settings;
+  settings.engine_stats = true;
+  Machine machine(config, settings);
+  std::uint64_t messages = 0, batches = 0, passes = 0, runs = 0;
+  for (auto _ : state) {
+    const RunReport report = machine.run(library_direct_exchange);
+    messages += report.messages();
+    batches += report.engine_stats->batches;
+    passes += report.engine_stats->placement_passes;
+    ++runs;
+  }
+  count_messages(state, messages);
+  state.counters["batches"] = static_cast<double>(batches) / static_cast<double>(runs);
+  state.counters["passes"] = static_cast<double>(passes) / static_cast<double>(runs);
+}
+BENCHMARK(BM_DirectExchangeOnKPorts)
+    ->ArgsProduct({{10}, {1, 2, 4}})
+    ->ArgNames({"d", "k"})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
