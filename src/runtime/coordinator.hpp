@@ -186,6 +186,9 @@ class Coordinator final : public Placer {
   bool place_one(Message* m, Lane& lane);
   // A message as the queue holds it, with its lead, its receiver and its leads to wake.
   CommitQueue::Item queue_item(Message* m) const;
+  // The item's lead as the placer takes it: none on k:N ports where its sender has parked in a wait for a release
+  // (leads_past_release_), else the one the queue holds.
+  Time lead_as_taken(const CommitQueue::Item& i) const;
   // Its lead as the placer uses it (timing::TimingModel::least_lead), no more than the run's limit, if any: a lead
   // taken shorter than it is only makes the batches narrower.
   Time lead_of(const Message& m) const;

@@ -42,6 +42,10 @@ bool Coordinator::sharing(std::size_t messages) const {
          run_.engine.workers() > 1;
 }
 
+Time Coordinator::lead_as_taken(const CommitQueue::Item& i) const {
+  return leads_past_release_ && node(i.key.source).waits_for_release() ? 0 : i.lead;
+}
+
 void Coordinator::take_batch(const timing::OrderKey& horizon, bool own_links) {
   batch_.clear();
   ends_.clear();
@@ -51,7 +55,7 @@ void Coordinator::take_batch(const timing::OrderKey& horizon, bool own_links) {
     // A horizon is answered alone, in its turn; the message itself is not read here (CommitQueue::Item::lead).
     if (!(next.key < horizon) || next.key.ready >= bound || next.lead == CommitQueue::kHorizon) break;
     if (own_links && books_shared(next)) break;
-    const Time lead = leads_past_release_ && node(next.key.source).waits_for_release() ? 0 : next.lead;
+    const Time lead = lead_as_taken(next);
     least_lead_ = std::min(least_lead_, lead);
     bound = std::min(bound, next.key.ready + lead);  // both within the model's range: no overflow
     ends_.push_back({next.key.source, next.destination, next.key.step});

@@ -230,7 +230,7 @@ Wire Coordinator::window_message(PartitionRound& round) {
       request = i.key;
       break;
     }
-    if (leads_past_release_ && node(i.key.source).waits_for_release()) i.lead = 0;  // as take_batch
+    i.lead = lead_as_taken(i);
     bound = std::min(bound, lead_bound(i));
     wake = std::min(wake, lead_bound(i, i.wake_leads));
   }

@@ -33,12 +33,13 @@ void Parking::start_run(bool tracing) {
 }
 
 void Parking::block_until(Wait& w, FunctionRef<void()> look) {
+  bool parked_for_release = false;
   for (;;) {
     look();
     if (w.ready()) {
       // The wait is over: a release no longer ends it (transfer_released).
-      const std::uint64_t parks = release_parks_.load(std::memory_order_relaxed);
-      if ((parks & 1) != 0) release_parks_.store(parks - 1, std::memory_order_seq_cst);
+      if (parked_for_release)
+        release_parks_.store(release_parks_.load(std::memory_order_relaxed) - 1, std::memory_order_seq_cst);
       return;
     }
     // Say which events can end the wait, then park; an event that came meanwhile cancels the park. The stores and
@@ -54,6 +55,7 @@ void Parking::block_until(Wait& w, FunctionRef<void()> look) {
       parked_at_.store(clock_.now(), std::memory_order_relaxed);
       const std::uint64_t parks = release_parks_.load(std::memory_order_relaxed);
       release_parks_.store((parks | 1) + 2, std::memory_order_seq_cst);  // one more, and not over
+      parked_for_release = true;
     }
     state_.store(kParked, std::memory_order_seq_cst);
     const bool came =
