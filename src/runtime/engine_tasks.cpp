@@ -362,17 +362,30 @@ class TaskEngine final : public Engine {
     if (held == nullptr || --held->depth > 0) return;
     set_held_wake_ups(nullptr);
     if (holding_.load(std::memory_order_relaxed)) return;  // hold_wake_ups(false) hands them over
-    for (int home = 0; home < workers_; ++home) hand_over(*held, home);
+    int wakes = 0;
+    for (int home = 0; home < workers_; ++home) wakes += hand_over(*held, home) ? 1 : 0;
+    queues_.wake_sleeping(wakes);
   }
   // The helpers' tasks of a level end before share() returns to the placer, and a worker holds wake-ups only inside
-  // a task or as the placer: the placer alone touches the lists here.
+  // a task or as the placer: the placer alone touches the lists here. Each home gets every worker's wake-ups for it
+  // in one push, and the sleeping workers are woken by one call, rather than by a push and a wake per worker and
+  // home (W^2 of each, on the placer's serial path).
   void hold_wake_ups(bool on) override {
     if (options_.wall) return;
     holding_.store(on, std::memory_order_relaxed);
     if (on) return;
-    for (HeldWakeUps& held : held_)
-      if (held.by_home.size() == static_cast<std::size_t>(workers_))
-        for (int home = 0; home < workers_; ++home) hand_over(held, home);
+    int wakes = 0;
+    for (int home = 0; home < workers_; ++home) {
+      gathered_.clear();
+      for (HeldWakeUps& held : held_) {
+        if (held.by_home.size() != static_cast<std::size_t>(workers_)) continue;
+        std::vector<int>& ids = held.by_home[static_cast<std::size_t>(home)];
+        gathered_.insert(gathered_.end(), ids.begin(), ids.end());
+        ids.clear();
+      }
+      if (!gathered_.empty() && (queues_.push(home, gathered_) >= 2 || worker_of_this_thread() != home)) ++wakes;
+    }
+    queues_.wake_sleeping(wakes);
   }
 
   __attribute__((noinline)) void schedule(int i) {
@@ -381,7 +394,8 @@ class TaskEngine final : public Engine {
       if (HeldWakeUps* const held = held_here()) {
         std::vector<int>& ids = held->by_home[static_cast<std::size_t>(home)];
         ids.push_back(i);
-        if (ids.size() >= kHeldWakeUps && !holding_.load(std::memory_order_relaxed)) hand_over(*held, home);
+        if (ids.size() >= kHeldWakeUps && !holding_.load(std::memory_order_relaxed) && hand_over(*held, home))
+          queues_.wake_one_if_sleeping();
         return;
       }
       // A sleeping worker is woken only for a second node in the queue: the worker that queued this one takes it up
@@ -399,11 +413,14 @@ class TaskEngine final : public Engine {
     return held != nullptr && held >= held_.data() && held < held_.data() + held_.size() ? held : nullptr;
   }
 
-  void hand_over(HeldWakeUps& held, int home) {
+  // Hands the held wake-ups for `home` to its queue; whether a sleeping worker should be woken for them (the caller
+  // wakes them, all at once where it hands over to several homes).
+  bool hand_over(HeldWakeUps& held, int home) {
     std::vector<int>& ids = held.by_home[static_cast<std::size_t>(home)];
-    if (ids.empty()) return;
-    if (queues_.push(home, ids) >= 2 || worker_of_this_thread() != home) queues_.wake_one_if_sleeping();
+    if (ids.empty()) return false;
+    const bool wake = queues_.push(home, ids) >= 2 || worker_of_this_thread() != home;
     ids.clear();
+    return wake;
   }
 
   // Wall timing: the workers run the nodes in the order WallSchedule keeps.
@@ -421,6 +438,7 @@ class TaskEngine final : public Engine {
   SharedWork shared_;  // what the placer shares with idle workers (virtual timing)
   std::vector<HeldWakeUps> held_;  // per worker
   std::atomic<bool> holding_{false};  // hold_wake_ups; written by the placer, read inside its batch
+  std::vector<int> gathered_;  // hold_wake_ups(false): the placer's
   static constexpr std::size_t kHeldWakeUps = 8;
   StackPool stacks_;
   std::vector<NodeFiber> fibers_;

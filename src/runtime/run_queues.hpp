@@ -133,8 +133,8 @@ class RunQueues {
     return next;
   }
 
-  // Wakes up to `count` sleeping workers: for work offered (Engine::share) after it was published, so that a worker
-  // that counts itself a sleeper either sees the work or is woken.
+  // Wakes up to `count` sleeping workers, by one call: for work offered (Engine::share), or for nodes pushed to
+  // several queues, after it was published, so that a worker that counts itself a sleeper either sees it or is woken.
   void wake_sleeping(int count) {
     std::atomic_thread_fence(std::memory_order_seq_cst);
     if (count > 0 && sleepers_.load(std::memory_order_relaxed) > 0) {
