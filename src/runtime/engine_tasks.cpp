@@ -270,41 +270,44 @@ class TaskEngine final : public Engine {
     const int nodes = static_cast<int>(fibers_.size());
     PaddedStats* const mine = stats_on_ ? &stats_[static_cast<std::size_t>(w)] : nullptr;
     WorkerStats* const stats = mine != nullptr ? &mine->s : nullptr;
-    auto last = stats ? RealClock::now() : RealClock::time_point{};
+    // The clock is read where the worker's own queue has run empty and around its placing outside slices, not at
+    // every slice: its running time is what is left of its life (a lone worker is never idle).
+    const auto began = stats ? RealClock::now() : RealClock::time_point{};
     std::uint64_t joined = 0;  // the latest job of shared placing this worker joined
     int warmed = -1;           // the node whose first lines it started loading last
     for (;;) {
-      if (shared_.offered(joined)) place_outside_slice(mine, last, [&] { return shared_.join(joined, w); });
+      if (shared_.offered(joined)) place_outside_slice(mine, [&] { return shared_.join(joined, w); });
       int next[2];
       int i = queues_.pop(w, next);
       if (i >= 0) warm(next, warmed);
-      if (i < 0 && dry_ != nullptr) place_outside_slice(mine, last, [&] {
+      if (i < 0 && dry_ != nullptr) place_outside_slice(mine, [&] {
         dry_(dry_context_, w);
         return true;
       });
-      if (i < 0) i = queues_.steal(w, 2);
-      if (i < 0)
-        i = queues_.idle(
-            w, [&] { return finished_.load(std::memory_order_acquire) == nodes; },
-            [&] { return shared_.offered(joined); });
+      if (i < 0) {  // idle: looking for a node elsewhere, spinning, asleep
+        const auto idle_from = stats ? RealClock::now() : RealClock::time_point{};
+        i = queues_.steal(w, 2);
+        if (i < 0)
+          i = queues_.idle(
+              w, [&] { return finished_.load(std::memory_order_acquire) == nodes; },
+              [&] { return shared_.offered(joined); });
+        if (stats) stats->idle_seconds += std::chrono::duration<double>(RealClock::now() - idle_from).count();
+      }
       if (i == RunQueues::kStop) break;
       if (i < 0) continue;
       if (stats == nullptr) {
         slice(i);
         continue;
       }
-      // Between two slices the worker looks for a node to run, or sleeps: idle.
-      const auto start = RealClock::now();
       mine->in_slice = true;
       slice(i);
       mine->in_slice = false;
-      const auto end = RealClock::now();
-      stats->idle_seconds += std::chrono::duration<double>(start - last).count();
-      stats->running_seconds += std::chrono::duration<double>(end - start).count();
       ++stats->slices;
-      last = end;
     }
-    if (stats) stats->idle_seconds += std::chrono::duration<double>(RealClock::now() - last).count();
+    if (stats) {
+      const double life = std::chrono::duration<double>(RealClock::now() - began).count();
+      stats->running_seconds = life - stats->idle_seconds - mine->helped_seconds;  // less placing: worker_stats
+    }
     current_worker = -1;
   }
 
@@ -312,17 +315,14 @@ class TaskEngine final : public Engine {
   // worker's own queue has run dry, which may start a pass (set_dry). `place()` says whether it did any; its time is
   // placing, not idleness.
   template <typename Place>
-  void place_outside_slice(PaddedStats* mine, RealClock::time_point& last, const Place& place) {
+  void place_outside_slice(PaddedStats* mine, const Place& place) {
     if (mine == nullptr) {
       place();
       return;
     }
     const auto start = RealClock::now();
     if (!place()) return;
-    const auto end = RealClock::now();
-    mine->s.idle_seconds += std::chrono::duration<double>(start - last).count();
-    mine->helped_seconds += std::chrono::duration<double>(end - start).count();
-    last = end;
+    mine->helped_seconds += std::chrono::duration<double>(RealClock::now() - start).count();
   }
 
   // The nodes to run after the next one: a node's state is cold by the time it runs again (every other node has run
