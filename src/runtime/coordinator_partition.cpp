@@ -230,6 +230,8 @@ Wire Coordinator::window_message(PartitionRound& round) {
       request = i.key;
       break;
     }
+    // The lead as taken, for the bounds and the lookahead reported. What goes back to the queue unplaced keeps it:
+    // a lead of none is always safe, and at most narrows a later window.
     i.lead = lead_as_taken(i);
     bound = std::min(bound, lead_bound(i));
     wake = std::min(wake, lead_bound(i, i.wake_leads));

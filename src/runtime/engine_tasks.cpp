@@ -383,7 +383,7 @@ class TaskEngine final : public Engine {
         gathered_.insert(gathered_.end(), ids.begin(), ids.end());
         ids.clear();
       }
-      if (!gathered_.empty() && (queues_.push(home, gathered_) >= 2 || worker_of_this_thread() != home)) ++wakes;
+      if (!gathered_.empty() && push_woken(home, gathered_)) ++wakes;
     }
     queues_.wake_sleeping(wakes);
   }
@@ -418,9 +418,14 @@ class TaskEngine final : public Engine {
   bool hand_over(HeldWakeUps& held, int home) {
     std::vector<int>& ids = held.by_home[static_cast<std::size_t>(home)];
     if (ids.empty()) return false;
-    const bool wake = queues_.push(home, ids) >= 2 || worker_of_this_thread() != home;
+    const bool wake = push_woken(home, ids);
     ids.clear();
     return wake;
+  }
+  // Nodes woken here, onto their home's queue: whether a sleeping worker should be woken for them, as for one node in
+  // schedule (a second in the queue, or a queue not this thread's).
+  bool push_woken(int home, std::span<const int> ids) {
+    return queues_.push(home, ids) >= 2 || worker_of_this_thread() != home;
   }
 
   // Wall timing: the workers run the nodes in the order WallSchedule keeps.
