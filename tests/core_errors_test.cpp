@@ -369,6 +369,60 @@ TEST(TimeRange, TheFirstFailureInModelTimeOrderIsReportedWhenALaterOneFailsInAnE
   expect_range_failure_of(config, test::two_failures_out_of_order(), 19);
 }
 
+// A step of pairs along mask 16 in a 6-cube: s <-> s ^ 16 for s in 0..7, 157 000 bytes each (about 1.2e18 ps of the
+// model's 4.6e18), all ready at 2e18 ps (each node first exchanges a byte with its partner, then elapses to that
+// time). Each fits the range alone, as its sender checks it when it issues. Six transfers of 78 000 bytes (about
+// 6e17 ps each), ready at 0 and placed before the step, go one after another through one link of the step:
+// - chain 3: from nodes 8 to 13 to node 51, through link (3, 4), until about 3.6e18 ps: node 3's message to 19
+//   waits for them and leaves the range. 3 has no bit 4, so it is placed in the step's first level;
+// - chain 17: from nodes 24 to 29 to node 33, through link (17, 4): node 17's message to 1, of the second level.
+// The failure reported is the first in model-time order, as the serial placer meets it: with the first level's, the
+// second places only what comes before it (nothing here).
+Kernel step_of_pairs_past_the_range(bool chain3, bool chain17) {
+  return [=](Node& node) {
+    const int id = node.id();
+    constexpr std::size_t kChain = 78000, kPair = 157000;
+    const int chain = id >= 8 && id <= 13 ? 3 : id >= 24 && id <= 29 ? 17 : -1;
+    if (chain >= 0) {
+      if ((chain == 3 && chain3) || (chain == 17 && chain17))
+        node.send(chain == 3 ? 51 : 33, std::vector<std::byte>(kChain));
+      return;
+    }
+    if ((id == 51 && chain3) || (id == 33 && chain17)) {
+      std::vector<std::byte> in(kChain);
+      for (int from = id == 51 ? 8 : 24, k = 0; k < 6; ++k) node.recv(from + k, in);
+      return;
+    }
+    if (id > 23 || (id > 7 && id < 16)) return;  // no part in the step
+    const auto exchange = [&](std::size_t bytes) {
+      std::vector<std::byte> out(bytes), in(bytes);
+      Request r = node.isend(id ^ 16, out);
+      node.recv(id ^ 16, in);
+      node.wait(r);
+    };
+    exchange(1);
+    node.elapse(from_us(2e12) - node.clock());
+    exchange(kPair);
+  };
+}
+
+TEST(TimeRange, AStepOfPairsThatLeavesTheRangeFailsAsTheSerialPlacerWould) {
+  MachineConfig config = quick(6);
+  config.tau = 7.63e6;  // µs per byte
+  {
+    SCOPED_TRACE("in the first level");
+    expect_range_failure_of(config, step_of_pairs_past_the_range(true, false), 3);
+  }
+  {
+    SCOPED_TRACE("in the second level");
+    expect_range_failure_of(config, step_of_pairs_past_the_range(false, true), 17);
+  }
+  {
+    SCOPED_TRACE("in both");
+    expect_range_failure_of(config, step_of_pairs_past_the_range(true, true), 3);
+  }
+}
+
 TEST(Usage, AMessageLongerThanAReceiveNeverWaitedForIsAnErrorHoweverTheRunEnds) {
   const std::string what = cause_of<UsageError>([](Node& node) {
     static std::vector<std::byte> small(10);

@@ -17,14 +17,6 @@ namespace hcemu::detail {
 
 namespace {
 
-// The submission list of the calling host thread. Not inlined: a node may resume on another thread, and the
-// thread's list must not be read through an address computed before a stack switch.
-[[gnu::noinline]] std::size_t submission_list_of_this_thread(std::size_t lists) {
-  static std::atomic<std::size_t> threads{0};
-  thread_local const std::size_t thread = threads.fetch_add(1, std::memory_order_relaxed);
-  return thread % lists;
-}
-
 // Set on the thread that places, while it places: the nodes it has woken, counted as running at the end of the pass.
 thread_local int* woken_in_pass = nullptr;
 
@@ -85,7 +77,6 @@ void Coordinator::start(int nodes) {
   homes_.clear();  // asked of the engine once it runs (level_batch)
   running_.store(nodes, std::memory_order_relaxed);
   unfinished_.store(nodes, std::memory_order_relaxed);
-  for (Submissions& list : submissions_) list.items.clear();
   taken_.clear();
   placing_.store(false, std::memory_order_relaxed);
   recheck_.store(false, std::memory_order_relaxed);
@@ -113,6 +104,24 @@ void Coordinator::start(int nodes) {
   each_hop_ = leads == Leads::each_hop;
   leads_past_release_ = run_.timing.several_outputs() && !early_ && (!distributed() || partitioned_);
   hops_apart_ = partitioned_ && each_hop_;
+  steps_ = !distributed() && run_.ordered && !early_ && workers > 1 && run_.share_from > 0 && cube_d_ > 0 &&
+           leads == Leads::whole_route && !leads_past_release_;
+  // The lists: blocks of senders, as the homes are, and at least one per home.
+  const auto lists = std::max<std::size_t>(kSubmissionLists, static_cast<std::size_t>(workers));
+  if (submissions_.size() != lists) submissions_ = std::vector<Submissions>(lists);
+  step_slots_.resize(lists);
+  step_items_.resize(lists);
+  step_of_.resize(lists);
+  for (std::size_t k = 0; k < lists; ++k) {
+    Submissions& list = submissions_[k];
+    const auto block = static_cast<int>(k), blocks = static_cast<int>(lists);
+    list.first = home_block_first(block, nodes, blocks);
+    const auto senders = static_cast<std::size_t>(home_block_first(block + 1, nodes, blocks) - list.first);
+    list.slots.assign(steps_ ? senders : 0, kNoSlot);
+    step_slots_[k].assign(list.slots.size(), kNoSlot);
+    list.items.clear();
+    list.step = Step{};
+  }
   if (partitioned_ && books_links_) {
     find_shared_links();
     run_.timing.keep_links_from(run_.first_node, run_.local_nodes);
@@ -203,10 +212,17 @@ void Coordinator::submit(Pending* p) {
   const CommitQueue::Item item = p->kind == Pending::Kind::message
                                      ? queue_item(static_cast<Message*>(p))
                                      : CommitQueue::Item{p->key, p, CommitQueue::kHorizon};
-  Submissions& list = submissions_[submission_list_of_this_thread(submissions_.size())];
+  Submissions& list = submissions_of(p->kind == Pending::Kind::message ? p->key.source : p->owner);
   list.lock();
+  if (steps_) note_step(list, item);
   list.items.push_back(item);
   list.unlock();
+}
+
+Coordinator::Submissions& Coordinator::submissions_of(int id) {
+  const int slot = std::clamp(id - run_.first_node, 0, run_.local_nodes - 1);
+  const int list = home_block(slot, run_.local_nodes, static_cast<int>(submissions_.size()));
+  return submissions_[static_cast<std::size_t>(list)];
 }
 
 void Coordinator::take_submissions(std::vector<CommitQueue::Item>& into) {
@@ -429,8 +445,14 @@ void Coordinator::place_in_order(timing::OrderKey below) {
       woken = 0;
     }
   } woken(*this);
-  queue_submissions();
-  if (!place_until_woken_could_issue(below)) return;
+  if (steps_ && take_step()) {  // a step of pairs and nothing else, as one batch
+    timing::OrderKey horizon = below;
+    if (!place_step(horizon)) return;
+    if (run_.progress != nullptr) run_.progress->store(step_ready_, std::memory_order_relaxed);
+  } else {
+    queue_submissions();
+    if (!place_until_woken_could_issue(below)) return;
+  }
   woken.count();
   // The count first, then what waits: a node submits before it parks, so once the count has been read as zero every
   // submission is in a list. Read the other way round, a node woken in this pass could submit and park between the

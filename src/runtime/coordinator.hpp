@@ -23,7 +23,6 @@
 // messages it placed to their receivers' ranks (coordinator_partition.cpp). Otherwise every rank places the whole
 // queue, the same on each, so that every rank's copy of the links stays the same (coordinator_ranks.cpp). Only messages
 // to oneself skip the queue there.
-#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -36,6 +35,7 @@
 #include "common/wire.hpp"
 #include "hcemu/time.hpp"
 #include "runtime/commit_queue.hpp"
+#include "runtime/engine.hpp"
 #include "runtime/pending.hpp"
 #include "runtime/placer.hpp"
 
@@ -171,6 +171,12 @@ class Coordinator final : public Placer {
   };
   // `own_links`: stops at a message whose next booking takes a link shared with other ranks (continue_on_own_links).
   void take_batch(const timing::OrderKey& horizon, bool own_links = false);
+  // A pass that starts with nothing queued and a step of pairs in the submission lists, and nothing else: takes it
+  // whole, as one batch of xor_levels' levels, with no pass over its messages here (the tasks that place it find
+  // them through the lists' slots); false, taking nothing, where it is not so.
+  bool take_step();
+  // Places the step taken, its levels shared (place_batch's rules); false when the run failed.
+  bool place_step(timing::OrderKey& horizon);
   bool sharing(std::size_t messages) const;  // whether so many messages are placed by several workers
   bool place_batch(timing::OrderKey& horizon);
   int level_batch();  // the batch's levels, in order_; how many (0: too many to share, none made)
@@ -181,6 +187,11 @@ class Coordinator final : public Placer {
   int home_of(int id) const;  // the worker node `id` runs on by preference (Engine::home); 0 for another rank's
   const std::uint32_t* group_by_home(std::size_t begin, std::size_t end, std::size_t per_task);
   void place_task(const std::uint32_t* items, std::size_t from, std::size_t to, Lane& lane);
+  // A task's placing loop: the messages at(k) for k in [from, to), in order, each slot set to null once placed.
+  template <class SlotAt>
+  void place_slots(SlotAt at, std::size_t from, std::size_t to, Lane& lane);
+  // A level's `tasks` (lanes_ holds one lane each) shared with the workers, and what their lanes brought gathered.
+  void run_level(int tasks, SharedTask task, timing::OrderKey& horizon);
   // Places one message and brings its events; false when its booking failed (the lane says why, and the message is
   // freed, or left to its caller under keep_failed_).
   bool place_one(Message* m, Lane& lane);
@@ -290,16 +301,44 @@ class Coordinator final : public Placer {
   void queue_submissions();  // the one placing: every submission so far into its queue
   bool submissions_waiting();
 
-  // Submissions, a list per host thread (a few threads share one when there are more): each submitter copies the
-  // key beside the pointer into a list its own core holds, where one stack linked through the messages had the placer
-  // follow a pointer into a message another core had just written, a miss per submission on its critical path.
+  // Submissions, a list per block of senders (as the task engine's homes are blocks of consecutive ids, at least
+  // kSubmissionLists of them): each submitter copies the key beside the pointer into a list that its own core holds,
+  // unless it runs a node of another worker's home, where one stack linked through the messages had the placer follow
+  // a pointer into a message another core had just written, a miss per submission on its critical path.
+  //
+  // A step of pairs (take_step): where steps_, each submission also says whether the list still holds one, and where
+  // each message is: one message from each of some senders s, all ready at one time, each to s ^ c for one c, each
+  // with a lead. `slots` gives, per sender of the block, the index of its message in `items`, where the item there is
+  // the sender's: a slot is never cleared, and one left from an earlier step points past the items or at another
+  // sender's.
+  struct Step {
+    bool ok = false;
+    Time ready = 0;
+    Time least_lead = kNever;
+    int mask = 0;             // every message goes from s to s ^ mask
+    int high_bit = 0;         // the mask's highest bit: a message whose sender has it goes in the second level
+    std::uint32_t first = 0;  // of its messages, those of the first level
+  };
   struct alignas(64) Submissions {
     std::atomic<bool> locked{false};
     std::vector<CommitQueue::Item> items;
+    int first = 0;  // its block of senders: [first, first + slots.size()), counted from the process's first node
+    Step step;
+    std::vector<std::uint32_t> slots;  // per sender of the block (where steps_): the index of its message in items
     void lock();
     void unlock() { locked.store(false, std::memory_order_release); }
+    // The message of sender `at` (of the block) in `from`, where its slot in `slots` names one; else null.
+    static const CommitQueue::Item* at_slot(const std::vector<CommitQueue::Item>& from,
+                                            const std::vector<std::uint32_t>& slots, int first, std::size_t at) {
+      const std::uint32_t k = slots[at];
+      return k < from.size() && from[k].key.source == first + static_cast<int>(at) ? &from[k] : nullptr;
+    }
   };
-  static constexpr int kSubmissionLists = 8;
+  static constexpr std::size_t kSubmissionLists = 8;  // the least number of lists
+  static constexpr std::uint32_t kNoSlot = UINT32_MAX;
+  Submissions& submissions_of(int id);  // the list of node `id`'s submissions
+  // Where steps_: what `i` (about to go into `list` as its last item) makes of the list's step.
+  void note_step(Submissions& list, const CommitQueue::Item& i);
 
   // Placing while other workers run (place_early). Per home (the nodes in blocks of consecutive indices, one per
   // worker, as Engine::home has them): how many of its nodes may run (woken and not yet counted as parked: a park
@@ -329,7 +368,22 @@ class Coordinator final : public Placer {
   void stopped(int nodes);  // so many nodes stopped running
   alignas(64) std::atomic<int> running_{0};
   std::atomic<int> unfinished_{0};
-  std::array<Submissions, kSubmissionLists> submissions_;
+  std::vector<Submissions> submissions_;
+  // A step of pairs taken whole from the workers' lists, where every pass can start with one: in one process, circuit
+  // switching on the cube, leads that do not depend on a wait, placing shared (take_step).
+  bool steps_ = false;
+  struct StepTask {  // a task of a step's level: a run of one list's senders
+    std::uint32_t list;
+    int from, to;  // in the list's block
+  };
+  // The step taken, per list: its items, its slots (the list took this step's spares), and its Step.
+  std::vector<std::vector<CommitQueue::Item>> step_items_;
+  std::vector<std::vector<std::uint32_t>> step_slots_;
+  std::vector<Step> step_of_;
+  Time step_ready_ = 0;  // its ready time
+  std::vector<StepTask> step_tasks_;
+  int step_level_ = 0;  // the level being placed: 0 for all, else 1 or 2
+  void place_step_task(const StepTask& t, Lane& lane);
   std::vector<CommitQueue::Item> taken_;  // the one placing owns it
   alignas(64) std::atomic<bool> placing_{false};
   std::atomic<bool> recheck_{false};

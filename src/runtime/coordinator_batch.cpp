@@ -32,6 +32,9 @@ namespace {
 // A shared level goes in tasks of at most this many messages, and at least four per worker where it has enough.
 constexpr std::size_t kTask = 32;
 
+// A task of a step of pairs covers at most this many senders (Coordinator::place_step_task).
+constexpr std::size_t kStepRun = 64;
+
 // The longest e-cube route: one hop per dimension.
 constexpr std::size_t kMaxRoute = 32;
 
@@ -195,6 +198,145 @@ void Coordinator::in_key_order() {
   level_start_.assign({0, static_cast<std::uint32_t>(batch_.size())});
 }
 
+// A step of pairs (Submissions::Step): one message from each of some senders s, all ready at one time, each to
+// s ^ c for one c, every one with a lead (a lead of 0, none known or none at all, has its transfer placed alone, and
+// a horizon has none). take_batch would take them all as one batch, and xor_levels would give them its two levels.
+// Kept up as each comes in, on the submitter's core, so that the placer need not look at them.
+void Coordinator::note_step(Submissions& list, const CommitQueue::Item& i) {
+  Step& step = list.step;
+  if (list.items.empty()) {
+    step = Step{true, i.key.ready, kNever, i.destination < 0 ? 0 : i.key.source ^ i.destination, 0, 0};
+    step.high_bit = step.mask <= 0 ? 0 : 1 << (std::bit_width(static_cast<unsigned>(step.mask)) - 1);
+  }
+  if (!step.ok) return;
+  const int first = run_.first_node + list.first;
+  const auto at = static_cast<std::size_t>(i.key.source - first);
+  if (step.mask <= 0 || i.lead <= 0 || i.key.ready != step.ready || i.destination < 0 ||
+      (i.key.source ^ i.destination) != step.mask || at >= list.slots.size() ||
+      Submissions::at_slot(list.items, list.slots, first, at) != nullptr) {  // a sender twice
+    step.ok = false;
+    return;
+  }
+  list.slots[at] = static_cast<std::uint32_t>(list.items.size());
+  step.least_lead = std::min(step.least_lead, i.lead);
+  step.first += (i.key.source & step.high_bit) == 0 ? 1 : 0;
+}
+
+// Takes the pass's step where the lists hold one step of pairs together, with one ready time and one mask, and
+// nothing else is queued. The lists are blocks of senders, so their messages in list order and by sender are in key
+// order; every one is in one batch (all ready at once, every lead above zero), and, as xor_levels has it, a message
+// goes in the second level where its sender has the mask's highest bit set (where the pairs are whole).
+bool Coordinator::take_step() {
+  if (!queue_.empty()) return false;
+  std::size_t messages = 0, first = 0;
+  const Step* step = nullptr;
+  for (Submissions& list : submissions_) list.lock();
+  bool ok = true;
+  for (Submissions& list : submissions_) {
+    if (list.items.empty()) continue;
+    const Step& s = list.step;
+    ok = s.ok && (step == nullptr || (s.ready == step->ready && s.mask == step->mask));
+    if (!ok) break;
+    step = &s;
+    messages += list.items.size();
+    first += s.first;
+  }
+  // Each level shared, as place_level shares it: where one level has too few, the batch goes the usual way.
+  ok = ok && step != nullptr && (first == 0 || first == messages ? sharing(messages)
+                                                                 : sharing(first) && sharing(messages - first));
+  if (ok) {
+    step_ready_ = step->ready;
+    for (std::size_t k = 0; k < submissions_.size(); ++k) {
+      Submissions& list = submissions_[k];
+      step_of_[k] = list.items.empty() ? Step{} : list.step;
+      step_items_[k].swap(list.items);  // capacities change hands
+      // The tasks read the slots while the nodes they wake submit again: the list goes on with the spares.
+      step_slots_[k].swap(list.slots);
+      list.items.clear();
+    }
+  }
+  for (Submissions& list : submissions_) list.unlock();
+  return ok;
+}
+
+bool Coordinator::place_step(timing::OrderKey& horizon) {
+  ++batches_;
+  std::uint32_t first = 0, messages = 0;
+  for (std::size_t k = 0; k < step_of_.size(); ++k) {
+    if (step_items_[k].empty()) continue;
+    least_lead_ = std::min(least_lead_, step_of_[k].least_lead);
+    first += step_of_[k].first;
+    messages += static_cast<std::uint32_t>(step_items_[k].size());
+  }
+  // As in xor_levels: one level where no pair is whole.
+  const int levels = first == 0 || first == messages ? 1 : 2;
+  const int workers = run_.engine.workers();
+  Lane failed;
+  if (levels == 2) run_.engine.hold_wake_ups(true);  // as place_batch holds them
+  for (int l = 0; l < levels && !run_.control.aborted(); ++l) {
+    place_below_ = failed.failed_key;
+    step_level_ = levels == 1 ? 0 : l + 1;
+    const std::size_t count = levels == 1 ? messages : l == 0 ? first : messages - first;
+    const std::size_t per_task = std::clamp<std::size_t>(count / (4 * static_cast<std::size_t>(workers)), 1, kTask);
+    // Each list's senders in runs that hold about per_task of the level's messages, grouped by the home of the
+    // list's first sender (Engine::home).
+    step_tasks_.clear();
+    group_first_.clear();
+    for (int g = 0; g < workers; ++g) {
+      group_first_.push_back(static_cast<int>(step_tasks_.size()));
+      for (std::size_t k = 0; k < submissions_.size(); ++k) {
+        const std::size_t in_level = step_level_ == 0   ? step_items_[k].size()
+                                     : step_level_ == 1 ? step_of_[k].first
+                                                        : step_items_[k].size() - step_of_[k].first;
+        if (in_level == 0 || std::clamp(run_.engine.home(submissions_[k].first), 0, workers - 1) != g) continue;
+        const auto senders = static_cast<int>(step_slots_[k].size());
+        const auto run = static_cast<int>(
+            std::clamp<std::size_t>(per_task * static_cast<std::size_t>(senders) / in_level, 1, kStepRun));
+        for (int from = 0; from < senders; from += run)
+          step_tasks_.push_back({static_cast<std::uint32_t>(k), from, std::min(senders, from + run)});
+      }
+    }
+    group_first_.push_back(static_cast<int>(step_tasks_.size()));
+    const auto run = [](void* context, int task) {
+      Coordinator& c = *static_cast<Coordinator*>(context);
+      c.place_step_task(c.step_tasks_[static_cast<std::size_t>(task)], c.lanes_[static_cast<std::size_t>(task)]);
+    };
+    SharedTask task{run, this, group_first_.data(), workers};
+    run_level(static_cast<int>(step_tasks_.size()), task, horizon);
+    for (const Lane& lane : lanes_)
+      if (lane.failed_key < failed.failed_key) failed.take_failure(lane);
+  }
+  if (levels == 2) run_.engine.hold_wake_ups(false);
+  place_below_ = timing::OrderKey::infinity();
+  const bool placed = failed.failed_source < 0 && !run_.control.aborted();
+  // What was not placed goes back to the queue, to be freed with the rest (discard_pending).
+  for (std::vector<CommitQueue::Item>& items : step_items_) {
+    if (!placed)
+      for (const CommitQueue::Item& i : items)
+        if (i.p != nullptr) queue_.push(queue_item(static_cast<Message*>(i.p)));
+    items.clear();
+  }
+  if (placed || failed.failed_source < 0) return true;  // placed, or aborted by a node meanwhile
+  fail_placing(failed);
+  return false;
+}
+
+// A run of one list's senders: those of them with a message in the step, in the level being placed, by sender.
+void Coordinator::place_step_task(const StepTask& t, Lane& lane) {
+  const std::vector<std::uint32_t>& slots = step_slots_[t.list];
+  std::vector<CommitQueue::Item>& items = step_items_[t.list];
+  const int high_bit = step_of_[t.list].high_bit;
+  const int first = run_.first_node + submissions_[t.list].first;
+  std::array<Pending**, kStepRun> found;
+  std::size_t n = 0;
+  for (int s = t.from; s < t.to; ++s) {
+    if (step_level_ != 0 && (((first + s) & high_bit) != 0) != (step_level_ == 2)) continue;
+    if (const CommitQueue::Item* i = Submissions::at_slot(items, slots, first, static_cast<std::size_t>(s)))
+      found[n++] = &items[static_cast<std::size_t>(i - items.data())].p;
+  }
+  place_slots([&](std::size_t k) -> Pending*& { return *found[k]; }, 0, n, lane);
+}
+
 bool Coordinator::place_batch(timing::OrderKey& horizon) {
   ++batches_;
   int levels = sharing(batch_.size()) ? level_batch() : 0;
@@ -256,7 +398,6 @@ void Coordinator::place_level(std::size_t begin, std::size_t end, bool leveled, 
   else
     task_from_.assign({0, static_cast<std::uint32_t>(count)});
   const int tasks = static_cast<int>(task_from_.size()) - 1;
-  lanes_.assign(static_cast<std::size_t>(tasks), Lane{});
   struct Level {
     Coordinator* c;
     const std::uint32_t* items;  // indices into batch_
@@ -269,13 +410,18 @@ void Coordinator::place_level(std::size_t begin, std::size_t end, bool leveled, 
     const std::size_t from = x.c->task_from_[t];
     x.c->place_task(x.items, from, std::min<std::size_t>(x.c->task_from_[t + 1], from + x.per_task), x.c->lanes_[t]);
   };
-  const bool timed = run_.timed && tasks > 1;
-  const auto start = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
   SharedTask task{run, &level};
   if (shared) {
     task.first = group_first_.data();
     task.groups = workers;
   }
+  run_level(tasks, task, horizon);
+}
+
+void Coordinator::run_level(int tasks, SharedTask task, timing::OrderKey& horizon) {
+  lanes_.assign(static_cast<std::size_t>(tasks), Lane{});
+  const bool timed = run_.timed && tasks > 1;
+  const auto start = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
   run_.engine.share(tasks, task);
   if (tasks > 1) ++shared_levels_;
   if (timed) shared_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -328,17 +474,18 @@ const std::uint32_t* Coordinator::group_by_home(std::size_t begin, std::size_t e
   return by_home_.data();
 }
 
-// One task of a level: the messages batch_[items[k]] for k in [from, to), in order, on whichever worker runs it.
-void Coordinator::place_task(const std::uint32_t* items, std::size_t from, std::size_t to, Lane& lane) {
+template <class SlotAt>
+void Coordinator::place_slots(SlotAt at, std::size_t from, std::size_t to, Lane& lane) {
   WokenBy counting(&lane.woken);
   run_.engine.begin_batch();  // the nodes it wakes reach their workers in groups
-  for (std::size_t k = from; k < to && k < from + kMessagesAhead; ++k) fetch_message(batch_[items[k]]);
+  const auto message = [&](std::size_t k) { return static_cast<Message*>(at(k)); };
+  for (std::size_t k = from; k < to && k < from + kMessagesAhead; ++k) fetch_message(message(k));
   const bool limited = place_below_ < timing::OrderKey::infinity();
   for (std::size_t k = from; k < to && !run_.control.aborted(); ++k) {
-    if (k + kMessagesAhead < to) fetch_message(batch_[items[k + kMessagesAhead]]);
-    if (k + kEndsAhead < to) fetch_ends(*batch_[items[k + kEndsAhead]]);
-    Message*& slot = batch_[items[k]];
-    Message* m = slot;
+    if (k + kMessagesAhead < to) fetch_message(message(k + kMessagesAhead));
+    if (k + kEndsAhead < to) fetch_ends(*message(k + kEndsAhead));
+    auto& slot = at(k);
+    Message* m = static_cast<Message*>(slot);
     if (limited && !(m->key < place_below_)) break;  // after a failure: the rest of the task comes later in key order
     slot = nullptr;
     if (!place_one(m, lane)) {
@@ -347,6 +494,11 @@ void Coordinator::place_task(const std::uint32_t* items, std::size_t from, std::
     }
   }
   run_.engine.end_batch();
+}
+
+// One task of a level: the messages batch_[items[k]] for k in [from, to), in order, on whichever worker runs it.
+void Coordinator::place_task(const std::uint32_t* items, std::size_t from, std::size_t to, Lane& lane) {
+  place_slots([&](std::size_t k) -> Message*& { return batch_[items[k]]; }, from, to, lane);
 }
 
 // A message's placing reads its header and route, and writes its sender's slot and parking and its receiver's

@@ -128,6 +128,10 @@ int cores_of_this_process();
 inline int home_block(int node, int nodes, int workers) {
   return static_cast<int>(static_cast<std::int64_t>(node) * workers / nodes);
 }
+// The first index of block `block` (home_block's inverse): ceil(block * nodes / workers).
+inline int home_block_first(int block, int nodes, int workers) {
+  return static_cast<int>((static_cast<std::int64_t>(block) * nodes + workers - 1) / workers);
+}
 std::unique_ptr<Engine> make_os_thread_engine(const EngineOptions& options);
 
 }  // namespace hcemu::detail
