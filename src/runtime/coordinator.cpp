@@ -104,7 +104,7 @@ void Coordinator::start(int nodes) {
   each_hop_ = leads == Leads::each_hop;
   leads_past_release_ = run_.timing.several_outputs() && !early_ && (!distributed() || partitioned_);
   hops_apart_ = partitioned_ && each_hop_;
-  steps_ = !distributed() && run_.ordered && !early_ && workers > 1 && run_.share_from > 0 && cube_d_ > 0 &&
+  steps_ = !distributed() && run_.ordered && !early_ && workers >= 1 && run_.share_from > 0 && cube_d_ > 0 &&
            leads == Leads::whole_route && !leads_past_release_;
   // The lists: blocks of senders, as the homes are, and at least one per home.
   const auto lists = std::max<std::size_t>(kSubmissionLists, static_cast<std::size_t>(workers));

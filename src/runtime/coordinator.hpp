@@ -369,8 +369,8 @@ class Coordinator final : public Placer {
   alignas(64) std::atomic<int> running_{0};
   std::atomic<int> unfinished_{0};
   std::vector<Submissions> submissions_;
-  // A step of pairs taken whole from the workers' lists, where every pass can start with one: in one process, circuit
-  // switching on the cube, leads that do not depend on a wait, placing shared (take_step).
+  // A step of pairs taken whole from the lists, where every pass can start with one (take_step): in one process, on
+  // the task engine, circuit switching on the cube, leads that do not depend on a wait, placing_share_from above 0.
   bool steps_ = false;
   struct StepTask {  // a task of a step's level: a run of one list's senders
     std::uint32_t list;

@@ -241,9 +241,11 @@ bool Coordinator::take_step() {
     messages += list.items.size();
     first += s.first;
   }
-  // Each level shared, as place_level shares it: where one level has too few, the batch goes the usual way.
-  ok = ok && step != nullptr && (first == 0 || first == messages ? sharing(messages)
-                                                                 : sharing(first) && sharing(messages - first));
+  // Each level large enough to share, as place_level has it (on one worker the placer runs its tasks in order):
+  // where one has too few, the batch goes the usual way.
+  const auto level_ok = [&](std::size_t n) { return n >= run_.share_from && n >= 2 && !placing_early_; };
+  ok = ok && step != nullptr && (first == 0 || first == messages ? level_ok(messages)
+                                                                 : level_ok(first) && level_ok(messages - first));
   if (ok) {
     step_ready_ = step->ready;
     for (std::size_t k = 0; k < submissions_.size(); ++k) {
@@ -420,15 +422,16 @@ void Coordinator::place_level(std::size_t begin, std::size_t end, bool leveled, 
 
 void Coordinator::run_level(int tasks, SharedTask task, timing::OrderKey& horizon) {
   lanes_.assign(static_cast<std::size_t>(tasks), Lane{});
-  const bool timed = run_.timed && tasks > 1;
+  const bool several = tasks > 1 && run_.engine.workers() > 1;  // one worker runs them in order
+  const bool timed = run_.timed && several;
   const auto start = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
   run_.engine.share(tasks, task);
-  if (tasks > 1) ++shared_levels_;
+  if (several) ++shared_levels_;
   if (timed) shared_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   for (Lane& lane : lanes_) {
     horizon = std::min(horizon, lane.horizon);
     transfers_placed_ += lane.placed;
-    if (tasks > 1) transfers_shared_ += lane.placed;
+    if (several) transfers_shared_ += lane.placed;
     count_woken(lane.woken);
     if (forwarded_.empty())
       forwarded_.swap(lane.forwarded);  // capacities change hands
