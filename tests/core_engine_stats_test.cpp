@@ -128,7 +128,8 @@ TEST(EngineStats, CountTheTransfersPlacedInSharedLevels) {
 // "Placing in parallel"). Steps j = 1 cross dimension-0 links only, which their senders place. A circuit's pair
 // shares both its nodes, so each batch is two levels. A store-and-forward hop touches its sender on the first hop
 // only and its receiver on the last only: a batch of hops is one level, except on routes of one hop (j = 2^k), where
-// a pair's two hops share both nodes again.
+// a pair's two hops share both nodes again. On the tasks engine every circuit's step is taken whole (no queue, one
+// ready time, one mask); a store-and-forward hop's is not.
 TEST(EngineStats, CountTheLevelsOfAStepOfPairs) {
   constexpr int d = 5, p = 1 << d;
   for (Switching switching : {Switching::circuit, Switching::store_and_forward}) {
@@ -151,6 +152,8 @@ TEST(EngineStats, CountTheLevelsOfAStepOfPairs) {
     }
     EXPECT_EQ(s.batches, batches);
     EXPECT_EQ(s.shared_levels, report.settings.engine == EngineKind::tasks ? levels : 0u);
+    const bool whole = report.settings.engine == EngineKind::tasks && switching == Switching::circuit;
+    EXPECT_EQ(s.steps_whole, whole ? batches : 0u);
   }
 }
 

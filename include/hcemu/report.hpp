@@ -86,6 +86,8 @@ struct EngineStats {
   std::uint64_t placement_passes = 0;   // passes of the placer: each places what it may, then lets go
   // Windows: the batches the passes placed at once, transfers ready closer together than anything any of them brings
   std::uint64_t batches = 0;
+  // Of those, steps of pairs taken whole: the placer did not look at their transfers (docs/engine.md)
+  std::uint64_t steps_whole = 0;
   std::uint64_t transfers_placed = 0;   // by the placer: transfers it brought to their receivers
   std::uint64_t transfers_shared = 0;   // of those, placed in levels shared among workers (docs/engine.md)
   std::uint64_t shared_levels = 0;      // those levels: each a meeting of the workers that join it

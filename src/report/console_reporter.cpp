@@ -72,8 +72,9 @@ void EngineStats::print(std::ostream& out) const {
   out << std::fixed << std::setprecision(3);
   out << "engine    " << engine << ", " << workers << (engine == "tasks" ? " workers" : " threads") << ", wall "
       << wall_seconds << " s\n";
-  out << "placing   " << placement_passes << " passes, " << batches << " batches, placed " << transfers_placed
-      << " transfers and answered " << horizons_answered << " horizons in " << placing_seconds << " s\n";
+  out << "placing   " << placement_passes << " passes, " << batches << " batches (" << steps_whole
+      << " steps of pairs taken whole), placed " << transfers_placed << " transfers and answered " << horizons_answered
+      << " horizons in " << placing_seconds << " s\n";
   if (early_passes > 0)
     out << "early     " << early_passes << " of the passes placed while other workers ran nodes, in " << early_seconds
         << " s (not serial)\n";

@@ -120,6 +120,7 @@ void to_json(nlohmann::json& j, const EngineStats& s) {
        {"workers", s.workers},
        {"placement_passes", s.placement_passes},
        {"batches", s.batches},
+       {"steps_whole", s.steps_whole},
        {"transfers_placed", s.transfers_placed},
        {"transfers_shared", s.transfers_shared},
        {"shared_levels", s.shared_levels},

@@ -85,7 +85,7 @@ void Coordinator::start(int nodes) {
   rounds_ = phases_ = 0;
   waiting_seconds_ = 0;
   passes_ = transfers_placed_ = horizons_answered_ = 0;
-  batches_ = transfers_shared_ = shared_levels_ = 0;
+  batches_ = steps_whole_ = transfers_shared_ = shared_levels_ = 0;
   least_lead_ = kNever;
   placing_seconds_ = shared_seconds_ = 0;
   native_sent_.store(0, std::memory_order_relaxed);

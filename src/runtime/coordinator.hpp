@@ -94,6 +94,7 @@ class Coordinator final : public Placer {
   // levels (and their host time, part of placing_seconds), and the least lead of a transfer placed (its
   // TimingModel::least_lead; kNever when none was placed).
   std::uint64_t batches() const { return batches_; }
+  std::uint64_t steps_whole() const { return steps_whole_; }  // of the batches, steps of pairs taken whole
   std::uint64_t transfers_shared() const { return transfers_shared_; }
   std::uint64_t shared_levels() const { return shared_levels_; }
   double shared_seconds() const { return shared_seconds_; }
@@ -452,7 +453,7 @@ class Coordinator final : public Placer {
   std::vector<CommitQueue::Item> window_;  // this rank's items taken in a round, in key order
   std::vector<Wire> to_rank_;  // per rank: the messages placed here for its nodes in this round
   std::uint64_t passes_ = 0, transfers_placed_ = 0, horizons_answered_ = 0;  // written by the placer only
-  std::uint64_t batches_ = 0, transfers_shared_ = 0, shared_levels_ = 0;
+  std::uint64_t batches_ = 0, steps_whole_ = 0, transfers_shared_ = 0, shared_levels_ = 0;
   Time least_lead_ = kNever;
   double placing_seconds_ = 0, shared_seconds_ = 0;
   std::uint64_t rounds_ = 0;  // every rank's nodes have finished, or the run failed or deadlocked

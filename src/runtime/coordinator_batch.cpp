@@ -263,6 +263,7 @@ bool Coordinator::take_step() {
 
 bool Coordinator::place_step(timing::OrderKey& horizon) {
   ++batches_;
+  ++steps_whole_;
   std::uint32_t first = 0, messages = 0;
   for (std::size_t k = 0; k < step_of_.size(); ++k) {
     if (step_items_[k].empty()) continue;

@@ -210,6 +210,7 @@ RunReport RunState::collect_report(std::chrono::steady_clock::time_point wall_st
     s.workers = engine_->workers() > 0 ? engine_->workers() : local_nodes_;
     s.placement_passes = coordinator_.passes();
     s.batches = coordinator_.batches();
+    s.steps_whole = coordinator_.steps_whole();
     s.transfers_placed = coordinator_.transfers_placed();
     s.transfers_shared = coordinator_.transfers_shared();
     s.shared_levels = coordinator_.shared_levels();
