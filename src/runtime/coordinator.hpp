@@ -320,6 +320,7 @@ class Coordinator final : public Placer {
     int high_bit = 0;         // the mask's highest bit: a message whose sender has it goes in the second level
     std::uint32_t first = 0;  // of its messages, those of the first level
   };
+  static constexpr std::uint32_t kNoSlot = UINT32_MAX;
   struct alignas(64) Submissions {
     std::atomic<bool> locked{false};
     std::vector<CommitQueue::Item> items;
@@ -328,15 +329,14 @@ class Coordinator final : public Placer {
     std::vector<std::uint32_t> slots;  // per sender of the block (where steps_): the index of its message in items
     void lock();
     void unlock() { locked.store(false, std::memory_order_release); }
-    // The message of sender `at` (of the block) in `from`, where its slot in `slots` names one; else null.
-    static const CommitQueue::Item* at_slot(const std::vector<CommitQueue::Item>& from,
-                                            const std::vector<std::uint32_t>& slots, int first, std::size_t at) {
+    // The index in `from` of sender `at`'s message (of the block), where its slot in `slots` names one; else kNoSlot.
+    static std::uint32_t at_slot(const std::vector<CommitQueue::Item>& from, const std::vector<std::uint32_t>& slots,
+                                 int first, std::size_t at) {
       const std::uint32_t k = slots[at];
-      return k < from.size() && from[k].key.source == first + static_cast<int>(at) ? &from[k] : nullptr;
+      return k < from.size() && from[k].key.source == first + static_cast<int>(at) ? k : kNoSlot;
     }
   };
   static constexpr std::size_t kSubmissionLists = 8;  // the least number of lists
-  static constexpr std::uint32_t kNoSlot = UINT32_MAX;
   Submissions& submissions_of(int id);  // the list of node `id`'s submissions
   // Where steps_: what `i` (about to go into `list` as its last item) makes of the list's step.
   void note_step(Submissions& list, const CommitQueue::Item& i);

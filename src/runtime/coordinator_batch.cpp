@@ -213,7 +213,7 @@ void Coordinator::note_step(Submissions& list, const CommitQueue::Item& i) {
   const auto at = static_cast<std::size_t>(i.key.source - first);
   if (step.mask <= 0 || i.lead <= 0 || i.key.ready != step.ready || i.destination < 0 ||
       (i.key.source ^ i.destination) != step.mask || at >= list.slots.size() ||
-      Submissions::at_slot(list.items, list.slots, first, at) != nullptr) {  // a sender twice
+      Submissions::at_slot(list.items, list.slots, first, at) != kNoSlot) {  // a sender twice
     step.ok = false;
     return;
   }
@@ -334,8 +334,8 @@ void Coordinator::place_step_task(const StepTask& t, Lane& lane) {
   std::size_t n = 0;
   for (int s = t.from; s < t.to; ++s) {
     if (step_level_ != 0 && (((first + s) & high_bit) != 0) != (step_level_ == 2)) continue;
-    if (const CommitQueue::Item* i = Submissions::at_slot(items, slots, first, static_cast<std::size_t>(s)))
-      found[n++] = &items[static_cast<std::size_t>(i - items.data())].p;
+    if (const std::uint32_t k = Submissions::at_slot(items, slots, first, static_cast<std::size_t>(s)); k != kNoSlot)
+      found[n++] = &items[k].p;
   }
   place_slots([&](std::size_t k) -> Pending*& { return *found[k]; }, 0, n, lane);
 }
