@@ -17,6 +17,14 @@ namespace hcemu::detail {
 
 namespace {
 
+// The submission list of a host thread that is no worker's. Not inlined: a node may resume on another thread, and the
+// thread's list must not be read through an address computed before a stack switch.
+[[gnu::noinline]] std::size_t submission_list_of_this_thread(std::size_t lists) {
+  static std::atomic<std::size_t> threads{0};
+  thread_local const std::size_t thread = threads.fetch_add(1, std::memory_order_relaxed);
+  return thread % lists;
+}
+
 // Set on the thread that places, while it places: the nodes it has woken, counted as running at the end of the pass.
 thread_local int* woken_in_pass = nullptr;
 
@@ -106,22 +114,17 @@ void Coordinator::start(int nodes) {
   hops_apart_ = partitioned_ && each_hop_;
   steps_ = !distributed() && run_.ordered && !early_ && workers >= 1 && run_.share_from > 0 && cube_d_ > 0 &&
            leads == Leads::whole_route && !leads_past_release_;
-  // The lists: blocks of senders, as the homes are, and at least one per home.
+  // The lists: one per worker, and at least kSubmissionLists.
   const auto lists = std::max<std::size_t>(kSubmissionLists, static_cast<std::size_t>(workers));
   if (submissions_.size() != lists) submissions_ = std::vector<Submissions>(lists);
-  step_slots_.resize(lists);
   step_items_.resize(lists);
   step_of_.resize(lists);
-  for (std::size_t k = 0; k < lists; ++k) {
-    Submissions& list = submissions_[k];
-    const auto block = static_cast<int>(k), blocks = static_cast<int>(lists);
-    list.first = home_block_first(block, nodes, blocks);
-    const auto senders = static_cast<std::size_t>(home_block_first(block + 1, nodes, blocks) - list.first);
-    list.slots.assign(steps_ ? senders : 0, kNoSlot);
-    step_slots_[k].assign(list.slots.size(), kNoSlot);
+  for (Submissions& list : submissions_) {
     list.items.clear();
     list.step = Step{};
   }
+  for (std::vector<StepSlot>& slots : step_slots_) slots.assign(steps_ ? static_cast<std::size_t>(nodes) : 0, {});
+  epoch_ = 1;
   if (partitioned_ && books_links_) {
     find_shared_links();
     run_.timing.keep_links_from(run_.first_node, run_.local_nodes);
@@ -212,17 +215,18 @@ void Coordinator::submit(Pending* p) {
   const CommitQueue::Item item = p->kind == Pending::Kind::message
                                      ? queue_item(static_cast<Message*>(p))
                                      : CommitQueue::Item{p->key, p, CommitQueue::kHorizon};
-  Submissions& list = submissions_of(p->kind == Pending::Kind::message ? p->key.source : p->owner);
+  std::size_t k = 0;
+  Submissions& list = submissions_here(k);
   list.lock();
-  if (steps_) note_step(list, item);
+  if (steps_) note_step(k, item);
   list.items.push_back(item);
   list.unlock();
 }
 
-Coordinator::Submissions& Coordinator::submissions_of(int id) {
-  const int slot = std::clamp(id - run_.first_node, 0, run_.local_nodes - 1);
-  const int list = home_block(slot, run_.local_nodes, static_cast<int>(submissions_.size()));
-  return submissions_[static_cast<std::size_t>(list)];
+Coordinator::Submissions& Coordinator::submissions_here(std::size_t& list) {
+  const auto w = static_cast<std::size_t>(task_worker_of_this_thread());  // -1 (no worker's) is the largest
+  list = w < submissions_.size() ? w : submission_list_of_this_thread(submissions_.size());
+  return submissions_[list];
 }
 
 void Coordinator::take_submissions(std::vector<CommitQueue::Item>& into) {

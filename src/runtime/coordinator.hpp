@@ -174,7 +174,7 @@ class Coordinator final : public Placer {
   void take_batch(const timing::OrderKey& horizon, bool own_links = false);
   // A pass that starts with nothing queued and a step of pairs in the submission lists, and nothing else: takes it
   // whole, as one batch of xor_levels' levels, with no pass over its messages here (the tasks that place it find
-  // them through the lists' slots); false, taking nothing, where it is not so.
+  // them through their senders' slots); false, taking nothing, where it is not so.
   bool take_step();
   // Places the step taken, its levels shared (place_batch's rules); false when the run failed.
   bool place_step(timing::OrderKey& horizon);
@@ -302,16 +302,15 @@ class Coordinator final : public Placer {
   void queue_submissions();  // the one placing: every submission so far into its queue
   bool submissions_waiting();
 
-  // Submissions, a list per block of senders (as the task engine's homes are blocks of consecutive ids, at least
-  // kSubmissionLists of them): each submitter copies the key beside the pointer into a list that its own core holds,
-  // unless it runs a node of another worker's home, where one stack linked through the messages had the placer follow
-  // a pointer into a message another core had just written, a miss per submission on its critical path.
+  // Submissions, a list per worker of the task engine (at least kSubmissionLists of them; a thread that is no
+  // worker's, as under os_threads, takes one by a count of threads): each submitter copies the key beside the pointer
+  // into a list that only its own core writes, also where it runs a node of another worker's home. A list shared by
+  // the nodes' homes instead moved its lines between two cores whenever a worker ran a node it had stolen (about 10%
+  // of all samples in its lock on 16 workers, docs/history.md).
   //
-  // A step of pairs (take_step): where steps_, each submission also says whether the list still holds one, and where
-  // each message is: one message from each of some senders s, all ready at one time, each to s ^ c for one c, each
-  // with a lead. `slots` gives, per sender of the block, the index of its message in `items`, where the item there is
-  // the sender's: a slot is never cleared, and one left from an earlier step points past the items or at another
-  // sender's.
+  // A step of pairs (take_step): where steps_, each submission also says whether its list still holds one, and
+  // where the message lies, in its sender's StepSlot: one message from each of some senders s, all ready at one
+  // time, each to s ^ c for one c, each with a lead.
   struct Step {
     bool ok = false;
     Time ready = 0;
@@ -320,26 +319,23 @@ class Coordinator final : public Placer {
     int high_bit = 0;         // the mask's highest bit: a message whose sender has it goes in the second level
     std::uint32_t first = 0;  // of its messages, those of the first level
   };
-  static constexpr std::uint32_t kNoSlot = UINT32_MAX;
   struct alignas(64) Submissions {
     std::atomic<bool> locked{false};
     std::vector<CommitQueue::Item> items;
-    int first = 0;  // its block of senders: [first, first + slots.size()), counted from the process's first node
     Step step;
-    std::vector<std::uint32_t> slots;  // per sender of the block (where steps_): the index of its message in items
     void lock();
     void unlock() { locked.store(false, std::memory_order_release); }
-    // The index in `from` of sender `at`'s message (of the block), where its slot in `slots` names one; else kNoSlot.
-    static std::uint32_t at_slot(const std::vector<CommitQueue::Item>& from, const std::vector<std::uint32_t>& slots,
-                                 int first, std::size_t at) {
-      const std::uint32_t k = slots[at];
-      return k < from.size() && from[k].key.source == first + static_cast<int>(at) ? k : kNoSlot;
-    }
+  };
+  // Per sender of the process, where steps_: its message in the lists, as of the collection `epoch` (Coordinator::
+  // epoch_). An entry of an earlier collection names nothing: none is ever cleared.
+  struct StepSlot {
+    std::uint64_t epoch = 0;
+    std::uint32_t list = 0, index = 0;
   };
   static constexpr std::size_t kSubmissionLists = 8;  // the least number of lists
-  Submissions& submissions_of(int id);  // the list of node `id`'s submissions
-  // Where steps_: what `i` (about to go into `list` as its last item) makes of the list's step.
-  void note_step(Submissions& list, const CommitQueue::Item& i);
+  Submissions& submissions_here(std::size_t& list);  // the calling thread's list, and its index
+  // Where steps_: what `i` (about to go into list `k` as its last item) makes of the list's step.
+  void note_step(std::size_t k, const CommitQueue::Item& i);
 
   // Placing while other workers run (place_early). Per home (the nodes in blocks of consecutive indices, one per
   // worker, as Engine::home has them): how many of its nodes may run (woken and not yet counted as parked: a park
@@ -373,14 +369,20 @@ class Coordinator final : public Placer {
   // A step of pairs taken whole from the lists, where every pass can start with one (take_step): in one process, on
   // the task engine, circuit switching on the cube, leads that do not depend on a wait, placing_share_from above 0.
   bool steps_ = false;
-  struct StepTask {  // a task of a step's level: a run of one list's senders
-    std::uint32_t list;
-    int from, to;  // in the list's block
+  struct StepTask {  // a task of a step's level: a run of senders, counted from the process's first node
+    int from, to;
   };
-  // The step taken, per list: its items, its slots (the list took this step's spares), and its Step.
+  // The collections of submissions, counted: raised only with every list locked (take_step), so a submitter reads it
+  // under its own list's lock. The slots are two: the submitters write one while a step's tasks read the other.
+  std::uint64_t epoch_ = 1;
+  std::vector<StepSlot> step_slots_[2];
+  int slots_written_ = 0;  // which of them the submitters write; changes hands with every list locked
+  // The step taken: per list, its items and its Step; the collection it was taken from, and the slots naming it.
   std::vector<std::vector<CommitQueue::Item>> step_items_;
-  std::vector<std::vector<std::uint32_t>> step_slots_;
   std::vector<Step> step_of_;
+  std::uint64_t step_epoch_ = 0;
+  const std::vector<StepSlot>* step_slots_taken_ = nullptr;
+  int step_high_bit_ = 0;
   Time step_ready_ = 0;  // its ready time
   std::vector<StepTask> step_tasks_;
   int step_level_ = 0;  // the level being placed: 0 for all, else 1 or 2

@@ -202,30 +202,31 @@ void Coordinator::in_key_order() {
 // s ^ c for one c, every one with a lead (a lead of 0, none known or none at all, has its transfer placed alone, and
 // a horizon has none). take_batch would take them all as one batch, and xor_levels would give them its two levels.
 // Kept up as each comes in, on the submitter's core, so that the placer need not look at them.
-void Coordinator::note_step(Submissions& list, const CommitQueue::Item& i) {
+void Coordinator::note_step(std::size_t k, const CommitQueue::Item& i) {
+  Submissions& list = submissions_[k];
   Step& step = list.step;
   if (list.items.empty()) {
     step = Step{true, i.key.ready, kNever, i.destination < 0 ? 0 : i.key.source ^ i.destination, 0, 0};
     step.high_bit = step.mask <= 0 ? 0 : 1 << (std::bit_width(static_cast<unsigned>(step.mask)) - 1);
   }
   if (!step.ok) return;
-  const int first = run_.first_node + list.first;
-  const auto at = static_cast<std::size_t>(i.key.source - first);
+  const auto at = static_cast<std::size_t>(i.key.source - run_.first_node);
+  std::vector<StepSlot>& slots = step_slots_[slots_written_];
   if (step.mask <= 0 || i.lead <= 0 || i.key.ready != step.ready || i.destination < 0 ||
-      (i.key.source ^ i.destination) != step.mask || at >= list.slots.size() ||
-      Submissions::at_slot(list.items, list.slots, first, at) != kNoSlot) {  // a sender twice
+      (i.key.source ^ i.destination) != step.mask || at >= slots.size() ||
+      slots[at].epoch == epoch_) {  // a sender twice, in this list or another
     step.ok = false;
     return;
   }
-  list.slots[at] = static_cast<std::uint32_t>(list.items.size());
+  slots[at] = {epoch_, static_cast<std::uint32_t>(k), static_cast<std::uint32_t>(list.items.size())};
   step.least_lead = std::min(step.least_lead, i.lead);
   step.first += (i.key.source & step.high_bit) == 0 ? 1 : 0;
 }
 
 // Takes the pass's step where the lists hold one step of pairs together, with one ready time and one mask, and
-// nothing else is queued. The lists are blocks of senders, so their messages in list order and by sender are in key
-// order; every one is in one batch (all ready at once, every lead above zero), and, as xor_levels has it, a message
-// goes in the second level where its sender has the mask's highest bit set (where the pairs are whole).
+// nothing else is queued. Every message is in one batch (all ready at once, every lead above zero), and, as
+// xor_levels has it, a message goes in the second level where its sender has the mask's highest bit set (where the
+// pairs are whole). Its senders' slots name them, in order of sender, which is key order.
 bool Coordinator::take_step() {
   if (!queue_.empty()) return false;
   std::size_t messages = 0, first = 0;
@@ -248,15 +249,20 @@ bool Coordinator::take_step() {
                                                                  : level_ok(first) && level_ok(messages - first));
   if (ok) {
     step_ready_ = step->ready;
+    step_high_bit_ = step->high_bit;
     for (std::size_t k = 0; k < submissions_.size(); ++k) {
       Submissions& list = submissions_[k];
       step_of_[k] = list.items.empty() ? Step{} : list.step;
       step_items_[k].swap(list.items);  // capacities change hands
-      // The tasks read the slots while the nodes they wake submit again: the list goes on with the spares.
-      step_slots_[k].swap(list.slots);
       list.items.clear();
     }
+    // The tasks read the slots while the nodes they wake submit again: those write the other slots.
+    step_epoch_ = epoch_;
+    step_slots_taken_ = &step_slots_[slots_written_];
+    slots_written_ ^= 1;
   }
+  // A new collection, whether or not this one was taken: one not taken goes the usual way in this pass.
+  ++epoch_;
   for (Submissions& list : submissions_) list.unlock();
   return ok;
 }
@@ -281,23 +287,18 @@ bool Coordinator::place_step(timing::OrderKey& horizon) {
     step_level_ = levels == 1 ? 0 : l + 1;
     const std::size_t count = levels == 1 ? messages : l == 0 ? first : messages - first;
     const std::size_t per_task = std::clamp<std::size_t>(count / (4 * static_cast<std::size_t>(workers)), 1, kTask);
-    // Each list's senders in runs that hold about per_task of the level's messages, grouped by the home of the
-    // list's first sender (Engine::home).
+    // The senders in runs that hold about per_task of the level's messages each, grouped by their home
+    // (Engine::home: on the task engine, blocks of consecutive ids, one per worker).
     step_tasks_.clear();
     group_first_.clear();
+    const int nodes = run_.local_nodes;
+    const auto senders = static_cast<int>(std::clamp<std::size_t>(
+        per_task * static_cast<std::size_t>(nodes) / std::max<std::size_t>(count, 1), 1, kStepRun));
     for (int g = 0; g < workers; ++g) {
       group_first_.push_back(static_cast<int>(step_tasks_.size()));
-      for (std::size_t k = 0; k < submissions_.size(); ++k) {
-        const std::size_t in_level = step_level_ == 0   ? step_items_[k].size()
-                                     : step_level_ == 1 ? step_of_[k].first
-                                                        : step_items_[k].size() - step_of_[k].first;
-        if (in_level == 0 || std::clamp(run_.engine.home(submissions_[k].first), 0, workers - 1) != g) continue;
-        const auto senders = static_cast<int>(step_slots_[k].size());
-        const auto run = static_cast<int>(
-            std::clamp<std::size_t>(per_task * static_cast<std::size_t>(senders) / in_level, 1, kStepRun));
-        for (int from = 0; from < senders; from += run)
-          step_tasks_.push_back({static_cast<std::uint32_t>(k), from, std::min(senders, from + run)});
-      }
+      const int end = home_block_first(g + 1, nodes, workers);
+      for (int from = home_block_first(g, nodes, workers); from < end; from += senders)
+        step_tasks_.push_back({from, std::min(end, from + senders)});
     }
     group_first_.push_back(static_cast<int>(step_tasks_.size()));
     const auto run = [](void* context, int task) {
@@ -324,18 +325,14 @@ bool Coordinator::place_step(timing::OrderKey& horizon) {
   return false;
 }
 
-// A run of one list's senders: those of them with a message in the step, in the level being placed, by sender.
+// A run of senders: those of them with a message in the step, in the level being placed, by sender.
 void Coordinator::place_step_task(const StepTask& t, Lane& lane) {
-  const std::vector<std::uint32_t>& slots = step_slots_[t.list];
-  std::vector<CommitQueue::Item>& items = step_items_[t.list];
-  const int high_bit = step_of_[t.list].high_bit;
-  const int first = run_.first_node + submissions_[t.list].first;
+  const StepSlot* const slots = step_slots_taken_->data();
   std::array<Pending**, kStepRun> found;
   std::size_t n = 0;
   for (int s = t.from; s < t.to; ++s) {
-    if (step_level_ != 0 && (((first + s) & high_bit) != 0) != (step_level_ == 2)) continue;
-    if (const std::uint32_t k = Submissions::at_slot(items, slots, first, static_cast<std::size_t>(s)); k != kNoSlot)
-      found[n++] = &items[k].p;
+    if (step_level_ != 0 && (((run_.first_node + s) & step_high_bit_) != 0) != (step_level_ == 2)) continue;
+    if (const StepSlot& slot = slots[s]; slot.epoch == step_epoch_) found[n++] = &step_items_[slot.list][slot.index].p;
   }
   place_slots([&](std::size_t k) -> Pending*& { return *found[k]; }, 0, n, lane);
 }

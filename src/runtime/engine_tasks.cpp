@@ -459,6 +459,8 @@ class TaskEngine final : public Engine {
 
 int cores_of_this_process() { return std::max(1, tbb::info::default_concurrency()); }
 
+int task_worker_of_this_thread() { return current_worker; }
+
 std::unique_ptr<Engine> make_task_engine(const EngineOptions& options) {
   return std::make_unique<TaskEngine>(options);
 }
