@@ -228,16 +228,15 @@ void Coordinator::note_step(std::size_t k, const CommitQueue::Item& i) {
 // xor_levels has it, a message goes in the second level where its sender has the mask's highest bit set (where the
 // pairs are whole). Its senders' slots name them, in order of sender, which is key order.
 bool Coordinator::take_step() {
-  if (!queue_.empty()) return false;
   std::size_t messages = 0, first = 0;
   const Step* step = nullptr;
   for (Submissions& list : submissions_) list.lock();
-  bool ok = true;
+  bool ok = queue_.empty();
   for (Submissions& list : submissions_) {
+    if (!ok) break;
     if (list.items.empty()) continue;
     const Step& s = list.step;
     ok = s.ok && (step == nullptr || (s.ready == step->ready && s.mask == step->mask));
-    if (!ok) break;
     step = &s;
     messages += list.items.size();
     first += s.first;
@@ -261,7 +260,8 @@ bool Coordinator::take_step() {
     step_slots_taken_ = &step_slots_[slots_written_];
     slots_written_ ^= 1;
   }
-  // A new collection, whether or not this one was taken: one not taken goes the usual way in this pass.
+  // A new collection, whether or not this one was taken (one not taken goes the usual way in this pass), so that a
+  // sender's next message is not taken for its second in this one.
   ++epoch_;
   for (Submissions& list : submissions_) list.unlock();
   return ok;
