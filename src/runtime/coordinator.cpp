@@ -117,8 +117,6 @@ void Coordinator::start(int nodes) {
   // The lists: one per worker, and at least kSubmissionLists.
   const auto lists = std::max<std::size_t>(kSubmissionLists, static_cast<std::size_t>(workers));
   if (submissions_.size() != lists) submissions_ = std::vector<Submissions>(lists);
-  step_items_.resize(lists);
-  step_of_.resize(lists);
   for (Submissions& list : submissions_) {
     list.items.clear();
     list.step = Step{};
@@ -215,18 +213,16 @@ void Coordinator::submit(Pending* p) {
   const CommitQueue::Item item = p->kind == Pending::Kind::message
                                      ? queue_item(static_cast<Message*>(p))
                                      : CommitQueue::Item{p->key, p, CommitQueue::kHorizon};
-  std::size_t k = 0;
-  Submissions& list = submissions_here(k);
+  Submissions& list = submissions_here();
   list.lock();
-  if (steps_) note_step(k, item);
+  if (steps_) note_step(list, item);
   list.items.push_back(item);
   list.unlock();
 }
 
-Coordinator::Submissions& Coordinator::submissions_here(std::size_t& list) {
+Coordinator::Submissions& Coordinator::submissions_here() {
   const auto w = static_cast<std::size_t>(task_worker_of_this_thread());  // -1 (no worker's) is the largest
-  list = w < submissions_.size() ? w : submission_list_of_this_thread(submissions_.size());
-  return submissions_[list];
+  return submissions_[w < submissions_.size() ? w : submission_list_of_this_thread(submissions_.size())];
 }
 
 void Coordinator::take_submissions(std::vector<CommitQueue::Item>& into) {

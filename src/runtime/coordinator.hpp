@@ -326,16 +326,17 @@ class Coordinator final : public Placer {
     void lock();
     void unlock() { locked.store(false, std::memory_order_release); }
   };
-  // Per sender of the process, where steps_: its message in the lists, as of the collection `epoch` (Coordinator::
-  // epoch_). An entry of an earlier collection names nothing: none is ever cleared.
+  // Per sender of the process, where steps_: its message, as of the collection `epoch` (Coordinator::epoch_), so
+  // that a level's tasks read their senders' messages in order from one array. An entry of an earlier collection
+  // names nothing: none is ever cleared. A task sets `p` to null once it has placed it.
   struct StepSlot {
     std::uint64_t epoch = 0;
-    std::uint32_t list = 0, index = 0;
+    Pending* p = nullptr;
   };
   static constexpr std::size_t kSubmissionLists = 8;  // the least number of lists
-  Submissions& submissions_here(std::size_t& list);  // the calling thread's list, and its index
-  // Where steps_: what `i` (about to go into list `k` as its last item) makes of the list's step.
-  void note_step(std::size_t k, const CommitQueue::Item& i);
+  Submissions& submissions_here();  // the calling thread's list
+  // Where steps_: what `i` (about to go into `list` as its last item) makes of the list's step.
+  void note_step(Submissions& list, const CommitQueue::Item& i);
 
   // Placing while other workers run (place_early). Per home (the nodes in blocks of consecutive indices, one per
   // worker, as Engine::home has them): how many of its nodes may run (woken and not yet counted as parked: a park
@@ -377,13 +378,14 @@ class Coordinator final : public Placer {
   std::uint64_t epoch_ = 1;
   std::vector<StepSlot> step_slots_[2];
   int slots_written_ = 0;  // which of them the submitters write; changes hands with every list locked
-  // The step taken: per list, its items and its Step; the collection it was taken from, and the slots naming it.
-  std::vector<std::vector<CommitQueue::Item>> step_items_;
-  std::vector<Step> step_of_;
+  // The step taken: the collection it was taken from and the slots naming its messages; how many it has, of those
+  // how many in the first level, their least lead, their ready time and the mask's highest bit.
   std::uint64_t step_epoch_ = 0;
-  const std::vector<StepSlot>* step_slots_taken_ = nullptr;
+  std::vector<StepSlot>* step_slots_taken_ = nullptr;
+  std::uint32_t step_messages_ = 0, step_first_ = 0;
+  Time step_least_lead_ = kNever;
+  Time step_ready_ = 0;
   int step_high_bit_ = 0;
-  Time step_ready_ = 0;  // its ready time
   std::vector<StepTask> step_tasks_;
   int step_level_ = 0;  // the level being placed: 0 for all, else 1 or 2
   void place_step_task(const StepTask& t, Lane& lane);

@@ -202,8 +202,7 @@ void Coordinator::in_key_order() {
 // s ^ c for one c, every one with a lead (a lead of 0, none known or none at all, has its transfer placed alone, and
 // a horizon has none). take_batch would take them all as one batch, and xor_levels would give them its two levels.
 // Kept up as each comes in, on the submitter's core, so that the placer need not look at them.
-void Coordinator::note_step(std::size_t k, const CommitQueue::Item& i) {
-  Submissions& list = submissions_[k];
+void Coordinator::note_step(Submissions& list, const CommitQueue::Item& i) {
   Step& step = list.step;
   if (list.items.empty()) {
     step = Step{true, i.key.ready, kNever, i.destination < 0 ? 0 : i.key.source ^ i.destination, 0, 0};
@@ -218,7 +217,7 @@ void Coordinator::note_step(std::size_t k, const CommitQueue::Item& i) {
     step.ok = false;
     return;
   }
-  slots[at] = {epoch_, static_cast<std::uint32_t>(k), static_cast<std::uint32_t>(list.items.size())};
+  slots[at] = {epoch_, i.p};
   step.least_lead = std::min(step.least_lead, i.lead);
   step.first += (i.key.source & step.high_bit) == 0 ? 1 : 0;
 }
@@ -249,11 +248,13 @@ bool Coordinator::take_step() {
   if (ok) {
     step_ready_ = step->ready;
     step_high_bit_ = step->high_bit;
-    for (std::size_t k = 0; k < submissions_.size(); ++k) {
-      Submissions& list = submissions_[k];
-      step_of_[k] = list.items.empty() ? Step{} : list.step;
-      step_items_[k].swap(list.items);  // capacities change hands
-      list.items.clear();
+    step_messages_ = static_cast<std::uint32_t>(messages);
+    step_first_ = static_cast<std::uint32_t>(first);
+    step_least_lead_ = kNever;
+    for (Submissions& list : submissions_) {
+      if (list.items.empty()) continue;
+      step_least_lead_ = std::min(step_least_lead_, list.step.least_lead);
+      list.items.clear();  // the slots name the messages
     }
     // The tasks read the slots while the nodes they wake submit again: those write the other slots.
     step_epoch_ = epoch_;
@@ -270,13 +271,8 @@ bool Coordinator::take_step() {
 bool Coordinator::place_step(timing::OrderKey& horizon) {
   ++batches_;
   ++steps_whole_;
-  std::uint32_t first = 0, messages = 0;
-  for (std::size_t k = 0; k < step_of_.size(); ++k) {
-    if (step_items_[k].empty()) continue;
-    least_lead_ = std::min(least_lead_, step_of_[k].least_lead);
-    first += step_of_[k].first;
-    messages += static_cast<std::uint32_t>(step_items_[k].size());
-  }
+  const std::uint32_t first = step_first_, messages = step_messages_;
+  least_lead_ = std::min(least_lead_, step_least_lead_);
   // As in xor_levels: one level where no pair is whole.
   const int levels = first == 0 || first == messages ? 1 : 2;
   const int workers = run_.engine.workers();
@@ -314,12 +310,9 @@ bool Coordinator::place_step(timing::OrderKey& horizon) {
   place_below_ = timing::OrderKey::infinity();
   const bool placed = failed.failed_source < 0 && !run_.control.aborted();
   // What was not placed goes back to the queue, to be freed with the rest (discard_pending).
-  for (std::vector<CommitQueue::Item>& items : step_items_) {
-    if (!placed)
-      for (const CommitQueue::Item& i : items)
-        if (i.p != nullptr) queue_.push(queue_item(static_cast<Message*>(i.p)));
-    items.clear();
-  }
+  if (!placed)
+    for (const StepSlot& slot : *step_slots_taken_)
+      if (slot.epoch == step_epoch_ && slot.p != nullptr) queue_.push(queue_item(static_cast<Message*>(slot.p)));
   if (placed || failed.failed_source < 0) return true;  // placed, or aborted by a node meanwhile
   fail_placing(failed);
   return false;
@@ -327,12 +320,12 @@ bool Coordinator::place_step(timing::OrderKey& horizon) {
 
 // A run of senders: those of them with a message in the step, in the level being placed, by sender.
 void Coordinator::place_step_task(const StepTask& t, Lane& lane) {
-  const StepSlot* const slots = step_slots_taken_->data();
+  StepSlot* const slots = step_slots_taken_->data();
   std::array<Pending**, kStepRun> found;
   std::size_t n = 0;
   for (int s = t.from; s < t.to; ++s) {
     if (step_level_ != 0 && (((run_.first_node + s) & step_high_bit_) != 0) != (step_level_ == 2)) continue;
-    if (const StepSlot& slot = slots[s]; slot.epoch == step_epoch_) found[n++] = &step_items_[slot.list][slot.index].p;
+    if (StepSlot& slot = slots[s]; slot.epoch == step_epoch_) found[n++] = &slot.p;
   }
   place_slots([&](std::size_t k) -> Pending*& { return *found[k]; }, 0, n, lane);
 }
