@@ -328,7 +328,7 @@ class Coordinator final : public Placer {
   };
   // Per sender of the process, where steps_: its message, as of the collection `epoch` (Coordinator::epoch_), so
   // that a level's tasks read their senders' messages in order from one array. An entry of an earlier collection
-  // names nothing: none is ever cleared. A task sets `p` to null once it has placed it.
+  // holds nothing: none is ever cleared. A task sets `p` to null once it has placed it.
   struct StepSlot {
     std::uint64_t epoch = 0;
     Pending* p = nullptr;
@@ -378,7 +378,7 @@ class Coordinator final : public Placer {
   std::uint64_t epoch_ = 1;
   std::vector<StepSlot> step_slots_[2];
   int slots_written_ = 0;  // which of them the submitters write; changes hands with every list locked
-  // The step taken: the collection it was taken from and the slots naming its messages; how many it has, of those
+  // The step taken: the collection it was taken from and the slots holding its messages; how many it has, of those
   // how many in the first level, their least lead, their ready time and the mask's highest bit.
   std::uint64_t step_epoch_ = 0;
   std::vector<StepSlot>* step_slots_taken_ = nullptr;

@@ -225,7 +225,7 @@ void Coordinator::note_step(Submissions& list, const CommitQueue::Item& i) {
 // Takes the pass's step where the lists hold one step of pairs together, with one ready time and one mask, and
 // nothing else is queued. Every message is in one batch (all ready at once, every lead above zero), and, as
 // xor_levels has it, a message goes in the second level where its sender has the mask's highest bit set (where the
-// pairs are whole). Its senders' slots name them, in order of sender, which is key order.
+// pairs are whole). Its senders' slots hold them, in order of sender, which is key order.
 bool Coordinator::take_step() {
   std::size_t messages = 0, first = 0;
   const Step* step = nullptr;
@@ -254,7 +254,7 @@ bool Coordinator::take_step() {
     for (Submissions& list : submissions_) {
       if (list.items.empty()) continue;
       step_least_lead_ = std::min(step_least_lead_, list.step.least_lead);
-      list.items.clear();  // the slots name the messages
+      list.items.clear();  // the slots hold the messages
     }
     // The tasks read the slots while the nodes they wake submit again: those write the other slots.
     step_epoch_ = epoch_;
