@@ -124,7 +124,8 @@ std::unique_ptr<Engine> make_task_engine(const EngineOptions& options);
 // a rank to some).
 int cores_of_this_process();
 // The task engine's worker that this host thread is, or -1 (Engine::running_worker without the virtual call and the
-// look at its queue). Not inlined: a node may resume on another thread, so it is read afresh at every call.
+// look at its queue). Not inlined: a node may resume on another thread, and so may the placer, which charges its
+// time from a node's stack, so it is read afresh at every call.
 [[gnu::noinline]] int task_worker_of_this_thread();
 // Where the tasks engine runs node `node` of `nodes` by preference (Engine::home): the nodes in blocks of consecutive
 // indices, one block per worker.

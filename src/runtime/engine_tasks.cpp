@@ -160,7 +160,7 @@ class TaskEngine final : public Engine {
 
   int workers() const override { return workers_; }
   int running_worker(bool& more_queued) const override {
-    const int w = worker_of_this_thread();
+    const int w = task_worker_of_this_thread();
     more_queued = w >= 0 && !options_.wall && queues_.queued(w) > 0;
     return w;
   }
@@ -172,12 +172,12 @@ class TaskEngine final : public Engine {
   }
   void share(int tasks, SharedTask task) override {
     if (tasks <= 1 || workers_ == 1 || options_.wall) return Engine::share(tasks, task);
-    shared_.run(tasks, task, [&](int n) { queues_.wake_sleeping(n); }, worker_of_this_thread());
+    shared_.run(tasks, task, [&](int n) { queues_.wake_sleeping(n); }, task_worker_of_this_thread());
   }
 
   void charge_placing(double seconds) override {
     // Placing outside a slice (dry) is timed by the worker itself.
-    if (const int w = worker_of_this_thread(); w >= 0 && static_cast<std::size_t>(w) < stats_.size())
+    if (const int w = task_worker_of_this_thread(); w >= 0 && static_cast<std::size_t>(w) < stats_.size())
       if (PaddedStats& mine = stats_[static_cast<std::size_t>(w)]; mine.in_slice) mine.s.placing_seconds += seconds;
   }
   std::vector<WorkerStats> worker_stats() const override {
@@ -198,8 +198,6 @@ class TaskEngine final : public Engine {
     double helped_seconds = 0;  // placing outside any slice: shared by the placer (share), or after a dry queue
     bool in_slice = false;
   };
-  // Not inlined: the placer charges its time from a node's stack, which may have run on another thread before.
-  [[gnu::noinline]] static int worker_of_this_thread() { return current_worker; }
 
   struct NodeFiber : Fiber {
     TaskEngine* engine = nullptr;
@@ -350,7 +348,7 @@ class TaskEngine final : public Engine {
   // workers helping it wake (share): each worker holds its own.
   void begin_batch() override {
     if (options_.wall) return;
-    const int w = worker_of_this_thread();
+    const int w = task_worker_of_this_thread();
     if (w < 0) return;
     HeldWakeUps& held = held_[static_cast<std::size_t>(w)];
     if (held.depth++ > 0) return;
@@ -425,7 +423,7 @@ class TaskEngine final : public Engine {
   // Nodes woken here, onto their home's queue: whether a sleeping worker should be woken for them, as for one node in
   // schedule (a second in the queue, or a queue not this thread's).
   bool push_woken(int home, std::span<const int> ids) {
-    return queues_.push(home, ids) >= 2 || worker_of_this_thread() != home;
+    return queues_.push(home, ids) >= 2 || task_worker_of_this_thread() != home;
   }
 
   // Wall timing: the workers run the nodes in the order WallSchedule keeps.
